@@ -1,0 +1,358 @@
+"""Boards: the grid, its labels, and its topology as neighbour tables computed once.
+
+Every rule, the fixer and the flight engines ask the board who is next to a square; wrap-around
+edges, seams, hulls and die-unlocked squares live here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .data import data_path
+from .errors import InputError, Locator, toml_error_line
+from .model import Side
+
+HULL_CHARS = "ABCDEFGH"
+DIE_CHARS = "123456"
+CELL_CHARS = "#S." + HULL_CHARS + DIE_CHARS
+DIRECTIONS = ("front", "right", "rear", "left")
+
+Label = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A ship board (format 1)."""
+
+    name: str
+    level: int
+    dice: str
+    columns: tuple[Label, ...]
+    rows: tuple[Label, ...]
+    cells: tuple[str, ...]
+    max_penalty: int | None = None
+    wrap: bool = False
+    seams: tuple[tuple[int, int], ...] = ()
+    choose_front: bool = False
+    redirect: tuple[tuple[str, tuple[tuple[int, str], ...]], ...] = ()
+    verified: bool = True
+    note: str = ""
+    edition: str | None = None
+    source: str | None = field(default=None, compare=False)
+    # derived tables (not part of equality)
+    width: int = field(init=False, compare=False)
+    height: int = field(init=False, compare=False)
+    nb: tuple[tuple[int, int, int, int], ...] = field(init=False, repr=False, compare=False)
+    seam_side: tuple[tuple[bool, bool, bool, bool], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        h, w = len(self.cells), len(self.cells[0])
+        object.__setattr__(self, "width", w)
+        object.__setattr__(self, "height", h)
+        seam_pairs = set()
+        for a, b in self.seams:
+            ca = self.column_of_label(a)
+            cb = self.column_of_label(b)
+            if ca is not None and cb is not None:
+                seam_pairs.add(frozenset((ca, cb)))
+        nb = []
+        seam = []
+        for i in range(h * w):
+            r, c = divmod(i, w)
+            row = []
+            srow = []
+            for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+                rr, cc = r + dr, c + dc
+                if self.wrap:
+                    rr %= h
+                    cc %= w
+                if 0 <= rr < h and 0 <= cc < w and (rr, cc) != (r, c):
+                    row.append(rr * w + cc)
+                    srow.append(dc != 0 and frozenset((c, cc)) in seam_pairs)
+                else:
+                    row.append(-1)
+                    srow.append(False)
+            nb.append(tuple(row))
+            seam.append(tuple(srow))
+        object.__setattr__(self, "nb", tuple(nb))
+        object.__setattr__(self, "seam_side", tuple(seam))
+
+    # -- squares -------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self.width * self.height
+
+    def char(self, i: int) -> str:
+        r, c = divmod(i, self.width)
+        return self.cells[r][c]
+
+    @property
+    def start(self) -> int | None:
+        """Grid index of the start square, if the board has one."""
+        for i in range(self.size):
+            if self.char(i) == "S":
+                return i
+        return None
+
+    @property
+    def has_hulls(self) -> bool:
+        return any(ch in HULL_CHARS for row in self.cells for ch in row)
+
+    @property
+    def die_squares(self) -> bool:
+        return any(ch in DIE_CHARS for row in self.cells for ch in row)
+
+    def unlocked(self, i: int, dice: tuple[int, ...] = ()) -> bool:
+        ch = self.char(i)
+        return ch in DIE_CHARS and int(ch) in dice
+
+    def buildable(self, i: int, dice: tuple[int, ...] = ()) -> bool:
+        """Whether a tile may stand on square ``i`` (B1 otherwise)."""
+        ch = self.char(i)
+        if ch in DIE_CHARS:
+            return int(ch) in dice
+        return ch != "."
+
+    def hulls(self, dice: tuple[int, ...] = ()) -> tuple[int | None, ...]:
+        """Hull group of every square; ``None`` for squares of no hull.
+
+        Without hull letters the whole grid is one hull (0). With letters, ``#``/``S`` squares form
+        a hull of their own, unlocked die squares join (and merge) the hulls they touch, and
+        ``.`` and locked squares belong to none.
+        """
+        n = self.size
+        if not self.has_hulls:
+            return tuple(0 for _ in range(n))
+        parent = list(range(n))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        key: dict[str, int] = {}
+        base: list[int | None] = [None] * n
+        for i in range(n):
+            ch = self.char(i)
+            if ch in HULL_CHARS or ch in "#S":
+                k = "#" if ch in "#S" else ch
+                if k not in key:
+                    key[k] = i
+                base[i] = key[k]
+                parent[find(i)] = find(key[k])
+        for i in range(n):
+            if self.unlocked(i, dice):
+                for j in self.nb[i]:
+                    if j >= 0 and base[j] is not None:
+                        parent[find(j)] = find(i)
+                base[i] = i
+        roots: dict[int, int] = {}
+        out: list[int | None] = []
+        for i in range(n):
+            if base[i] is None:
+                out.append(None)
+            else:
+                out.append(roots.setdefault(find(i), len(roots)))
+        return tuple(out)
+
+    # -- labels --------------------------------------------------------------------------------
+    def column_of_label(self, v: int) -> int | None:
+        hits = [j for j, lab in enumerate(self.columns) if v in lab]
+        return hits[0] if len(hits) == 1 else None
+
+    def lines_for(self, side: Side, value: int) -> tuple[int, ...]:
+        """Grid lines an attack from board ``side`` hits on roll ``value`` (columns for N/S)."""
+        labels = self.columns if side in (Side.N, Side.S) else self.rows
+        return tuple(j for j, lab in enumerate(labels) if value in lab)
+
+    @property
+    def index_cells(self) -> bool:
+        """Whether cells are written as grid indices (a line with several labels, or shared labels)."""
+        for labels in (self.columns, self.rows):
+            seen: set[int] = set()
+            for lab in labels:
+                if len(lab) != 1 or lab[0] in seen:
+                    return True
+                seen.add(lab[0])
+        return False
+
+    def cell_name(self, i: int) -> Any:
+        """The JSON form of a square: ``[col, row]`` labels, or ``{"col": i, "row": j}``."""
+        r, c = divmod(i, self.width)
+        if self.index_cells:
+            return {"col": c, "row": r}
+        return [self.columns[c][0], self.rows[r][0]]
+
+    def cell_text(self, i: int) -> str:
+        r, c = divmod(i, self.width)
+        if self.index_cells:
+            return f"{{col={c},row={r}}}"
+        return f"({self.columns[c][0]},{self.rows[r][0]})"
+
+    def redirect_map(self) -> dict[str, dict[int, str]]:
+        return {d: dict(m) for d, m in self.redirect}
+
+    # -- serialisation -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        def lab(x: Label) -> Any:
+            return x[0] if len(x) == 1 else list(x)
+
+        return {
+            "name": self.name,
+            "level": self.level,
+            "dice": self.dice,
+            "columns": [lab(x) for x in self.columns],
+            "rows": [lab(x) for x in self.rows],
+            "cells": list(self.cells),
+            "max_penalty": self.max_penalty,
+            "wrap": self.wrap,
+            "seams": [list(s) for s in self.seams],
+            "choose_front": self.choose_front,
+            "redirect": {d: {str(k): v for k, v in m} for d, m in self.redirect},
+            "verified": self.verified,
+            "edition": self.edition,
+            "note": self.note,
+            "start": self.cell_name(self.start) if self.start is not None else None,
+            "squares": sum(1 for i in range(self.size) if self.char(i) != "."),
+        }
+
+
+_BOARD_KEYS = {
+    "format", "name", "level", "dice", "columns", "rows", "cells", "max_penalty", "wrap", "seams",
+    "choose_front", "redirect", "verified", "note", "edition",
+}
+
+
+def load_board(path: str | Path) -> Board:
+    """Read a board file; raises :class:`InputError` on any format error."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read board file ({exc.strerror})", file=p) from None
+    return parse_board(text, file=p)
+
+
+def parse_board(text: str, *, file: str | Path | None = None) -> Board:
+    loc = Locator(text)
+
+    def err(msg: str, key: str | None = None, value: Any = None, expected: str | None = None) -> InputError:
+        return InputError(msg, file=file, line=loc.line_of(key) if key else None, key=key, value=value,
+                          expected=expected)
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"not valid TOML: {exc}", file=file, line=toml_error_line(exc)) from None
+    for k in doc:
+        if k not in _BOARD_KEYS:
+            raise err("unknown key in board file", k, doc[k], "one of " + ", ".join(sorted(_BOARD_KEYS)))
+    if doc.get("format", 1) != 1:
+        raise err("unsupported board format", "format", doc.get("format"), "1")
+    for k in ("name", "cells", "columns", "rows"):
+        if k not in doc:
+            raise err("missing key", k, None, "a value")
+    name = doc["name"]
+    if not isinstance(name, str) or not name:
+        raise err("bad board name", "name", name, "a non-empty string")
+    cells = doc["cells"]
+    if not isinstance(cells, list) or not cells or not all(isinstance(r, str) for r in cells):
+        raise err("`cells` must be a list of strings", "cells", cells, "rows of the grid")
+    w = len(cells[0])
+    if w == 0 or any(len(r) != w for r in cells):
+        raise err("rows of `cells` differ in length", "cells", cells, f"every row {w} characters")
+    for r in cells:
+        for ch in r:
+            if ch not in CELL_CHARS:
+                raise err("bad cell character", "cells", ch, "one of # S . A-H 1-6")
+    if sum(r.count("S") for r in cells) > 1:
+        raise err("more than one start square", "cells", cells, "at most one S")
+
+    def labels(key: str, n: int) -> tuple[Label, ...]:
+        val = doc[key]
+        if not isinstance(val, list) or len(val) != n:
+            raise err(f"`{key}` must list one label per grid line", key, val, f"{n} labels")
+        out = []
+        for x in val:
+            if isinstance(x, int) and not isinstance(x, bool):
+                out.append((x,))
+            elif isinstance(x, list) and x and all(isinstance(y, int) and not isinstance(y, bool) for y in x):
+                out.append(tuple(x))
+            else:
+                raise err(f"bad label in `{key}`", key, x, "an integer or a list of integers")
+        return tuple(out)
+
+    columns = labels("columns", w)
+    rows = labels("rows", len(cells))
+    level = doc.get("level", 1)
+    if not isinstance(level, int) or isinstance(level, bool) or level < 1:
+        raise err("bad level", "level", level, "a positive integer")
+    dice = doc.get("dice", "2d6")
+    if dice not in ("2d6", "1d6"):
+        raise err("bad dice", "dice", dice, '"2d6" or "1d6"')
+    mp = doc.get("max_penalty")
+    if mp is not None and (not isinstance(mp, int) or isinstance(mp, bool) or mp < 0):
+        raise err("bad max_penalty", "max_penalty", mp, "a non-negative integer, or omit it for no cap")
+    for k in ("wrap", "choose_front", "verified"):
+        if k in doc and not isinstance(doc[k], bool):
+            raise err(f"`{k}` must be true or false", k, doc[k], "a boolean")
+    seams_raw = doc.get("seams", [])
+    seams = []
+    if not isinstance(seams_raw, list):
+        raise err("bad seams", "seams", seams_raw, "a list of [label, label] pairs")
+    for s in seams_raw:
+        if (not isinstance(s, list) or len(s) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in s)):
+            raise err("bad seam", "seams", s, "a pair of column labels, e.g. [3, 4]")
+        ca = [j for j, lab in enumerate(columns) if s[0] in lab]
+        cb = [j for j, lab in enumerate(columns) if s[1] in lab]
+        if len(ca) != 1 or len(cb) != 1 or abs(ca[0] - cb[0]) != 1:
+            raise err("a seam must name two neighbouring columns by their labels", "seams", s,
+                      "labels of two adjacent columns")
+        seams.append((s[0], s[1]))
+    red_raw = doc.get("redirect", {})
+    if not isinstance(red_raw, dict):
+        raise err("bad redirect", "redirect", red_raw, 'a table like { front = { 1 = "left" } }')
+    redirect = []
+    for d, m in red_raw.items():
+        if d not in DIRECTIONS or not isinstance(m, dict):
+            raise err("bad redirect entry", "redirect", d, "front, rear, left or right mapping rolls to sides")
+        items = []
+        for k, v in m.items():
+            if not k.isdigit() or v not in DIRECTIONS:
+                raise err("bad redirect roll", "redirect", f"{d}.{k} = {v!r}", 'a roll number mapped to a side')
+            items.append((int(k), v))
+        redirect.append((d, tuple(sorted(items))))
+    for k in ("note", "edition"):
+        if k in doc and not isinstance(doc[k], str):
+            raise err(f"`{k}` must be a string", k, doc[k], "a string")
+    return Board(
+        name=name, level=level, dice=dice, columns=columns, rows=rows, cells=tuple(cells),
+        max_penalty=mp, wrap=doc.get("wrap", False), seams=tuple(seams),
+        choose_front=doc.get("choose_front", False), redirect=tuple(redirect),
+        verified=doc.get("verified", True), note=doc.get("note", ""), edition=doc.get("edition"),
+        source=str(file) if file else None,
+    )
+
+
+# Built-in boards: file names under tiles/boards; the 2021 edition has its own class II.
+BUILTIN_CLASSES = ("I", "II", "III", "IIIa", "IA", "IIA", "IC", "IIC", "IIIC", "IVC")
+_EDITION_FILES = {("II", "2021"): "II-2021"}
+
+
+def builtin_names() -> list[str]:
+    return list(BUILTIN_CLASSES) + ["II-2021"]
+
+
+@lru_cache(maxsize=None)
+def builtin_board(name: str, edition: str = "2007") -> Board:
+    """A board shipped with the tool: a class name, and the edition where the boards differ."""
+    key = _EDITION_FILES.get((name, edition), name)
+    if name not in BUILTIN_CLASSES and name != "II-2021":
+        raise KeyError(name)
+    return load_board(data_path("boards", f"{key}.toml"))
