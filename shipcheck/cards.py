@@ -23,6 +23,7 @@ __all__ = [
     "CARD_TYPES",
     "DEFAULT_EDITION",
     "find_card",
+    "format_card_id",
     "load_card_file",
     "load_cards",
 ]
@@ -198,8 +199,8 @@ class Card:
         return out
 
 
-def card_id(level: int, index: int) -> str:
-    """``card_id(1, 9) == "I-09"``."""
+def format_card_id(level: int, index: int) -> str:
+    """``format_card_id(1, 9) == "I-09"``."""
     return f"{_ROMAN[level]}-{index:02d}"
 
 
@@ -294,8 +295,8 @@ class _Reader:
         if level not in _ROMAN:
             self.fail("level", "bad level", level, "1-4")
         index = self.int_("index", 1)
-        if raw["id"] != card_id(level, index):
-            self.fail("id", "id does not match level and index", raw["id"], card_id(level, index))
+        if raw["id"] != format_card_id(level, index):
+            self.fail("id", "id does not match level and index", raw["id"], format_card_id(level, index))
         learning = raw.get("learning", False)
         if not isinstance(learning, bool):
             self.fail("learning", "bad value", learning, "true or false")
@@ -346,6 +347,8 @@ def load_card_file(path: str | Path, edition: str | None = None) -> tuple[Card, 
     cards: list[Card] = []
     seen: set[str] = set()
     for pos, raw in enumerate(tables):
+        if not isinstance(raw, dict):
+            raise top("card", "cards must be [[card]] tables", raw, "[[card]]")
         reader = _Reader(path, loc, pos, raw)
         card = reader.card(file_edition)
         if card.id in seen:
@@ -362,7 +365,7 @@ def _available_editions() -> list[str]:
         return []
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=8)
 def load_cards(edition: str = DEFAULT_EDITION) -> tuple[Card, ...]:
     """All cards of an edition (``"2007"``: 60, levels I-III; ``"2021"``: 40, levels I-II)."""
     path = data_path("cards", f"{edition}.toml")
@@ -372,7 +375,7 @@ def load_cards(edition: str = DEFAULT_EDITION) -> tuple[Card, ...]:
     return load_card_file(path, edition)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=8)
 def _by_id(edition: str) -> dict[str, Card]:
     return {c.id: c for c in load_cards(edition)}
 

@@ -1,0 +1,512 @@
+"""The flight model shared by the exact and the Monte Carlo engines.
+
+A ship in flight is a *state*: which tiles are still aboard (a bitmask over the tiles in grid
+order), the charges left in each battery, and — only when stasis chambers can wake sleepers —
+the humans in each crew tile. An attack's roll is one of at most 36 equally likely dice pairs,
+grouped into *outcomes* (a board side and the lines it names); a policy turns a state and an
+outcome into a :class:`Decision`, and :meth:`FlightModel.step` gives the next state. Both engines
+walk the same memoised transitions, so Monte Carlo converges to the exact odds by construction.
+
+Contract §4 is the default policy. Facts the rules leave open are marked where they are used:
+boosted shields (OQ24) are a last resort after cannons; the first tile of a line on a wrap board
+is the one nearest the printed edge (OQ10).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable, Iterator
+
+from .cards import Attack
+from .errors import InputError
+from .model import (
+    ALIENS,
+    BATTERY_KINDS,
+    CHARGED_CANNONS,
+    FREE_CANNONS,
+    Ship,
+)
+from .rules import Layout
+
+KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
+DIRS = ("front", "right", "rear", "left")
+_SIZE = {"small-meteor": "small", "large-meteor": "large", "light-shot": "light", "heavy-shot": "heavy"}
+
+State = tuple[int, tuple[int, ...], tuple[int, ...] | None]
+
+
+def parse_attack(text: str) -> Attack:
+    """``"large-meteor:front"`` as an :class:`Attack`; raises :class:`InputError`."""
+    kind, _, d = text.strip().partition(":")
+    if kind not in KINDS or d not in DIRS:
+        raise InputError("bad attack", key="--attack", value=text,
+                         expected="KIND:FROM with KIND small-meteor, large-meteor, light-shot or heavy-shot "
+                         "and FROM front, rear, left or right")
+    return Attack(size=_SIZE[kind], side=d)
+
+
+def attack_kind(a: Attack) -> str:
+    return a.kind
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A group of dice results that send the attack down the same lines from the same side."""
+
+    prob: Fraction
+    side: int  # board side the attack comes from
+    direction: str  # ship-relative side after any redirection
+    value: int  # the roll that picked the line(s)
+    lines: tuple[int, ...]  # grid lines hit (columns from N/S, rows from E/W), in grid order
+
+    def describe(self, board: Any) -> str:
+        if not self.lines:
+            return f"roll {self.value} from the {self.direction}: miss"
+        kind = "column" if self.side in (0, 2) else "row"
+        return f"roll {self.value} from the {self.direction}: {kind} index {', '.join(map(str, self.lines))}"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the player does against one roll.
+
+    ``shield``: activate a shield (1 charge) for every line; ``boosted``: a boosted shield (2 charges)
+    for every line no cannon stops; ``cannons``: per line, the tile fired at it or -1;
+    ``draws``: the batteries (indices into :attr:`FlightModel.batteries`) each charge comes from.
+    """
+
+    shield: bool = False
+    boosted: bool = False
+    cannons: tuple[int, ...] = ()
+    draws: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a policy sees: the state, the roll, the hits and the means of defence."""
+
+    model: FlightModel
+    state: State
+    attack: int
+    kind: str
+    outcome: Outcome
+    hits: tuple[int, ...]  # per line: the tile hit, or -1
+    needs: tuple[bool, ...]  # per line: whether the hit does damage unless defended
+    shield_ok: bool  # a shield covering the side is aboard
+    boosted_ok: bool  # a boosted shield covering the side is aboard
+    bearing: tuple[tuple[int, ...], ...]  # per line: cannons that bear, free ones first, row-major
+
+    @property
+    def charges(self) -> int:
+        return sum(self.state[1])
+
+
+class Policy:
+    """How batteries are spent. Subclass and override :meth:`decide`."""
+
+    name = "custom"
+
+    def decide(self, sit: Situation) -> Decision:
+        raise NotImplementedError
+
+
+def first_draws(charges: tuple[int, ...], k: int) -> tuple[int, ...] | None:
+    """Take ``k`` charges from the first charged battery in row-major order, repeatedly."""
+    ch = list(charges)
+    out = []
+    for _ in range(k):
+        b = next((i for i, c in enumerate(ch) if c > 0), None)
+        if b is None:
+            return None
+        ch[b] -= 1
+        out.append(b)
+    return tuple(out)
+
+
+class DefaultPolicy(Policy):
+    """Contract §4: defend whenever the rules allow and a charge is left."""
+
+    name = "default"
+
+    def decide(self, sit: Situation) -> Decision:
+        m = sit.model
+        charges = sit.charges
+        if sit.kind in ("small-meteor", "light-shot"):
+            if any(sit.needs) and sit.shield_ok and charges >= 1:
+                return Decision(shield=True, draws=first_draws(sit.state[1], 1) or ())
+            return Decision()
+        cannons: list[int] = []
+        spent = 0
+        used: set[int] = set()
+        if sit.kind == "large-meteor":
+            for need, bearing in zip(sit.needs, sit.bearing):
+                pick = -1
+                if need:
+                    for c in bearing:
+                        if c in used:
+                            continue
+                        if m.free_cannon[c]:
+                            pick = c
+                            break
+                        if spent < charges:
+                            pick = c
+                            spent += 1
+                            break
+                if pick >= 0:
+                    used.add(pick)
+                cannons.append(pick)
+        else:
+            cannons = [-1] * len(sit.needs)
+        left = [n and c < 0 for n, c in zip(sit.needs, cannons)]
+        boosted = any(left) and sit.boosted_ok and charges - spent >= 2
+        draws = first_draws(sit.state[1], spent + (2 if boosted else 0)) or ()
+        return Decision(cannons=tuple(cannons), boosted=boosted, draws=draws)
+
+
+DEFAULT_POLICY = DefaultPolicy()
+
+
+@dataclass
+class FlightModel:
+    """A ship compiled for flight: tables over its tiles, and memoised transitions."""
+
+    ship: Ship
+    n: int = 0
+    squares: tuple[int, ...] = ()
+    adj: tuple[int, ...] = ()  # join bitmask per tile
+    group: tuple[int, ...] = ()  # hull group per tile
+    batteries: tuple[int, ...] = ()  # tile index of each battery component, row-major
+    free_cannon: dict[int, bool] = field(default_factory=dict)
+    _cache: dict[Any, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        ship = self.ship
+        b = ship.board
+        tiles = ship.tiles
+        self.n = len(tiles)
+        self.tiles = tiles
+        self.squares = tuple(t.at for t in tiles)
+        pos = {t.at: k for k, t in enumerate(tiles)}
+        lay = Layout.of(ship)
+        self.adj = tuple(sum(1 << pos[j] for j in lay.adj[t.at]) for t in tiles)
+        hulls = b.hulls(ship.dice)
+        self.group = tuple(hulls[t.at] if hulls[t.at] is not None else -1 for t in tiles)
+        self.multi_hull = len({g for g in self.group}) > 1
+        self.batteries = tuple(k for k, t in enumerate(tiles) if t.kind in BATTERY_KINDS)
+        self.cabins = tuple(k for k, t in enumerate(tiles) if t.kind in ("start_cabin", "cabin", "luxury_cabin"))
+        self.stasis = tuple(k for k, t in enumerate(tiles) if t.kind == "stasis_chamber")
+        self.alien_mask = sum(1 << k for k, t in enumerate(tiles) if t.crew in ALIENS)
+        self.cabin_mask = sum(1 << k for k in self.cabins)
+        # which tiles a meteor from each board side meets first, line by line
+        w, h = b.width, b.height
+        self.line_order: dict[tuple[int, int], tuple[int, ...]] = {}
+        for side in range(4):
+            nlines = w if side in (0, 2) else h
+            for line in range(nlines):
+                ks = []
+                for k, t in enumerate(tiles):
+                    r, c = divmod(t.at, w)
+                    if (c if side in (0, 2) else r) == line:
+                        ks.append((r if side in (0, 2) else c, k))
+                ks.sort(reverse=side in (1, 2))
+                self.line_order[(side, line)] = tuple(k for _, k in ks)
+        self.cannons = tuple(k for k, t in enumerate(tiles) if t.kind in FREE_CANNONS + CHARGED_CANNONS)
+        self.free_cannon = {k: tiles[k].kind in FREE_CANNONS for k in self.cannons}
+        self.shields = tuple(k for k, t in enumerate(tiles) if t.kind == "shield")
+        self.boosters = sum(1 << k for k, t in enumerate(tiles) if t.kind == "shield_booster")
+        self.dynamic_crew = any(t.sleepers for t in tiles)
+        self.full = (1 << self.n) - 1
+        self._ids: dict[State, int] = {}
+        self._states: list[State] = []
+
+    # -- states ----------------------------------------------------------------------------------
+    def initial(self) -> State:
+        charges = tuple(self.tiles[k].charges for k in self.batteries)
+        crew = None
+        if self.dynamic_crew:
+            crew = tuple(t.humans + t.sleepers for t in self.tiles)
+        return (self.full, charges, crew)
+
+    def state_id(self, st: State) -> int:
+        i = self._ids.get(st)
+        if i is None:
+            i = self._ids[st] = len(self._states)
+            self._states.append(st)
+        return i
+
+    def state(self, i: int) -> State:
+        return self._states[i]
+
+    def humans(self, st: State) -> int:
+        mask, _, crew = st
+        if crew is None:
+            return sum(self.tiles[k].humans for k in self.cabins if mask >> k & 1)
+        return sum(crew[k] for k in self.cabins if mask >> k & 1)
+
+    def lost(self, st: State) -> int:
+        return self.n - bin(st[0]).count("1")
+
+    # -- dice ------------------------------------------------------------------------------------
+    def outcomes(self, attack: Attack) -> tuple[tuple[Outcome, ...], tuple[int, ...]]:
+        """The outcomes of an attack and, for each of the 36 dice pairs (d1, d2), its outcome index."""
+        key = ("outcomes", attack.kind, attack.side)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        ship, b = self.ship, self.ship.board
+        redirect = b.redirect_map()
+        groups: dict[tuple[int, str, int], int] = {}
+        out: list[list[Any]] = []
+        cell36 = []
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                direction = attack.side
+                if b.dice == "2d6":
+                    value = d1 + d2
+                else:
+                    value = d1
+                    new = redirect.get(direction, {}).get(d1)
+                    if new is not None:
+                        direction, value = new, d2
+                side = int(ship.ship_side(direction))
+                g = (side, direction, value)
+                if g not in groups:
+                    groups[g] = len(out)
+                    out.append([0, side, direction, value, b.lines_for(ship.ship_side(direction), value)])
+                out[groups[g]][0] += 1
+                cell36.append(groups[g])
+        res = (tuple(Outcome(Fraction(c, 36), s, d, v, lines) for c, s, d, v, lines in out), tuple(cell36))
+        self._cache[key] = res
+        return res
+
+    # -- one roll --------------------------------------------------------------------------------
+    def situation(self, st: State, attack: Attack, a_index: int, o: Outcome) -> Situation:
+        mask, charges, _ = st
+        kind = attack.kind
+        hits, needs, bearing = [], [], []
+        side = o.side
+        tol = 0 if o.direction == "front" else 1
+        for line in o.lines:
+            k = next((k for k in self.line_order[(side, line)] if mask >> k & 1), -1)
+            hits.append(k)
+            if k < 0:
+                needs.append(False)
+                bearing.append(())
+                continue
+            t = self.tiles[k]
+            facing = t.eff[side]
+            if kind == "small-meteor":
+                need = facing != 0
+            else:
+                # plating: a plated (smooth) side shrugs off every meteor and shot
+                need = not (t.kind == "plating" and facing == 0)
+            needs.append(need)
+            if kind == "large-meteor":
+                free, paid = [], []
+                for c in self.cannons:
+                    if not mask >> c & 1:
+                        continue
+                    ct = self.tiles[c]
+                    if side not in ct.barrels:
+                        continue
+                    r, col = divmod(ct.at, self.ship.board.width)
+                    coord = col if side in (0, 2) else r
+                    if abs(coord - line) <= tol:
+                        (free if self.free_cannon[c] else paid).append(c)
+                bearing.append(tuple(free + paid))
+            else:
+                bearing.append(())
+        shield_ok = any(mask >> s & 1 and side in self.tiles[s].covers for s in self.shields)
+        boosted_ok = any(
+            mask >> s & 1 and side in self.tiles[s].covers and self.adj[s] & self.boosters & mask
+            for s in self.shields
+        )
+        return Situation(self, st, a_index, kind, o, tuple(hits), tuple(needs), shield_ok, boosted_ok,
+                         tuple(bearing))
+
+    def apply(self, sit: Situation, d: Decision) -> State:
+        """The state after a roll, given the player's decision (checked against the rules)."""
+        mask, charges, crew = sit.state
+        ch = list(charges)
+        for bi in d.draws:
+            if not (mask >> self.batteries[bi] & 1) or ch[bi] <= 0:
+                raise ValueError(f"policy drew a charge from an empty or lost battery {bi}")
+            ch[bi] -= 1
+        need_charges = (1 if d.shield else 0) + (2 if d.boosted else 0)
+        need_charges += sum(1 for c in d.cannons if c >= 0 and not self.free_cannon[c])
+        if need_charges != len(d.draws):
+            raise ValueError(f"decision spends {need_charges} charge(s) but draws {len(d.draws)}")
+        if d.shield and not sit.shield_ok:
+            raise ValueError("no shield covers that side")
+        if d.boosted and not sit.boosted_ok:
+            raise ValueError("no boosted shield covers that side")
+        destroyed = 0
+        cannons = d.cannons or (-1,) * len(sit.hits)
+        for k, need, c, bearing in zip(sit.hits, sit.needs, cannons, sit.bearing):
+            if k < 0 or not need:
+                continue
+            if c >= 0:
+                if c not in bearing:
+                    raise ValueError(f"cannon {c} does not bear on that line")
+                continue
+            if d.boosted:
+                continue
+            if d.shield and sit.kind in ("small-meteor", "light-shot"):
+                continue
+            destroyed |= 1 << k
+        if not destroyed:
+            return self._canon(mask, ch, crew)
+        new = self.split(mask & ~destroyed, crew)
+        if crew is not None:
+            crew = self.wake(mask, new, crew, destroyed)
+        return self._canon(new, ch, crew)
+
+    def _canon(self, mask: int, ch: list[int], crew: tuple[int, ...] | None) -> State:
+        for bi, k in enumerate(self.batteries):
+            if not mask >> k & 1:
+                ch[bi] = 0
+        if crew is not None:
+            crew = tuple(c if mask >> k & 1 else 0 for k, c in enumerate(crew))
+        return (mask, tuple(ch), crew)
+
+    def pieces(self, mask: int) -> list[int]:
+        out = []
+        rem = mask
+        adj = self.adj
+        while rem:
+            low = rem & -rem
+            comp = low
+            frontier = low
+            while frontier:
+                nxt = 0
+                f = frontier
+                while f:
+                    b = f & -f
+                    nxt |= adj[b.bit_length() - 1]
+                    f ^= b
+                nxt &= mask & ~comp
+                comp |= nxt
+                frontier = nxt
+            out.append(comp)
+            rem &= ~comp
+        return out
+
+    def split(self, mask: int, crew: tuple[int, ...] | None) -> int:
+        """The kept ship after a hit: per hull, the piece with the most humans, then the most
+        components, then the first square in row-major order (contract §4)."""
+        ps = self.pieces(mask)
+        if len(ps) <= 1:
+            return mask
+
+        def score(p: int) -> tuple[int, int, int]:
+            hum = sum((crew[k] if crew is not None else self.tiles[k].humans)
+                      for k in self.cabins if p >> k & 1)
+            return (-hum, -bin(p).count("1"), (p & -p).bit_length())
+
+        if not self.multi_hull:
+            return min(ps, key=score)
+        kept = 0
+        groups = {g for g in self.group}
+        for g in groups:
+            cands = [p for p in ps if any(p >> k & 1 and self.group[k] == g for k in range(self.n))]
+            if cands:
+                kept |= min(cands, key=score)
+        return kept
+
+    def wake(self, old: int, new: int, crew: tuple[int, ...], destroyed: int) -> tuple[int, ...]:
+        """Sleepers wake into empty places after a crew loss, while an awake human remains."""
+        left = old & ~new
+        crewed = self.cabin_mask | self.alien_mask
+        if not left & crewed:
+            return crew
+        c = list(crew)
+        if sum(c[k] for k in self.cabins if new >> k & 1) == 0:
+            return crew
+        for k in self.cabins:
+            if not new >> k & 1 or self.tiles[k].kind == "luxury_cabin" or self.tiles[k].crew in ALIENS:
+                continue
+            for s in self.stasis:
+                while c[k] < 2 and new >> s & 1 and c[s] > 0:
+                    c[k] += 1
+                    c[s] -= 1
+        return tuple(c)
+
+    def step(self, st: State, attack: Attack, a_index: int, oi: int, policy: Policy) -> State:
+        """Memoised transition: state, attack, outcome index -> next state."""
+        key = (st, attack.kind, attack.side, oi, id(policy))
+        nxt = self._cache.get(key)
+        if nxt is None:
+            o = self.outcomes(attack)[0][oi]
+            if not o.lines:
+                nxt = st
+            else:
+                sit = self.situation(st, attack, a_index, o)
+                nxt = self.apply(sit, policy.decide(sit))
+            self._cache[key] = nxt
+        return nxt
+
+    # -- decisions for optimisation --------------------------------------------------------------
+    def decisions(self, sit: Situation) -> Iterator[Decision]:
+        """Every legal decision against a roll (the optimal policy searches these)."""
+        charges = sit.state[1]
+        total = sum(charges)
+        seen: set[Any] = set()
+        shield_opts = [False] + ([True] if sit.shield_ok and total >= 1 and sit.kind in (
+            "small-meteor", "light-shot") and any(sit.needs) else [])
+        per_line: list[list[int]] = []
+        for need, bearing in zip(sit.needs, sit.bearing):
+            per_line.append([-1] + (list(bearing) if need and sit.kind == "large-meteor" else []))
+        boost_opts = [False] + ([True] if sit.boosted_ok and total >= 2 and sit.kind in (
+            "large-meteor", "heavy-shot") and any(sit.needs) else [])
+        for shield in shield_opts:
+            for combo in itertools.product(*per_line):
+                used = [c for c in combo if c >= 0]
+                if len(used) != len(set(used)):
+                    continue
+                for boosted in boost_opts:
+                    cost = (1 if shield else 0) + (2 if boosted else 0)
+                    cost += sum(1 for c in used if not self.free_cannon[c])
+                    if cost > total:
+                        continue
+                    for draws in _draw_choices(charges, cost):
+                        key = (shield, boosted, combo, tuple(sorted(draws)))
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        yield Decision(shield=shield, boosted=boosted, cannons=tuple(combo), draws=draws)
+
+
+def _draw_choices(charges: tuple[int, ...], k: int) -> Iterable[tuple[int, ...]]:
+    """Distinct ways to take ``k`` charges from the batteries (as multisets)."""
+    idx = [i for i, c in enumerate(charges) if c > 0]
+
+    def rec(start: int, k: int, left: list[int]) -> Iterator[tuple[int, ...]]:
+        if k == 0:
+            yield ()
+            return
+        for j in range(start, len(idx)):
+            b = idx[j]
+            if left[b] > 0:
+                left[b] -= 1
+                for rest in rec(j, k - 1, left):
+                    yield (b,) + rest
+                left[b] += 1
+
+    return list(rec(0, k, list(charges)))
+
+
+def describe_decision(model: FlightModel, d: Decision) -> str:
+    b = model.ship.board
+    parts = []
+    if d.shield:
+        parts.append("activate a shield")
+    fired = [c for c in d.cannons if c >= 0]
+    if fired:
+        parts.append("fire " + ", ".join(f"{model.tiles[c].kind} at {b.cell_text(model.squares[c])}" for c in fired))
+    if d.boosted:
+        parts.append("use a boosted shield")
+    if d.draws:
+        parts.append("charges from " + ", ".join(b.cell_text(model.squares[model.batteries[i]]) for i in d.draws))
+    return "; ".join(parts) if parts else "do nothing"
