@@ -1,0 +1,226 @@
+"""Exact odds: hand-derived fractions of 36 on small ships, and invariants on random ones."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shipcheck.flight import DefaultPolicy, Decision, Policy
+from shipcheck.odds import odds
+from shipcheck.shipfile import parse_ship
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def ship(tiles: str, cls: str = "I") -> object:
+    return parse_ship(f'format = 1\nclass = "{cls}"\n' + tiles)
+
+
+def tile(at: tuple[int, int], kind: str, sides: str, **kw: object) -> str:
+    extra = "".join(f"{k} = {json.dumps(v)}\n" for k, v in kw.items())
+    return f"\n[[tile]]\nat = [{at[0]}, {at[1]}]\nkind = \"{kind}\"\nsides = \"{sides}\"\n{extra}"
+
+
+PILOT = tile((7, 7), "start_cabin", "3333")
+
+
+def test_lone_pilot_small_meteor_front() -> None:
+    r = odds(ship(PILOT), ["small-meteor:front"])
+    # only column 7 holds a tile: P(sum 7) = 6/36, and its N side is a universal connector
+    assert r.p_survive == F(30, 36)
+    assert r.lost_distribution == {0: F(30, 36), 1: F(6, 36)}
+
+
+@pytest.mark.parametrize("charge,survive,lost", [(2, F(1), F(0)), (0, F(30, 36), F(6, 36) * 2)])
+def test_shield_with_and_without_a_charge(charge: int, survive: F, lost: F) -> None:
+    s = ship(PILOT + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2, charge=charge))
+    r = odds(s, ["small-meteor:front"])
+    # columns 6 and 8 meet smooth N sides (battery, shield): the meteor bounces. Column 7 (6/36) hits the
+    # pilot cabin's connector: the shield covers N if a charge is left; otherwise the cabin goes and both
+    # leaves fall off (no humans on either; the battery's square comes first, so the shield is lost too).
+    assert r.p_survive == survive
+    assert r.expected_lost == lost
+
+
+def test_shield_does_not_cover_the_left() -> None:
+    s = ship(PILOT + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2))
+    r = odds(s, ["small-meteor:left"])
+    # row 7 (6/36): the battery's W universal is hit; the shield covers N and E only
+    assert r.lost_distribution == {0: F(30, 36), 1: F(6, 36)}
+    assert r.p_survive == 1
+
+
+@pytest.mark.parametrize("kind,extra,lost", [
+    ("cannon", "", F(0)),
+    ("double_cannon", tile((7, 8), "battery", "3000", cells=2), F(0)),
+    # no charge: the double cannon cannot fire; column 7 (6/36) destroys the cannon, the first tile
+    ("double_cannon", "", F(6, 36)),
+])
+def test_large_meteor_from_the_front(kind: str, extra: str, lost: F) -> None:
+    s = ship(PILOT + tile((7, 6), kind, "0030") + extra)
+    r = odds(s, ["large-meteor:front"])
+    assert r.expected_lost == lost
+    assert r.p_survive == 1
+
+
+@pytest.mark.parametrize("kind,lost", [("cannon", F(0)), ("double_cannon", F(6 + 5, 36))])
+def test_large_meteor_from_the_side_same_or_adjacent_row(kind: str, lost: F) -> None:
+    # cannon at (6,7) turned to point left; a structural hangs below the cabin in row 8
+    s = ship(PILOT + tile((6, 7), kind, "0030", rot=270) + tile((7, 8), "structural", "3000"))
+    r = odds(s, ["large-meteor:left"])
+    # row 7 (6/36) and row 8 (5/36) are within a row of the cannon; without a charge the double
+    # cannon cannot fire and each hit destroys one leaf component
+    assert r.expected_lost == lost
+    assert r.p_survive == 1
+
+
+def test_large_meteor_sideways_cannon_does_not_bear_from_the_front() -> None:
+    s = ship(PILOT + tile((6, 7), "cannon", "0030", rot=270))
+    r = odds(s, ["large-meteor:front"])
+    # column 6 (5/36) destroys the cannon; column 7 (6/36) the pilot cabin, and the cannon, the one
+    # piece left, stays aboard a crewless ship
+    assert r.lost_distribution == {0: F(25, 36), 1: F(11, 36)}
+    assert r.p_survive == F(30, 36)
+
+
+def test_heavy_shot_cannot_be_stopped_but_light_shot_can() -> None:
+    s = ship(PILOT + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2))
+    heavy = odds(s, ["heavy-shot:front"])
+    # column 7 (6/36): cabin destroyed, the ship splits into two crewless leaves; the battery's comes
+    # first in row-major order, so the shield falls off (lost 2). Columns 6 and 8 (5/36 each): one leaf
+    assert heavy.lost_distribution == {0: F(20, 36), 1: F(10, 36), 2: F(6, 36)}
+    light = odds(s, ["light-shot:front"])
+    assert light.lost_distribution == {0: F(1)}
+
+
+def test_split_keeps_the_piece_with_most_humans() -> None:
+    s = ship(tile((5, 7), "cabin", "0330") + tile((6, 7), "structural", "0303") + PILOT
+             + tile((5, 8), "cabin", "3000"))
+    r = odds(s, ["heavy-shot:front"])
+    assert r.lost_distribution == {0: F(21, 36), 1: F(6, 36), 2: F(9, 36)}
+    assert r.p_survive == 1
+
+
+def test_sleepers_wake_into_an_empty_cabin() -> None:
+    # pilot cabin, an empty cabin to its right, a stasis chamber below it, a crewed cabin to the left
+    s = ship(PILOT + tile((8, 7), "cabin", "0003", crew="empty") + tile((7, 8), "stasis_chamber", "3000")
+             + tile((6, 7), "cabin", "0300"))
+    # left shot on row 7 (6/36) destroys the left cabin: sleepers wake into the empty cabin (2 places).
+    # then a front heavy shot on column 7 destroys the pilot cabin; the ship splits into {8,7} (2 woken
+    # humans) and {7,8} (sleepers, not humans): the woken crew keeps the ship alive.
+    r = odds(s, ["heavy-shot:left", "heavy-shot:front"])
+    no_stasis = ship(PILOT + tile((8, 7), "cabin", "0003", crew="empty") + tile((6, 7), "cabin", "0300"))
+    r0 = odds(no_stasis, ["heavy-shot:left", "heavy-shot:front"])
+    assert r.p_survive > r0.p_survive
+    # without sleepers: death needs the pilot cabin gone (column 7, 6/36) after the left cabin went
+    # (row 7, 6/36), or the pilot cabin gone with the crewed left cabin falling off... which cannot
+    # happen (it keeps the piece with more humans). So P(death) = P(row 7) * P(col 7) = 1/36.
+    assert r0.p_survive == 1 - F(6, 36) * F(6, 36)
+    assert r.p_survive == 1
+
+
+def test_ic_redirect_and_duplicated_rows() -> None:
+    # a lone cabin on IIC; row index 2 carries label 3 (as does row index 4)
+    s = parse_ship('format = 1\nclass = "IIC"\n\n[[tile]]\nat = {col = 1, row = 2}\nkind = "start_cabin"\n'
+                   'sides = "3333"\n')
+    r = odds(s, ["small-meteor:front"])
+    # front roll: column label 3 on a 3 (1/6); a 1 turns it into a left attack (1/6), then a 3 hits rows
+    # labelled 3 (the cabin's row among them): 1/6 * 1/6; a 6 turns it into a right attack: same
+    assert r.lost_distribution[1] == F(1, 6) + 2 * F(1, 36)
+
+
+@pytest.mark.skipif(not (SHARED / "spec" / "examples" / "odds").is_dir(), reason="../shared absent")
+@pytest.mark.parametrize("path", sorted((SHARED / "spec" / "examples" / "odds").glob("*.toml"))
+                         if (SHARED / "spec" / "examples" / "odds").is_dir() else [])
+def test_spec_examples(path: Path) -> None:
+    from shipcheck.shipfile import load_ship
+
+    exp = json.loads(path.with_suffix(".expected.json").read_text())
+    r = odds(load_ship(path), exp["attacks"])
+    assert str(r.p_survive) == exp["fractions"]["p_survive"]
+    assert str(r.expected_lost) == exp["fractions"]["expected_lost"]
+    assert {str(k): str(v) for k, v in r.lost_distribution.items()} == exp["fractions"]["lost_distribution"]
+
+
+# -- policies -------------------------------------------------------------------------------------
+class NeverDefend(Policy):
+    name = "never"
+
+    def decide(self, sit):  # type: ignore[no-untyped-def]
+        return Decision(cannons=(-1,) * len(sit.hits))
+
+
+def test_custom_policy_object() -> None:
+    s = ship(PILOT + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2))
+    assert odds(s, ["small-meteor:front"], policy=NeverDefend()).p_survive == F(30, 36)
+    assert odds(s, ["small-meteor:front"], policy=DefaultPolicy()).p_survive == 1
+
+
+def test_optimal_saves_the_charge_for_the_large_meteor() -> None:
+    # one charge; a small meteor from the front, then a large one. The shield would stop the small
+    # meteor on the cabin's N connector; the double cannon needs the charge for the large meteor.
+    s = ship(PILOT + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2, charge=1)
+             + tile((7, 6), "double_cannon", "0030") + tile((7, 8), "structural", "3000"))
+    atk = ["small-meteor:right", "large-meteor:front"]
+    d = odds(s, atk)
+    o = odds(s, atk, policy="optimal")
+    assert (o.p_survive, -o.expected_lost) >= (d.p_survive, -d.expected_lost)
+    assert sum(o.lost_distribution.values()) == 1
+
+
+# -- invariants -----------------------------------------------------------------------------------
+KINDS_ = ["cabin", "structural", "battery", "shield", "cannon", "double_cannon", "engine", "plating"]
+SQUARES_I = [(c, r) for r, row in zip(range(5, 10), ["..#..", ".###.", "##S##", "#####", "##.##"])
+             for c, ch in zip(range(5, 10), row) if ch in "#"]
+
+
+@st.composite
+def random_ships(draw: st.DrawFn) -> str:
+    squares = draw(st.lists(st.sampled_from(SQUARES_I), unique=True, min_size=0, max_size=7))
+    text = PILOT
+    for at in squares:
+        kind = draw(st.sampled_from(KINDS_))
+        sides = list(draw(st.text(alphabet="0123", min_size=4, max_size=4)))
+        if kind in ("cannon", "double_cannon"):
+            sides[0] = "0"
+        if kind == "engine":
+            sides[2] = "0"
+        kw = {"cells": 2} if kind == "battery" else {}
+        rot = draw(st.sampled_from([0, 90, 180, 270])) if kind != "engine" else 0
+        text += tile(at, kind, "".join(sides), rot=rot, **kw)
+    return text
+
+
+ATTACKS = st.sampled_from(["small-meteor", "large-meteor", "light-shot", "heavy-shot"])
+DIRS = st.sampled_from(["front", "rear", "left", "right"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_ships(), st.lists(st.tuples(ATTACKS, DIRS), min_size=1, max_size=3))
+def test_probabilities_sum_to_one_and_optimal_is_never_worse(text: str, atk: list[tuple[str, str]]) -> None:
+    s = ship(text)
+    attacks = [f"{k}:{d}" for k, d in atk]
+    r = odds(s, attacks)
+    assert sum(r.lost_distribution.values()) == 1
+    assert sum(r.distribution.values()) == 1
+    assert 0 <= r.p_survive <= 1
+    assert all(0 <= p <= 1 for _, p in r.p_lost())
+    assert sum(p for _, p in r.p_lost()) == r.expected_lost
+    o = odds(s, attacks, policy="optimal")
+    assert (o.p_survive, -o.expected_lost) >= (r.p_survive, -r.expected_lost)
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_ships(), ATTACKS, DIRS)
+def test_mirroring_swaps_left_and_right(text: str, kind: str, d: str) -> None:
+    s = ship(text)
+    m = s.mirrored()
+    swap = {"left": "right", "right": "left"}.get(d, d)
+    a, b = odds(s, [f"{kind}:{d}"]), odds(m, [f"{kind}:{swap}"])
+    assert a.p_survive == b.p_survive
+    assert a.lost_distribution == b.lost_distribution
