@@ -13,7 +13,7 @@ from __future__ import annotations
 from .cards import Attack, Card, find_card, load_cards
 from .errors import InputError, ShipFormatError
 from .flight import DEFAULT_POLICY, Decision, DefaultPolicy, FlightModel, Policy, Situation, parse_attack
-from .model import KINDS, Side, Ship, Tile
+from .model import KINDS, Ship, Side, Tile
 from .odds import OddsResult, OptimalPolicy, odds
 from .rules import RULES, CheckReport, Violation, check
 from .shipfile import catalogue, dump_ship, load_ship, parse_ship

@@ -15,9 +15,10 @@ is the one nearest the printed edge (OQ10).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from .cards import Attack
 from .errors import InputError
@@ -97,10 +98,22 @@ class Situation:
     shield_ok: bool  # a shield covering the side is aboard
     boosted_ok: bool  # a boosted shield covering the side is aboard
     bearing: tuple[tuple[int, ...], ...]  # per line: cannons that bear, free ones first, row-major
+    hull: int | None = None  # on several-hull ships: the hull whose shield and batteries defend
 
     @property
     def charges(self) -> int:
         return sum(self.state[1])
+
+    def payable(self, purpose: int | None) -> tuple[int, ...]:
+        """Batteries that can pay for a shield (``None``) or for the charged cannon tile ``purpose``.
+
+        On a ship of several hulls (class IIA) charges power only their own half (rules §11.4).
+        """
+        m = self.model
+        if not m.multi_hull:
+            return m.battery_range
+        g = self.hull if purpose is None else m.group[purpose]
+        return tuple(i for i in m.battery_range if m.group[m.batteries[i]] == g)
 
 
 class Policy:
@@ -112,15 +125,17 @@ class Policy:
         raise NotImplementedError
 
 
-def first_draws(charges: tuple[int, ...], k: int) -> tuple[int, ...] | None:
-    """Take ``k`` charges from the first charged battery in row-major order, repeatedly."""
-    ch = list(charges)
+def first_draws(charges: list[int], k: int, allowed: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Take ``k`` charges from the first charged allowed battery in row-major order, repeatedly.
+
+    ``charges`` is updated in place; ``None`` when they run out.
+    """
     out = []
     for _ in range(k):
-        b = next((i for i, c in enumerate(ch) if c > 0), None)
+        b = next((i for i in allowed if charges[i] > 0), None)
         if b is None:
             return None
-        ch[b] -= 1
+        charges[b] -= 1
         out.append(b)
     return tuple(out)
 
@@ -132,37 +147,40 @@ class DefaultPolicy(Policy):
 
     def decide(self, sit: Situation) -> Decision:
         m = sit.model
-        charges = sit.charges
+        ch = list(sit.state[1])
         if sit.kind in ("small-meteor", "light-shot"):
-            if any(sit.needs) and sit.shield_ok and charges >= 1:
-                return Decision(shield=True, draws=first_draws(sit.state[1], 1) or ())
+            if any(sit.needs) and sit.shield_ok:
+                d = first_draws(ch, 1, sit.payable(None))
+                if d is not None:
+                    return Decision(shield=True, draws=d)
             return Decision()
         cannons: list[int] = []
-        spent = 0
+        draws: list[int] = []
         used: set[int] = set()
-        if sit.kind == "large-meteor":
-            for need, bearing in zip(sit.needs, sit.bearing):
-                pick = -1
-                if need:
-                    for c in bearing:
-                        if c in used:
-                            continue
-                        if m.free_cannon[c]:
-                            pick = c
-                            break
-                        if spent < charges:
-                            pick = c
-                            spent += 1
-                            break
-                if pick >= 0:
-                    used.add(pick)
-                cannons.append(pick)
-        else:
-            cannons = [-1] * len(sit.needs)
-        left = [n and c < 0 for n, c in zip(sit.needs, cannons)]
-        boosted = any(left) and sit.boosted_ok and charges - spent >= 2
-        draws = first_draws(sit.state[1], spent + (2 if boosted else 0)) or ()
-        return Decision(cannons=tuple(cannons), boosted=boosted, draws=draws)
+        for need, bearing in zip(sit.needs, sit.bearing):
+            pick = -1
+            if need and sit.kind == "large-meteor":
+                for c in bearing:
+                    if c in used:
+                        continue
+                    if m.free_cannon[c]:
+                        pick = c
+                        break
+                    d = first_draws(ch, 1, sit.payable(c))
+                    if d is not None:
+                        draws += d
+                        pick = c
+                        break
+            if pick >= 0:
+                used.add(pick)
+            cannons.append(pick)
+        boosted = False
+        if sit.boosted_ok and any(n and c < 0 for n, c in zip(sit.needs, cannons)):
+            d = first_draws(ch, 2, sit.payable(None))
+            if d is not None:
+                draws += d
+                boosted = True
+        return Decision(cannons=tuple(cannons), boosted=boosted, draws=tuple(draws))
 
 
 DEFAULT_POLICY = DefaultPolicy()
@@ -193,8 +211,9 @@ class FlightModel:
         self.adj = tuple(sum(1 << pos[j] for j in lay.adj[t.at]) for t in tiles)
         hulls = b.hulls(ship.dice)
         self.group = tuple(hulls[t.at] if hulls[t.at] is not None else -1 for t in tiles)
-        self.multi_hull = len({g for g in self.group}) > 1
+        self.multi_hull = len(set(self.group)) > 1
         self.batteries = tuple(k for k, t in enumerate(tiles) if t.kind in BATTERY_KINDS)
+        self.battery_range = tuple(range(len(self.batteries)))
         self.cabins = tuple(k for k, t in enumerate(tiles) if t.kind in ("start_cabin", "cabin", "luxury_cabin"))
         self.stasis = tuple(k for k, t in enumerate(tiles) if t.kind == "stasis_chamber")
         self.alien_mask = sum(1 << k for k, t in enumerate(tiles) if t.crew in ALIENS)
@@ -318,13 +337,20 @@ class FlightModel:
                 bearing.append(tuple(free + paid))
             else:
                 bearing.append(())
-        shield_ok = any(mask >> s & 1 and side in self.tiles[s].covers for s in self.shields)
+        hull = None
+        shields = self.shields
+        if self.multi_hull:
+            # a shield protects only its own half (rules §8.5, §11.4): hits in two hulls get none
+            groups = {self.group[k] for k, need in zip(hits, needs) if need}
+            hull = groups.pop() if len(groups) == 1 else None
+            shields = tuple(s for s in shields if self.group[s] == hull)
+        shield_ok = any(mask >> s & 1 and side in self.tiles[s].covers for s in shields)
         boosted_ok = any(
             mask >> s & 1 and side in self.tiles[s].covers and self.adj[s] & self.boosters & mask
-            for s in self.shields
+            for s in shields
         )
         return Situation(self, st, a_index, kind, o, tuple(hits), tuple(needs), shield_ok, boosted_ok,
-                         tuple(bearing))
+                         tuple(bearing), hull)
 
     def apply(self, sit: Situation, d: Decision) -> State:
         """The state after a roll, given the player's decision (checked against the rules)."""
@@ -452,7 +478,6 @@ class FlightModel:
         """Every legal decision against a roll (the optimal policy searches these)."""
         charges = sit.state[1]
         total = sum(charges)
-        seen: set[Any] = set()
         shield_opts = [False] + ([True] if sit.shield_ok and total >= 1 and sit.kind in (
             "small-meteor", "light-shot") and any(sit.needs) else [])
         per_line: list[list[int]] = []
@@ -460,17 +485,23 @@ class FlightModel:
             per_line.append([-1] + (list(bearing) if need and sit.kind == "large-meteor" else []))
         boost_opts = [False] + ([True] if sit.boosted_ok and total >= 2 and sit.kind in (
             "large-meteor", "heavy-shot") and any(sit.needs) else [])
+        seen: set[Any] = set()
         for shield in shield_opts:
             for combo in itertools.product(*per_line):
                 used = [c for c in combo if c >= 0]
                 if len(used) != len(set(used)):
                     continue
                 for boosted in boost_opts:
-                    cost = (1 if shield else 0) + (2 if boosted else 0)
-                    cost += sum(1 for c in used if not self.free_cannon[c])
-                    if cost > total:
+                    # each charge is paid by a battery allowed for its purpose
+                    purposes: list[tuple[int, ...]] = []
+                    if shield:
+                        purposes.append(sit.payable(None))
+                    purposes += [sit.payable(c) for c in used if not self.free_cannon[c]]
+                    if boosted:
+                        purposes += [sit.payable(None)] * 2
+                    if len(purposes) > total:
                         continue
-                    for draws in _draw_choices(charges, cost):
+                    for draws in _draw_choices(list(charges), purposes):
                         key = (shield, boosted, combo, tuple(sorted(draws)))
                         if key in seen:
                             continue
@@ -478,23 +509,17 @@ class FlightModel:
                         yield Decision(shield=shield, boosted=boosted, cannons=tuple(combo), draws=draws)
 
 
-def _draw_choices(charges: tuple[int, ...], k: int) -> Iterable[tuple[int, ...]]:
-    """Distinct ways to take ``k`` charges from the batteries (as multisets)."""
-    idx = [i for i, c in enumerate(charges) if c > 0]
-
-    def rec(start: int, k: int, left: list[int]) -> Iterator[tuple[int, ...]]:
-        if k == 0:
-            yield ()
-            return
-        for j in range(start, len(idx)):
-            b = idx[j]
-            if left[b] > 0:
-                left[b] -= 1
-                for rest in rec(j, k - 1, left):
-                    yield (b,) + rest
-                left[b] += 1
-
-    return list(rec(0, k, list(charges)))
+def _draw_choices(charges: list[int], purposes: list[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
+    """Ways to pay one charge per purpose from the batteries each purpose allows."""
+    if not purposes:
+        yield ()
+        return
+    for b in purposes[0]:
+        if charges[b] > 0:
+            charges[b] -= 1
+            for rest in _draw_choices(charges, purposes[1:]):
+                yield (b,) + rest
+            charges[b] += 1
 
 
 def describe_decision(model: FlightModel, d: Decision) -> str:

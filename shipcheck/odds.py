@@ -9,9 +9,10 @@ sequences is expanded once, and a (state, roll) transition is computed once (mem
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from .cards import Attack
 from .flight import (

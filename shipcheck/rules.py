@@ -6,17 +6,17 @@ flat boards, wrap-around, seams, hulls and die squares need no special cases her
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from .model import (
-    ALIENS,
+    BATTERY_KINDS,
     CANNON_KINDS,
     CONNECTOR_NAMES,
     ENGINE_KINDS,
     OPPOSITE,
     SMOOTH,
-    BATTERY_KINDS,
     Ship,
     Tile,
     compatible,

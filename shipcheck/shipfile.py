@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ _ATTR_KEYS = ("cells", "slots", "special_slots", "color")
 
 
 # -- catalogue ------------------------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def catalogue(edition: str = "2007") -> dict[str, AsideTile]:
     """The tile catalogue of an edition, by id (``"2007:64"``)."""
     if edition not in EDITIONS:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -349,7 +349,7 @@ def builtin_names() -> list[str]:
     return list(BUILTIN_CLASSES) + ["II-2021"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin_board(name: str, edition: str = "2007") -> Board:
     """A board shipped with the tool: a class name, and the edition where the boards differ."""
     key = _EDITION_FILES.get((name, edition), name)

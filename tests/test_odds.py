@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shipcheck.flight import DefaultPolicy, Decision, Policy
+from shipcheck.flight import Decision, DefaultPolicy, Policy
 from shipcheck.odds import odds
 from shipcheck.shipfile import parse_ship
 

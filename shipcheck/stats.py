@@ -1,0 +1,606 @@
+"""Ship statistics: what a player wants to know about a ship before flying it.
+
+:func:`stats` gathers, for the ship as written (legal or not), its crew, engine power and
+firepower (as a ladder over the battery charges spent), batteries, cargo room, shield cover,
+exposed connectors, and for every attack kind and direction the chance that a roll reaches the
+ship, does damage and can be stopped. :func:`render_stats` prints it as plain aligned text.
+
+Rules used (rules digest): crew §4, parameters §7, hazards §8, components §2.2/§2.3. Open points
+taken as the project does elsewhere: a cannon engine counts 1 (forward) / ½ as a free cannon and 1
+as a free engine (OQ6); a bi-directional cannon's barrels are N+E at rotation 0 (OQ5).
+
+>>> from shipcheck.shipfile import parse_ship
+>>> s = stats(parse_ship('format = 1\\nclass = "I"\\n'))   # a lone pilot cabin
+>>> s.crew.humans, s.engine.max, s.cannon.max
+(2, Fraction(0, 1), Fraction(0, 1))
+>>> s.attack("small-meteor", "front").p_reach
+Fraction(1, 6)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from .flight import DIRS, KINDS, FlightModel, parse_attack
+from .model import ALIENS, BATTERY_KINDS, CABIN_KINDS, ENGINE_KINDS, GOODS, Ship
+from .rules import Layout, check
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "AttackOdds", "Battery", "Cargo", "Construction", "Crew", "Hold", "Power", "ShieldCover", "ShipStats",
+    "Target", "render_stats", "stats",
+]
+
+ALIEN_BONUS = Fraction(2)
+GOODS_VALUE = {"red": 4, "yellow": 3, "green": 2, "blue": 1}
+HALF = Fraction(1, 2)
+
+
+# -- numbers -------------------------------------------------------------------------------------
+def number(x: Fraction | int) -> int | float:
+    """A power as a JSON number: 3 or 3.5."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def prob(x: Fraction) -> float:
+    """A probability as a JSON number, rounded to 4 places like the other commands."""
+    return round(float(x), 4)
+
+
+def in36(x: Fraction) -> str:
+    """A probability as a count of the 36 dice pairs ("6/36"), or a percentage if it is not one."""
+    n = x * 36
+    if n.denominator == 1:
+        return f"{n.numerator}/36"
+    return f"{float(x) * 100:.1f}%"
+
+
+def fmt_power(x: Fraction | int) -> str:
+    n = number(x)
+    return str(n)
+
+
+# -- the parts -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Construction:
+    """The construction report in short: figures of an illegal ship are for the ship as written."""
+
+    legal: bool
+    errors: tuple[str, ...]  # rule codes with at least one error, in code order
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"legal": self.legal, "errors": list(self.errors), "warnings": list(self.warnings),
+                "notes": list(self.notes)}
+
+
+@dataclass(frozen=True)
+class Crew:
+    """People aboard at launch (§4): awake humans, aliens, stasis sleepers, and cabin places."""
+
+    humans: int  # awake humans in the pilot cabin, cabins and luxury cabins
+    aliens: tuple[tuple[str, int], ...]  # (colour, square) of every alien aboard, in grid order
+    sleepers: int  # stasis sleepers: not crew
+    capacity: int  # places: 2 per cabin and pilot cabin, 1 per luxury cabin
+    passengers: int  # humans in luxury cabins (end-of-flight credits, §13.2)
+    stasis_places: int  # 4 per stasis chamber
+    idle_aliens: tuple[int, ...] = ()  # squares of aliens that break A1/A2: no bonus from them
+
+    @property
+    def total(self) -> int:
+        """Crew = humans + aliens (§4.3); sleepers are not crew."""
+        return self.humans + len(self.aliens)
+
+    @property
+    def by_colour(self) -> dict[str, int]:
+        return {c: sum(1 for a, _ in self.aliens if a == c) for c in ALIENS}
+
+    def to_dict(self, ship: Ship) -> dict[str, Any]:
+        name = ship.board.cell_name
+        return {
+            "humans": self.humans,
+            "aliens": self.by_colour,
+            "alien_squares": [{"color": c, "at": name(i), "counts": i not in self.idle_aliens}
+                              for c, i in self.aliens],
+            "sleepers": self.sleepers,
+            "total": self.total,
+            "capacity": self.capacity,
+            "passengers": self.passengers,
+            "stasis_places": self.stasis_places,
+        }
+
+
+@dataclass(frozen=True)
+class Power:
+    """Engine power or firepower as a function of the battery charges spent (§7).
+
+    ``free`` is what counts without a charge; ``charged`` lists, in the order a player spends
+    charges on them (greedy, which is optimal here), each charged component's square and what one
+    charge on it adds. ``charges`` is the charges aboard; the alien bonus (+2) applies only while
+    the power without it is above 0.
+    """
+
+    free: Fraction
+    charged: tuple[tuple[int, Fraction], ...]
+    charges: int
+    alien: int | None = None  # square of the alien giving the bonus
+    parts: tuple[tuple[int, str, Fraction, bool], ...] = ()  # (square, kind, value, needs a charge)
+    problems: tuple[int, ...] = ()  # engines counted although they break E1
+
+    @property
+    def raw_ladder(self) -> tuple[Fraction, ...]:
+        """Power without the alien for 0, 1, ... k charges spent, k = min(charges, charged parts)."""
+        out = [self.free]
+        for _, v in self.charged[: max(0, min(self.charges, len(self.charged)))]:
+            out.append(out[-1] + v)
+        return tuple(out)
+
+    @property
+    def ladder(self) -> tuple[Fraction, ...]:
+        """Power reached for 0, 1, ... k charges spent, the alien bonus included."""
+        return tuple(p + ALIEN_BONUS if self.alien is not None and p > 0 else p for p in self.raw_ladder)
+
+    @property
+    def min(self) -> Fraction:
+        return self.ladder[0]
+
+    @property
+    def max(self) -> Fraction:
+        return self.ladder[-1]
+
+    @property
+    def best_possible(self) -> Fraction:
+        """Power with a charge for every charged part, whatever the batteries hold."""
+        p = self.free + sum((v for _, v in self.charged), Fraction(0))
+        return p + ALIEN_BONUS if self.alien is not None and p > 0 else p
+
+    def to_dict(self, ship: Ship) -> dict[str, Any]:
+        name = ship.board.cell_name
+        return {
+            "min": number(self.min),
+            "max": number(self.max),
+            "ladder": [number(p) for p in self.ladder],
+            "free": number(self.free),
+            "charged": [{"at": name(i), "per_charge": number(v)} for i, v in self.charged],
+            "alien": name(self.alien) if self.alien is not None else None,
+            "all_charged": number(self.best_possible),
+            "parts": [{"at": name(i), "kind": k, "value": number(v), "charge": c} for i, k, v, c in self.parts],
+            "problems": [name(i) for i in self.problems],
+        }
+
+
+@dataclass(frozen=True)
+class Battery:
+    at: int
+    kind: str
+    charges: int
+    capacity: int
+
+
+@dataclass(frozen=True)
+class Hold:
+    """One hold: its ordinary and special (red-capable) slots and the goods in it."""
+
+    at: int
+    kind: str
+    normal: int
+    special: int
+    goods: tuple[str, ...]
+    shared: bool = False  # a battery hold: its slots hold charges or goods
+
+
+@dataclass(frozen=True)
+class Cargo:
+    holds: tuple[Hold, ...]
+
+    @property
+    def normal(self) -> int:
+        """Ordinary slots, battery-hold slots included (they share with charges)."""
+        return sum(h.normal for h in self.holds)
+
+    @property
+    def special(self) -> int:
+        return sum(h.special for h in self.holds)
+
+    @property
+    def shared(self) -> int:
+        """Slots of battery holds (counted in :attr:`normal`; a charge takes a slot)."""
+        return sum(h.normal + h.special for h in self.holds if h.shared)
+
+    @property
+    def goods(self) -> dict[str, int]:
+        return {g: sum(h.goods.count(g) for h in self.holds) for g in GOODS}
+
+    @property
+    def value(self) -> int:
+        return sum(GOODS_VALUE[g] * n for g, n in self.goods.items())
+
+    def to_dict(self, ship: Ship) -> dict[str, Any]:
+        name = ship.board.cell_name
+        return {
+            "normal": self.normal, "special": self.special, "shared_with_charges": self.shared,
+            "goods": self.goods, "goods_value": self.value,
+            "holds": [{"at": name(h.at), "kind": h.kind, "normal": h.normal, "special": h.special,
+                       "goods": list(h.goods)} for h in self.holds],
+        }
+
+
+@dataclass(frozen=True)
+class ShieldCover:
+    """One side of the ship (relative to its front) and the shields covering it."""
+
+    direction: str
+    shields: tuple[int, ...]
+    boosted: tuple[int, ...]  # those joined to a shield booster (§8.7(2))
+
+
+@dataclass(frozen=True)
+class Target:
+    """A square an attack can hit first, with the chance of a hit and of a damaging hit."""
+
+    at: int
+    p_hit: Fraction
+    p_damage: Fraction
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """One attack kind from one direction, against the ship as it is at launch.
+
+    ``p_reach``: the roll names at least one line holding a tile. ``p_damage``: the roll would do
+    damage if undefended (a small meteor only on a connector, plating's smooth sides shrug off every
+    hit). ``p_stoppable``: the roll would do damage and the ship can stop all of it with its
+    defences and the charges aboard at launch (shield; cannon bearing on a large meteor; boosted
+    shield). ``p_damage - p_stoppable`` is the chance of damage against a careful player.
+    """
+
+    kind: str
+    direction: str
+    p_reach: Fraction
+    p_damage: Fraction
+    p_stoppable: Fraction
+    targets: tuple[Target, ...]
+
+    @property
+    def p_unstoppable(self) -> Fraction:
+        return self.p_damage - self.p_stoppable
+
+    def to_dict(self, ship: Ship) -> dict[str, Any]:
+        name = ship.board.cell_name
+        return {
+            "kind": self.kind, "from": self.direction,
+            "p_reach": prob(self.p_reach), "p_damage": prob(self.p_damage),
+            "p_stoppable": prob(self.p_stoppable), "p_unstoppable": prob(self.p_unstoppable),
+            "targets": [{"at": name(t.at), "p_hit": prob(t.p_hit), "p_damage": prob(t.p_damage)}
+                        for t in self.targets],
+        }
+
+
+@dataclass(frozen=True)
+class ShipStats:
+    """Everything :func:`stats` works out; :meth:`to_dict` is JSON-ready."""
+
+    ship: Ship = field(compare=False, repr=False)
+    construction: Construction
+    crew: Crew
+    engine: Power
+    cannon: Power
+    batteries: tuple[Battery, ...]
+    cargo: Cargo
+    shields: tuple[ShieldCover, ...]  # front, right, rear, left
+    exposed: tuple[int, int, int, int]  # front, right, rear, left
+    attacks: tuple[AttackOdds, ...]  # KINDS x DIRS, kind-major
+    notes: tuple[str, ...] = ()
+
+    @property
+    def charges(self) -> int:
+        return sum(b.charges for b in self.batteries)
+
+    @property
+    def battery_capacity(self) -> int:
+        return sum(b.capacity for b in self.batteries)
+
+    @property
+    def exposed_total(self) -> int:
+        return sum(self.exposed)
+
+    def attack(self, kind: str, direction: str) -> AttackOdds:
+        return next(a for a in self.attacks if a.kind == kind and a.direction == direction)
+
+    def shield(self, direction: str) -> ShieldCover:
+        return next(c for c in self.shields if c.direction == direction)
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.ship
+        name = s.board.cell_name
+        return {
+            "ship": s.source,
+            "name": s.name,
+            "class": s.board.name,
+            "front": "NESW"[s.front_side],
+            "construction": self.construction.to_dict(),
+            "crew": self.crew.to_dict(s),
+            "engine_power": self.engine.to_dict(s),
+            "firepower": self.cannon.to_dict(s),
+            "batteries": {
+                "charges": self.charges, "capacity": self.battery_capacity,
+                "components": [{"at": name(b.at), "kind": b.kind, "charges": b.charges, "capacity": b.capacity}
+                               for b in self.batteries],
+            },
+            "cargo": self.cargo.to_dict(s),
+            "shields": {c.direction: {"shields": [name(i) for i in c.shields],
+                                      "boosted": [name(i) for i in c.boosted]} for c in self.shields},
+            "exposed_connectors": self.exposed_total,
+            "exposed_by_side": dict(zip(DIRS, self.exposed, strict=True)),
+            "attacks": [a.to_dict(s) for a in self.attacks],
+            "notes": list(self.notes),
+        }
+
+    def to_frame(self, *, exact: bool = False) -> pd.DataFrame:
+        """The attack table as a pandas DataFrame, one row per kind and direction.
+
+        Probabilities are floats, or :class:`~fractions.Fraction` values with ``exact=True``.
+        """
+        import pandas as pd
+
+        def p(x: Fraction) -> Fraction | float:
+            return x if exact else float(x)
+
+        rows = [{"kind": a.kind, "from": a.direction, "p_reach": p(a.p_reach), "p_damage": p(a.p_damage),
+                 "p_stoppable": p(a.p_stoppable), "p_unstoppable": p(a.p_unstoppable),
+                 "targets": ", ".join(self.ship.board.cell_text(t.at) for t in a.targets)}
+                for a in self.attacks]
+        return pd.DataFrame(rows, columns=["kind", "from", "p_reach", "p_damage", "p_stoppable",
+                                           "p_unstoppable", "targets"])
+
+
+# -- the work ------------------------------------------------------------------------------------
+def stats(ship: Ship) -> ShipStats:
+    """The parameters and attack odds of ``ship`` at launch (full batteries unless the file says)."""
+    report = check(ship)
+    tiles = ship.by_index
+    lay = Layout.of(ship, tiles)
+    codes = report.codes()
+    notes: list[str] = []
+
+    construction = Construction(
+        legal=report.legal,
+        errors=tuple(dict.fromkeys(v.code for v in report.errors)),
+        warnings=tuple(dict.fromkeys(v.code for v in report.warnings)),
+        notes=report.notes,
+    )
+    if not report.legal:
+        notes.append("the ship is illegal (" + ", ".join(construction.errors) + "): figures are for the ship as "
+                     "written; the inspection would remove components first")
+
+    crew = _crew(ship, codes)
+    charges = sum(t.charges for t in ship.tiles if t.kind in BATTERY_KINDS)
+    engine = _engine(ship, crew, charges, codes)
+    cannon = _cannon(ship, crew, charges)
+    if engine.problems:
+        notes.append(f"{len(engine.problems)} engine(s) do not point to the rear (E1): counted in the engine "
+                     "power all the same")
+    if crew.idle_aliens:
+        notes.append("alien(s) breaking A1/A2 (" + ", ".join(ship.board.cell_text(i) for i in crew.idle_aliens)
+                     + ") are counted as crew but give no bonus")
+    if "A3" in codes:
+        notes.append("two aliens of one colour (A3): the colour's bonus counts once")
+    if crew.by_colour["cyan"]:
+        notes.append("a cyan Manager would raise the purple and orange bonuses to +3 (not counted)")
+    if any(t.kind in ("cannon_booster", "engine_booster") for t in ship.tiles):
+        notes.append("cannon and engine boosters are single-use (the boosted component is destroyed): not counted")
+    if ship.board.has_hulls:
+        notes.append("on a ship of several hulls each hull flies on its own charges and shields; the figures "
+                     "here are for the whole ship")
+
+    batteries = tuple(Battery(t.at, t.kind, t.charges, t.capacity) for t in ship.tiles if t.kind in BATTERY_KINDS)
+    cargo = _cargo(ship)
+    shields = _shields(ship, lay)
+    e, f = report.exposed_by_side, ship.front_side
+    exposed = (e[f % 4], e[(f + 1) % 4], e[(f + 2) % 4], e[(f + 3) % 4])
+    attacks = _attacks(ship)
+    return ShipStats(ship, construction, crew, engine, cannon, batteries, cargo, shields,
+                     exposed, attacks, tuple(notes))
+
+
+def _crew(ship: Ship, codes: dict[str, set[int]]) -> Crew:
+    bad = codes.get("A1", set()) | codes.get("A2", set())
+    aliens = tuple((a, t.at) for t in ship.tiles if (a := t.alien) is not None)
+    return Crew(
+        humans=sum(t.humans for t in ship.tiles),
+        aliens=aliens,
+        sleepers=sum(t.sleepers for t in ship.tiles),
+        capacity=sum(t.info.crew_places for t in ship.tiles if t.kind in CABIN_KINDS),
+        passengers=sum(t.humans for t in ship.tiles if t.kind == "luxury_cabin"),
+        stasis_places=sum(t.info.crew_places for t in ship.tiles if t.kind == "stasis_chamber"),
+        idle_aliens=tuple(i for _, i in aliens if i in bad),
+    )
+
+
+def _bonus_alien(crew: Crew, colour: str) -> int | None:
+    return next((i for c, i in crew.aliens if c == colour and i not in crew.idle_aliens), None)
+
+
+def _engine(ship: Ship, crew: Crew, charges: int, codes: dict[str, set[int]]) -> Power:
+    parts = []
+    for t in ship.tiles:
+        if t.kind in ("engine", "cannon_engine"):
+            parts.append((t.at, t.kind, Fraction(1), False))
+        elif t.kind == "double_engine":
+            parts.append((t.at, t.kind, Fraction(2), True))
+    free = sum((v for _, _, v, c in parts if not c), Fraction(0))
+    charged = tuple((i, v) for i, _, v, c in parts if c)
+    e1 = codes.get("E1", set())
+    problems = tuple(t.at for t in ship.tiles if t.kind in ENGINE_KINDS and t.at in e1)
+    return Power(free, charged, charges, _bonus_alien(crew, "orange"), tuple(parts), problems)
+
+
+def _cannon(ship: Ship, crew: Crew, charges: int) -> Power:
+    fwd = ship.ship_side("front")
+
+    def barrel(s: int, full: Fraction) -> Fraction:
+        return full if s == fwd else full / 2
+
+    parts = []
+    for t in ship.tiles:
+        if t.kind in ("cannon", "cannon_engine"):
+            parts.append((t.at, t.kind, sum((barrel(s, Fraction(1)) for s in t.barrels), Fraction(0)), False))
+        elif t.kind == "double_cannon":
+            parts.append((t.at, t.kind, sum((barrel(s, Fraction(2)) for s in t.barrels), Fraction(0)), True))
+        elif t.kind == "bidirectional_cannon":
+            parts.append((t.at, t.kind, sum((barrel(s, Fraction(1)) for s in t.barrels), Fraction(0)), True))
+    free = sum((v for _, _, v, c in parts if not c), Fraction(0))
+    # greedy: the most power per charge first (ties in grid order); optimal since each costs 1 charge
+    charged = tuple(sorted(((i, v) for i, _, v, c in parts if c), key=lambda p: (-p[1], p[0])))
+    return Power(free, charged, charges, _bonus_alien(crew, "purple"), tuple(parts))
+
+
+def _cargo(ship: Ship) -> Cargo:
+    holds = []
+    for t in ship.tiles:
+        slots = int(t.attr("slots", 0) or 0)
+        if t.kind == "cargo":
+            holds.append(Hold(t.at, t.kind, slots, 0, t.goods))
+        elif t.kind == "special_cargo":
+            holds.append(Hold(t.at, t.kind, 0, slots, t.goods))
+        elif t.kind == "mixed_cargo":
+            sp = min(slots, int(t.attr("special_slots", 0) or 0))
+            holds.append(Hold(t.at, t.kind, slots - sp, sp, t.goods))
+        elif t.kind == "battery_hold":
+            holds.append(Hold(t.at, t.kind, slots, 0, t.goods, shared=True))
+    return Cargo(tuple(holds))
+
+
+def _shields(ship: Ship, lay: Layout) -> tuple[ShieldCover, ...]:
+    tiles = lay.tiles
+    out = []
+    for d in DIRS:
+        s = ship.ship_side(d)
+        cover = tuple(t.at for t in ship.tiles if t.kind == "shield" and s in t.covers)
+        boosted = tuple(i for i in cover if any(tiles[j].kind == "shield_booster" for j in lay.adj[i]))
+        out.append(ShieldCover(d, cover, boosted))
+    return tuple(out)
+
+
+def _attacks(ship: Ship) -> tuple[AttackOdds, ...]:
+    model = FlightModel(ship)
+    st = model.initial()
+    out = []
+    for kind in KINDS:
+        for d in DIRS:
+            attack = parse_attack(f"{kind}:{d}")
+            outcomes, _ = model.outcomes(attack)
+            reach = damage = stop = Fraction(0)
+            hit: dict[int, Fraction] = {}
+            harm: dict[int, Fraction] = {}
+            for o in outcomes:
+                if not o.lines:
+                    continue
+                sit = model.situation(st, attack, 0, o)
+                ks = [k for k in sit.hits if k >= 0]
+                if not ks:
+                    continue
+                reach += o.prob
+                for k in dict.fromkeys(ks):  # a tile first in two lines is hit once per roll
+                    at = model.squares[k]
+                    hit[at] = hit.get(at, Fraction(0)) + o.prob
+                for k in dict.fromkeys(k for k, n in zip(sit.hits, sit.needs, strict=True) if n and k >= 0):
+                    at = model.squares[k]
+                    harm[at] = harm.get(at, Fraction(0)) + o.prob
+                if any(sit.needs):
+                    damage += o.prob
+                    # stoppable: some legal decision (with the charges aboard) leaves the ship whole
+                    if any(model.apply(sit, dec)[0] == st[0] for dec in model.decisions(sit)):
+                        stop += o.prob
+            targets = tuple(Target(at, p, harm.get(at, Fraction(0))) for at, p in sorted(hit.items()))
+            out.append(AttackOdds(kind, d, reach, damage, stop, targets))
+    return tuple(out)
+
+
+# -- text ----------------------------------------------------------------------------------------
+def _table(rows: list[list[str]], right: set[int] | None = None) -> list[str]:
+    right = right or set()
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [r[c].rjust(widths[c]) if c in right else r[c].ljust(widths[c]) for c in range(len(r))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def render_stats(s: ShipStats) -> str:
+    """A plain-text report (no colour, tables as aligned text) for the terminal."""
+    ship = s.ship
+    cell = ship.board.cell_text
+    lines: list[str] = []
+    title = ship.name or ship.source or "ship"
+    lines.append(f"{title} — class {ship.board.name}")
+    c = s.construction
+    if c.legal:
+        lines.append("Construction: legal" + (f" (warnings: {', '.join(c.warnings)})" if c.warnings else ""))
+    else:
+        lines.append(f"Construction: ILLEGAL ({', '.join(c.errors)}) — figures are for the ship as written")
+    for n in c.notes:
+        lines.append(f"  note: {n}")
+    lines.append("")
+
+    cr = s.crew
+    aliens = ", ".join(f"{col} at {cell(i)}" + (" (no bonus)" if i in cr.idle_aliens else "")
+                       for col, i in cr.aliens) or "none"
+    lines.append(f"Crew: {cr.total} (humans {cr.humans}, aliens {len(cr.aliens)}); cabin places {cr.capacity}")
+    lines.append(f"  aliens: {aliens}")
+    if cr.stasis_places:
+        lines.append(f"  stasis sleepers: {cr.sleepers} (not crew) in {cr.stasis_places} places")
+    if cr.passengers:
+        lines.append(f"  luxury passengers: {cr.passengers}")
+    lines.append("")
+
+    def power_block(label: str, p: Power, colour: str) -> None:
+        ladder = "  ".join(f"{k}:{fmt_power(v)}" for k, v in enumerate(p.ladder))
+        lines.append(f"{label}: min {fmt_power(p.min)}, max {fmt_power(p.max)}")
+        lines.append(f"  by charges spent  {ladder}")
+        if p.alien is not None:
+            lines.append(f"  {colour} alien at {cell(p.alien)}: +2 when the power without it is above 0")
+        if p.best_possible != p.max:
+            lines.append(f"  with a charge for every double: {fmt_power(p.best_possible)}")
+
+    power_block("Engine power", s.engine, "orange")
+    power_block("Firepower", s.cannon, "purple")
+    lines.append("")
+
+    lines.append(f"Batteries: {s.charges}/{s.battery_capacity} charges"
+                 + ("" if not s.batteries else
+                    "  (" + ", ".join(f"{cell(b.at)} {b.charges}/{b.capacity}" for b in s.batteries) + ")"))
+    cg = s.cargo
+    goods = ", ".join(f"{g} {n}" for g, n in cg.goods.items() if n) or "none"
+    shared = f" ({cg.shared} in battery holds, shared with charges)" if cg.shared else ""
+    lines.append(f"Cargo: {cg.normal} ordinary slots{shared}, {cg.special} special; goods: {goods}"
+                 + (f" (worth {cg.value})" if cg.value else ""))
+    cover = []
+    for sc in s.shields:
+        if sc.shields:
+            sq = ", ".join(cell(i) + (" boosted" if i in sc.boosted else "") for i in sc.shields)
+            cover.append(f"{sc.direction} {sq}")
+        else:
+            cover.append(f"{sc.direction} -")
+    lines.append("Shields: " + "; ".join(cover))
+    lines.append(f"Exposed connectors: {s.exposed_total} ("
+                 + ", ".join(f"{d} {n}" for d, n in zip(DIRS, s.exposed, strict=True)) + ")")
+    lines.append("")
+
+    lines.append("Attacks (chances out of 36 rolls; stoppable = damage the ship can stop with its charges):")
+    rows = [["attack", "from", "reach", "damage", "stoppable", "first squares hit"]]
+    for a in s.attacks:
+        tg = ", ".join(f"{cell(t.at)} {in36(t.p_hit)}" for t in a.targets) or "-"
+        rows.append([a.kind, a.direction, in36(a.p_reach), in36(a.p_damage), in36(a.p_stoppable), tg])
+    lines.extend("  " + r for r in _table(rows, right={2, 3, 4}))
+    if s.notes:
+        lines.append("")
+        lines.extend(f"note: {n}" for n in s.notes)
+    return "\n".join(lines) + "\n"
