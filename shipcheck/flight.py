@@ -120,6 +120,9 @@ class Policy:
     """How batteries are spent. Subclass and override :meth:`decide`."""
 
     name = "custom"
+    #: True when decisions depend only on the state and the roll, not on which attack of the
+    #: sequence it is; such a policy's transitions are shared between attacks in the memo.
+    stationary = False
 
     def decide(self, sit: Situation) -> Decision:
         raise NotImplementedError
@@ -144,6 +147,7 @@ class DefaultPolicy(Policy):
     """Contract §4: defend whenever the rules allow and a charge is left."""
 
     name = "default"
+    stationary = True
 
     def decide(self, sit: Situation) -> Decision:
         m = sit.model
@@ -461,7 +465,7 @@ class FlightModel:
 
     def step(self, st: State, attack: Attack, a_index: int, oi: int, policy: Policy) -> State:
         """Memoised transition: state, attack, outcome index -> next state."""
-        key = (st, attack.kind, attack.side, oi, id(policy))
+        key = (st, attack.kind, attack.side, oi, policy, -1 if policy.stationary else a_index)
         nxt = self._cache.get(key)
         if nxt is None:
             o = self.outcomes(attack)[0][oi]
