@@ -378,9 +378,8 @@ RULES: dict[str, Rule] = {
              "removed at the inspection (rules digest §3.1).",
              _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3030"\n'
                    '\n[[tile]]\nat = [7, 9]\nkind = "cargo"\nsides = "1000"\nslots = 2\n'),
-             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3030"\n'
-                   '\n[[tile]]\nat = [6, 8]\nkind = "cargo"\nsides = "0100"\nslots = 2\n'.replace(
-                       'sides = "3030"', 'sides = "3003"'))),
+             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3003"\n'
+                   '\n[[tile]]\nat = [6, 8]\nkind = "cargo"\nsides = "0100"\nslots = 2\n')),
         Rule("B2", "start-square", "error",
              "The start square holds something other than the pilot cabin, or the pilot cabin stands "
              "elsewhere.",
@@ -399,10 +398,9 @@ RULES: dict[str, Rule] = {
         Rule("C2", "single-vs-double", "error",
              "A single connector faces a double connector.",
              "Single joins single or universal, double joins double or universal (§3.2(1)).",
-             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0002"\n'
-                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0001"\nslots = 2\n'.replace(
-                       '"0002"', '"0102"')),
-             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0202"\n'
+             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0103"\n'
+                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0002"\nslots = 2\n'),
+             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0203"\n'
                    '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0002"\nslots = 2\n')),
         Rule("C3", "seam-mismatch", "error",
              "Two different connector types meet across a transdimensional seam (IC/IIC).",
@@ -422,31 +420,36 @@ RULES: dict[str, Rule] = {
              "A component stands on the square the exhaust points to.",
              "The square behind an engine must stay empty (§3.4(2)); on a wrap board that square may "
              "be across the edge.",
-             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "engine"\nsides = "3000"\n'
-                   '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0033"\n'
-                   '\n[[tile]]\nat = [8, 8]\nkind = "structural"\nsides = "3030"\n'
-                   '\n[[tile]]\nat = [8, 9]\nkind = "structural"\nsides = "3000"\n'
-                   '\n[[tile]]\nat = [7, 9]\nkind = "cargo"\nsides = "0300"\nslots = 2\n'.replace(
-                       '"0300"', '"0100"').replace('at = [8, 9]\nkind = "structural"\nsides = "3000"',
-                                                    'at = [8, 9]\nkind = "structural"\nsides = "3001"')),
-             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "engine"\nsides = "3000"\n')),
+             _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "structural"\nsides = "0333"\n'
+                   '\n[[tile]]\nat = [6, 8]\nkind = "engine"\nsides = "3000"\n'
+                   '\n[[tile]]\nat = [5, 7]\nkind = "structural"\nsides = "0330"\n'
+                   '\n[[tile]]\nat = [5, 8]\nkind = "structural"\nsides = "3030"\n'
+                   '\n[[tile]]\nat = [5, 9]\nkind = "structural"\nsides = "3300"\n'
+                   '\n[[tile]]\nat = [6, 9]\nkind = "cargo"\nsides = "0003"\nslots = 2\n'),
+             _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "structural"\nsides = "0333"\n'
+                   '\n[[tile]]\nat = [6, 8]\nkind = "engine"\nsides = "3000"\n'
+                   '\n[[tile]]\nat = [5, 7]\nkind = "structural"\nsides = "0330"\n'
+                   '\n[[tile]]\nat = [5, 8]\nkind = "structural"\nsides = "3030"\n'
+                   '\n[[tile]]\nat = [5, 9]\nkind = "cargo"\nsides = "3000"\nslots = 2\n')),
         Rule("K1", "cannon-blocked", "error",
              "A component stands on the square in front of a cannon's barrel (each barrel of a "
              "bi-directional cannon, the cannon of a cannon engine).",
              "A barrel needs an empty square in front of it (§3.5(2)); a barrel pointing off the board "
              "or at a hole inside the ship is legal.",
-             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "cannon"\nsides = "0030"\nrot = 180\n'
-                   '\n[[tile]]\nat = [7, 9]\nkind = "cargo"\nsides = "0000"\nslots = 2\n'.replace(
-                       '[7, 9]', '[6, 8]').replace('"0000"', '"0100"')).replace(
-                 'sides = "0030"\nrot = 180', 'sides = "0030"\nrot = 90'),
-             _ship(_PILOT + '\n[[tile]]\nat = [7, 6]\nkind = "cannon"\nsides = "0030"\n')),
+             _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "cannon"\nsides = "0300"\n'
+                   '\n[[tile]]\nat = [7, 6]\nkind = "cabin"\nsides = "0013"\n'
+                   '\n[[tile]]\nat = [6, 6]\nkind = "cargo"\nsides = "0300"\nslots = 2\n'),
+             _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "cannon"\nsides = "0300"\n'
+                   '\n[[tile]]\nat = [7, 6]\nkind = "cabin"\nsides = "0013"\n')),
         Rule("S1", "disconnected", "error",
              "A piece is not joined to the ship: the piece holding the pilot cabin (or, in a hull "
              "without one, the largest piece). Joins follow legal connector pairs only.",
              "Every component must be joined to the rest of the ship (§3.3); smooth beside smooth "
              "touches but does not join, and an illegal joint does not join either.",
-             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0000"\n'),
-             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0003"\n')),
+             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0003"\n'
+                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "1000"\nslots = 2\n'),
+             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0103"\n'
+                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "1001"\nslots = 2\n')),
         Rule("A1", "alien-without-support", "error",
              "An alien in an ordinary cabin has no life support of its colour joined to that cabin.",
              "An alien may board only a cabin joined (by a legal joint, not mere adjacency) to a life "
@@ -462,9 +465,8 @@ RULES: dict[str, Rule] = {
              'crew = "purple"\n\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0003"\n'
              'color = "purple"\n',
              'format = 1\nclass = "I"\n\n[[tile]]\nat = [7, 7]\nkind = "start_cabin"\nsides = "3333"\n'
-             '\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0003"\ncolor = "purple"\n'
-             '\n[[tile]]\nat = [8, 8]\nkind = "cabin"\nsides = "3000"\ncrew = "purple"\n'.replace(
-                 'sides = "0003"\ncolor', 'sides = "0033"\ncolor'),
+             '\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0033"\ncolor = "purple"\n'
+             '\n[[tile]]\nat = [8, 8]\nkind = "cabin"\nsides = "3000"\ncrew = "purple"\n',
              fixable=False),
         Rule("A3", "duplicate-alien", "error",
              "The ship holds two aliens of one colour.",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -345,17 +347,42 @@ def _parse_tile(raw: Any, n: int, board: Board, edition: str, file: Any, loc: Lo
 
 
 # -- writing --------------------------------------------------------------------------------------
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else _toml_string(k)
+
+
+def _toml_string(v: str) -> str:
+    out = []
+    for ch in v:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def _toml_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
         return repr(v)
     if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return _toml_string(v)
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return v.isoformat()
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(type(v))
 
 
@@ -366,8 +393,11 @@ def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
     if comment:
         out += [f"# {line}" for line in comment.splitlines()]
     out.append("format = 1")
-    if ship.board_ref and ship.board_ref in BUILTIN_CLASSES:
-        out.append(f"class = {_toml_value(ship.board_ref)}")
+    ref = ship.board_ref
+    if ref is None and b.source and Path(b.source).parent == data_path("boards"):
+        ref = "II" if b.name == "II-2021" else b.name  # a built-in board built in code
+    if ref and ref in BUILTIN_CLASSES:
+        out.append(f"class = {_toml_value(ref)}")
     else:
         out.append(f"board = {_toml_value(ship.board_ref or b.source or b.name)}")
     if ship.edition != "2007":
@@ -413,7 +443,7 @@ def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
         out.append("")
         out.append("[meta]")
         for k, v in ship.meta:
-            out.append(f"{k} = {_toml_value(v)}")
+            out.append(f"{_toml_key(k)} = {_toml_value(v)}")
     return "\n".join(out) + "\n"
 
 
