@@ -212,24 +212,26 @@ class Layout:
 
 
 def kept_pieces(ship: Ship, pieces: list[list[int]], tiles: dict[int, Tile]) -> tuple[list[list[int]], list[list[int]]]:
-    """Split pieces into the ship (per hull) and the pieces not joined to it (S1)."""
+    """Split pieces into the ship and the pieces not joined to it (S1).
+
+    Per hull, the ship is the piece holding the pilot cabin, else the largest piece (ties: first
+    square in row-major order); every other piece touching that hull is S1, and so is a piece
+    standing on no hull at all (contract §2).
+    """
     hulls = ship.board.hulls(ship.dice)
     pilot = next((i for i, t in tiles.items() if t.kind == "start_cabin"), None)
-    kept_ids: set[int] = set()
-    hull_ids = sorted({h for h in hulls if h is not None})
     piece_hulls = [{hulls[i] for i in p if hulls[i] is not None} for p in pieces]
-    for h in hull_ids:
+    chosen: dict[int, int] = {}
+    for h in sorted({h for ph in piece_hulls for h in ph}):
         cands = [k for k, ph in enumerate(piece_hulls) if h in ph]
-        if not cands:
-            continue
         if pilot is not None and hulls[pilot] == h:
-            k = next(k for k in cands if pilot in pieces[k])
+            chosen[h] = next(k for k in cands if pilot in pieces[k])
         else:
-            # largest piece; ties to the piece whose first square comes first in row-major order
-            k = min(cands, key=lambda k: (-len(pieces[k]), pieces[k][0]))
-        kept_ids.add(k)
-    kept = [p for k, p in enumerate(pieces) if k in kept_ids]
-    loose = [p for k, p in enumerate(pieces) if k not in kept_ids]
+            chosen[h] = min(cands, key=lambda k: (-len(pieces[k]), pieces[k][0]))
+    kept, loose = [], []
+    for k, p in enumerate(pieces):
+        ok = bool(piece_hulls[k]) and all(chosen[h] == k for h in piece_hulls[k])
+        (kept if ok else loose).append(p)
     return kept, loose
 
 

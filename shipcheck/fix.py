@@ -1,0 +1,318 @@
+"""The exact minimum repair of a ship, as at the pre-flight inspection (rules digest §5).
+
+`fix` finds the fewest lost components (removed by hand plus fallen off) that leave a ship with no
+construction error. It is an integer program solved by HiGHS through ``scipy.optimize.milp``:
+
+- ``x_i`` = 1 when the tile on square ``i`` is kept; maximise the number kept;
+- ``x_i`` = 0 for a tile that is B1 or E1 on its own;
+- ``x_i + x_j <= 1`` for every pair that breaks C1, C2, C3, E2 or K1;
+- per hull group, all kept tiles lie in one piece of the join graph: one flow commodity per group,
+  from one root (the pilot cabin where the board has a start square, else the group's first kept
+  tile) to every kept tile of the group, over joins between kept tiles only.
+
+The B1, E1 and pair conflicts are read from :func:`shipcheck.rules.check` itself, so the program and
+the checker agree on them. The pilot cabin stays on boards with a start square (contract); a B2
+ship cannot be fixed. Among optimal repairs a tiny bonus prefers keeping earlier squares, so the
+answer is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import coo_array
+
+from .model import Ship
+from .rules import RULES, CheckReport, Layout, Violation, check
+
+CONSTRUCTION = frozenset({"B1", "C1", "C2", "C3", "E1", "E2", "K1", "S1"})
+CREW = frozenset({"A1", "A2", "A3"})
+_SINGLE = frozenset({"B1", "E1"})  # a tile breaking one of these can never be kept
+_PAIR = frozenset({"C1", "C2", "C3", "E2", "K1"})  # the two squares can never both be kept
+_ORDER = {c: k for k, c in enumerate(RULES)}
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """The minimum repair of a ship; squares are grid indices."""
+
+    ship: Ship
+    legal_before: bool
+    fixable: bool
+    lost: int | None
+    removed: tuple[int, ...] = ()
+    cut: tuple[int, ...] = ()
+    fell_off: tuple[int, ...] = ()
+    kept: int = 0
+    fixed: Ship | None = None
+    crew: tuple[Violation, ...] = ()
+    reason: str = ""
+    why: dict[int, list[str]] = field(default_factory=dict)
+
+    def to_dict(self, path: str | None = None) -> dict[str, Any]:
+        """The contract's ``fix --format json`` object."""
+        name = self.ship.board.cell_name
+        shown = self.fixed if self.fixed is not None else self.ship
+        return {
+            "ship": path if path is not None else self.ship.source,
+            "legal_before": self.legal_before,
+            "lost": self.lost,
+            "removed": [name(i) for i in self.removed],
+            "kept": self.kept,
+            "fixable": self.fixable,
+            "cut": [name(i) for i in self.cut],
+            "fell_off": [name(i) for i in self.fell_off],
+            "crew_violations": [v.to_dict(shown) for v in self.crew],
+            "why": [{"at": name(i), "codes": self.why.get(i, [])} for i in self.removed],
+            "reason": self.reason,
+        }
+
+
+def construction_errors(report: CheckReport) -> list[Violation]:
+    """The violations `fix` mends by removal."""
+    return [v for v in report.violations if v.code in CONSTRUCTION]
+
+
+def _pilot_required(ship: Ship) -> int | None:
+    """Square of the pilot cabin when the contract makes `fix` keep it (boards with a start square)."""
+    pilot = ship.pilot
+    if ship.board.start is not None and pilot is not None and pilot.at == ship.board.start:
+        return pilot.at
+    return None
+
+
+def fix(ship: Ship) -> FixResult:
+    """The fewest lost components that leave ``ship`` free of construction errors."""
+    report = check(ship)
+    n = len(ship.tiles)
+    b2 = [v for v in report.violations if v.code == "B2"]
+    if b2:
+        return FixResult(ship, legal_before=False, fixable=False, lost=None, kept=n,
+                         crew=tuple(v for v in report.violations if v.code in CREW),
+                         reason=b2[0].message + "; removing components cannot mend this")
+    errors = construction_errors(report)
+    if not errors:
+        return FixResult(ship, legal_before=report.legal, fixable=True, lost=0, kept=n, fixed=ship,
+                         crew=tuple(v for v in report.violations if v.code in CREW),
+                         reason="no construction error: nothing to remove")
+
+    keep = _solve(ship, report)
+    squares = sorted(t.at for t in ship.tiles)
+    lost_sq = tuple(i for i in squares if i not in keep)
+    adj = Layout.of(ship).adj
+    cut = tuple(i for i in lost_sq if any(j in keep for j in adj[i]))
+    fell = tuple(i for i in lost_sq if i not in cut)
+    why: dict[int, set[str]] = {}
+    for v in errors:
+        for c in v.cells:
+            why.setdefault(c, set()).add(v.code)
+    fixed = ship.without(set(lost_sq))
+    after = check(fixed)
+    left = construction_errors(after)
+    if left:  # the program and the checker disagree: a bug, never a user error
+        raise RuntimeError(f"fix left construction errors: {[(v.code, v.cells) for v in left]}")
+    return FixResult(
+        ship, legal_before=report.legal, fixable=True, lost=len(lost_sq), removed=lost_sq, cut=cut,
+        fell_off=fell, kept=n - len(lost_sq), fixed=fixed,
+        crew=tuple(v for v in after.violations if v.code in CREW),
+        reason=f"{len(cut)} removed, {len(fell)} fell off",
+        why={i: sorted(why.get(i, ()), key=_ORDER.__getitem__) for i in lost_sq},
+    )
+
+
+def _solve(ship: Ship, report: CheckReport) -> set[int]:
+    """Squares of an optimal kept set (the integer program of the module docstring)."""
+    tiles = ship.by_index
+    hulls = ship.board.hulls(ship.dice)
+    banned = {c for v in report.violations if v.code in _SINGLE for c in v.cells}
+    # a tile on no hull is B1 already; banning it here keeps every candidate in a group
+    banned |= {i for i in tiles if hulls[i] is None}
+    cands = sorted(i for i in tiles if i not in banned)
+    pos = {sq: k for k, sq in enumerate(cands)}
+    n = len(cands)
+    if n == 0:
+        return set()
+    root_sq = _pilot_required(ship)
+    root = pos.get(root_sq) if root_sq is not None else None
+
+    pairs = set()
+    for viol in report.violations:
+        if viol.code in _PAIR:
+            a, b = viol.cells
+            if a in pos and b in pos:
+                pairs.add((min(pos[a], pos[b]), max(pos[a], pos[b])))
+    adj = Layout.of(ship).adj
+    edges = sorted({(min(pos[i], pos[j]), max(pos[i], pos[j]))
+                    for i in cands for j in adj[i] if j in pos and j != i})
+    nbrs: dict[int, set[int]] = {k: set() for k in range(n)}
+    for u, v in edges:
+        nbrs[u].add(v)
+        nbrs[v].add(u)
+    comp_of = _components(n, edges)
+    groups: dict[int, list[int]] = {}
+    for k, sq in enumerate(cands):
+        groups.setdefault(hulls[sq], []).append(k)  # type: ignore[arg-type]
+
+    p = _Program(n)
+    if root is not None:
+        p.lo[root] = 1.0  # the pilot cabin stays (contract)
+    for a, b in sorted(pairs):
+        p.row([(a, 1.0), (b, 1.0)], -np.inf, 1.0)
+    for _h, members in sorted(groups.items()):
+        if len(members) >= 2:
+            _connect(p, members, root, nbrs, comp_of)
+
+    # maximise kept tiles; a tiny bonus (summing below 1/4) keeps earlier squares on ties
+    c = np.zeros(p.nvar)
+    for k in range(n):
+        c[k] = -(1.0 + (n - k) / (2.0 * n * (n + 1)))
+    res = milp(c, integrality=np.array(p.integ), bounds=Bounds(np.array(p.lo), np.array(p.hi)),
+               constraints=p.constraints(), options={"mip_rel_gap": 0.0})
+    if res.status != 0 or res.x is None:
+        raise RuntimeError(f"the repair program was not solved: {res.message}")
+    return {cands[k] for k in range(n) if res.x[k] > 0.5}
+
+
+class _Program:
+    """Variables (the first ``n`` are the binaries x) and sparse rows of a MILP being built."""
+
+    def __init__(self, n: int) -> None:
+        self.nvar = n
+        self.lo = [0.0] * n
+        self.hi = [1.0] * n
+        self.integ = [1] * n
+        self.rows: list[int] = []
+        self.cols: list[int] = []
+        self.vals: list[float] = []
+        self.rlo: list[float] = []
+        self.rhi: list[float] = []
+
+    def var(self, lb: float, ub: float, integer: bool = False) -> int:
+        self.lo.append(lb)
+        self.hi.append(ub)
+        self.integ.append(1 if integer else 0)
+        self.nvar += 1
+        return self.nvar - 1
+
+    def row(self, terms: list[tuple[int, float]], lb: float, ub: float) -> None:
+        r = len(self.rlo)
+        for col, a in terms:
+            self.rows.append(r)
+            self.cols.append(col)
+            self.vals.append(a)
+        self.rlo.append(lb)
+        self.rhi.append(ub)
+
+    def constraints(self) -> list[LinearConstraint]:
+        if not self.rlo:
+            return []
+        a = coo_array((self.vals, (self.rows, self.cols)), shape=(len(self.rlo), self.nvar)).tocsr()
+        return [LinearConstraint(a, np.array(self.rlo), np.array(self.rhi))]
+
+
+def _connect(p: _Program, members: list[int], root: int | None, nbrs: dict[int, set[int]],
+             comp_of: list[int]) -> None:
+    """Rows keeping the kept tiles among ``members`` (one hull group) in one piece.
+
+    A flow from one root sends a unit to every kept member over arcs between kept tiles; tiles of
+    other groups may relay it. The root is the pilot cabin when it is in the group, else the first
+    kept member. The component and degree rows are implied by the flow for integer x; they only
+    tighten the relaxation, which makes HiGHS much faster on messy ships without a pilot.
+    """
+    big = float(len(members))
+    member = set(members)
+    fixed = root is not None and root in member
+    comps = {comp_of[m] for m in members}
+    nodes = [k for k in range(len(comp_of)) if comp_of[k] in comps]
+    arcs = [(u, v) for u in nodes for v in sorted(nbrs[u])]
+    flow = [p.var(0.0, big) for _ in arcs]
+    for f, (u, v) in zip(flow, arcs, strict=True):
+        p.row([(f, 1.0), (u, -big)], -np.inf, 0.0)
+        p.row([(f, 1.0), (v, -big)], -np.inf, 0.0)
+    inject: dict[int, int] = {}
+    ys: dict[int, int] = {}
+    if fixed:
+        inject[root] = p.var(0.0, big)  # type: ignore[index]
+    else:
+        # root = first kept member: y is then fixed by x, so it needs no integrality, and the
+        # solver does not branch over equivalent choices of root
+        for k, m in enumerate(members):
+            ys[m] = p.var(0.0, 1.0)
+            inject[m] = p.var(0.0, big)
+            p.row([(ys[m], 1.0), (m, -1.0)], -np.inf, 0.0)
+            p.row([(inject[m], 1.0), (ys[m], -big)], -np.inf, 0.0)
+            p.row([(ys[m], 1.0), (m, -1.0)] + [(u, 1.0) for u in members[:k]], 0.0, np.inf)
+        p.row([(y, 1.0) for y in ys.values()], -np.inf, 1.0)
+        for m in members:
+            p.row([(y, 1.0) for y in ys.values()] + [(m, -1.0)], 0.0, np.inf)
+    # all kept members in one component of the join graph
+    if len(comps) > 1:
+        z = {cc: p.var(0.0, 1.0, True) for cc in sorted(comps)}
+        p.row([(zz, 1.0) for zz in z.values()], -np.inf, 1.0)
+        for m in members:
+            p.row([(m, 1.0), (z[comp_of[m]], -1.0)], -np.inf, 0.0)
+    # a kept member other than the root has a kept joined neighbour
+    for m in members:
+        if fixed and m == root:
+            continue
+        terms = [(m, 1.0)] + [(u, -1.0) for u in sorted(nbrs[m])]
+        if not fixed:
+            terms.append((ys[m], -1.0))
+        p.row(terms, -np.inf, 0.0)
+    # conservation: inflow - outflow + injection = one unit for each kept member
+    terms_at: dict[int, list[tuple[int, float]]] = {k: [] for k in nodes}
+    for f, (u, v) in zip(flow, arcs, strict=True):
+        terms_at[v].append((f, 1.0))
+        terms_at[u].append((f, -1.0))
+    for k in nodes:
+        t = terms_at[k]
+        if k in inject:
+            t.append((inject[k], 1.0))
+        if k in member:
+            t.append((k, -1.0))
+        if t:
+            p.row(t, 0.0, 0.0)
+
+
+def _components(n: int, edges: list[tuple[int, int]]) -> list[int]:
+    """Component label of every node of the join graph."""
+    parent = list(range(n))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for u, v in edges:
+        parent[find(u)] = find(v)
+    return [find(a) for a in range(n)]
+
+
+def _legal(report: CheckReport) -> bool:
+    return not construction_errors(report) and not any(v.code == "B2" for v in report.violations)
+
+
+def brute_force_fix(ship: Ship, max_tiles: int = 12) -> int | None:
+    """The minimum lost by trying every removal set, fewest first, with `check` as the judge.
+
+    ``None`` when no removal makes the ship legal (B2). On boards with a start square the pilot
+    cabin must stay (contract). For tests only: the work doubles with every tile.
+    """
+    if any(v.code == "B2" for v in check(ship).violations):
+        return None
+    squares = sorted(t.at for t in ship.tiles)
+    if len(squares) > max_tiles:
+        raise ValueError(f"{len(squares)} tiles: brute force is limited to {max_tiles}")
+    must = _pilot_required(ship)
+    for lost in range(len(squares) + 1):
+        for gone in combinations(squares, lost):
+            if must is not None and must in gone:
+                continue
+            if _legal(check(ship.without(set(gone)))):
+                return lost
+    return None
