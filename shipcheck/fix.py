@@ -23,8 +23,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse import coo_array
 
 from .model import Ship
 from .rules import RULES, CheckReport, Layout, Violation, check
@@ -170,6 +168,8 @@ def _solve(ship: Ship, report: CheckReport) -> set[int]:
     c = np.zeros(p.nvar)
     for k in range(n):
         c[k] = -(1.0 + (n - k) / (2.0 * n * (n + 1)))
+    from scipy.optimize import Bounds, milp  # imported here: scipy.optimize costs half a second
+
     res = milp(c, integrality=np.array(p.integ), bounds=Bounds(np.array(p.lo), np.array(p.hi)),
                constraints=p.constraints(), options={"mip_rel_gap": 0.0})
     if res.status != 0 or res.x is None:
@@ -207,7 +207,10 @@ class _Program:
         self.rlo.append(lb)
         self.rhi.append(ub)
 
-    def constraints(self) -> list[LinearConstraint]:
+    def constraints(self) -> list[Any]:
+        from scipy.optimize import LinearConstraint
+        from scipy.sparse import coo_array
+
         if not self.rlo:
             return []
         a = coo_array((self.vals, (self.rows, self.cols)), shape=(len(self.rlo), self.nvar)).tocsr()
