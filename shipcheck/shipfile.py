@@ -57,6 +57,11 @@ def catalogue_entries(edition: str) -> list[dict[str, Any]]:
     return rows
 
 
+def _a(kind: str) -> str:
+    """The kind with its article: 'an engine', 'a cabin'."""
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
 # -- parsing helpers ------------------------------------------------------------------------------
 def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
@@ -85,13 +90,13 @@ def _tile_body(
     for s in info.barrels + info.exhausts:
         if sides[s] != "0":
             what = "barrel" if s in info.barrels else "exhaust"
-            raise err(f"the {what} side ({'NESW'[s]}) of a {kind} must be written 0", "sides", sides,
+            raise err(f"the {what} side ({'NESW'[s]}) of {_a(kind)} must be written 0", "sides", sides,
                       f"0 at position {s + 1}")
     attrs = []
     for a in _ATTR_KEYS:
         if a in raw:
             if a not in info.attrs:
-                raise err(f"`{a}` does not apply to a {kind}", a, raw[a],
+                raise err(f"`{a}` does not apply to {_a(kind)}", a, raw[a],
                           "attributes " + (", ".join(info.attrs) or "none") + f" for {kind}")
             allowed = info.attrs[a]
             v = raw[a]
@@ -99,11 +104,11 @@ def _tile_body(
                 if not isinstance(v, str) or not v:
                     raise err(f"bad `{a}`", a, v, "a name")
             elif v not in allowed or (isinstance(v, bool)):
-                raise err(f"bad `{a}` for a {kind}", a, v, "one of " + ", ".join(map(str, allowed)))
+                raise err(f"bad `{a}` for {_a(kind)}", a, v, "one of " + ", ".join(map(str, allowed)))
             attrs.append((a, v))
     for a in info.required:
         if a not in raw:
-            raise err(f"a {kind} needs `{a}`", a, None, "one of " + ", ".join(map(str, info.attrs[a] or ())))
+            raise err(f"{_a(kind)} needs `{a}`", a, None, "one of " + ", ".join(map(str, info.attrs[a] or ())))
     if kind == "mixed_cargo" and raw["special_slots"] > raw["slots"]:
         raise err("more special slots than slots", "special_slots", raw["special_slots"],
                   f"at most {raw['slots']}")
@@ -314,7 +319,7 @@ def _parse_tile(raw: Any, n: int, board: Board, edition: str, file: Any, loc: Lo
     crew = raw.get("crew")
     if crew is not None:
         if not info.crew:
-            raise err(f"`crew` is not allowed on a {kind}", "crew", crew,
+            raise err(f"`crew` is not allowed on {_a(kind)}", "crew", crew,
                       "crew only on start_cabin, cabin, luxury_cabin, stasis_chamber")
         if crew not in CREW_VALUES:
             raise err("bad crew", "crew", crew, "one of " + ", ".join(CREW_VALUES))
@@ -322,7 +327,7 @@ def _parse_tile(raw: Any, n: int, board: Board, edition: str, file: Any, loc: Lo
     attr = dict(attrs)
     if charge is not None:
         if not info.charge:
-            raise err(f"`charge` is not allowed on a {kind}", "charge", charge,
+            raise err(f"`charge` is not allowed on {_a(kind)}", "charge", charge,
                       "charge only on battery and battery_hold")
         cap = attr.get("cells", attr.get("slots", 0))
         if not _int(charge) or not 0 <= charge <= cap:
@@ -330,7 +335,7 @@ def _parse_tile(raw: Any, n: int, board: Board, edition: str, file: Any, loc: Lo
     goods = raw.get("goods", [])
     if "goods" in raw:
         if not info.goods:
-            raise err(f"`goods` is not allowed on a {kind}", "goods", goods,
+            raise err(f"`goods` is not allowed on {_a(kind)}", "goods", goods,
                       "goods only on cargo, special_cargo, mixed_cargo and battery_hold")
         if not isinstance(goods, list) or not all(g in GOODS for g in goods):
             raise err("bad goods", "goods", goods, "a list of " + ", ".join(GOODS))

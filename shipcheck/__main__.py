@@ -1,0 +1,5 @@
+"""`python -m shipcheck`: the same as the `shipcheck` command."""
+
+from shipcheck.cli import main
+
+main()

@@ -1,0 +1,262 @@
+"""Drawing a ship in the terminal: the board grid with its printed labels, one small block a square.
+
+Each square is a block 7 characters wide and 3 lines high. A tile shows its three-letter kind
+code in the middle and its four *effective* sides (after rotation) on the edges::
+
+       │           single connector on the front (N) side
+    ═ CAB ─        double on the left (W), single on the right (E)
+      ▒▒▒          engine exhaust on the rear (S) side
+
+Facing sides of neighbouring tiles stand next to each other, so a bad joint is visible at a
+glance (``─═`` is single against double). Empty squares: ``·`` buildable, ``S`` the start
+square, a digit for a die-unlocked square, a letter for a square of a hull; squares that are not
+part of the ship are blank. A ``¦`` column marks a transdimensional seam.
+
+The module uses rich for colour but imports neither typer nor matplotlib.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from .model import Ship, Tile
+from .topology import DIE_CHARS, HULL_CHARS, Board, Label
+
+CELL_W = 7
+CELL_H = 3
+
+# connector glyphs: (on a front/rear edge, on a left/right edge)
+_CONNECTOR = {
+    1: ("│", "─"),
+    2: ("║", "═"),
+    3: ("╬", "╬"),
+}
+_BARREL = ("▲", "▶", "▼", "◀")  # pointing N, E, S, W
+_EXHAUST_NS = "▒▒▒"
+_EXHAUST_EW = "▒"
+# shield coverage: the corner between the two covered sides
+_SHIELD_CORNER = {
+    frozenset((0, 1)): (0, CELL_W - 1, "◥"),
+    frozenset((1, 2)): (CELL_H - 1, CELL_W - 1, "◢"),
+    frozenset((2, 3)): (CELL_H - 1, 0, "◣"),
+    frozenset((3, 0)): (0, 0, "◤"),
+}
+
+_KIND_STYLE = {
+    "start_cabin": "bold bright_white",
+    "cabin": "bright_white",
+    "luxury_cabin": "bright_white",
+    "stasis_chamber": "white",
+    "engine": "bright_yellow",
+    "double_engine": "bold bright_yellow",
+    "cannon_engine": "bold bright_yellow",
+    "cannon": "bright_magenta",
+    "double_cannon": "bold bright_magenta",
+    "bidirectional_cannon": "bold bright_magenta",
+    "shield": "bright_cyan",
+    "battery": "bright_green",
+    "battery_hold": "bright_green",
+    "reactor_furnace": "green",
+    "cargo": "blue",
+    "special_cargo": "red",
+    "mixed_cargo": "magenta",
+    "life_support": "bright_blue",
+    "structural": "white",
+    "plating": "white",
+}
+_ALIEN_LETTER = {"purple": "p", "orange": "o", "cyan": "c"}
+_EDGE_STYLE = "grey70"
+_FUNC_STYLE = "bold bright_red"
+_SHIELD_STYLE = "bold bright_cyan"
+_MARK_STYLE = "bold white on red"
+_EMPTY_STYLE = "grey42"
+_LABEL_STYLE = "bold"
+_SEAM = "¦"
+
+
+def label_text(label: Label) -> str:
+    """A board label as printed: ``7``, ``6-8`` for a run of three or more, else ``2/3``."""
+    vals = list(label)
+    if len(vals) == 1:
+        return str(vals[0])
+    if len(vals) >= 3 and vals == list(range(vals[0], vals[0] + len(vals))):
+        return f"{vals[0]}-{vals[-1]}"
+    return "/".join(str(v) for v in vals)
+
+
+def legend() -> str:
+    """One line explaining the glyphs."""
+    return ("legend: │─ single  ║═ double  ╬ universal  ▲▶▼◀ barrel  ▒ exhaust  ◥ shielded corner  "
+            "· empty  S start  ¦ seam  p/o/c alien")
+
+
+def _tile_hint(t: Tile) -> str:
+    """One character of extra information shown inside the block (bottom right)."""
+    if t.alien:
+        return _ALIEN_LETTER[t.alien]
+    if t.kind == "life_support":
+        return _ALIEN_LETTER.get(str(t.attr("color")), "?").upper()
+    if t.kind in ("battery", "battery_hold"):
+        return str(t.charges)
+    if t.kind in ("cargo", "special_cargo", "mixed_cargo"):
+        return str(t.attr("slots", ""))[:1]
+    if t.crew == "empty":
+        return "0"
+    return ""
+
+
+def _tile_block(t: Tile) -> list[list[tuple[str, str]]]:
+    """The 3x7 block of a tile: a grid of (char, style)."""
+    blank = ("", "")
+    g: list[list[tuple[str, str]]] = [[(" ", blank[1]) for _ in range(CELL_W)] for _ in range(CELL_H)]
+    mid_r, mid_c = CELL_H // 2, CELL_W // 2
+    code = t.info.code
+    style = _KIND_STYLE.get(t.kind, "")
+    for k, ch in enumerate(code):
+        g[mid_r][mid_c - 1 + k] = (ch, style)
+    barrels, exhausts = set(t.barrels), set(t.exhausts)
+    for s in range(4):
+        if s in barrels:
+            glyph, st = _BARREL[s], _FUNC_STYLE
+            if s in (0, 2):
+                g[0 if s == 0 else CELL_H - 1][mid_c] = (glyph, st)
+            else:
+                g[mid_r][CELL_W - 1 if s == 1 else 0] = (glyph, st)
+            continue
+        if s in exhausts:
+            if s in (0, 2):
+                r = 0 if s == 0 else CELL_H - 1
+                for k, ch in enumerate(_EXHAUST_NS):
+                    g[r][mid_c - 1 + k] = (ch, _FUNC_STYLE)
+            else:
+                g[mid_r][CELL_W - 1 if s == 1 else 0] = (_EXHAUST_EW, _FUNC_STYLE)
+            continue
+        c = t.eff[s]
+        if not c:
+            continue
+        ns, ew = _CONNECTOR[c]
+        if s in (0, 2):
+            g[0 if s == 0 else CELL_H - 1][mid_c] = (ns, _EDGE_STYLE)
+        else:
+            g[mid_r][CELL_W - 1 if s == 1 else 0] = (ew, _EDGE_STYLE)
+    covers = frozenset(t.covers)
+    if covers in _SHIELD_CORNER:
+        r, c, ch = _SHIELD_CORNER[covers]
+        g[r][c] = (ch, _SHIELD_STYLE)
+    hint = _tile_hint(t)
+    if hint:
+        g[CELL_H - 1][CELL_W - 2] = (hint, style)
+    return g
+
+
+def _empty_block(board: Board, i: int, dice: tuple[int, ...]) -> list[list[tuple[str, str]]]:
+    g = [[(" ", "") for _ in range(CELL_W)] for _ in range(CELL_H)]
+    ch = board.char(i)
+    mid = (CELL_H // 2, CELL_W // 2)
+    if ch == ".":
+        return g
+    if ch == "S":
+        g[mid[0]][mid[1]] = ("S", "bold")
+    elif ch in DIE_CHARS:
+        g[mid[0]][mid[1]] = (ch, "bold" if board.unlocked(i, dice) else _EMPTY_STYLE)
+    elif ch in HULL_CHARS:
+        g[mid[0]][mid[1]] = (ch, _EMPTY_STYLE)
+    else:
+        g[mid[0]][mid[1]] = ("·", _EMPTY_STYLE)
+    return g
+
+
+def _apply_mark(g: list[list[tuple[str, str]]], tag: str) -> None:
+    for r in range(CELL_H):
+        for c in range(CELL_W):
+            g[r][c] = (g[r][c][0], _MARK_STYLE)
+    for k, ch in enumerate(tag[:2]):
+        g[0][k] = (ch, _MARK_STYLE)
+
+
+def _seam_after(board: Board) -> set[int]:
+    """Grid columns followed by a seam."""
+    out = set()
+    for a, b in board.seams:
+        ca, cb = board.column_of_label(a), board.column_of_label(b)
+        if ca is not None and cb is not None:
+            out.add(min(ca, cb))
+    return out
+
+
+def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool = True) -> Text:
+    """The ship drawn on its board, as rich text.
+
+    ``marks`` maps grid indices to a short tag (``"C1"``): those squares are highlighted and the
+    tag is written in the block's top-left corner. With ``color=False`` no styles are applied.
+    """
+    board = ship.board
+    marks = marks or {}
+    tiles = ship.by_index
+    rlabels = [label_text(x) for x in board.rows]
+    clabels = [label_text(x) for x in board.columns]
+    lw = max(len(x) for x in rlabels) + 1
+    seams = _seam_after(board)
+    out = Text(no_wrap=True, overflow="ignore")
+
+    def add(s: str, style: str = "") -> None:
+        out.append(s, style=style if color and style else None)
+
+    # column labels
+    add(" " * lw)
+    for c, lab in enumerate(clabels):
+        add(lab.center(CELL_W), _LABEL_STYLE)
+        if c in seams:
+            add(" ")
+    add("\n")
+    for r in range(board.height):
+        blocks = []
+        for c in range(board.width):
+            i = r * board.width + c
+            t = tiles.get(i)
+            g = _tile_block(t) if t is not None else _empty_block(board, i, ship.dice)
+            if i in marks:
+                _apply_mark(g, marks[i])
+            blocks.append(g)
+        for line in range(CELL_H):
+            add(rlabels[r].rjust(lw - 1) + " " if line == CELL_H // 2 else " " * lw,
+                _LABEL_STYLE)
+            for c, g in enumerate(blocks):
+                # group runs of one style to keep the Text small
+                run, run_style = "", None
+                for ch, st in g[line]:
+                    if st != run_style and run:
+                        add(run, run_style or "")
+                        run = ""
+                    run_style = st
+                    run += ch
+                if run:
+                    add(run, run_style or "")
+                if c in seams:
+                    add(_SEAM, "bold bright_magenta")
+            add("\n")
+    out.rstrip()
+    return out
+
+
+def render_ship_text(ship: Ship, *, marks: dict[int, str] | None = None) -> str:
+    """The drawing as a plain string (no colour), one line per text row."""
+    text = render_ship(ship, marks=marks, color=False).plain
+    return "\n".join(line.rstrip() for line in text.splitlines())
+
+
+def render_board(board: Board) -> str:
+    """A board's mask drawn small: one character a square, labels on the top and left."""
+    rlabels = [label_text(x) for x in board.rows]
+    clabels = [label_text(x) for x in board.columns]
+    lw = max(len(x) for x in rlabels) + 1
+    cw = max(len(x) for x in clabels) + 1
+    seams = _seam_after(board)
+    lines = [" " * lw + "".join(lab.rjust(cw) + ("¦" if c in seams else "") for c, lab in enumerate(clabels))]
+    for r, row in enumerate(board.cells):
+        cells = []
+        for c, ch in enumerate(row):
+            glyph = {"#": "■", ".": " ", "S": "S"}.get(ch, ch)
+            cells.append(glyph.rjust(cw) + (_SEAM if c in seams else ""))
+        lines.append(rlabels[r].rjust(lw - 1) + " " + "".join(cells))
+    return "\n".join(line.rstrip() for line in lines)

@@ -1,0 +1,127 @@
+"""The flight commands: stats, odds and simulate, through the CLI as a script would use them."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from shipcheck.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BLUE = ROOT / "examples" / "blue-round1.toml"
+FREIGHTER = ROOT / "examples" / "class-II-freighter.toml"
+ODDS_KEYS = {"exact", "p_survive", "expected_lost", "lost_distribution", "tiles"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as ei:
+        main(list(args))
+    out = capsys.readouterr()
+    return int(ei.value.code or 0), out.out, out.err
+
+
+def lone_pilot(tmp_path: Path) -> Path:
+    p = tmp_path / "pilot.toml"
+    p.write_text('format = 1\nclass = "I"\n')
+    return p
+
+
+@pytest.mark.parametrize("command", ["stats", "odds", "simulate"])
+def test_help_has_an_example(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    assert f"shipcheck {command}" in out.replace("\n", " ")
+
+
+def test_odds_json_contract_keys_and_values(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "odds", str(lone_pilot(tmp_path)), "--attack", "small-meteor:front",
+                       "--format", "json")
+    assert code == 0
+    d = json.loads(out)
+    assert ODDS_KEYS <= d.keys() and d["exact"] is True
+    assert d["p_survive"] == pytest.approx(5 / 6, abs=1e-12)
+    assert d["lost_distribution"] == {"0": pytest.approx(5 / 6), "1": pytest.approx(1 / 6)}
+    assert d["tiles"] == [{"at": [7, 7], "p_lost": pytest.approx(1 / 6)}]
+    assert d["fractions"]["p_survive"] == "5/6"
+
+
+def test_odds_card_equals_its_attacks(capsys: pytest.CaptureFixture[str]) -> None:
+    _, by_card, _ = run(capsys, "odds", str(FREIGHTER), "--card", "I-09", "--format", "json")
+    _, by_list, _ = run(capsys, "odds", str(FREIGHTER), "-a", "large-meteor:front", "-a", "small-meteor:left",
+                        "-a", "small-meteor:right", "--format", "json")
+    a, b = json.loads(by_card), json.loads(by_list)
+    assert a["fractions"] == b["fractions"]
+
+
+def test_odds_optimal_reports_the_default_alongside(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", str(BLUE), "--card", "II-11", "--policy", "optimal", "--format", "json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["policy"] == "optimal"
+    assert (d["p_survive"], -d["expected_lost"]) >= (d["default_policy"]["p_survive"],
+                                                      -d["default_policy"]["expected_lost"])
+    assert isinstance(d["differences"], list)
+
+
+def test_odds_text_shows_fractions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "odds", str(lone_pilot(tmp_path)), "--attack", "small-meteor:front")
+    assert code == 0
+    assert "5/6" in out and "default policy" in out
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--attack", "big-meteor:front"], "--attack"),
+    (["--attack", "small-meteor:up"], "small-meteor:up"),
+    (["--card", "IX-99"], "IX-99"),
+    (["--card", "I-05"], "open_space"),          # no meteors or shots
+    ([], "--attack"),                            # neither
+    (["--attack", "small-meteor:front", "--card", "I-09"], "--attack"),  # both
+])
+def test_odds_bad_input_exits_2(capsys: pytest.CaptureFixture[str], args: list[str], needle: str) -> None:
+    code, out, err = run(capsys, "odds", str(BLUE), *args)
+    assert code == 2
+    assert "Traceback" not in out + err
+    assert needle in err
+
+
+def test_simulate_json_is_reproducible_and_close_to_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", str(FREIGHTER), "--card", "I-09", "--runs", "40000", "--seed", "11", "--format", "json"]
+    _, first, _ = run(capsys, *args)
+    _, second, _ = run(capsys, *args, "--workers", "2")
+    a, b = json.loads(first), json.loads(second)
+    assert a == b
+    assert a["exact"] is False and a["runs"] == 40000 and a["seed"] == 11
+    assert {"p_survive_ci", "expected_lost_ci"} <= a.keys()
+    _, ex, _ = run(capsys, "odds", str(FREIGHTER), "--card", "I-09", "--format", "json")
+    exact = Fraction(json.loads(ex)["fractions"]["expected_lost"])
+    lo, hi = a["expected_lost_ci"]
+    width = hi - lo
+    # 4 standard errors either side (the 95 % interval is ~3.9 SE wide)
+    assert lo - width <= float(exact) <= hi + width
+
+
+def test_simulate_precision(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "simulate", str(lone_pilot(tmp_path)), "-a", "small-meteor:front",
+                       "--precision", "0.01", "--seed", "1", "--batch", "5000", "--format", "json")
+    assert code == 0
+    d = json.loads(out)
+    lo, hi = d["p_survive_ci"]
+    assert hi - lo <= 0.01
+
+
+def test_simulate_bad_precision_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "simulate", str(BLUE), "-a", "small-meteor:front", "--precision", "2")
+    assert code == 2 and "precision" in err
+
+
+def test_stats_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "stats", str(lone_pilot(tmp_path)), "--format", "json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["ship"].endswith("pilot.toml")
+    code, out, _ = run(capsys, "stats", str(FREIGHTER))
+    assert code == 0
+    assert "Engine power" in out and "small-meteor" in out

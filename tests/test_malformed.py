@@ -1,0 +1,112 @@
+"""Bad input: every malformed file gives exit 2, one clear message on stderr, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shipcheck.cli import main
+from shipcheck.errors import InputError
+from shipcheck.shipfile import load_ship
+
+ROOT = Path(__file__).resolve().parents[1]
+MALFORMED = ROOT / "tests" / "malformed"
+CASES = sorted(MALFORMED.glob("*.toml"))
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as ei:
+        main(list(args))
+    out = capsys.readouterr()
+    return int(ei.value.code or 0), out.out, out.err
+
+
+def expected(case: Path) -> list[str]:
+    text = case.with_suffix(".expect").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def test_there_are_enough_cases() -> None:
+    assert len(CASES) >= 25
+    for case in CASES:
+        assert case.with_suffix(".expect").is_file(), f"{case.name} has no .expect sidecar"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+def test_check_rejects_malformed_file(case: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "check", str(case))
+    assert code == 2, (out, err)
+    assert "Traceback" not in out + err
+    assert err.startswith("shipcheck: error: ")
+    assert len(err.strip().splitlines()) == 1, err
+    assert case.name in err or "boards/" in err  # the message names the file
+    for want in expected(case):
+        assert want in err, f"{want!r} not in {err!r}"
+
+
+@pytest.mark.parametrize("case", ["rot-45", "board-bad-cell", "bad-toml"])
+def test_python_m_shipcheck_exits_2_without_traceback(case: str) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")
+    proc = subprocess.run([sys.executable, "-m", "shipcheck", "check", str(MALFORMED / f"{case}.toml")],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stdout + proc.stderr
+    for want in expected(MALFORMED / f"{case}.toml"):
+        assert want in proc.stderr
+
+
+def test_several_files_report_every_bad_one(capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = MALFORMED / "rot-45.toml", MALFORMED / "unknown-kind.toml"
+    good = ROOT / "examples" / "blue-round1.toml"
+    code, out, err = run(capsys, "check", str(a), str(good), str(b), "--format", "json")
+    assert code == 2
+    assert "rot-45.toml" in err and "unknown-kind.toml" in err
+    assert len(err.strip().splitlines()) == 2
+    assert '"legal": true' in out  # the readable ship is still reported
+
+
+@pytest.mark.parametrize(
+    ("case", "key", "value", "line"),
+    [
+        ("rot-45", "rot", 45, 13),
+        ("sides-31x2", "sides", "31x2", 12),
+        ("unknown-top-key", "colour", "blue", 3),
+        ("catalogue-id-unknown", "id", "2007:999", 11),
+        ("two-tiles-one-square", "at", [8, 7], 15),
+        ("front-without-choose-front", "front", "E", 3),
+    ],
+)
+def test_library_raises_input_error_with_location(case: str, key: str, value: object, line: int) -> None:
+    with pytest.raises(InputError) as ei:
+        load_ship(MALFORMED / f"{case}.toml")
+    exc = ei.value
+    assert exc.file is not None and exc.file.endswith(f"{case}.toml")
+    assert exc.key == key
+    assert exc.value == value
+    assert exc.line == line
+
+
+def test_library_names_the_board_file() -> None:
+    with pytest.raises(InputError) as ei:
+        load_ship(MALFORMED / "board-bad-cell.toml")
+    assert ei.value.file is not None and ei.value.file.endswith("bad-cell.toml")
+    assert ei.value.key == "cells"
+    assert ei.value.value == "X"
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "check", str(tmp_path / "nope.toml"))
+    assert code == 2
+    assert "nope.toml" in err and "cannot read" in err
+
+
+def test_not_utf8(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    p = tmp_path / "latin1.toml"
+    p.write_bytes(b'format = 1\nclass = "I"\nname = "caf\xe9"\n')
+    code, _, err = run(capsys, "check", str(p))
+    assert code == 2
+    assert "latin1.toml" in err and "Traceback" not in err
