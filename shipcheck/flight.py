@@ -214,7 +214,7 @@ class FlightModel:
         lay = Layout.of(ship)
         self.adj = tuple(sum(1 << pos[j] for j in lay.adj[t.at]) for t in tiles)
         hulls = b.hulls(ship.dice)
-        self.group = tuple(hulls[t.at] if hulls[t.at] is not None else -1 for t in tiles)
+        self.group = tuple(-1 if (h := hulls[t.at]) is None else h for t in tiles)
         self.multi_hull = len(set(self.group)) > 1
         self.batteries = tuple(k for k, t in enumerate(tiles) if t.kind in BATTERY_KINDS)
         self.battery_range = tuple(range(len(self.batteries)))
@@ -308,7 +308,9 @@ class FlightModel:
     def situation(self, st: State, attack: Attack, a_index: int, o: Outcome) -> Situation:
         mask, charges, _ = st
         kind = attack.kind
-        hits, needs, bearing = [], [], []
+        hits: list[int] = []
+        needs: list[bool] = []
+        bearing: list[tuple[int, ...]] = []
         side = o.side
         tol = 0 if o.direction == "front" else 1
         for line in o.lines:
@@ -327,7 +329,8 @@ class FlightModel:
                 need = not (t.kind == "plating" and facing == 0)
             needs.append(need)
             if kind == "large-meteor":
-                free, paid = [], []
+                free: list[int] = []
+                paid: list[int] = []
                 for c in self.cannons:
                     if not mask >> c & 1:
                         continue

@@ -220,7 +220,7 @@ def kept_pieces(ship: Ship, pieces: list[list[int]], tiles: dict[int, Tile]) -> 
     """
     hulls = ship.board.hulls(ship.dice)
     pilot = next((i for i, t in tiles.items() if t.kind == "start_cabin"), None)
-    piece_hulls = [{hulls[i] for i in p if hulls[i] is not None} for p in pieces]
+    piece_hulls: list[set[int]] = [{h for i in p if (h := hulls[i]) is not None} for p in pieces]
     chosen: dict[int, int] = {}
     for h in sorted({h for ph in piece_hulls for h in ph}):
         cands = [k for k, ph in enumerate(piece_hulls) if h in ph]
@@ -228,7 +228,8 @@ def kept_pieces(ship: Ship, pieces: list[list[int]], tiles: dict[int, Tile]) -> 
             chosen[h] = next(k for k in cands if pilot in pieces[k])
         else:
             chosen[h] = min(cands, key=lambda k: (-len(pieces[k]), pieces[k][0]))
-    kept, loose = [], []
+    kept: list[list[int]] = []
+    loose: list[list[int]] = []
     for k, p in enumerate(pieces):
         ok = bool(piece_hulls[k]) and all(chosen[h] == k for h in piece_hulls[k])
         (kept if ok else loose).append(p)
@@ -268,19 +269,19 @@ def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None
         code = jt.code
         if code is None:
             continue
-        s, o = SIDE_LETTERS[jt.side], SIDE_LETTERS[OPPOSITE[jt.side]]
+        sl, o = SIDE_LETTERS[jt.side], SIDE_LETTERS[OPPOSITE[jt.side]]
         if code == "C1":
             if jt.a == SMOOTH:
-                msg = (f"{_side_text(jt.b)} connector of {name(jt.j)} {o} meets the smooth {s} side of "
+                msg = (f"{_side_text(jt.b)} connector of {name(jt.j)} {o} meets the smooth {sl} side of "
                        f"{name(jt.i)}")
             else:
-                msg = f"{_side_text(jt.a)} connector of {name(jt.i)} {s} meets the smooth {o} side of {name(jt.j)}"
+                msg = f"{_side_text(jt.a)} connector of {name(jt.i)} {sl} meets the smooth {o} side of {name(jt.j)}"
             if jt.seam:
                 msg += " across the seam"
         elif code == "C2":
-            msg = f"{_side_text(jt.a)} connector of {name(jt.i)} {s} meets the {_side_text(jt.b)} {o} of {name(jt.j)}"
+            msg = f"{_side_text(jt.a)} connector of {name(jt.i)} {sl} meets the {_side_text(jt.b)} {o} of {name(jt.j)}"
         else:
-            msg = (f"{_side_text(jt.a)} {s} of {name(jt.i)} meets {_side_text(jt.b)} {o} of {name(jt.j)} across "
+            msg = (f"{_side_text(jt.a)} {sl} of {name(jt.i)} meets {_side_text(jt.b)} {o} of {name(jt.j)} across "
                    "the seam, where only identical connectors join")
         out.append(Violation(code, (jt.i, jt.j), msg))
     # E1, E2, K1: exhausts and barrels
