@@ -372,8 +372,8 @@ def fix(
             _print(f"crew: {v.code} {v.message} (mend it by placing the crew differently; `fix` removes nothing for it)")
         if res.fixable and res.fixed is not None:
             if res.removed:
-                _print("before (X: lost):")
-                _draw(s, {i: (why.get(i) or ["X"])[0] if i in res.cut else "X" for i in res.removed})
+                _print("before (RM: take off, X: falls off with it):")
+                _draw(s, {i: "RM" if i in res.cut else "X" for i in res.removed})
                 _print("after:")
             _draw(res.fixed)
     if not res.fixable or res.fixed is None:
