@@ -643,6 +643,18 @@ def _flight_attacks(ship: Ship, attack: list[str] | None, card: str | None) -> t
     return atk, f"card {c.full_id} ({c.type}): " + ", ".join(str(a) for a in atk)
 
 
+def _flight_header(s: Ship, path: Path, what: str) -> None:
+    _print(_header(s, str(path)))
+    warn = _provisional(s.board)
+    if warn:
+        _print(warn)
+    report = check(s)
+    if not report.legal:
+        codes = ", ".join(sorted({v.code for v in report.errors}))
+        _print(f"note: the ship is not legal ({codes}); the odds are for the ship as built")
+    _print(f"attacks: {what}")
+
+
 def _pct(p: Any) -> str:
     return f"{float(p) * 100:6.2f} %"
 
@@ -711,15 +723,9 @@ def odds(
     atk, what = _flight_attacks(s, attack, card)
     r = exact_odds(s, atk, policy=policy.value)
     if fmt is Format.json:
-        d = r.to_dict()
-        d = {"ship": str(ship), **d}
-        _print_json(d)
+        _print_json({"ship": str(ship), **r.to_dict()})
         return
-    _print(_header(s, str(ship)))
-    warn = _provisional(s.board)
-    if warn:
-        _print(warn)
-    _print(f"attacks: {what}")
+    _flight_header(s, ship, what)
     _print(f"policy: {POLICY_NOTE if r.policy == 'default' else 'optimal (dynamic programming over damage states)'}")
     _draw(s, _loss_marks(s, r.p_lost()))
     _print("squares show the chance the component is lost")
@@ -783,11 +789,7 @@ def simulate(
     if fmt is Format.json:
         _print_json({"ship": str(ship), **r.to_dict()})
         return
-    _print(_header(s, str(ship)))
-    warn = _provisional(s.board)
-    if warn:
-        _print(warn)
-    _print(f"attacks: {what}")
+    _flight_header(s, ship, what)
     _print(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
     _draw(s, _loss_marks(s, [(sq, p) for sq, p in zip([t.at for t in s.tiles], r.p_lost)]))
     _print("squares show the estimated chance the component is lost")

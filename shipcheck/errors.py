@@ -51,6 +51,16 @@ class InputError(ValueError):
 ShipFormatError = InputError
 
 
+def read_toml(text: str, file: str | Path | None) -> dict[str, Any]:
+    """Parse TOML text; a syntax error becomes an :class:`InputError` with the parser's line."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"not valid TOML: {exc}", file=file, line=toml_error_line(exc)) from None
+
+
 def toml_error_line(exc: Exception) -> int | None:
     """The line number tomllib puts in its message, if any."""
     m = re.search(r"line (\d+)", str(exc))
@@ -70,6 +80,15 @@ class Locator:
     def _table_starts(self, name: str) -> list[int]:
         pat = re.compile(r"^\s*\[\[\s*" + re.escape(name) + r"\s*\]\]")
         return [i for i, ln in enumerate(self.lines) if pat.match(ln)]
+
+    def top_error(self, file: str | Path | None) -> Any:
+        """A maker of :class:`InputError` for a top-level key of this text."""
+
+        def err(msg: str, key: str | None = None, value: Any = None, expected: str | None = None) -> InputError:
+            return InputError(msg, file=file, line=self.line_of(key) if key else None, key=key, value=value,
+                              expected=expected)
+
+        return err
 
     def line_of(self, key: str | None = None, table: str | None = None, index: int = 0) -> int | None:
         start, stop = 0, len(self.lines)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .data import data_path
-from .errors import InputError, Locator, toml_error_line
+from .errors import InputError, Locator, read_toml
 from .model import (
     ALIENS,
     CREW_VALUES,
@@ -156,15 +156,8 @@ def load_ship(path: str | Path) -> Ship:
 def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Path | None = None) -> Ship:
     """Parse ship-file text. ``base_dir`` resolves ``board = "..."`` paths."""
     loc = Locator(text)
-
-    def top_err(msg: str, key: str | None = None, value: Any = None, expected: str | None = None) -> InputError:
-        return InputError(msg, file=file, line=loc.line_of(key) if key else None, key=key, value=value,
-                          expected=expected)
-
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"not valid TOML: {exc}", file=file, line=toml_error_line(exc)) from None
+    top_err = loc.top_error(file)
+    doc = read_toml(text, file)
     for k in doc:
         if k not in _SHIP_KEYS:
             raise top_err("unknown top-level key (free-form data goes under [meta])", k, doc[k],
@@ -391,6 +384,14 @@ def _toml_value(v: Any) -> str:
     raise TypeError(type(v))
 
 
+def _dump_body(t: Tile | AsideTile) -> list[str]:
+    """A tile's identity: its catalogue id, or its kind, sides and attributes."""
+    if t.id:
+        return [f"id = {_toml_value(t.id)}"]
+    return [f"kind = {_toml_value(t.kind)}", f"sides = {_toml_value(t.sides)}",
+            *(f"{k} = {_toml_value(v)}" for k, v in t.attrs)]
+
+
 def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
     """Format-1 text of a ship; loading it gives an equal ship."""
     b = ship.board
@@ -419,13 +420,7 @@ def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
         out.append("")
         out.append("[[tile]]")
         out.append(f"at = {_toml_value(b.cell_name(t.at))}")
-        if t.id:
-            out.append(f"id = {_toml_value(t.id)}")
-        else:
-            out.append(f"kind = {_toml_value(t.kind)}")
-            out.append(f"sides = {_toml_value(t.sides)}")
-            for k, v in t.attrs:
-                out.append(f"{k} = {_toml_value(v)}")
+        out += _dump_body(t)
         if t.rot:
             out.append(f"rot = {t.rot * 90}")
         if t.crew is not None:
@@ -437,13 +432,7 @@ def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
     for a in ship.aside:
         out.append("")
         out.append("[[aside]]")
-        if a.id:
-            out.append(f"id = {_toml_value(a.id)}")
-        else:
-            out.append(f"kind = {_toml_value(a.kind)}")
-            out.append(f"sides = {_toml_value(a.sides)}")
-            for k, v in a.attrs:
-                out.append(f"{k} = {_toml_value(v)}")
+        out += _dump_body(a)
     if ship.meta:
         out.append("")
         out.append("[meta]")

@@ -6,14 +6,13 @@ edges, seams, hulls and die-unlocked squares live here and nowhere else.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .data import data_path
-from .errors import InputError, Locator, toml_error_line
+from .errors import InputError, Locator, read_toml
 from .model import Side
 
 HULL_CHARS = "ABCDEFGH"
@@ -239,16 +238,8 @@ def load_board(path: str | Path) -> Board:
 
 
 def parse_board(text: str, *, file: str | Path | None = None) -> Board:
-    loc = Locator(text)
-
-    def err(msg: str, key: str | None = None, value: Any = None, expected: str | None = None) -> InputError:
-        return InputError(msg, file=file, line=loc.line_of(key) if key else None, key=key, value=value,
-                          expected=expected)
-
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"not valid TOML: {exc}", file=file, line=toml_error_line(exc)) from None
+    err = Locator(text).top_error(file)
+    doc = read_toml(text, file)
     for k in doc:
         if k not in _BOARD_KEYS:
             raise err("unknown key in board file", k, doc[k], "one of " + ", ".join(sorted(_BOARD_KEYS)))
