@@ -9,7 +9,7 @@ sequences is expanded once, and a (state, roll) transition is computed once (mem
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -19,6 +19,7 @@ from .flight import (
     DEFAULT_POLICY,
     Decision,
     FlightModel,
+    Outcome,
     Policy,
     State,
     describe_decision,
@@ -131,6 +132,17 @@ def odds(
         if policy != "default":
             raise ValueError(f"unknown policy {policy!r}: expected 'default', 'optimal' or a Policy")
         policy = DEFAULT_POLICY
+    dist, expanded = _forward(m, atk, policy)
+    return OddsResult(ship, atk, policy.name, dist, m, expanded)
+
+
+RollHook = Callable[[int, State, Fraction, int, Outcome], None]
+
+
+def _forward(m: FlightModel, atk: tuple[Attack, ...], policy: Policy,
+             on_roll: RollHook | None = None) -> tuple[dict[State, Fraction], int]:
+    """Push the state distribution through the attacks; ``on_roll(ai, state, p, oi, outcome)`` sees
+    every (state, roll) reached with probability ``p`` that names at least one line."""
     dist: dict[State, Fraction] = {m.initial(): Fraction(1)}
     expanded = 0
     for ai, a in enumerate(atk):
@@ -139,9 +151,11 @@ def odds(
         for st, p in dist.items():
             expanded += 1
             for oi, o in enumerate(outs):
+                if on_roll is not None and o.lines:
+                    on_roll(ai, st, p * o.prob, oi, o)
                 new[m.step(st, a, ai, oi, policy)] += p * o.prob
         dist = dict(new)
-    return OddsResult(ship, atk, policy.name, dist, m, expanded)
+    return dist, expanded
 
 
 # -- the optimal policy ---------------------------------------------------------------------------
@@ -202,29 +216,15 @@ class OptimalPolicy(Policy):
 def _optimal(ship: Ship, atk: tuple[Attack, ...], m: FlightModel) -> OddsResult:
     pol = OptimalPolicy(m, atk)
     pol.value(0, m.initial())
-    dist: dict[State, Fraction] = {m.initial(): Fraction(1)}
     diffs: dict[tuple[int, str, str, str], Fraction] = defaultdict(Fraction)
-    expanded = 0
-    for ai, a in enumerate(atk):
-        outs, _ = m.outcomes(a)
-        new: dict[State, Fraction] = defaultdict(Fraction)
-        for st, p in dist.items():
-            expanded += 1
-            for oi, o in enumerate(outs):
-                if not o.lines:
-                    new[st] += p * o.prob
-                    continue
-                sit = m.situation(st, a, ai, o)
-                d = pol._choice.get((ai, st, oi))
-                if d is None:
-                    pol.value(ai, st)
-                    d = pol._choice[(ai, st, oi)]
-                dd = DEFAULT_POLICY.decide(sit)
-                if d != dd:
-                    diffs[(ai, o.describe(ship.board), describe_decision(m, dd), describe_decision(m, d))] += (
-                        p * o.prob)
-                new[m.apply(sit, d)] += p * o.prob
-        dist = dict(new)
+
+    def compare(ai: int, st: State, p: Fraction, oi: int, o: Outcome) -> None:
+        sit = m.situation(st, atk[ai], ai, o)
+        d, dd = pol.decide(sit), DEFAULT_POLICY.decide(sit)
+        if d != dd:
+            diffs[(ai, o.describe(ship.board), describe_decision(m, dd), describe_decision(m, d))] += p
+
+    dist, expanded = _forward(m, atk, pol, compare)
     base = odds(ship, atk, model=m)
     differences = tuple(
         {"attack": ai + 1, "attack_kind": str(atk[ai]), "roll": roll, "default": dflt, "optimal": opt,
