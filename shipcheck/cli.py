@@ -754,9 +754,11 @@ def simulate(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed; the same seed gives the same "
                                              "numbers on any number of workers. Random if omitted.")] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")] = 1,
+    dask: Annotated[bool, typer.Option(
+        "--dask", help="Run on Dask (pip install 'shipcheck[dask]'): on --scheduler if given, else on a "
+        "local cluster of --workers processes.")] = False,
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="Run on Dask: a scheduler address, or 'local' for a local cluster "
-        "(pip install 'shipcheck[dask]').")] = None,
+        "--scheduler", help="A Dask scheduler address (implies --dask); 'local' starts a local cluster.")] = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", help="Run until the 95 %% interval of p_survive is this narrow (ignores --runs).")] = None,
     batch: Annotated[int, typer.Option("--batch", min=1, help="Runs per chunk (bounds memory; part of "
@@ -769,12 +771,15 @@ def simulate(
     Examples:
       shipcheck simulate examples/class-III-hauler.toml --card III-10 --runs 200000 --seed 7
       shipcheck simulate examples/blue-round1.toml --attack large-meteor:front --precision 0.001 --workers 2
+      shipcheck simulate examples/blue-round1.toml --card I-09 --dask --workers 2 --seed 1
     """
     from .montecarlo import rich_progress
     from .montecarlo import simulate as mc
 
     s = load_ship(ship)
     atk, what = _flight_attacks(s, attack, card)
+    if dask and scheduler is None:
+        scheduler = "local"
     if precision is not None and not 0 < precision < 1:
         raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")
     try:

@@ -125,3 +125,13 @@ def test_stats_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     code, out, _ = run(capsys, "stats", str(FREIGHTER))
     assert code == 0
     assert "Engine power" in out and "small-meteor" in out
+
+
+@pytest.mark.slow
+def test_simulate_on_a_local_dask_cluster_gives_the_same_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    args = ["simulate", str(BLUE), "--card", "I-09", "--runs", "30000", "--seed", "5", "--format", "json"]
+    _, alone, _ = run(capsys, *args)
+    code, on_dask, _ = run(capsys, *args, "--dask", "--workers", "2")
+    assert code == 0
+    assert json.loads(alone) == json.loads(on_dask)
