@@ -66,7 +66,12 @@ class Outcome:
         if not self.lines:
             return f"roll {self.value} from the {self.direction}: miss"
         kind = "column" if self.side in (0, 2) else "row"
-        return f"roll {self.value} from the {self.direction}: {kind} index {', '.join(map(str, self.lines))}"
+        if board.index_cells:
+            lines = ", ".join(f"{kind} {j} (0-based)" for j in self.lines)
+        else:
+            labels = board.columns if self.side in (0, 2) else board.rows
+            lines = ", ".join(f"{kind} {labels[j][0]}" for j in self.lines)
+        return f"roll {self.value} from the {self.direction}: {lines}"
 
 
 @dataclass(frozen=True)
