@@ -103,7 +103,7 @@ def _tile_body(
             if allowed is None:
                 if not isinstance(v, str) or not v:
                     raise err(f"bad `{a}`", a, v, "a name")
-            elif v not in allowed or (isinstance(v, bool)):
+            elif v not in allowed or isinstance(v, bool) or type(v) is not type(allowed[0]):
                 raise err(f"bad `{a}` for {_a(kind)}", a, v, "one of " + ", ".join(map(str, allowed)))
             attrs.append((a, v))
     for a in info.required:
