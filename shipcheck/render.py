@@ -195,6 +195,9 @@ def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool 
     tiles = ship.by_index
     rlabels = [label_text(x) for x in board.rows]
     clabels = [label_text(x) for x in board.columns]
+    if board.index_cells:
+        # squares are written {col = i, row = j} on such boards: show the grid index beside the label
+        rlabels = [f"{lab} r{j}" for j, lab in enumerate(rlabels)]
     lw = max(len(x) for x in rlabels) + 1
     seams = _seam_after(board)
     out = Text(no_wrap=True, overflow="ignore")
@@ -202,13 +205,15 @@ def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool 
     def add(s: str, style: str = "") -> None:
         out.append(s, style=style if color and style else None)
 
-    # column labels
-    add(" " * lw)
-    for c, lab in enumerate(clabels):
-        add(lab.center(CELL_W), _LABEL_STYLE)
-        if c in seams:
-            add(" ")
-    add("\n")
+    # column labels (and the grid indices, where squares are written {col = i, row = j})
+    headers = [clabels] + ([[f"c{j}" for j in range(board.width)]] if board.index_cells else [])
+    for labels in headers:
+        add(" " * lw)
+        for c, lab in enumerate(labels):
+            add(lab.center(CELL_W), _LABEL_STYLE)
+            if c in seams:
+                add(" ")
+        add("\n")
     for r in range(board.height):
         blocks = []
         for c in range(board.width):
