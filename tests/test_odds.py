@@ -224,3 +224,64 @@ def test_mirroring_swaps_left_and_right(text: str, kind: str, d: str) -> None:
     a, b = odds(s, [f"{kind}:{d}"]), odds(m, [f"{kind}:{swap}"])
     assert a.p_survive == b.p_survive
     assert a.lost_distribution == b.lost_distribution
+
+
+# -- expansion components and boards -------------------------------------------------------------
+def test_plating_shrugs_off_shots_on_its_smooth_sides() -> None:
+    # plating to the right of the cabin, joined by its W universal; its E side is plated (smooth)
+    s = ship(PILOT + tile((8, 7), "plating", "0003"))
+    heavy = odds(s, ["heavy-shot:right"])
+    # row 7 (6/36): the plating's E side is smooth: no effect; nothing else is in reach from the right
+    assert heavy.lost_distribution == {0: F(1)}
+    front = odds(s, ["heavy-shot:front"])
+    # from the front, column 8 (5/36) meets the plating's smooth N: no effect; column 7 (6/36) kills
+    # the cabin (the plating stays, the only piece left)
+    assert front.lost_distribution == {0: F(30, 36), 1: F(6, 36)}
+
+
+def test_bidirectional_cannon_costs_a_charge_and_bears_with_either_barrel() -> None:
+    # barrels N and E at rot 0; joined to the cabin by its W universal
+    base = PILOT + tile((8, 7), "bidirectional_cannon", "0003")
+    charged = ship(base + tile((6, 7), "battery", "0303", cells=2))
+    empty = ship(base + tile((6, 7), "battery", "0303", cells=2, charge=0))
+    # from the right, rows 6-8 are within a row of the cannon's E barrel; row 7 (6/36) is the only
+    # row with a tile: the cannon itself is first from the right
+    assert odds(charged, ["large-meteor:right"]).expected_lost == 0
+    assert odds(empty, ["large-meteor:right"]).expected_lost == F(6, 36)
+    # from the front only column 8 is covered by the N barrel (5/36 saved with a charge); column 6
+    # (5/36) destroys the battery; column 7 (6/36) the cabin, leaving two crewless one-tile pieces:
+    # the battery's square comes first, so the cannon falls off too
+    assert odds(charged, ["large-meteor:front"]).lost_distribution == {0: F(25, 36), 1: F(5, 36), 2: F(6, 36)}
+
+
+def test_cannon_engine_fires_for_free() -> None:
+    # barrel N and exhaust S: it joins the cabin by its W universal
+    s = ship(PILOT + tile((8, 7), "cannon_engine", "0003"))
+    # column 8 (5/36) is shot down without a battery; column 7 (6/36) destroys the cabin
+    assert odds(s, ["large-meteor:front"]).lost_distribution == {0: F(30, 36), 1: F(6, 36)}
+
+
+def test_boosted_shield_stops_a_heavy_shot_for_two_charges() -> None:
+    # shield (8,7) joined to the cabin and, by its S universal, to a shield booster below it
+    s = ship(PILOT + tile((8, 7), "shield", "0033") + tile((8, 8), "shield_booster", "3000")
+             + tile((6, 7), "battery", "0303", cells=3))
+    r = odds(s, ["heavy-shot:front", "heavy-shot:front"])
+    # each hit in column 7 (6/36) or 8 (5/36: the shield) or 6 (5/36: the battery) is stopped while
+    # two charges are left: the first attack always, the second only if the first cost nothing
+    assert r.p_survive > odds(ship(PILOT + tile((6, 7), "battery", "0303", cells=3)),
+                              ["heavy-shot:front", "heavy-shot:front"]).p_survive
+    one = odds(s, ["heavy-shot:front"])
+    assert one.lost_distribution == {0: F(1)}
+
+
+def test_ia_front_turns_the_attacks() -> None:
+    # class IA with the front to the E: a lone pilot cabin (start square) is hit from the front by
+    # rolls naming its row (labels 6, 7, 8: 16/36)
+    s = parse_ship('format = 1\nclass = "IA"\nfront = "E"\n')
+    r = odds(s, ["small-meteor:front"])
+    assert r.lost_distribution[1] == F(5 + 6 + 5, 36)
+    # an engine must point to the chosen rear (W), which is E1-free with rot 90
+    e = parse_ship('format = 1\nclass = "IA"\nfront = "E"\n\n[[tile]]\nat = {col = 1, row = 2}\n'
+                   'kind = "engine"\nsides = "0300"\nrot = 90\n')
+    from shipcheck.rules import check
+    assert "E1" not in check(e).codes()
