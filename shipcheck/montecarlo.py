@@ -234,8 +234,7 @@ def _flights(model: FlightModel, attacks: Sequence[Attack], policy: Policy, g: n
     sid = np.full(n, model.state_id(model.initial()), dtype=np.int64)
     for ai, a in enumerate(attacks):
         n_out, cells = _outcome_table(model, a)
-        pol = policy
-        table = _transition_table(model, a, ai, pol)
+        table = _transition_table(model, a, ai, policy)
         dice = g.integers(1, 7, size=(n, 2))
         oi = np.take(cells, dice[:, 0] * 6 + dice[:, 1] - 7)
         keys = sid * n_out + oi
@@ -245,7 +244,7 @@ def _flights(model: FlightModel, attacks: Sequence[Attack], policy: Policy, g: n
             v = table.get(k)
             if v is None:
                 s, o = divmod(k, n_out)
-                v = table[k] = model.state_id(model.step(model.state(s), a, ai, o, pol))
+                v = table[k] = model.state_id(model.step(model.state(s), a, ai, o, policy))
             nxt[j] = v
         sid = np.take(nxt, inv)
     return sid
