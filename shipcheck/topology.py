@@ -7,7 +7,7 @@ edges, seams, hulls and die-unlocked squares live here and nowhere else.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +89,7 @@ class Board:
         r, c = divmod(i, self.width)
         return self.cells[r][c]
 
-    @property
+    @cached_property
     def start(self) -> int | None:
         """Grid index of the start square, if the board has one."""
         for i in range(self.size):
@@ -97,11 +97,11 @@ class Board:
                 return i
         return None
 
-    @property
+    @cached_property
     def has_hulls(self) -> bool:
         return any(ch in HULL_CHARS for row in self.cells for ch in row)
 
-    @property
+    @cached_property
     def die_squares(self) -> bool:
         return any(ch in DIE_CHARS for row in self.cells for ch in row)
 
@@ -117,6 +117,14 @@ class Board:
         return ch != "."
 
     def hulls(self, dice: tuple[int, ...] = ()) -> tuple[int | None, ...]:
+        """Hull group of every square (see :meth:`_hulls`), computed once per dice roll."""
+        key = tuple(sorted(set(dice))) if self.die_squares else ()
+        cache = self.__dict__.setdefault("_hull_cache", {})
+        if key not in cache:
+            cache[key] = self._hulls(key)
+        return cache[key]
+
+    def _hulls(self, dice: tuple[int, ...]) -> tuple[int | None, ...]:
         """Hull group of every square; ``None`` for squares of no hull.
 
         Without hull letters the whole grid is one hull (0). With letters, ``#``/``S`` squares form
@@ -169,7 +177,7 @@ class Board:
         labels = self.columns if side in (Side.N, Side.S) else self.rows
         return tuple(j for j, lab in enumerate(labels) if value in lab)
 
-    @property
+    @cached_property
     def index_cells(self) -> bool:
         """Whether cells are written as grid indices (a line with several labels, or shared labels)."""
         for labels in (self.columns, self.rows):
