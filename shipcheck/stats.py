@@ -48,8 +48,8 @@ def number(x: Fraction | int) -> int | float:
 
 
 def prob(x: Fraction) -> float:
-    """A probability as a JSON number, rounded to 4 places like the other commands."""
-    return round(float(x), 4)
+    """A probability as a JSON number, unrounded like those of `odds` (the text shows x/36)."""
+    return float(x)
 
 
 def in36(x: Fraction) -> str:

@@ -288,7 +288,7 @@ def test_to_dict_is_json_and_uses_cell_names() -> None:
     assert {a["kind"] for a in d["attacks"]} == {"small-meteor", "large-meteor", "light-shot", "heavy-shot"}
     assert len(d["attacks"]) == 16
     sm = next(a for a in d["attacks"] if a["kind"] == "small-meteor" and a["from"] == "front")
-    assert sm["p_reach"] == round((P[6] + P[7] + P[8]).__float__(), 4)
+    assert sm["p_reach"] == float(P[6] + P[7] + P[8])
 
 
 def test_to_frame() -> None:
