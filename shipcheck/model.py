@@ -239,6 +239,10 @@ class Ship:
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", tuple(sorted(self.tiles, key=lambda t: t.at)))
 
+    def __repr__(self) -> str:
+        # a repr you can paste back: the ship file text, parsed
+        return f"parse_ship({self.to_toml()!r})"
+
     def tile_at(self, index: int) -> Tile | None:
         return self.by_index.get(index)
 
