@@ -125,18 +125,7 @@ def _root(
 
 # -- describing a ship ----------------------------------------------------------------------------
 def _board_desc(board: Board) -> str:
-    bits = [f"level {board.level}", f"dice {board.dice}"]
-    if board.wrap:
-        bits.append("wrap-around")
-    if board.seams:
-        bits.append("seam " + ", ".join(f"{a}|{b}" for a, b in board.seams))
-    if board.choose_front:
-        bits.append("front chosen by the player")
-    if board.has_hulls:
-        bits.append("several hulls")
-    if board.die_squares:
-        bits.append("die squares")
-    return ", ".join(bits)
+    return ", ".join([f"level {board.level}", f"dice {board.dice}", *board.features()])
 
 
 def _header(ship: Ship, path: str) -> str:
@@ -523,17 +512,7 @@ def boards(fmt: FormatOpt = Format.text) -> None:
     for col in ("name", "level", "dice", "squares", "cap", "topology", "verified"):
         table.add_column(col, no_wrap=col in ("name", "verified"))
     for b in bs:
-        topo = []
-        if b.wrap:
-            topo.append("wrap")
-        if b.seams:
-            topo.append("seam")
-        if b.choose_front:
-            topo.append("choose front")
-        if b.has_hulls:
-            topo.append("hulls")
-        if b.die_squares:
-            topo.append("die squares")
+        topo = b.features()
         squares = sum(1 for i in range(b.size) if b.char(i) != ".")
         table.add_row(b.name, str(b.level), b.dice, str(squares),
                       "-" if b.max_penalty is None else str(b.max_penalty), ", ".join(topo) or "flat",

@@ -204,6 +204,21 @@ class Board:
     def redirect_map(self) -> dict[str, dict[int, str]]:
         return {d: dict(m) for d, m in self.redirect}
 
+    def features(self) -> list[str]:
+        """Its topology in words: wrap-around, seams, chosen front, hulls, die squares."""
+        out = []
+        if self.wrap:
+            out.append("wrap-around")
+        if self.seams:
+            out.append("seam " + ", ".join(f"{a}|{b}" for a, b in self.seams))
+        if self.choose_front:
+            out.append("front chosen by the player")
+        if self.has_hulls:
+            out.append("several hulls")
+        if self.die_squares:
+            out.append("die squares")
+        return out
+
     # -- serialisation -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         def lab(x: Label) -> Any:

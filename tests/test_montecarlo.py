@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy.stats import binomtest
+from shipbuild import PILOT, ship, tile
 
 from shipcheck import montecarlo
 from shipcheck.cards import find_card
@@ -17,7 +18,7 @@ from shipcheck.flight import parse_attack
 from shipcheck.montecarlo import SimulationResult, rich_progress, simulate, simulate_naive
 from shipcheck.odds import odds
 from shipcheck.rules import check
-from shipcheck.shipfile import load_ship, parse_ship
+from shipcheck.shipfile import load_ship
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -25,16 +26,6 @@ ODDS_EXAMPLES = sorted((SHARED / "spec" / "examples" / "odds").glob("*.toml"))
 HAVE_DASK = importlib.util.find_spec("distributed") is not None
 
 
-def ship(tiles: str, cls: str = "I") -> object:
-    return parse_ship(f'format = 1\nclass = "{cls}"\n' + tiles)
-
-
-def tile(at: tuple[int, int], kind: str, sides: str, **kw: object) -> str:
-    extra = "".join(f"{k} = {json.dumps(v)}\n" for k, v in kw.items())
-    return f"\n[[tile]]\nat = [{at[0]}, {at[1]}]\nkind = \"{kind}\"\nsides = \"{sides}\"\n{extra}"
-
-
-PILOT = tile((7, 7), "start_cabin", "3333")
 LONE = ship(PILOT)
 SHIELDED = ship(PILOT + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2, charge=1))
 CANNON = ship(PILOT + tile((7, 6), "cannon", "0030") + tile((6, 7), "structural", "0300")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shipbuild import PILOT, ship, tile
 
 from shipcheck.flight import Decision, DefaultPolicy, Policy
 from shipcheck.odds import odds
@@ -17,16 +18,6 @@ from shipcheck.shipfile import parse_ship
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
-def ship(tiles: str, cls: str = "I") -> object:
-    return parse_ship(f'format = 1\nclass = "{cls}"\n' + tiles)
-
-
-def tile(at: tuple[int, int], kind: str, sides: str, **kw: object) -> str:
-    extra = "".join(f"{k} = {json.dumps(v)}\n" for k, v in kw.items())
-    return f"\n[[tile]]\nat = [{at[0]}, {at[1]}]\nkind = \"{kind}\"\nsides = \"{sides}\"\n{extra}"
-
-
-PILOT = tile((7, 7), "start_cabin", "3333")
 
 
 def test_lone_pilot_small_meteor_front() -> None:

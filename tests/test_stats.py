@@ -6,26 +6,14 @@ import json
 from fractions import Fraction as F
 
 import pytest
+from shipbuild import PILOT, ship, tile
 
-from shipcheck.model import Ship
-from shipcheck.shipfile import parse_ship
 from shipcheck.stats import render_stats, stats
 
 # 2d6: P(sum s) = (6 - |s - 7|)/36
 P = {s: F(6 - abs(s - 7), 36) for s in range(2, 13)}
 
 
-def ship(tiles: str, cls: str = "I", extra: str = "") -> Ship:
-    return parse_ship(f'format = 1\nclass = "{cls}"\n{extra}' + tiles)
-
-
-def tile(at: tuple[int, int] | dict[str, int], kind: str, sides: str, **kw: object) -> str:
-    extra = "".join(f"{k} = {json.dumps(v)}\n" for k, v in kw.items())
-    where = f"[{at[0]}, {at[1]}]" if isinstance(at, tuple) else f"{{col = {at['col']}, row = {at['row']}}}"
-    return f"\n[[tile]]\nat = {where}\nkind = \"{kind}\"\nsides = \"{sides}\"\n{extra}"
-
-
-PILOT = tile((7, 7), "start_cabin", "3333")
 
 # forward cannon above the pilot, a cannon turned to the right, a forward double cannon on the left,
 # a battery of 2 below
