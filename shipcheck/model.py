@@ -241,7 +241,10 @@ class Ship:
 
     def __repr__(self) -> str:
         # a repr you can paste back: the ship file text, parsed
-        return f"parse_ship({self.to_toml()!r})"
+        try:
+            return f"parse_ship({self.to_toml()!r})"
+        except (TypeError, ValueError):  # meta values TOML cannot hold, built in code
+            return f"<Ship {self.board.name}, {len(self.tiles)} tiles>"
 
     def tile_at(self, index: int) -> Tile | None:
         return self.by_index.get(index)
