@@ -47,3 +47,15 @@ def test_readme_command_runs(command: str, monkeypatch: pytest.MonkeyPatch, tmp_
     # 0, or 1 where `check` finds the mistakes it is shown on; never a usage error
     assert ei.value.code in (0, 1, None), out.err
     assert "Traceback" not in out.out + out.err
+
+
+def test_library_snippet_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    block = re.search(r"```python\n(.*?)```", README, re.S)
+    assert block
+    ns: dict[str, object] = {}
+    exec(block.group(1), ns)  # noqa: S102 - the README's own example
+    exact, mc = ns["exact"], ns["mc"]
+    assert 0 <= exact.p_survive <= 1  # type: ignore[attr-defined]
+    lo, hi = mc.p_survive_ci  # type: ignore[attr-defined]
+    assert lo <= mc.p_survive <= hi  # type: ignore[attr-defined]
