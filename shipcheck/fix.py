@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from .model import Ship
-from .rules import RULES, CheckReport, Layout, Violation, check
+from .rules import FIXABLE, RULES, CheckReport, Layout, Violation, check
 
-CONSTRUCTION = frozenset({"B1", "C1", "C2", "C3", "E1", "E2", "K1", "S1"})
+CONSTRUCTION = FIXABLE  # B1, C1, C2, C3, E1, E2, K1, S1: the codes removal mends
 CREW = frozenset({"A1", "A2", "A3"})
 _SINGLE = frozenset({"B1", "E1"})  # a tile breaking one of these can never be kept
 _PAIR = frozenset({"C1", "C2", "C3", "E2", "K1"})  # the two squares can never both be kept

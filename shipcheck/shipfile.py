@@ -12,7 +12,6 @@ from typing import Any
 from .data import data_path
 from .errors import InputError, Locator, read_toml
 from .model import (
-    ALIENS,
     CREW_VALUES,
     GOODS,
     KINDS,
@@ -439,12 +438,3 @@ def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
         for k, v in ship.meta:
             out.append(f"{_toml_key(k)} = {_toml_value(v)}")
     return "\n".join(out) + "\n"
-
-
-def alien_colors(ship: Ship) -> dict[str, list[int]]:
-    """Squares holding each alien colour."""
-    out: dict[str, list[int]] = {}
-    for t in ship.tiles:
-        if t.crew in ALIENS:
-            out.setdefault(t.crew, []).append(t.at)
-    return out
