@@ -143,14 +143,13 @@ def _solve(ship: Ship, report: CheckReport) -> set[int]:
             a, b = viol.cells
             if a in pos and b in pos:
                 pairs.add((min(pos[a], pos[b]), max(pos[a], pos[b])))
-    adj = Layout.of(ship).adj
-    edges = sorted({(min(pos[i], pos[j]), max(pos[i], pos[j]))
-                    for i in cands for j in adj[i] if j in pos and j != i})
-    nbrs: dict[int, set[int]] = {k: set() for k in range(n)}
-    for u, v in edges:
-        nbrs[u].add(v)
-        nbrs[v].add(u)
-    comp_of = _components(n, edges)
+    # joins and pieces among the candidates only: the checker's own layout of that subset
+    sub = Layout.of(ship, {sq: tiles[sq] for sq in cands})
+    nbrs = {pos[sq]: {pos[j] for j in sub.adj[sq]} for sq in cands}
+    comp_of = [0] * n
+    for label, piece in enumerate(sub.pieces()):
+        for sq in piece:
+            comp_of[pos[sq]] = label
     groups: dict[int, list[int]] = {}
     for k, sq in enumerate(cands):
         groups.setdefault(hulls[sq], []).append(k)  # type: ignore[arg-type]
@@ -279,21 +278,6 @@ def _connect(p: _Program, members: list[int], root: int | None, nbrs: dict[int, 
             t.append((k, -1.0))
         if t:
             p.row(t, 0.0, 0.0)
-
-
-def _components(n: int, edges: list[tuple[int, int]]) -> list[int]:
-    """Component label of every node of the join graph."""
-    parent = list(range(n))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for u, v in edges:
-        parent[find(u)] = find(v)
-    return [find(a) for a in range(n)]
 
 
 def _legal(report: CheckReport) -> bool:
