@@ -73,9 +73,6 @@ def _out() -> Console:
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
-def _err() -> Console:
-    return Console(file=sys.stderr, highlight=False, soft_wrap=True)
-
 
 def _print(obj: Any = "") -> None:
     _out().print(obj, markup=False) if isinstance(obj, str) else _out().print(obj)

@@ -48,9 +48,6 @@ def parse_attack(text: str) -> Attack:
     return Attack(size=_SIZE[kind], side=d)
 
 
-def attack_kind(a: Attack) -> str:
-    return a.kind
-
 
 @dataclass(frozen=True)
 class Outcome:

@@ -113,10 +113,6 @@ BATTERY_KINDS = ("battery", "battery_hold")
 CABIN_KINDS = ("start_cabin", "cabin", "luxury_cabin")  # hold awake humans
 
 
-def rotate_index(printed_side: int, rot: int) -> int:
-    """Board side of a printed side after ``rot`` clockwise quarter-turns."""
-    return (printed_side + rot) % 4
-
 
 @dataclass(frozen=True)
 class Tile:
