@@ -23,8 +23,18 @@ from ..fix import FixResult, fix
 from ..model import Ship
 from ..rules import CheckReport, check
 from ..stats import ShipStats, stats
-from .data import MeteorData, ShipView, Table, check_table, fix_table, meteor_data, ship_data, ship_title, \
-    stats_table, swarm_table
+from .data import (
+    MeteorData,
+    ShipView,
+    Table,
+    check_table,
+    fix_table,
+    meteor_data,
+    ship_data,
+    ship_title,
+    stats_table,
+    swarm_table,
+)
 
 __all__ = ["Report", "ShipReport", "report"]
 
@@ -170,17 +180,17 @@ def report(ship: Ship | str | Path, other: Ship | str | Path | None = None, *, r
     from ..shipfile import load_ship
 
     loaded: list[tuple[Ship, str | None]] = []
-    for s in (ship, other):
-        if s is None:
+    for given in (ship, other):
+        if given is None:
             continue
-        if isinstance(s, Ship):
-            loaded.append((s, s.source))
+        if isinstance(given, Ship):
+            loaded.append((given, given.source))
         else:
-            loaded.append((load_ship(s), str(s)))
+            loaded.append((load_ship(given), str(given)))
     first = loaded[0][0]
     rnd = round if round is not None else min(first.board.level, 3)
     ed = edition or first.edition
-    ships = tuple(_ship_report(s, round=rnd, edition=ed, path=p) for s, p in loaded)
+    ships = tuple(_ship_report(sh, round=rnd, edition=ed, path=p) for sh, p in loaded)
     notes = []
     for s in ships:
         if s.fix is not None:
