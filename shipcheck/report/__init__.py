@@ -7,18 +7,17 @@
     figs = rep.figures()                  # {"ship": Figure, "heat-front": Figure, ...}
     rep.write("reports/my-ship")          # index.html, PNG and SVG files, report.json
 
-``shipcheck.report`` is this package and can be called like the function: a module cannot be both,
-so the package's class makes it callable (``shipcheck.report(ship)`` == ``shipcheck.report.report(ship)``).
+``shipcheck.report`` is the function (the package keeps public functions over submodules of the
+same name); this package is reached with ``from shipcheck.report import ...``.
 """
 
 from __future__ import annotations
 
-import sys
-import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import InputError
 from ..fix import FixResult, fix
 from ..model import Ship
 from ..rules import CheckReport, check
@@ -34,6 +33,7 @@ from .data import (
     ship_title,
     stats_table,
     swarm_table,
+    swarm_weights,
 )
 
 __all__ = ["Report", "ShipReport", "report"]
@@ -145,15 +145,15 @@ class Report:
 
         return page(self, images)
 
-    def write(self, out: str | Path, *, force: bool = False) -> list[Path]:
+    def write(self, out: str | Path) -> list[Path]:
         """Write ``index.html``, every figure as PNG and SVG, and ``report.json`` into ``out``.
 
-        Files this function did not write before (per the folder's manifest) are never overwritten,
-        unless ``force``; raises :class:`~shipcheck.errors.InputError` naming the first such file.
+        A file this function did not write before (per the folder's manifest), or one changed since,
+        is never overwritten: :class:`~shipcheck.errors.InputError` names it and nothing is written.
         """
         from .output import write_report
 
-        return write_report(self, Path(out), force=force)
+        return write_report(self, Path(out))
 
 
 def _ship_report(ship: Ship, *, round: int, edition: str, path: str | None) -> ShipReport:
@@ -190,6 +190,11 @@ def report(ship: Ship | str | Path, other: Ship | str | Path | None = None, *, r
     first = loaded[0][0]
     rnd = round if round is not None else min(first.board.level, 3)
     ed = edition or first.edition
+    try:
+        swarm_weights(rnd, ed)
+    except ValueError as exc:
+        raise InputError(str(exc), key="round", value=rnd, expected="a round whose card levels the edition has "
+                         "(2021: rounds 1 and 2)") from None
     ships = tuple(_ship_report(sh, round=rnd, edition=ed, path=p) for sh, p in loaded)
     notes = []
     for s in ships:
@@ -203,11 +208,3 @@ def report(ship: Ship | str | Path, other: Ship | str | Path | None = None, *, r
         if not s.ship.board.verified:
             notes.append(f"board {s.ship.board.name} is provisional (geometry from secondary sources)")
     return Report(ships, rnd, ed, tuple(notes), {"round": rnd, "edition": ed})
-
-
-class _CallableModule(types.ModuleType):
-    def __call__(self, *args: Any, **kwargs: Any) -> Report:
-        return report(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

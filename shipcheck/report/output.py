@@ -67,19 +67,18 @@ def report_files(rep: Report) -> dict[str, bytes]:
     return files
 
 
-def write_report(rep: Report, out: Path, *, force: bool = False) -> list[Path]:
+def write_report(rep: Report, out: Path) -> list[Path]:
     """Write the report into ``out`` (created if needed); returns the paths written."""
     if out.exists() and not out.is_dir():
         raise InputError("the report folder is a file", file=out, expected="a folder (or a new name) for --out")
     files = report_files(rep)
     old = read_manifest(out)
-    if not force:
-        for name in files:
-            target = out / name
-            if target.exists() and (name not in old or not target.is_file() or _sha(target.read_bytes()) != old[name]):
-                raise InputError(
-                    "a file that shipcheck did not write (or that changed since) is in the way; nothing was "
-                    "written", file=target, expected="another --out folder, or move that file away")
+    for name in files:
+        target = out / name
+        if target.exists() and (name not in old or not target.is_file() or _sha(target.read_bytes()) != old[name]):
+            raise InputError(
+                "a file that shipcheck did not write (or that changed since) is in the way; nothing was written",
+                file=target, expected="another --out folder, or move that file away")
     out.mkdir(parents=True, exist_ok=True)
     for name, digest in old.items():
         stale = out / name
