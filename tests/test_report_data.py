@@ -9,8 +9,6 @@ from shipbuild import PILOT, ship, tile
 
 from shipcheck.cards import Attack, Card, load_cards
 from shipcheck.fix import fix
-from shipcheck.rules import check
-from shipcheck.stats import stats
 from shipcheck.report.data import (
     EMPTY,
     OFF,
@@ -26,6 +24,8 @@ from shipcheck.report.data import (
     swarm_table,
     swarm_weights,
 )
+from shipcheck.rules import check
+from shipcheck.stats import stats
 
 N, E, S, W = 0, 1, 2, 3
 
