@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+import highspy
 import numpy as np
-import scipy
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout, not installed
@@ -142,7 +142,8 @@ def main() -> None:
     print(f"date: {dt.datetime.now().astimezone().isoformat(timespec='seconds')}")
     print(f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs, "
           f"processor {platform.processor() or 'unknown'}; load average {os.getloadavg()[0]:.1f}")
-    print(f"python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}; seed {SEED}")
+    hv = f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
+    print(f"python {platform.python_version()}, numpy {np.__version__}, HiGHS {hv}; seed {SEED}")
     print()
     print("| ship | tiles | construction errors | checks/s | baseline checks/s | ratio | fix median (ms) | lost |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
