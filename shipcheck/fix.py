@@ -208,7 +208,7 @@ class _Program:
         import highspy
 
         # the core class: unlike highspy.Highs(), it prints no banner once output is off
-        h = highspy._Highs()
+        h = highspy._Highs()  # type: ignore[attr-defined]
         h.setOptionValue("output_flag", False)
         h.setOptionValue("mip_rel_gap", 0.0)
         lp = highspy.HighsLp()
