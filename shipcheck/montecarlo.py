@@ -40,12 +40,11 @@ from .parallel import (
     chunk_rng,
     chunk_runner,
     positive_int,
-    rich_progress,
     seed_of,
     worker_payload,
 )
 
-__all__ = ["SimulationResult", "simulate", "simulate_naive", "rich_progress", "MASK_LIMIT_BYTES", "DASK_HINT"]
+__all__ = ["SimulationResult", "simulate", "simulate_naive", "MASK_LIMIT_BYTES", "DASK_HINT"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
@@ -386,7 +385,7 @@ def simulate(
         Adaptive mode: chunks are drawn in order until the width of the 95 % interval of
         ``p_survive`` is at most ``precision``, or ``max_runs`` runs are done.
     progress
-        ``progress(done_runs, total_runs)`` after each chunk (see :func:`rich_progress`); in
+        ``progress(done_runs, total_runs)`` after each chunk (the CLI draws a bar with it); in
         adaptive mode ``total_runs`` is ``max_runs``.
     model
         A :class:`FlightModel` of ``ship`` to reuse (and fill) its memoised transitions.

@@ -40,13 +40,11 @@ __all__ = [
     "cpu_count",
     "fresh_seed",
     "positive_int",
-    "rich_progress",
     "seed_of",
     "worker_payload",
 ]
 
 T = TypeVar("T")
-Progress = Callable[[int, int], Any]
 Runner = Callable[[Iterable[tuple[int, int]]], Generator[Any, None, None]]
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before giving up
@@ -551,37 +549,3 @@ def _dask_client(scheduler: Any, workers: int | None, n_chunks: int) -> Iterator
                         thing.close(timeout=CONNECT_TIMEOUT)
                     except Exception:  # the run's own outcome matters more than a failed close
                         _quiet_dask()
-
-
-# -- progress display -----------------------------------------------------------------------------
-@contextmanager
-def rich_progress(description: str = "simulating", *, delay: float = 1.0) -> Iterator[Progress]:
-    """A ``progress(done, total)`` callback drawing a transient rich progress bar on stderr.
-
-    The bar appears only once ``delay`` seconds have passed, so short runs print nothing, and it
-    disappears when the block ends.
-
-    >>> with rich_progress() as bar:
-    ...     bar(10, 100)
-    """
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
-    task = bar.add_task(description, total=None)
-    t0 = time.monotonic()
-    started = False
-
-    def update(done: int, total: int) -> None:
-        nonlocal started
-        if not started and time.monotonic() - t0 >= delay:
-            bar.start()
-            started = True
-        bar.update(task, completed=done, total=total)
-
-    try:
-        yield update
-    finally:
-        if started:
-            bar.stop()
