@@ -139,7 +139,12 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
     for p, s in pref:
         b = _figure(images, f"{p}ship", f"drawing of {s.name}")
         tables = s.tables()
-        b += _table(tables["check"])
+        if s.check.violations:
+            b += _table(tables["check"])
+        else:
+            b += f'<h3>Construction check</h3><p><span class="tag good">legal</span> no rule broken; ' \
+                 f'{s.check.exposed_connectors} exposed connector(s)</p>'
+            b += "".join(f'<p class="note">{_e(n)}</p>' for n in s.check.notes)
         if "fix" in tables:
             b += _table(tables["fix"])
         blocks.append(b)

@@ -188,13 +188,15 @@ def _tile(ax: Axes, layers: _Layers, t: TileView, *, fontsize: float) -> None:
                 bbox={"boxstyle": "round,pad=0.15", "facecolor": BAD if error else WARN, "edgecolor": "none"})
 
 
-def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED) -> None:
-    ax.set_title(title, fontsize=12, color=INK, fontweight="bold", loc="left", pad=20)
+def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: int = 60) -> None:
+    import textwrap
+
+    ax.set_title(textwrap.fill(title, wrap), fontsize=12, color=INK, fontweight="bold", loc="left", pad=20)
     ax.annotate(subtitle, xy=(0, 1), xycoords="axes fraction", xytext=(0, 5), textcoords="offset points",
                 fontsize=8.5, color=colour, ha="left", va="bottom")
 
 
-def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = True) -> None:
+def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = True, wrap: int = 60) -> None:
     """The ship drawn as tiles on its board: kinds, connectors, barrels, exhausts, shields, exposed
     connectors (red rings) and rule breaks (red outline with the codes)."""
     fontsize = 7.5 if data.width <= 7 else 6.8
@@ -217,7 +219,7 @@ def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = Tr
         if errors:
             sub += f" ({errors} rule break{'s' if errors != 1 else ''})"
         sub += f" · {data.exposed} exposed connector{'s' if data.exposed != 1 else ''}"
-        _titles(ax, data.name, sub, colour=MUTED if data.legal else BAD)
+        _titles(ax, data.name, sub, colour=MUTED if data.legal else BAD, wrap=wrap)
     if legend:
         ax.legend(handles=_ship_legend(data), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3,
                   frameon=False, fontsize=8, handlelength=1.4, columnspacing=1.2)
@@ -317,8 +319,12 @@ def _board_figure(width: int, height: int, *, scale: float, top: float, bottom: 
 
 def ship_figure(data: ShipView) -> Figure:
     """The ship drawing, sized to the board."""
-    fig, ax = _board_figure(data.width, data.height, scale=0.72, top=0.6, bottom=0.55)
-    plot_ship(data, ax=ax)
+    import textwrap
+
+    wrap = max(20, int(((data.width + 0.75) * 0.72) * 8))  # characters of the title that fit the width
+    lines = len(textwrap.wrap(data.name, wrap)) or 1
+    fig, ax = _board_figure(data.width, data.height, scale=0.72, top=0.4 + 0.22 * lines, bottom=0.55)
+    plot_ship(data, ax=ax, wrap=wrap)
     return fig
 
 
