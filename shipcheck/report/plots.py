@@ -343,3 +343,167 @@ def heat_figure(data: MeteorData, ship: ShipView, direction: str) -> Figure:
     bar.ax.tick_params(labelsize=8, colors=MUTED, length=2)
     bar.outline.set_visible(False)
     return fig
+
+
+# -- the round -----------------------------------------------------------------------------------
+CARD_TYPE_LABEL = {
+    "open_space": "open space", "planets": "planets", "meteor_swarm": "meteor swarm", "abandoned_ship": "abandoned ship",
+    "abandoned_station": "abandoned station", "slavers": "slavers", "smugglers": "smugglers", "pirates": "pirates",
+    "combat_zone": "combat zone", "stardust": "stardust", "epidemic": "epidemic", "sabotage": "sabotage",
+}
+
+
+def _clean(ax: Axes) -> None:
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.spines["left"].set_color(GRID)
+    ax.spines["bottom"].set_color(GRID)
+    ax.tick_params(colors=MUTED, labelsize=8.5)
+
+
+def plot_distribution(data: Any, *, ax: Axes, title: str, unit: str, colour: str = GOOD,
+                      negative: str = BAD, note: str = "") -> None:
+    """Bars of a whole-number distribution (share of rounds per value), the mean and its interval."""
+    vals = np.asarray(data.values)
+    shares = np.asarray(data.shares) * 100
+    colours = [negative if v < 0 else colour for v in vals]
+    width = 0.85 if len(vals) < 60 else 1.0
+    ax.bar(vals, shares, width=width, color=colours, edgecolor="none", zorder=2)
+    lo, hi = data.ci
+    ax.axvspan(lo, hi, color=INK, alpha=0.12, zorder=1, linewidth=0)
+    ax.axvline(data.mean, color=INK, linewidth=1.4, linestyle="--", zorder=3)
+    top = float(shares.max()) if len(shares) else 1.0
+    ax.set_ylim(0, top * 1.22)
+    ax.annotate(f"mean {data.mean:.1f}", xy=(data.mean, top * 1.12), ha="left", va="center", fontsize=8.5,
+                color=INK, xytext=(4, 0), textcoords="offset points")
+    pct_of = dict(data.percentiles)
+    _clean(ax)
+    ax.set_ylabel("% of rounds", fontsize=8.5, color=MUTED)
+    ax.set_xlabel(unit, fontsize=8.5, color=MUTED)
+    ax.yaxis.grid(True, color="#eef0f3", zorder=0)
+    ax.set_axisbelow(True)
+    sub = f"mean {data.mean:.1f} ({lo:.1f} to {hi:.1f}) · 90% of rounds {pct_of[5]} to {pct_of[95]}"
+    _titles(ax, title, sub + (f" · {note}" if note else ""))
+    if len(vals) and vals.max() - vals.min() <= 12:
+        ax.set_xticks(range(int(vals.min()), int(vals.max()) + 1))
+
+
+def plot_credits(data: Any, *, ax: Axes) -> None:
+    """The credits the round earns (a :class:`~shipcheck.report.data.RoundView`)."""
+    plot_distribution(data.credits, ax=ax, title="Credits this round", unit="credits (rewards, goods, arrival, "
+                      "minus lost components)", note=f"finishes {data.p_finish:.0%}")
+
+
+def plot_losses(data: Any, *, ax: Axes) -> None:
+    """Components lost in the round."""
+    plot_distribution(data.lost, ax=ax, title="Components lost", unit="components lost in the round",
+                      colour="#e76f51", note=f"a human aboard at the end {data.p_survive:.0%}")
+
+
+def plot_card_types(data: Any, *, ax: Axes) -> None:
+    """Per card type: components lost and credits earned per round, and the share of rounds ended there."""
+    rows = sorted(data.by_type, key=lambda r: -(r.lost + r.credits + 10 * r.gave_up))
+    names = [CARD_TYPE_LABEL.get(r.type, r.type) for r in rows]
+    y = np.arange(len(rows))
+    h = 0.38
+    ax.barh(y - h / 2, [r.credits for r in rows], height=h, color=GOOD, label="credits earned", zorder=2)
+    ax.barh(y + h / 2, [r.lost for r in rows], height=h, color="#e76f51", label="components lost", zorder=2)
+    right = max([r.credits for r in rows] + [r.lost for r in rows] + [0.1])
+    for k, r in enumerate(rows):
+        if r.gave_up >= 0.0005:
+            ax.text(right * 1.02, k, f"gives up {r.gave_up:.1%}", va="center", ha="left", fontsize=8, color=BAD)
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, right * 1.35)
+    _clean(ax)
+    ax.xaxis.grid(True, color="#eef0f3", zorder=0)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("per round, on average", fontsize=8.5, color=MUTED)
+    ax.legend(loc="lower right", frameon=False, fontsize=8)
+    _titles(ax, "Card by card", "what each kind of card brings and costs, and where the ship gives up")
+
+
+def plot_field(data: Any, *, ax: Axes) -> None:
+    """The ship against its opponents: mean credits with 95 % intervals, and the chance to finish."""
+    rows = data.players
+    y = np.arange(len(rows))
+    colours = [ACCENT if r.ship else "#9aa3ad" for r in rows]
+    means = [r.credits for r in rows]
+    err = np.array([[r.credits - r.credits_ci[0] for r in rows], [r.credits_ci[1] - r.credits for r in rows]])
+    ax.barh(y, means, color=colours, height=0.6, zorder=2)
+    ax.errorbar(means, y, xerr=err, fmt="none", ecolor=INK, elinewidth=1, capsize=3, zorder=3)
+    lo = min(0.0, min(means))
+    hi = max(means + [1.0])
+    for k, r in enumerate(rows):
+        ax.text(hi * 1.08 + 0.5, k, f"finishes {r.p_finish:.0%}", va="center", ha="left", fontsize=8.5,
+                color=INK if r.ship else MUTED, fontweight="bold" if r.ship else "normal")
+    ax.set_yticks(y, [r.name for r in rows])
+    ax.invert_yaxis()
+    ax.set_xlim(lo * 1.1, hi * 1.45 + 1)
+    ax.axvline(0, color=GRID, linewidth=0.8)
+    _clean(ax)
+    ax.set_xlabel("mean credits this round (95% interval)", fontsize=8.5, color=MUTED)
+    _titles(ax, "Against the field", "the same decks and dice for every ship")
+
+
+def plot_recommendations(data: Any, *, ax: Axes, wrap: int = 46) -> None:
+    """Each change's effect on credits with its 95 % interval (paired runs), best first."""
+    import textwrap
+
+    effects = list(data.effects)
+    y = np.arange(len(effects))
+    for k, e in enumerate(effects):
+        lo, hi = e.credits_ci
+        colour = GOOD if lo > 0 else BAD if hi < 0 else "#9aa3ad"
+        ax.plot([lo, hi], [k, k], color=colour, linewidth=2.2, solid_capstyle="round", zorder=2)
+        ax.plot([e.credits], [k], marker="o", color=colour, markersize=7, zorder=3)
+    ax.axvline(0, color=INK, linewidth=0.9, zorder=1)
+    ax.set_yticks(y, [textwrap.fill(e.variant.text, wrap) for e in effects], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_ylim(len(effects) - 0.5, -0.5)
+    _clean(ax)
+    ax.xaxis.grid(True, color="#eef0f3", zorder=0)
+    ax.set_xlabel("change in mean credits this round (95% interval)", fontsize=8.5, color=MUTED)
+    _titles(ax, "What to change", f"each change flown on the same {data.runs:,} decks and dice as the ship")
+
+
+ACCENT = "#3b5bdb"
+
+
+def _chart(width: float, height: float, *, left: float = 1.0, top: float = 0.75, bottom: float = 0.55,
+           right: float = 0.3) -> tuple[Figure, Axes]:
+    fig = Figure(figsize=(width, height))
+    ax = fig.add_axes((left / width, bottom / height, 1 - (left + right) / width, 1 - (top + bottom) / height))
+    return fig, ax
+
+
+def credits_figure(data: Any) -> Figure:
+    fig, ax = _chart(6.4, 3.4, left=0.7)
+    plot_credits(data, ax=ax)
+    return fig
+
+
+def losses_figure(data: Any) -> Figure:
+    fig, ax = _chart(6.4, 3.4, left=0.7)
+    plot_losses(data, ax=ax)
+    return fig
+
+
+def card_types_figure(data: Any) -> Figure:
+    fig, ax = _chart(6.4, 0.9 + 0.42 * max(3, len(data.by_type)), left=1.45)
+    plot_card_types(data, ax=ax)
+    return fig
+
+
+def field_figure(data: Any) -> Figure:
+    longest = max((len(r.name) for r in data.players), default=8)
+    fig, ax = _chart(6.4, 1.3 + 0.45 * len(data.players), left=min(2.6, 0.25 + 0.075 * longest))
+    plot_field(data, ax=ax)
+    return fig
+
+
+def recommendations_figure(data: Any) -> Figure:
+    lines = sum(max(1, -(-len(e.variant.text) // 46)) for e in data.effects)
+    fig, ax = _chart(6.4, 1.4 + 0.2 * lines + 0.25 * len(data.effects), left=2.9)
+    plot_recommendations(data, ax=ax)
+    return fig
