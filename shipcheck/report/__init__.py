@@ -292,7 +292,7 @@ def report(
                 notes.append(f"{ship_title(sh)} is illegal and no removal mends it: its flight figures are for the "
                              "ship as written")
         say("exact meteor odds")
-        meteors = meteor_data(flown, round=rules.level, edition=the_deck.edition, cards=weights, deck=the_deck)
+        meteors = meteor_data(flown, round=key, edition=the_deck.edition, cards=weights)
         say(f"flying {runs:,} rounds")
         result = fly(flown, "default", runs, s)
         results.append(result)
