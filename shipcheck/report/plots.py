@@ -188,11 +188,20 @@ def _tile(ax: Axes, layers: _Layers, t: TileView, *, fontsize: float) -> None:
                 bbox={"boxstyle": "round,pad=0.15", "facecolor": BAD if error else WARN, "edgecolor": "none"})
 
 
-def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: int = 60) -> None:
+def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: int = 60,
+            flush: bool = False) -> None:
+    """A bold title and a grey subtitle over the Axes; ``flush`` starts them at the figure's left
+    edge instead of the Axes' (charts whose tick labels take the left margin)."""
     import textwrap
 
-    ax.set_title(textwrap.fill(title, wrap), fontsize=12, color=INK, fontweight="bold", loc="left", pad=20)
-    ax.annotate(subtitle, xy=(0, 1), xycoords="axes fraction", xytext=(0, 5), textcoords="offset points",
+    x = 0.0
+    if flush:
+        pos = ax.get_position()
+        width = ax.get_figure(root=True).get_figwidth()  # type: ignore[union-attr]
+        x = -(pos.x0 * width - 0.2) / (pos.width * width)
+    t = ax.set_title(textwrap.fill(title, wrap), fontsize=12, color=INK, fontweight="bold", loc="left", pad=20)
+    t.set_x(x)
+    ax.annotate(subtitle, xy=(x, 1), xycoords="axes fraction", xytext=(0, 5), textcoords="offset points",
                 fontsize=8.5, color=colour, ha="left", va="bottom")
 
 
@@ -383,7 +392,7 @@ def plot_distribution(data: Any, *, ax: Axes, title: str, unit: str, colour: str
     ax.yaxis.grid(True, color="#eef0f3", zorder=0)
     ax.set_axisbelow(True)
     sub = f"mean {data.mean:.1f} ({lo:.1f} to {hi:.1f}) · 90% of rounds {pct_of[5]} to {pct_of[95]}"
-    _titles(ax, title, sub + (f" · {note}" if note else ""))
+    _titles(ax, title, sub + (f" · {note}" if note else ""), flush=True)
     if len(vals) and vals.max() - vals.min() <= 12:
         ax.set_xticks(range(int(vals.min()), int(vals.max()) + 1))
 
@@ -401,8 +410,11 @@ def plot_losses(data: Any, *, ax: Axes) -> None:
 
 
 def plot_card_types(data: Any, *, ax: Axes) -> None:
-    """Per card type: components lost and credits earned per round, and the share of rounds ended there."""
-    rows = sorted(data.by_type, key=lambda r: -(r.lost + r.credits + 10 * r.gave_up))
+    """Per card type: components lost and credits earned per round, and the share of rounds ended there.
+    Card types that did none of these are named under the title."""
+    rows = sorted((r for r in data.by_type if r.lost or r.credits or r.gave_up),
+                  key=lambda r: -(r.lost + r.credits + 10 * r.gave_up))
+    idle = [CARD_TYPE_LABEL.get(r.type, r.type) for r in data.by_type if not (r.lost or r.credits or r.gave_up)]
     names = [CARD_TYPE_LABEL.get(r.type, r.type) for r in rows]
     y = np.arange(len(rows))
     h = 0.38
@@ -420,7 +432,10 @@ def plot_card_types(data: Any, *, ax: Axes) -> None:
     ax.set_axisbelow(True)
     ax.set_xlabel("per round, on average", fontsize=8.5, color=MUTED)
     ax.legend(loc="lower right", frameon=False, fontsize=8)
-    _titles(ax, "Card by card", "what each kind of card brings and costs, and where the ship gives up")
+    sub = "what each kind of card brings and costs, and where the ship gives up"
+    if idle:
+        sub += "\nneither credits nor losses: " + ", ".join(idle)
+    _titles(ax, "Card by card", sub, flush=True)
 
 
 def plot_field(data: Any, *, ax: Axes) -> None:
@@ -443,7 +458,7 @@ def plot_field(data: Any, *, ax: Axes) -> None:
     ax.axvline(0, color=GRID, linewidth=0.8)
     _clean(ax)
     ax.set_xlabel("mean credits this round (95% interval)", fontsize=8.5, color=MUTED)
-    _titles(ax, "Against the field", "the same decks and dice for every ship")
+    _titles(ax, "Against the field", "the same decks and dice for every ship", flush=True)
 
 
 def plot_recommendations(data: Any, *, ax: Axes, wrap: int = 46) -> None:
@@ -464,7 +479,8 @@ def plot_recommendations(data: Any, *, ax: Axes, wrap: int = 46) -> None:
     _clean(ax)
     ax.xaxis.grid(True, color="#eef0f3", zorder=0)
     ax.set_xlabel("change in mean credits this round (95% interval)", fontsize=8.5, color=MUTED)
-    _titles(ax, "What to change", f"each change flown on the same {data.runs:,} decks and dice as the ship")
+    _titles(ax, "What to change", f"each change flown on the same {data.runs:,} decks and dice as the ship",
+            flush=True)
 
 
 ACCENT = "#3b5bdb"
@@ -490,7 +506,8 @@ def losses_figure(data: Any) -> Figure:
 
 
 def card_types_figure(data: Any) -> Figure:
-    fig, ax = _chart(6.4, 0.9 + 0.42 * max(3, len(data.by_type)), left=1.45)
+    shown = sum(1 for r in data.by_type if r.lost or r.credits or r.gave_up)
+    fig, ax = _chart(6.4, 1.3 + 0.42 * max(2, shown), left=1.45, top=0.95)
     plot_card_types(data, ax=ax)
     return fig
 

@@ -175,13 +175,18 @@ Fly = Callable[[Ship, str, int, int], Any]  # (ship, policy, runs, seed) -> the 
 
 @dataclass(frozen=True)
 class Recommendations:
-    """The ranked effects (best first), how many variants were screened, and the settings used."""
+    """The ranked effects (best first), how many variants were screened, and the settings used.
+
+    ``idle`` lists the measured changes that made no difference in any run (a turned tile whose
+    new sides matter to no card); they are not in ``effects``.
+    """
 
     effects: tuple[Effect, ...]
     screened: int
     runs: int
     screen_runs: int
     seed: int
+    idle: tuple[Variant, ...] = ()
 
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         name = ship.board.cell_name
@@ -194,9 +199,13 @@ class Recommendations:
         }
 
 
-def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect:
-    """The effect of ``v`` against ``base`` (the ship's result of ``runs`` runs with ``seed``)."""
+def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect | None:
+    """The effect of ``v`` against ``base`` (the ship's result of ``runs`` runs with ``seed``);
+    None when the variant did exactly what the ship did in every run."""
     r = fly(v.ship, v.policy, runs, seed)
+    if (np.array_equal(r.credits, base.credits) and np.array_equal(r.lost, base.lost)
+            and np.array_equal(r.gave_up, base.gave_up)):
+        return None
     c, cci = paired(r.credits, base.credits)
     lo, lci = paired(r.lost, base.lost)
     fin = float(np.mean(r.gave_up == 0) - np.mean(base.gave_up == 0))
@@ -218,12 +227,25 @@ def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | 
     screen_runs = screen_runs or max(100, runs // 4)
     ss = np.random.SeedSequence(seed)
     screen_seed, final_seed = (int(s.generate_state(1, np.uint32)[0]) for s in ss.spawn(2))
+    idle: list[Variant] = []
     if len(cands) > top:
         base = fly(ship, "default", screen_runs, screen_seed)
-        scored = [measure(fly, base, v, screen_runs, screen_seed) for v in cands]
+        scored = []
+        for v in cands:
+            e = measure(fly, base, v, screen_runs, screen_seed)
+            if e is None:
+                idle.append(v)
+            else:
+                scored.append(e)
         scored.sort(key=lambda e: (-e.credits, e.lost))
         cands = [e.variant for e in scored[:top]]
     base = fly(ship, "default", runs, final_seed)
-    effects = [measure(fly, base, v, runs, final_seed) for v in cands]
+    effects = []
+    for v in cands:
+        e = measure(fly, base, v, runs, final_seed)
+        if e is None:
+            idle.append(v)
+        else:
+            effects.append(e)
     effects.sort(key=lambda e: (-e.credits, e.lost))
-    return Recommendations(tuple(effects), screened, runs, screen_runs, final_seed)
+    return Recommendations(tuple(effects), screened, runs, screen_runs, final_seed, tuple(idle))
