@@ -170,7 +170,7 @@ class Report:
 
         out: dict[str, Any] = {
             "shipcheck": __version__,
-            "round": self.round,
+            "round": int(self.round) if self.round.isdigit() else self.round,
             "edition": self.edition,
             "settings": self.settings,
             "notes": list(self.notes),
@@ -317,6 +317,6 @@ def report(
         c, cci = paired(b.credits, a.credits)
         lo, lci = paired(b.lost, a.lost)
         comparison = Comparison(c, cci, lo, lci, runs)
-    settings = {"round": key, "edition": the_deck.edition, "deck": the_deck.describe(), "runs": runs, "seed": s,
+    settings = {"round": int(key) if key.isdigit() else key, "edition": the_deck.edition, "deck": the_deck.describe(), "runs": runs, "seed": s,
                 "opponents": [p.name for p in results[0].players[1:]]}
     return Report(tuple(ships), key, the_deck.edition, tuple(dict.fromkeys(notes)), settings, comparison)
