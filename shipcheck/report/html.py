@@ -240,16 +240,18 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
     rows = []
     for e in adv.effects:
         tone = "good" if e.credits_ci[0] > 0 else "bad" if e.credits_ci[1] < 0 else ""
-        rows.append(f"<tr><td class=\"wrap\">{_e(e.variant.text)}</td>"
-                    f'<td class="num"><span class="tag {tone}">{e.credits:+.2f}</span></td>'
-                    f'<td class="num">{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f}</td>'
-                    f'<td class="num">{e.lost:+.2f}</td><td class="num">{e.finish * 100:+.1f}</td></tr>')
+        rows.append(f"<tr><td>{_e(e.variant.text)}</td>"
+                    f'<td class="num"><span class="tag {tone}">{e.credits:+.2f}</span>'
+                    f'<br><small>{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f}</small></td>'
+                    f'<td class="num">{e.lost:+.2f}</td><td class="num">{e.finish * 100:+.0f}%</td></tr>')
     out += ('<div class="scroll"><table><thead><tr><th>change</th><th class="num">credits</th>'
-            '<th class="num">95% interval</th><th class="num">lost</th><th class="num">finish (points)</th></tr>'
+            '<th class="num">lost</th><th class="num">finish</th></tr>'
             f"</thead><tbody>{''.join(rows)}</tbody></table></div>")
     out += (f'<p class="note">{adv.screened} legal variants screened on {adv.screen_runs:,} rounds each; the '
-            f"{len(adv.effects)} most promising measured again on {adv.runs:,} other rounds, shown here. "
-            "Differences are per round, the change minus the ship as built.</p>")
+            f"{len(adv.effects)} most promising measured again on {adv.runs:,} other rounds, shown here with "
+            "95% intervals. Differences are per round, the change minus the ship as built: credits, "
+            "components lost, chance to finish."
+            + (f" {len(adv.idle)} change(s) made no difference in any round." if adv.idle else "") + "</p>")
     return out
 
 

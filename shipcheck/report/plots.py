@@ -201,8 +201,9 @@ def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: i
         x = -(pos.x0 * width - 0.2) / (pos.width * width)
     t = ax.set_title(textwrap.fill(title, wrap), fontsize=12, color=INK, fontweight="bold", loc="left", pad=20)
     t.set_x(x)
-    ax.annotate(subtitle, xy=(x, 1), xycoords="axes fraction", xytext=(0, 5), textcoords="offset points",
-                fontsize=8.5, color=colour, ha="left", va="bottom")
+    ax.annotate("\n".join(textwrap.fill(line, int(wrap * 1.45)) for line in subtitle.split("\n")), xy=(x, 1),
+                xycoords="axes fraction", xytext=(0, 5), textcoords="offset points", fontsize=8.5, color=colour,
+                ha="left", va="bottom")
 
 
 def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = True, wrap: int = 60) -> None:
@@ -431,7 +432,7 @@ def plot_card_types(data: Any, *, ax: Axes) -> None:
     ax.xaxis.grid(True, color="#eef0f3", zorder=0)
     ax.set_axisbelow(True)
     ax.set_xlabel("per round, on average", fontsize=8.5, color=MUTED)
-    ax.legend(loc="lower right", frameon=False, fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False, fontsize=8)
     sub = "what each kind of card brings and costs, and where the ship gives up"
     if idle:
         sub += "\nneither credits nor losses: " + ", ".join(idle)
@@ -507,7 +508,7 @@ def losses_figure(data: Any) -> Figure:
 
 def card_types_figure(data: Any) -> Figure:
     shown = sum(1 for r in data.by_type if r.lost or r.credits or r.gave_up)
-    fig, ax = _chart(6.4, 1.3 + 0.42 * max(2, shown), left=1.45, top=0.95)
+    fig, ax = _chart(6.4, 1.75 + 0.42 * max(2, shown), left=1.45, top=1.05, bottom=0.85)
     plot_card_types(data, ax=ax)
     return fig
 
