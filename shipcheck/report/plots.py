@@ -199,9 +199,11 @@ def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: i
         pos = ax.get_position()
         width = ax.get_figure(root=True).get_figwidth()  # type: ignore[union-attr]
         x = -(pos.x0 * width - 0.2) / (pos.width * width)
-    t = ax.set_title(textwrap.fill(title, wrap), fontsize=12, color=INK, fontweight="bold", loc="left", pad=20)
+    sub = "\n".join(textwrap.fill(line, int(wrap * 1.45)) for line in subtitle.split("\n"))
+    t = ax.set_title(textwrap.fill(title, wrap), fontsize=12, color=INK, fontweight="bold", loc="left",
+                     pad=9 + 11 * (sub.count("\n") + 1))
     t.set_x(x)
-    ax.annotate("\n".join(textwrap.fill(line, int(wrap * 1.45)) for line in subtitle.split("\n")), xy=(x, 1),
+    ax.annotate(sub, xy=(x, 1),
                 xycoords="axes fraction", xytext=(0, 5), textcoords="offset points", fontsize=8.5, color=colour,
                 ha="left", va="bottom")
 
@@ -419,7 +421,7 @@ def plot_card_types(data: Any, *, ax: Axes) -> None:
     names = [CARD_TYPE_LABEL.get(r.type, r.type) for r in rows]
     y = np.arange(len(rows))
     h = 0.38
-    ax.barh(y - h / 2, [r.credits for r in rows], height=h, color=GOOD, label="credits earned", zorder=2)
+    ax.barh(y - h / 2, [r.credits for r in rows], height=h, color=GOOD, label="credit rewards", zorder=2)
     ax.barh(y + h / 2, [r.lost for r in rows], height=h, color="#e76f51", label="components lost", zorder=2)
     right = max([r.credits for r in rows] + [r.lost for r in rows] + [0.1])
     for k, r in enumerate(rows):
@@ -432,10 +434,10 @@ def plot_card_types(data: Any, *, ax: Axes) -> None:
     ax.xaxis.grid(True, color="#eef0f3", zorder=0)
     ax.set_axisbelow(True)
     ax.set_xlabel("per round, on average", fontsize=8.5, color=MUTED)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False, fontsize=8)
-    sub = "what each kind of card brings and costs, and where the ship gives up"
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False, fontsize=8)
+    sub = "credit rewards and components lost per kind of card, and where the ship gives up"
     if idle:
-        sub += "\nneither credits nor losses: " + ", ".join(idle)
+        sub += "\nno reward in credits, nothing lost: " + ", ".join(idle)
     _titles(ax, "Card by card", sub, flush=True)
 
 
@@ -508,7 +510,7 @@ def losses_figure(data: Any) -> Figure:
 
 def card_types_figure(data: Any) -> Figure:
     shown = sum(1 for r in data.by_type if r.lost or r.credits or r.gave_up)
-    fig, ax = _chart(6.4, 1.75 + 0.42 * max(2, shown), left=1.45, top=1.05, bottom=0.85)
+    fig, ax = _chart(6.4, 1.9 + 0.42 * max(2, shown), left=1.45, top=1.1, bottom=0.95)
     plot_card_types(data, ax=ax)
     return fig
 
