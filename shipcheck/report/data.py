@@ -400,6 +400,19 @@ class Distribution:
 
 
 PERCENTS = (5, 50, 95)
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
+    """The mean of an array and its 95 % normal interval (mean +- 1.96 standard errors)."""
+    import numpy as np
+
+    x = np.asarray(a, dtype=np.float64)
+    m = float(x.mean())
+    if len(x) < 2:
+        return m, (m, m)
+    h = Z95 * float(x.std(ddof=1)) / len(x) ** 0.5
+    return m, (m - h, m + h)
 
 
 def distribution(a: Any) -> Distribution:
@@ -407,13 +420,11 @@ def distribution(a: Any) -> Distribution:
     import numpy as np
 
     x = np.asarray(a, dtype=np.int64)
-    n = len(x)
     vals, counts = np.unique(x, return_counts=True)
-    mean = float(x.mean())
-    half = 1.959963984540054 * float(x.std(ddof=1)) / n ** 0.5 if n > 1 else 0.0
+    mean, ci = mean_ci(x)
     pcs = np.percentile(x, PERCENTS, method="inverted_cdf")
-    return Distribution(tuple(int(v) for v in vals), tuple(int(c) / n for c in counts), mean,
-                        (mean - half, mean + half), tuple((p, int(v)) for p, v in zip(PERCENTS, pcs, strict=True)))
+    return Distribution(tuple(int(v) for v in vals), tuple(int(c) / len(x) for c in counts), mean, ci,
+                        tuple((p, int(v)) for p, v in zip(PERCENTS, pcs, strict=True)))
 
 
 @dataclass(frozen=True)

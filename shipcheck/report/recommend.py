@@ -15,7 +15,6 @@ best of many noisy guesses.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,8 +23,7 @@ import numpy as np
 
 from ..model import Ship, Tile
 from ..rules import check
-
-Z95 = 1.959963984540054
+from .data import mean_ci
 SIDE_WORDS = ("front", "right", "rear", "left")
 
 
@@ -162,12 +160,7 @@ class Effect:
 
 def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, tuple[float, float]]:
     """Mean of ``a - b`` run by run, and its 95 % normal interval."""
-    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
-    m = float(d.mean())
-    if len(d) < 2:
-        return m, (m, m)
-    h = Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
-    return m, (m - h, m + h)
+    return mean_ci(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
 
 
 Fly = Callable[[Ship, str, int, int], Any]  # (ship, policy, runs, seed) -> the ship's PlayerResult
@@ -228,24 +221,20 @@ def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | 
     ss = np.random.SeedSequence(seed)
     screen_seed, final_seed = (int(s.generate_state(1, np.uint32)[0]) for s in ss.spawn(2))
     idle: list[Variant] = []
-    if len(cands) > top:
-        base = fly(ship, "default", screen_runs, screen_seed)
-        scored = []
-        for v in cands:
-            e = measure(fly, base, v, screen_runs, screen_seed)
+
+    def ranked(vs: Sequence[Variant], n: int, sd: int) -> list[Effect]:
+        """Effects of ``vs`` on ``n`` runs of stream ``sd``, best first; idle variants set apart."""
+        base = fly(ship, "default", n, sd)
+        out = []
+        for v in vs:
+            e = measure(fly, base, v, n, sd)
             if e is None:
                 idle.append(v)
             else:
-                scored.append(e)
-        scored.sort(key=lambda e: (-e.credits, e.lost))
-        cands = [e.variant for e in scored[:top]]
-    base = fly(ship, "default", runs, final_seed)
-    effects = []
-    for v in cands:
-        e = measure(fly, base, v, runs, final_seed)
-        if e is None:
-            idle.append(v)
-        else:
-            effects.append(e)
-    effects.sort(key=lambda e: (-e.credits, e.lost))
+                out.append(e)
+        return sorted(out, key=lambda e: (-e.credits, e.lost))
+
+    if len(cands) > top:
+        cands = [e.variant for e in ranked(cands, screen_runs, screen_seed)[:top]]
+    effects = ranked(cands, runs, final_seed)
     return Recommendations(tuple(effects), screened, runs, screen_runs, final_seed, tuple(idle))
