@@ -24,6 +24,7 @@ import numpy as np
 from ..model import Ship, Tile
 from ..rules import check
 from .data import mean_ci
+
 SIDE_WORDS = ("front", "right", "rear", "left")
 
 
