@@ -124,9 +124,7 @@ def _tile_common() -> dict[str, Any]:
         "sides": {"type": "string", "pattern": "^[0-3]{4}$", "description": SIDES_HELP},
     }
     for a in attrs:
-        allowed = {tuple(info.attrs[a]) if info.attrs[a] is not None else None
-                   for info in KINDS.values() if a in info.attrs}
-        values = sorted({v for vals in allowed if vals is not None for v in vals}, key=str)
+        values = sorted({v for info in KINDS.values() for v in (info.attrs.get(a) or ())}, key=str)
         props[a] = ({"type": "integer", "enum": values} if values and isinstance(values[0], int)
                     else {"type": "string", "minLength": 1})
         props[a]["description"] = ATTR_HELP.get(a, a)
