@@ -455,13 +455,27 @@ def plot_field(data: Any, *, ax: Axes) -> None:
     for k, r in enumerate(rows):
         ax.text(hi * 1.08 + 0.5, k, f"finishes {r.p_finish:.0%}", va="center", ha="left", fontsize=8.5,
                 color=INK if r.ship else MUTED, fontweight="bold" if r.ship else "normal")
-    ax.set_yticks(y, [r.name for r in rows])
+    ax.set_yticks(y, [_short(r.name) for r in rows])
+    for label, r in zip(ax.get_yticklabels(), rows, strict=True):
+        if r.ship:
+            label.set_fontweight("bold")
+            label.set_color(INK)
     ax.invert_yaxis()
     ax.set_xlim(lo * 1.1, hi * 1.45 + 1)
     ax.axvline(0, color=GRID, linewidth=0.8)
     _clean(ax)
     ax.set_xlabel("mean credits this round (95% interval)", fontsize=8.5, color=MUTED)
     _titles(ax, "Against the field", "the same decks and dice for every ship", flush=True)
+
+
+def _short(name: str, width: int = 24) -> str:
+    """A name in at most two lines of ``width`` characters (an ellipsis cuts the rest)."""
+    import textwrap
+
+    lines = textwrap.wrap(name, width)
+    if len(lines) > 2:
+        lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), width, placeholder="…")]
+    return "\n".join(lines)
 
 
 def plot_recommendations(data: Any, *, ax: Axes, wrap: int = 46) -> None:
@@ -516,8 +530,8 @@ def card_types_figure(data: Any) -> Figure:
 
 
 def field_figure(data: Any) -> Figure:
-    longest = max((len(r.name) for r in data.players), default=8)
-    fig, ax = _chart(6.4, 1.3 + 0.45 * len(data.players), left=min(2.6, 0.25 + 0.075 * longest))
+    longest = max((len(line) for r in data.players for line in _short(r.name).split("\n")), default=8)
+    fig, ax = _chart(6.4, 1.3 + 0.5 * len(data.players), left=0.3 + 0.075 * longest)
     plot_field(data, ax=ax)
     return fig
 
