@@ -456,14 +456,14 @@ def plot_field(data: Any, *, ax: Axes) -> None:
         ax.text(hi * 1.08 + 0.5, k, f"finishes {r.p_finish:.0%}", va="center", ha="left", fontsize=8.5,
                 color=INK if r.ship else MUTED, fontweight="bold" if r.ship else "normal")
     ax.set_yticks(y, [_short(r.name) for r in rows])
-    for label, r in zip(ax.get_yticklabels(), rows, strict=True):
-        if r.ship:
-            label.set_fontweight("bold")
-            label.set_color(INK)
     ax.invert_yaxis()
     ax.set_xlim(lo * 1.1, hi * 1.45 + 1)
     ax.axvline(0, color=GRID, linewidth=0.8)
     _clean(ax)
+    for label, r in zip(ax.get_yticklabels(), rows, strict=True):
+        if r.ship:
+            label.set_fontweight("bold")
+            label.set_color(INK)
     ax.set_xlabel("mean credits this round (95% interval)", fontsize=8.5, color=MUTED)
     _titles(ax, "Against the field", "the same decks and dice for every ship", flush=True)
 
