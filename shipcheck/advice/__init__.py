@@ -14,7 +14,7 @@ mean in :mod:`.measure`, the round's cards in :mod:`.deck`.
 The score of a placement is the weighted sum of its benefits, in rough credits (weights settable,
 ``weigh={"loss": 3}`` or ``--weigh loss=3``; see :data:`WEIGHTS`)::
 
-    score = weld - exposed * Δexposed - loss * Δloss + survive * Δsurvive
+    score = weld - exposed * Δexposed - blocked * blocked - loss * Δloss + survive * Δsurvive
             + engine * Δengine + firepower * Δfirepower + crew * Δcrew + cargo * Δcargo
             + battery * Δbattery
 
@@ -44,11 +44,12 @@ __all__ = ["WEIGHTS", "Advice", "Placement", "advise", "distinct_rotations", "le
 
 #: default weights of the score, in rough credits per unit: one more component aboard is worth about
 #: a credit (it can carry, join and shield later tiles; 0 judges by the numbers alone), an exposed
-#: connector costs about half a credit (stardust days, the best-looking-ship reward), a lost component one credit (rules §13),
+#: connector costs about half a credit, and so does an empty square left unbuildable (a barrel or an
+#: exhaust points at it) (stardust days, the best-looking-ship reward), a lost component one credit (rules §13),
 #: surviving an attack card is worth about 20 (the round's arrival and goods), a point of engine
 #: power or firepower or a crew place or a cargo slot about half a credit, a battery cell a quarter
 WEIGHTS: dict[str, float] = {
-    "weld": 1.0, "exposed": 0.5, "loss": 1.0, "survive": 20.0, "engine": 0.5, "firepower": 0.5, "crew": 0.5, "cargo": 0.5,
+    "weld": 1.0, "exposed": 0.5, "blocked": 0.5, "loss": 1.0, "survive": 20.0, "engine": 0.5, "firepower": 0.5, "crew": 0.5, "cargo": 0.5,
     "battery": 0.25,
 }
 PARAMS = ("engine", "firepower", "crew", "cargo", "battery")
@@ -123,6 +124,7 @@ class Placement:
     rot: int  # quarter turns clockwise
     ship: Ship = field(repr=False)
     exposed: int
+    blocked: int  # empty buildable squares its barrels and exhausts point at: no tile may go there
     loss: Fraction | None
     survive: Fraction | None
     own: Fraction | None  # of ``loss``, the welded tile's own expected loss
@@ -143,7 +145,7 @@ class Placement:
 
         d: dict[str, Any] = {
             "rank": self.rank, "at": b.cell_name(self.at), "rot": self.rot * 90, "score": self.score,
-            "exposed": self.exposed, "loss": num(self.loss), "survive": num(self.survive), "own": num(self.own),
+            "exposed": self.exposed, "blocked": self.blocked, "loss": num(self.loss), "survive": num(self.survive), "own": num(self.own),
         }
         d.update({k: num(v) for k, v in self.params.items()})
         d.update({"alien": self.alien, "shields": list(self.shields), "exposes": list(self.exposes)})
@@ -178,7 +180,7 @@ class Advice:
         ``rot`` (degrees), ``score`` and the numbers behind it (floats)."""
         import pandas as pd
 
-        cols = ["rank", "at", "square", "rot", "score", "exposed", "loss", "survive", "own", *PARAMS, "alien",
+        cols = ["rank", "at", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "own", *PARAMS, "alien",
                 "shields", "exposes"]
         rows = []
         for p in self.placements:
@@ -215,6 +217,17 @@ def flight_key(c: Candidate) -> tuple[Any, ...]:
     joins = tuple(Layout.of(c.ship).adj[c.at])
     return (c.at, t.kind, t.attrs, t.crew, tuple(x != 0 for x in t.eff), joins, tuple(sorted(t.barrels)),
             tuple(sorted(t.exhausts)), tuple(sorted(t.covers)))
+
+
+def _blocked(c: Candidate) -> int:
+    """Empty buildable squares the welded tile's barrels and exhausts point at."""
+    b, t = c.ship.board, c.tile
+    out = 0
+    for side in t.barrels + t.exhausts:
+        j = b.nb[c.at][side]
+        if j >= 0 and c.ship.tile_at(j) is None and b.buildable(j, c.ship.dice):
+            out += 1
+    return out
 
 
 def _alien_option(c: Candidate) -> bool:
@@ -281,10 +294,11 @@ def advise(
             before = base_flight.single
             shields = tuple(a for a, (v, o) in flight.single.items() if v - o < before[a][0])
             exposes = tuple(a for a, (v, _) in flight.single.items() if v > before[a][0])
-        score = weights["weld"] - weights["exposed"] * exposed + sum(weights[k] * float(params[k]) for k in PARAMS)
+        blocked = _blocked(c)
+        score = weights["weld"] - weights["exposed"] * exposed - weights["blocked"] * blocked + sum(weights[k] * float(params[k]) for k in PARAMS)
         if loss is not None and survive is not None:
             score += -weights["loss"] * float(loss) + weights["survive"] * float(survive)
-        placed.append(Placement(c.at, c.rot, c.ship, exposed, loss, survive, own, params, _alien_option(c),
+        placed.append(Placement(c.at, c.rot, c.ship, exposed, blocked, loss, survive, own, params, _alien_option(c),
                                 shields, exposes, score))
     placed.sort(key=lambda p: (-p.score, p.at, p.rot))
     ranked = tuple(Placement(**{**p.__dict__, "rank": k + 1}) for k, p in enumerate(placed))

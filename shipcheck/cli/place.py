@@ -33,9 +33,9 @@ def _fmt(x: Any, signed: bool = True) -> str:
                    "(default: the board's level).")
 @click.option("--top", "-k", type=click.IntRange(min=1), metavar="K", help="List only the best K placements.")
 @click.option("--weigh", "-w", metavar="NAME=X,...",
-              help="Weights of the score: exposed, loss, survive, engine, firepower, crew, cargo, battery "
-                   "(defaults exposed=0.5,loss=1,survive=20,engine=0.5,firepower=0.5,crew=0.5,cargo=0.5,"
-                   "battery=0.25).")
+              help="Weights of the score: weld, exposed, blocked, loss, survive, engine, firepower, crew, cargo, "
+                   "battery (defaults weld=1,exposed=0.5,blocked=0.5,loss=1,survive=20,engine=0.5,firepower=0.5,"
+                   "crew=0.5,cargo=0.5,battery=0.25).")
 @click.option("--show", "show_n", type=click.IntRange(min=1), metavar="N",
               help="Draw the ship with the N-th placement welded.")
 @click.option("--exact/--no-exact", default=True, show_default=True,
@@ -91,13 +91,14 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
     echo(f"tile {a.to_dict()['tile']}; round {a.round} attack cards"
          + ("" if a.exact else " (exact loss not worked out: --no-exact)"))
     if a.placements:
-        head = ["rank", "square", "rot", "score", "exposed", "loss", "survive", "engine", "fire", "crew", "cargo",
+        head = ["rank", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "engine", "fire", "crew", "cargo",
                 "cells", "shields / exposes"]
         rows = [head]
         for p in a.placements:
             pr = p.params
             cover = ", ".join(p.shields) + (" / " if p.shields or p.exposes else "") + ", ".join(p.exposes)
             rows.append([str(p.rank), b.cell_text(p.at), str(p.rot * 90), f"{p.score:+.2f}", _fmt(p.exposed),
+                         str(p.blocked),
                          _fmt(p.loss), _fmt(p.survive), _fmt(pr["engine"]), _fmt(pr["firepower"]), _fmt(pr["crew"]),
                          _fmt(pr["cargo"]), _fmt(pr["battery"]), cover + (" (alien may board)" if p.alien else "")])
         widths = [max(len(r[c]) for r in rows) for c in range(len(head) - 1)]
