@@ -23,7 +23,6 @@ import shipcheck
 from shipcheck.model import Ship
 from shipcheck.shipfile import catalogue, dump_ship, parse_ship
 
-
 #: weights while building the first three quarters: reward open connectors, spare free squares
 EARLY = "exposed=-1.5,weld=0.5,blocked=1"
 

@@ -165,10 +165,10 @@ def test_exact_numbers_equal_the_engine_from_scratch() -> None:
 
 def test_scores_follow_the_weights() -> None:
     s = ship(PILOT)
-    a = advise(s, "double_engine:3300", exact=False, weigh="weld=0,engine=2,exposed=1")
+    a = advise(s, "double_engine:3300", exact=False, weigh="weld=0,engine=2,exposed=1,blocked=0.25")
     for p in a.placements:
         assert p.params["engine"] == 2
-        assert p.score == pytest.approx(2 * 2 - 1 * p.exposed)
+        assert p.score == pytest.approx(2 * 2 - 1 * p.exposed - 0.25 * p.blocked)
     assert [p.score for p in a.placements] == sorted((p.score for p in a.placements), reverse=True)
 
 
