@@ -144,10 +144,13 @@ def test_shield_covering_the_only_exposed_side_wins() -> None:
     assert best.exposed == other.exposed == 0  # the shield's N connector replaces the structural one
 
 
-def test_exact_numbers_equal_the_engine_from_scratch() -> None:
+@pytest.mark.parametrize("hand", ["cannon:0111", "2007:5", "shield:3333"])
+def test_exact_numbers_equal_the_engine_from_scratch(hand: str) -> None:
+    # "2007:5" (sides 1113) and the shield of universal sides are all connectors: turns that keep the
+    # joins fly alike and are worked out once; every placement's numbers must still be its own
     s = ship(PILOT + tile((7, 6), "cabin", "1131") + tile((6, 7), "battery", "0113", cells=2))
     rc = round_cards("1")
-    a = advise(s, "cannon:0111", round=1)
+    a = advise(s, hand, round=1)
     assert a.exact and a.placements
 
     def round_loss(x: Ship) -> tuple[Fraction, Fraction]:

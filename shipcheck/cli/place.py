@@ -89,7 +89,7 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
             marks.setdefault(p.at, str(p.rank) if p.rank < 100 else "++")
         draw(s, marks)
     echo(f"tile {a.to_dict()['tile']}; round {a.round} attack cards"
-         + ("" if a.exact else " (exact loss not worked out: --no-exact)"))
+         + ("" if exact else " (exact loss not worked out: --no-exact)"))
     if a.placements:
         head = ["rank", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "engine", "fire", "crew", "cargo",
                 "cells", "shields / exposes"]
