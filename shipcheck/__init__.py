@@ -36,16 +36,17 @@ _EXPORTS: dict[str, str] = {
     "RULES": "rules", "CheckReport": "rules", "Violation": "rules", "check": "rules",
     "catalogue": "shipfile", "dump_ship": "shipfile", "load_ship": "shipfile", "parse_ship": "shipfile",
     "ShipStats": "stats", "stats": "stats",
-    "Board": "topology", "builtin_board": "topology", "load_board": "topology",
+    "Board": "topology", "builtin_board": "topology", "load_board": "topology", "Square": "topology",
+    "check_many": "walk",
 }
 
 #: the public API; a test keeps it equal to the names of _EXPORTS
 __all__ = [
     "Advice", "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy",
     "FixResult", "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report",
-    "Ship", "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Tile", "Violation",
-    "advise", "builtin_board", "catalogue", "check", "dump_ship", "find_card", "fix", "load_board", "load_cards",
-    "load_ship", "odds", "parse_attack", "parse_ship", "place", "report", "simulate", "stats",
+    "Ship", "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Square", "Tile", "Violation",
+    "advise", "builtin_board", "catalogue", "check", "check_many", "dump_ship", "find_card", "fix", "load_board",
+    "load_cards", "load_ship", "odds", "parse_attack", "parse_ship", "place", "report", "simulate", "stats",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
@@ -61,7 +62,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time the names l
     from .rules import RULES, CheckReport, Violation, check
     from .shipfile import catalogue, dump_ship, load_ship, parse_ship
     from .stats import ShipStats, stats
-    from .topology import Board, builtin_board, load_board
+    from .topology import Board, Square, builtin_board, load_board
+    from .walk import check_many
 
 
 class _Package(types.ModuleType):
