@@ -123,13 +123,11 @@ def board_desc(board: Board) -> str:
 
 def header(ship: Ship, path: str) -> str:
     b = ship.board
-    placed = sum(1 for t in ship.tiles if not t.implied)
     parts = [path]
     if ship.name:
         parts.append(f"“{ship.name}”")
     what = f"class {b.name}" if ship.board_ref in BUILTIN_CLASSES else f"board file {ship.board_ref}"
-    line = " ".join(parts) + f" — {what} ({board_desc(b)}), edition {ship.edition}, {placed} tile"
-    line += "" if placed == 1 else "s"
+    line = " ".join(parts) + f" — {what} ({board_desc(b)}), edition {ship.edition}, {ship.tile_count_text()}"
     if ship.front and b.choose_front:
         line += f", front {ship.front}"
     if ship.dice:
@@ -145,8 +143,8 @@ def provisional(board: Board) -> str | None:
     return f"warning: board {board.name} is provisional (verified = false)" + (f": {board.note}" if board.note else "")
 
 
-def draw(ship: Ship, marks: dict[int, str] | None = None) -> None:
-    echo(render_ship(ship, marks=marks, color=color()))
+def draw(ship: Ship, marks: dict[int, str] | None = None, styles: dict[int, str] | None = None) -> None:
+    echo(render_ship(ship, marks=marks, color=color(), mark_styles=styles))
 
 
 def marks_of(report: CheckReport) -> dict[int, str]:

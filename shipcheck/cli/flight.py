@@ -16,7 +16,7 @@ _ATTACK_HELP = ("An attack, repeatable, in order: small-meteor, large-meteor, li
                 "front, rear, left or right.")
 _CARD_HELP = ("A card whose meteors or shots to fly through: I-09, III-10, 2021:II-10 (see `shipcheck cards`). "
               "Pirates: all shots taken; combat zone: the shots of its shots line.")
-_POLICY_HELP = ("default: the contract's careful player; optimal: battery decisions that maximise survival, then "
+_POLICY_HELP = ("default: a careful player (docs/flight-model.md); optimal: battery decisions that maximise survival, then "
                 "minimise losses.")
 
 
@@ -63,8 +63,13 @@ def flight_header(s: Ship, path: str, what: str) -> None:
     echo(f"attacks: {what}")
 
 
-def loss_marks(p_lost: list[tuple[int, Any]]) -> dict[int, str]:
-    return {sq: f"{round(float(p) * 100)}%" for sq, p in p_lost if float(p) > 0}
+def draw_losses(ship: Ship, p_lost: list[tuple[int, Any]]) -> None:
+    """The ship with each square's chance of being lost: a whole percentage and a heat colour."""
+    from ..render import heat_legend, heat_marks
+
+    tags, styles = heat_marks(p_lost)
+    draw(ship, tags, styles)
+    echo(heat_legend())
 
 
 def dist_lines(dist: dict[int, Any], fractions: bool) -> list[str]:
@@ -130,8 +135,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
         return
     flight_header(s, ship, what)
     echo(f"policy: {POLICY_NOTE if r.policy == 'default' else 'optimal (dynamic programming over damage states)'}")
-    draw(s, loss_marks(r.p_lost()))
-    echo("squares show the chance the component is lost")
+    draw_losses(s, r.p_lost())
     echo(f"survive:        {pct(r.p_survive)}  ({r.p_survive})")
     echo(f"expected lost:  {float(r.expected_lost):.4f}  ({r.expected_lost})")
     for line in dist_lines(r.lost_distribution, True):
@@ -151,11 +155,11 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
 @click.command("simulate")
 @ship_argument
 @attack_options
-@click.option("--runs", "-n", type=click.IntRange(min=1), default=100_000, show_default=True,
+@click.option("--runs", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
               help="Number of flights to sample.")
 @click.option("--seed", "-s", type=int, metavar="SEED",
               help="Seed; the same seed gives the same numbers on any number of workers. Random if omitted.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Local worker processes.")
 @click.option("--dask", is_flag=True, help="Run on Dask (pip install 'shipcheck[dask]'): on --scheduler if "
               "given, else on a local cluster of --workers processes.")
@@ -163,7 +167,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
               help="A Dask scheduler address (implies --dask); 'local' starts a local cluster.")
 @click.option("--precision", type=float, metavar="WIDTH",
               help="Run until the 95 % interval of p_survive is this narrow (ignores --runs).")
-@click.option("--batch", type=click.IntRange(min=1), default=65_536, show_default=True,
+@click.option("--batch", type=click.IntRange(min=1), default=65_536, show_default=True, metavar="RUNS",
               help="Runs per chunk (bounds memory; part of what the seed means).")
 @format_option
 def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, runs: int, seed: int | None,
@@ -199,8 +203,8 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: s
         return
     flight_header(s, ship, what)
     echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
-    draw(s, loss_marks([(t.at, p) for t, p in zip(s.tiles, r.p_lost)]))
-    echo("squares show the estimated chance the component is lost")
+    draw_losses(s, [(t.at, p) for t, p in zip(s.tiles, r.p_lost)])
+    echo("(estimated from the runs)")
     lo, hi = r.p_survive_ci
     echo(f"survive:        {pct(r.p_survive)}  95 % CI [{lo * 100:.2f} %, {hi * 100:.2f} %]")
     lo, hi = r.expected_lost_ci
