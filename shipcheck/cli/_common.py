@@ -176,6 +176,35 @@ def summary(report: CheckReport) -> str:
 
 
 @contextmanager
+def spinner(description: str, *, delay: float = 1.0) -> Iterator[None]:
+    """A transient spinner on stderr for work that may take a while; it shows only after ``delay``
+    seconds and only on a terminal, so quick runs and pipes print nothing."""
+    import threading
+
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    status = Console(stderr=True).status(description)
+    started = threading.Event()
+
+    def start() -> None:
+        started.set()
+        status.start()
+
+    timer = threading.Timer(delay, start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if started.is_set():
+            status.stop()
+
+
+@contextmanager
 def progress_bar(description: str = "simulating", *, delay: float = 1.0) -> Iterator[Callable[[int, int], None]]:
     """A ``progress(done, total)`` callback drawing a transient rich bar on stderr.
 

@@ -216,7 +216,10 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
     if write is not None and write.exists() and not force:
         raise InputError("output file exists (use --force to overwrite it)", file=write, key="--write",
                          value=str(write), expected="a new file name")
-    res = fix_ship(s)
+    from ._common import spinner
+
+    with spinner("finding the fewest components to lose"):
+        res = fix_ship(s)
     b = s.board
     if fmt == "json":
         print_json(res.to_dict(ship))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import click
@@ -113,43 +114,62 @@ def stats_cmd(ship: str, fmt: str) -> None:
 @click.command("odds")
 @ship_argument
 @attack_options
+@click.option("--no-cache", is_flag=True,
+              help="Compute again instead of reading the on-disk cache of exact results (SHIPCHECK_NO_CACHE=1 "
+              "turns the cache off).")
 @format_option
-def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, fmt: str) -> None:
+def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, no_cache: bool, fmt: str) -> None:
     """Exact odds of a sequence of attacks: survival, components lost, each square's risk.
 
-    Every dice outcome is enumerated (a Markov chain over damage states, in exact fractions).
+    Every dice outcome is enumerated (a Markov chain over damage states, in exact fractions). Results
+    are cached on disk, so asking the same question again is instant (see docs/flight-model.md).
 
     \b
     Examples:
       shipcheck odds examples/class-II-freighter.toml --attack large-meteor:front --attack small-meteor:left
       shipcheck odds examples/class-III-hauler.toml --card III-10 --policy optimal
     """
+    from fractions import Fraction
+
+    from .. import cache
     from ..odds import POLICY_NOTE
     from ..odds import odds as exact_odds
+    from ._common import spinner
 
     s = load_ship(ship)
     atk, what = flight_attacks(s, attack, card)
-    r = exact_odds(s, atk, policy=policy)
+    key = cache.odds_key(s, atk, policy)
+    d = None if no_cache else cache.load(key)
+    if d is None:
+        with spinner(f"computing exact odds ({policy} policy)"):
+            d = exact_odds(s, atk, policy=policy).to_dict()
+        cache.store(key, d)
     if fmt == "json":
-        print_json({"ship": ship, **r.to_dict()})
+        print_json({"ship": ship, **d})
         return
+    frac = d["fractions"]
+    p_survive, expected = Fraction(frac["p_survive"]), Fraction(frac["expected_lost"])
+    lost = {int(k): Fraction(v) for k, v in frac["lost_distribution"].items()}
+    where = {json.dumps(s.board.cell_name(i)): i for i in range(s.board.size)}
+    p_lost = [(where[json.dumps(t["at"])], t["p_lost"]) for t in d["tiles"]]
     flight_header(s, ship, what)
-    echo(f"policy: {POLICY_NOTE if r.policy == 'default' else 'optimal (dynamic programming over damage states)'}")
-    draw_losses(s, r.p_lost())
-    echo(f"survive:        {pct(r.p_survive)}  ({r.p_survive})")
-    echo(f"expected lost:  {float(r.expected_lost):.4f}  ({r.expected_lost})")
-    for line in dist_lines(r.lost_distribution, True):
+    echo(f"policy: {POLICY_NOTE if d['policy'] == 'default' else 'optimal (dynamic programming over damage states)'}")
+    draw_losses(s, p_lost)
+    echo(f"survive:        {pct(p_survive)}  ({p_survive})")
+    echo(f"expected lost:  {float(expected):.4f}  ({expected})")
+    for line in dist_lines(lost, True):
         echo(line)
-    if r.baseline is not None:
-        echo(f"default policy: survive {r.baseline['p_survive'] * 100:.2f} %, "
-             f"expected lost {r.baseline['expected_lost']:.4f}")
-        if not r.differences:
+    baseline, differences = d.get("default_policy"), d.get("differences", [])
+    if baseline is not None:
+        echo(f"default policy: survive {baseline['p_survive'] * 100:.2f} %, "
+             f"expected lost {baseline['expected_lost']:.4f}")
+        if not differences:
             echo("the optimal decisions are the default's everywhere they matter")
-        for diff in r.differences[:10]:
+        for diff in differences[:10]:
             echo(f"  attack {diff['attack']} ({diff['attack_kind']}), {diff['roll']} "
                  f"[p={diff['probability']:.4f}]: default {diff['default']} -> optimal {diff['optimal']}")
-        if len(r.differences) > 10:
-            echo(f"  ... {len(r.differences) - 10} more (see --format json)")
+        if len(differences) > 10:
+            echo(f"  ... {len(differences) - 10} more (see --format json)")
 
 
 @click.command("simulate")
