@@ -208,11 +208,14 @@ def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: i
                 ha="left", va="bottom")
 
 
-def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = True, wrap: int = 60) -> None:
+def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = True, wrap: int = 60,
+              legend_columns: int = 3) -> None:
     """The ship drawn as tiles on its board: kinds, connectors, barrels, exhausts, shields, exposed
-    connectors (red rings) and rule breaks (red outline with the codes)."""
+    connectors (red rings) and rule breaks (red outline with the codes); on a board whose front the
+    player chooses, an arrow in the margin on the front side."""
     fontsize = 7.5 if data.width <= 7 else 6.8
-    _board_frame(ax, data.width, data.height, data.columns, data.rows)
+    _board_frame(ax, data.width, data.height, data.columns, data.rows,
+                 margin=data.front if data.front != 0 else None)
     layers = _Layers()
     _empty_squares(ax, layers, data.squares, data.width)
     for c in data.seams:
@@ -222,9 +225,7 @@ def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = Tr
         _tile(ax, layers, t, fontsize=fontsize)
     layers.draw(ax)
     if data.front != 0:
-        ax.annotate("▲ front" if data.front == 0 else "front", xy=(0.5 + 0.5 * _DX[data.front],
-                    0.5 - 0.5 * _DY[data.front]), xycoords="axes fraction", ha="center", va="center",
-                    fontsize=9, color=INK, fontweight="bold")
+        _front_arrow(ax, data)
     if title:
         errors = sum(1 for v in data.violations if v[0] != "W1")
         sub = f"class {data.board} · " + ("legal" if data.legal else "ILLEGAL")
@@ -233,8 +234,23 @@ def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = Tr
         sub += f" · {data.exposed} exposed connector{'s' if data.exposed != 1 else ''}"
         _titles(ax, data.name, sub, colour=MUTED if data.legal else BAD, wrap=wrap)
     if legend:
-        ax.legend(handles=_ship_legend(data), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3,
+        ax.legend(handles=_ship_legend(data), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=legend_columns,
                   frameon=False, fontsize=8, handlelength=1.4, columnspacing=1.2)
+
+
+def _front_arrow(ax: Axes, data: ShipView) -> None:
+    """An arrow and the word "front" in the margin of the side the player chose as the front."""
+    side = data.front
+    w, h = data.width, data.height
+    cx = {1: w + 0.3, 3: -1.55}.get(side, (w - 1) / 2)
+    cy = {0: -1.6, 2: h + 0.35}.get(side, (h - 1) / 2)
+    dx, dy = 0.35 * _DX[side], 0.35 * _DY[side]
+    ax.annotate("", xy=(cx + dx, cy + dy), xytext=(cx - dx, cy - dy),
+                arrowprops={"arrowstyle": "-|>", "color": INK, "linewidth": 1.6})
+    if side in (1, 3):
+        ax.text(cx, cy + 0.3, "front", ha="center", va="top", fontsize=8.5, color=INK, fontweight="bold")
+    else:
+        ax.text(cx + 0.3, cy, "front", ha="left", va="center", fontsize=8.5, color=INK, fontweight="bold")
 
 
 def _ship_legend(data: ShipView) -> list[Any]:
@@ -333,10 +349,13 @@ def ship_figure(data: ShipView) -> Figure:
     """The ship drawing, sized to the board."""
     import textwrap
 
+    margin = data.front if data.front != 0 else None
     wrap = max(20, int(((data.width + 0.75) * 0.72) * 8))  # characters of the title that fit the width
     lines = len(textwrap.wrap(data.name, wrap)) or 1
-    fig, ax = _board_figure(data.width, data.height, scale=0.72, top=0.4 + 0.22 * lines, bottom=0.55)
-    plot_ship(data, ax=ax, wrap=wrap)
+    columns = 3 if data.width >= 6 else 2  # a legend as wide as the board
+    fig, ax = _board_figure(data.width, data.height, scale=0.72, top=0.4 + 0.22 * lines,
+                            bottom=0.55 if columns == 3 else 0.72, margin=margin)
+    plot_ship(data, ax=ax, wrap=wrap, legend_columns=columns)
     return fig
 
 
