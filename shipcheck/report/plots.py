@@ -242,11 +242,10 @@ def _front_arrow(ax: Axes, data: ShipView) -> None:
     """An arrow and the word "front" in the margin of the side the player chose as the front."""
     side = data.front
     w, h = data.width, data.height
-    cx = {1: w + 0.3, 3: -1.55}.get(side, (w - 1) / 2)
-    cy = {0: -1.6, 2: h + 0.35}.get(side, (h - 1) / 2)
-    dx, dy = 0.35 * _DX[side], 0.35 * _DY[side]
-    ax.annotate("", xy=(cx + dx, cy + dy), xytext=(cx - dx, cy - dy),
-                arrowprops={"arrowstyle": "-|>", "color": INK, "linewidth": 1.6})
+    cx = {1: w + 0.05, 3: -1.75}.get(side, (w - 1) / 2)
+    cy = {0: -1.75, 2: h + 0.1}.get(side, (h - 1) / 2)
+    ax.add_patch(FancyArrow(cx - 0.25 * _DX[side], cy - 0.25 * _DY[side], 0.5 * _DX[side], 0.5 * _DY[side],
+                            width=0.07, head_width=0.28, head_length=0.22, color=INK, zorder=7))
     if side in (1, 3):
         ax.text(cx, cy + 0.3, "front", ha="center", va="top", fontsize=8.5, color=INK, fontweight="bold")
     else:
