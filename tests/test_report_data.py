@@ -182,3 +182,12 @@ def test_swarm_table_rows() -> None:
                                     (F(1), "100%")])
 def test_pct(p: F, text: str) -> None:
     assert pct(p) == text
+
+
+def test_ship_view_names_grid_indices_where_squares_are_written_by_index() -> None:
+    from shipcheck.shipfile import load_ship
+
+    s = load_ship("examples/class-IA-sidewinder.toml")  # class IA: a line carries several labels
+    v = ship_data(s, check(s))
+    assert v.columns[0] == "2/3\nc0" and v.rows[2] == "6-8\nr2"
+    assert v.front == E  # the file chooses the right side as the front

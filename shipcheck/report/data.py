@@ -68,7 +68,7 @@ class ShipView:
     board: str
     width: int
     height: int
-    columns: tuple[str, ...]  # printed labels
+    columns: tuple[str, ...]  # printed labels (and grid indices where squares are written by index)
     rows: tuple[str, ...]
     squares: tuple[str, ...]  # per grid square: tile, empty, start, locked, hull or off
     tiles: tuple[TileView, ...]
@@ -138,9 +138,13 @@ def ship_data(ship: Ship, report: CheckReport) -> ShipView:
         ca, cb = b.column_of_label(a), b.column_of_label(bb)
         if ca is not None and cb is not None:
             seams.append(min(ca, cb))
+    columns = tuple(label_text(x) for x in b.columns)
+    rows = tuple(label_text(x) for x in b.rows)
+    if b.index_cells:  # squares are written {col = i, row = j} there: show the grid indices too
+        columns = tuple(f"{lab}\nc{j}" for j, lab in enumerate(columns))
+        rows = tuple(f"{lab}\nr{j}" for j, lab in enumerate(rows))
     return ShipView(
-        name=ship_title(ship), board=b.name, width=b.width, height=b.height,
-        columns=tuple(label_text(x) for x in b.columns), rows=tuple(label_text(x) for x in b.rows),
+        name=ship_title(ship), board=b.name, width=b.width, height=b.height, columns=columns, rows=rows,
         squares=tuple(squares), tiles=tuple(views),
         violations=tuple((v.code, v.cells, v.message) for v in report.violations),
         exposed=report.exposed_connectors, legal=report.legal, front=int(ship.front_side),
