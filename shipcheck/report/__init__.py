@@ -223,7 +223,8 @@ def report(
     ship, other
         Ships or ship files. An illegal ship flies as the minimal fix leaves it.
     round
-        ``1``, ``2``, ``3``, ``"3a"`` or ``"learning"``; default the level of the ship's board.
+        ``1``, ``2``, ``3``, ``"3a"`` or ``"learning"``; default the level of the ship's board (``"3a"``
+        for class IIIa).
     opponents, deck, edition
         As :func:`shipcheck.simulate_round`: None flies the default field and drawn decks; the
         edition defaults to the ship's.
@@ -252,7 +253,8 @@ def report(
             loaded.append((load_ship(given), str(given)))
     first = loaded[0][0]
     try:
-        key = round_key(round if round is not None else min(first.board.level, 3))
+        default = "3a" if first.board.name == "IIIa" else min(first.board.level, 3)
+        key = round_key(round if round is not None else default)
     except ValueError as exc:
         raise InputError(str(exc), key="round", value=round, expected="1, 2, 3, 3a or learning") from None
     rules = round_rules(key)
