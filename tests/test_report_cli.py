@@ -35,14 +35,15 @@ def test_report_into_the_default_folder(capsys: pytest.CaptureFixture[str], tmp_
 
 def test_report_json_and_two_ships(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(capsys, "report", BLUE, SCOUT, "--out", str(tmp_path / "cmp"), "--format", "json",
-                         "--runs", "60", "--seed", "5", "--opponent", SCOUT)
+                         "--runs", "60", "--seed", "5", "--opponent", SCOUT, "--no-advice")
     assert code == 0, err
     doc = json.loads(out)
     assert [s["ship"] for s in doc["ships"]] == [BLUE, SCOUT]
     assert doc["round"] == 1 and doc["out"] == str(tmp_path / "cmp")
     assert doc["settings"]["seed"] == 5 and doc["settings"]["runs"] == 60
-    assert {"a-ship.png", "b-ship.png", "a-heat-all.svg", "a-credits.png", "b-changes.svg", "index.html"} <= {
+    assert {"a-ship.png", "b-ship.png", "a-heat-all.svg", "a-credits.png", "b-field.svg", "index.html"} <= {
         Path(f).name for f in doc["files"]}
+    assert doc["ships"][0]["recommendations"] is None
     assert 0 <= doc["ships"][0]["meteors"]["p_survive"] <= 1
     # both ships flew the same decks and dice: the comparison is the mean of the run-by-run differences
     a, b = (s["round"]["credits"]["mean"] for s in doc["ships"])

@@ -28,7 +28,7 @@ def slug(text: str) -> str:
 @click.option("--edition", "-e", type=click.Choice(["2007", "2021"]),
               help="Which cards. Default: the ship file's edition.")
 @click.option("--runs", "-n", type=click.IntRange(min=10), metavar="R",
-              help="Rounds to fly; default 2000 (the search for better variants flies more).")
+              help="Rounds to fly; default 1000 (the search for better variants flies more).")
 @click.option("--seed", "-s", type=int, metavar="SEED", help="Seed; the same seed gives the same report. Random if "
               "omitted (the report says which).")
 @click.option("--no-advice", is_flag=True, help="Skip the search for better variants (the slow part).")

@@ -45,7 +45,7 @@ from .recommend import Recommendations, paired, recommend
 __all__ = ["Report", "ShipReport", "report"]
 
 DIRECTIONS = ("front", "right", "rear", "left", "all")
-RUNS = 2000  # rounds flown for the figures; the recommendation search flies more (see recommend)
+RUNS = 1000  # rounds flown for the figures, and for each change the search measures (see recommend)
 
 
 @dataclass(frozen=True)

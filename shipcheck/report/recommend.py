@@ -206,19 +206,20 @@ def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect | N
     return Effect(v, runs, c, cci, lo, lci, fin)
 
 
-def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | None = None, top: int = 6,
+def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | None = None, top: int = 5,
               policies: Sequence[str] = (), candidates: Sequence[Variant] | None = None) -> Recommendations:
     """Rank legal variants of ``ship`` by their effect on credits, with common random numbers.
 
     ``fly(ship, policy, runs, seed)`` flies a ship and returns its per-run arrays (``credits``,
     ``lost``, ``gave_up``); the same seed must give the same decks and dice whatever the ship.
-    Every candidate is screened on ``screen_runs`` runs (default ``runs // 10``, at least 100); the
+    Every candidate is screened on ``screen_runs`` runs (default ``runs // 10``, at least 100 or
+    ``runs``); the
     ``top`` best by credits (then by fewer losses) are measured again on ``runs`` runs of another
     stream, and those come back ranked by credits.
     """
     cands = list(candidates) if candidates is not None else variants(ship, policies=policies)
     screened = len(cands)
-    screen_runs = screen_runs or max(100, runs // 10)
+    screen_runs = screen_runs or max(runs // 10, min(runs, 100))
     ss = np.random.SeedSequence(seed)
     screen_seed, final_seed = (int(s.generate_state(1, np.uint32)[0]) for s in ss.spawn(2))
     idle: list[Variant] = []
