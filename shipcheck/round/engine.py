@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from shipcheck.cards import CARD_TYPES
+from shipcheck.cards import CARD_TYPES, Card
 from shipcheck.model import Ship
 
 from . import track
@@ -32,7 +32,7 @@ from .rulebook import RoundRules
 from .scoring import score
 from .state import ShipModel
 
-__all__ = ["TYPES", "Chunk", "Job", "build_table", "run_chunk"]
+__all__ = ["TYPES", "Chunk", "Job", "build_table", "play", "run_chunk"]
 
 TYPES = tuple(CARD_TYPES)  # card type index used in per-type accounting
 ACCOUNT = ("drawn", "lost", "credits", "days", "gave_up")
@@ -153,13 +153,18 @@ def _voluntary(race: Race) -> None:
 
 
 def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int) -> Chunk:
-    """Play ``n`` rounds with the random stream ``g`` (decks first, then the dice)."""
+    """Play ``n`` rounds with the random stream ``g``: decks first, then the dice (a fixed layout)."""
     decks = deck.draw(g, n)
-    size = decks.shape[1]
-    rolls = g.integers(0, 36, size=(n, size, ROLLS), dtype=np.uint8)
+    rolls = g.integers(0, 36, size=(n, decks.shape[1], ROLLS), dtype=np.uint8)
+    return play(table, deck.cards, decks, rolls)
+
+
+def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
+    """Play rounds with given decks (``(runs, slots)`` indices into ``cards``) and dice
+    (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``)."""
+    n, size = decks.shape
     race = Race(table, n, decks, rolls)
     P = race.P
-    cards = deck.cards
     type_of = np.asarray([TYPES.index(c.type) for c in cards], dtype=np.int64)
     by_type = np.zeros((P, len(TYPES), len(ACCOUNT)), dtype=np.int64)
     hyper_policy = _overrides(table.policies, "hyperspace") and any(m.engine_boosters for m in table.models)
