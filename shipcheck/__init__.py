@@ -6,61 +6,79 @@
 True
 >>> str(shipcheck.odds(ship, ["small-meteor:front"]).p_survive)
 '5/6'
+
+The public names below are imported on first use, so ``import shipcheck`` loads no numpy, scipy,
+pandas or rich. Three functions share their module's name (``fix``, ``odds``, ``stats``):
+``shipcheck.fix`` is the function; reach the module with ``from shipcheck.fix import ...``.
 """
 
 from __future__ import annotations
 
-from .cards import Attack, Card, find_card, load_cards
-from .errors import InputError, ShipFormatError
-from .fix import FixResult, fix
-from .flight import DEFAULT_POLICY, Decision, DefaultPolicy, FlightModel, Policy, Situation, parse_attack
-from .model import KINDS, Ship, Side, Tile
-from .montecarlo import SimulationResult, simulate
-from .odds import OddsResult, OptimalPolicy, odds
-from .rules import RULES, CheckReport, Violation, check
-from .shipfile import catalogue, dump_ship, load_ship, parse_ship
-from .stats import ShipStats, stats
-from .topology import Board, builtin_board, load_board
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+#: public name -> the submodule that defines it
+_EXPORTS: dict[str, str] = {
+    "Attack": "cards", "Card": "cards", "find_card": "cards", "load_cards": "cards",
+    "InputError": "errors", "ShipFormatError": "errors",
+    "FixResult": "fix", "fix": "fix",
+    "DEFAULT_POLICY": "flight", "Decision": "flight", "DefaultPolicy": "flight", "FlightModel": "flight",
+    "Policy": "flight", "Situation": "flight", "parse_attack": "flight",
+    "KINDS": "model", "Ship": "model", "Side": "model", "Tile": "model",
+    "SimulationResult": "montecarlo", "simulate": "montecarlo",
+    "OddsResult": "odds", "OptimalPolicy": "odds", "odds": "odds",
+    "RULES": "rules", "CheckReport": "rules", "Violation": "rules", "check": "rules",
+    "catalogue": "shipfile", "dump_ship": "shipfile", "load_ship": "shipfile", "parse_ship": "shipfile",
+    "ShipStats": "stats", "stats": "stats",
+    "Board": "topology", "builtin_board": "topology", "load_board": "topology",
+}
 
+#: the public API; a test keeps it equal to the names of _EXPORTS
 __all__ = [
-    "Attack",
-    "Board",
-    "Card",
-    "CheckReport",
-    "FixResult",
-    "ShipStats",
-    "SimulationResult",
-    "DEFAULT_POLICY",
-    "Decision",
-    "DefaultPolicy",
-    "FlightModel",
-    "InputError",
-    "KINDS",
-    "OddsResult",
-    "OptimalPolicy",
-    "Policy",
-    "RULES",
-    "Ship",
-    "ShipFormatError",
-    "Side",
-    "Situation",
-    "Tile",
-    "Violation",
-    "builtin_board",
-    "catalogue",
-    "check",
-    "dump_ship",
-    "find_card",
-    "fix",
-    "load_board",
-    "load_cards",
-    "load_ship",
-    "odds",
-    "parse_attack",
-    "parse_ship",
-    "simulate",
-    "stats",
+    "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy", "FixResult",
+    "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Ship",
+    "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Tile", "Violation",
+    "builtin_board", "catalogue", "check", "dump_ship", "find_card", "fix", "load_board", "load_cards",
+    "load_ship", "odds", "parse_attack", "parse_ship", "simulate", "stats",
 ]
+
+if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
+    from .cards import Attack, Card, find_card, load_cards
+    from .errors import InputError, ShipFormatError
+    from .fix import FixResult, fix
+    from .flight import DEFAULT_POLICY, Decision, DefaultPolicy, FlightModel, Policy, Situation, parse_attack
+    from .model import KINDS, Ship, Side, Tile
+    from .montecarlo import SimulationResult, simulate
+    from .odds import OddsResult, OptimalPolicy, odds
+    from .rules import RULES, CheckReport, Violation, check
+    from .shipfile import catalogue, dump_ship, load_ship, parse_ship
+    from .stats import ShipStats, stats
+    from .topology import Board, builtin_board, load_board
+
+
+class _Package(types.ModuleType):
+    """The package module: public names load on first access, and a submodule bound by the import
+    system never hides the public function of the same name."""
+
+    def __getattr__(self, name: str) -> Any:
+        module = _EXPORTS.get(name)
+        if module is None:
+            raise AttributeError(f"module 'shipcheck' has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        super().__setattr__(name, value)
+        return value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and name in _EXPORTS:
+            return  # `import shipcheck.fix` binds the module; `shipcheck.fix` stays the function
+        super().__setattr__(name, value)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(_EXPORTS))
+
+
+sys.modules[__name__].__class__ = _Package

@@ -1,8 +1,12 @@
 """The flight model shared by the exact and the Monte Carlo engines.
 
-A ship in flight is a *state*: which tiles are still aboard (a bitmask over the tiles in grid
-order), the charges left in each battery, and — only when stasis chambers can wake sleepers —
-the humans in each crew tile. An attack's roll is one of at most 36 equally likely dice pairs,
+A ship in flight is a *state* ``(mask, charges, crew)``: which tiles are still aboard (a bitmask
+over the tiles in grid order), the charges left in each battery, and the crew: ``None`` when it
+follows from the mask (no stasis chamber, and the model was not asked to track crew), else a tuple
+per tile of its occupants (awake humans in the pilot cabin, cabins and luxury cabins; :data:`ALIEN`
+where an alien sits, its colour being the tile's ``crew``; sleepers in a stasis chamber; 0
+elsewhere). Every rule reads the crew from the state, so a caller may change it between attacks
+(crew lost to a card, an alien given away) by building a new state and keep stepping. An attack's roll is one of at most 36 equally likely dice pairs,
 grouped into *outcomes* (a board side and the lines it names); a policy turns a state and an
 outcome into a :class:`Decision`, and :meth:`FlightModel.step` gives the next state. Both engines
 walk the same memoised transitions, so Monte Carlo converges to the exact odds by construction.
@@ -25,6 +29,7 @@ from .errors import InputError
 from .model import (
     ALIENS,
     BATTERY_KINDS,
+    CABIN_KINDS,
     CHARGED_CANNONS,
     FREE_CANNONS,
     Ship,
@@ -36,6 +41,11 @@ DIRS = ("front", "right", "rear", "left")
 _SIZE = {"small-meteor": "small", "large-meteor": "large", "light-shot": "light", "heavy-shot": "heavy"}
 
 State = tuple[int, tuple[int, ...], tuple[int, ...] | None]
+
+#: Crew value of a tile holding an alien (its colour is the tile's ``crew``). Not 1: a cabin an alien
+#: left may take woken sleepers, and one woken human must not read as an alien.
+ALIEN = -1
+WAKE_PLACES = 2  # places per ordinary cabin and the pilot cabin for woken sleepers (contract §4)
 
 
 def parse_attack(text: str) -> Attack:
@@ -194,9 +204,14 @@ DEFAULT_POLICY = DefaultPolicy()
 
 @dataclass
 class FlightModel:
-    """A ship compiled for flight: tables over its tiles, and memoised transitions."""
+    """A ship compiled for flight: tables over its tiles, and memoised transitions.
+
+    ``track_crew=True`` puts the crew in every state (see the module docstring) even when it
+    follows from the mask; it is always there when stasis chambers hold sleepers.
+    """
 
     ship: Ship
+    track_crew: bool = False
     n: int = 0
     squares: tuple[int, ...] = ()
     adj: tuple[int, ...] = ()  # join bitmask per tile
@@ -220,10 +235,25 @@ class FlightModel:
         self.multi_hull = len(set(self.group)) > 1
         self.batteries = tuple(k for k, t in enumerate(tiles) if t.kind in BATTERY_KINDS)
         self.battery_range = tuple(range(len(self.batteries)))
-        self.cabins = tuple(k for k, t in enumerate(tiles) if t.kind in ("start_cabin", "cabin", "luxury_cabin"))
+        self.cabins = tuple(k for k, t in enumerate(tiles) if t.kind in CABIN_KINDS)
         self.stasis = tuple(k for k, t in enumerate(tiles) if t.kind == "stasis_chamber")
         self.alien_mask = sum(1 << k for k, t in enumerate(tiles) if t.crew in ALIENS)
         self.cabin_mask = sum(1 << k for k in self.cabins)
+        # crew tiles: a loss of their occupants is a crew loss (sleepers are not crew)
+        self.crew_tiles = tuple(k for k in range(self.n) if (self.cabin_mask | self.alien_mask) >> k & 1)
+        # per alien: the life supports of its colour joined to its tile (rules §4.2(5))
+        self.supports = {
+            k: sum(1 << j for j in range(self.n)
+                   if self.adj[k] >> j & 1 and tiles[j].kind == "life_support" and tiles[j].attr("color") == t.crew)
+            for k, t in enumerate(tiles) if t.crew in ALIENS
+        }
+        # per hull: its cabins (awake humans), the cabins sleepers wake into, its stasis chambers
+        self.hull_crew = tuple(
+            (tuple(k for k in self.cabins if self.group[k] == g),
+             tuple(k for k in self.cabins if self.group[k] == g and tiles[k].kind != "luxury_cabin"),
+             tuple(k for k in self.stasis if self.group[k] == g))
+            for g in sorted(set(self.group))
+        )
         # which tiles a meteor from each board side meets first, line by line
         w, h = b.width, b.height
         self.line_order: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -248,10 +278,11 @@ class FlightModel:
 
     # -- states ----------------------------------------------------------------------------------
     def initial(self) -> State:
+        """The ship at launch: every tile aboard, the batteries' charges, the crew as written."""
         charges = tuple(self.tiles[k].charges for k in self.batteries)
         crew = None
-        if self.dynamic_crew:
-            crew = tuple(t.humans + t.sleepers for t in self.tiles)
+        if self.track_crew or self.dynamic_crew:
+            crew = tuple(ALIEN if t.crew in ALIENS else t.humans + t.sleepers for t in self.tiles)
         return (self.full, charges, crew)
 
     def state_id(self, st: State) -> int:
@@ -265,10 +296,25 @@ class FlightModel:
         return self._states[i]
 
     def humans(self, st: State) -> int:
+        """Awake humans aboard (sleepers and aliens are not humans)."""
         mask, _, crew = st
         if crew is None:
             return sum(self.tiles[k].humans for k in self.cabins if mask >> k & 1)
-        return sum(crew[k] for k in self.cabins if mask >> k & 1)
+        return sum(c for k in self.cabins if mask >> k & 1 and (c := crew[k]) > 0)
+
+    def aliens(self, st: State) -> dict[int, str]:
+        """The aliens aboard: tile index -> colour."""
+        mask, _, crew = st
+        if crew is None:
+            # without a crew tuple an alien stays while its tile and (if it had one) a joined life
+            # support of its colour are aboard
+            return {k: self.tiles[k].crew or "" for k, sup in self.supports.items()
+                    if mask >> k & 1 and (not sup or sup & mask)}
+        return {k: self.tiles[k].crew or "" for k in self.supports if mask >> k & 1 and crew[k] == ALIEN}
+
+    def crew_count(self, st: State) -> int:
+        """Crew (rules §4.3): awake humans and aliens; sleepers are not crew."""
+        return self.humans(st) + len(self.aliens(st))
 
     def lost(self, st: State) -> int:
         return self.n - bin(st[0]).count("1")
@@ -395,7 +441,7 @@ class FlightModel:
             return self._canon(mask, ch, crew)
         new = self.split(mask & ~destroyed, crew)
         if crew is not None:
-            crew = self.wake(mask, new, crew, destroyed)
+            crew = self.after_loss(mask, new, crew)
         return self._canon(new, ch, crew)
 
     def _canon(self, mask: int, ch: list[int], crew: tuple[int, ...] | None) -> State:
@@ -407,6 +453,7 @@ class FlightModel:
         return (mask, tuple(ch), crew)
 
     def pieces(self, mask: int) -> list[int]:
+        """The pieces (joined components) of the tiles in ``mask``, in order of their first tile."""
         out = []
         rem = mask
         adj = self.adj
@@ -428,6 +475,11 @@ class FlightModel:
             rem &= ~comp
         return out
 
+    def _piece_humans(self, p: int, crew: tuple[int, ...] | None) -> int:
+        if crew is None:
+            return sum(self.tiles[k].humans for k in self.cabins if p >> k & 1)
+        return sum(c for k in self.cabins if p >> k & 1 and (c := crew[k]) > 0)
+
     def split(self, mask: int, crew: tuple[int, ...] | None) -> int:
         """The kept ship after a hit: per hull, the piece with the most humans, then the most
         components, then the first square in row-major order (contract §4)."""
@@ -436,9 +488,7 @@ class FlightModel:
             return mask
 
         def score(p: int) -> tuple[int, int, int]:
-            hum = sum((crew[k] if crew is not None else self.tiles[k].humans)
-                      for k in self.cabins if p >> k & 1)
-            return (-hum, -bin(p).count("1"), (p & -p).bit_length())
+            return (-self._piece_humans(p, crew), -bin(p).count("1"), (p & -p).bit_length())
 
         if not self.multi_hull:
             return min(ps, key=score)
@@ -450,22 +500,43 @@ class FlightModel:
                 kept |= min(cands, key=score)
         return kept
 
-    def wake(self, old: int, new: int, crew: tuple[int, ...], destroyed: int) -> tuple[int, ...]:
-        """Sleepers wake into empty places after a crew loss, while an awake human remains."""
+    def after_loss(self, old: int, new: int, crew: tuple[int, ...]) -> tuple[int, ...]:
+        """The crew once the tiles of ``old`` not in ``new`` have left the ship.
+
+        An alien whose lost life support was the last one of its colour joined to its cabin leaves
+        with it (rules §4.2(5)). After a crew loss (an occupied cabin gone, or an alien freed)
+        sleepers wake (:meth:`wake`); an empty cabin lost wakes no one (contract §4).
+        """
         left = old & ~new
-        crewed = self.cabin_mask | self.alien_mask
-        if not left & crewed:
-            return crew
         c = list(crew)
-        if sum(c[k] for k in self.cabins if new >> k & 1) == 0:
-            return crew
-        for k in self.cabins:
-            if not new >> k & 1 or self.tiles[k].kind == "luxury_cabin" or self.tiles[k].crew in ALIENS:
+        loss = any(left >> k & 1 and c[k] for k in self.crew_tiles)
+        for k, sup in self.supports.items():
+            if new >> k & 1 and c[k] == ALIEN and sup & left and not sup & new:
+                c[k] = 0
+                loss = True
+        for k in range(self.n):
+            if left >> k & 1:
+                c[k] = 0
+        return self.wake(new, tuple(c)) if loss else tuple(c)
+
+    def wake(self, mask: int, crew: tuple[int, ...]) -> tuple[int, ...]:
+        """Sleepers woken after a crew loss (contract §4): per hull that still holds an awake human,
+        into the empty places of its ordinary cabins and pilot cabin (2 each; a cabin an alien left
+        counts as empty, a luxury cabin never), cabins and chambers in row-major order.
+
+        The caller decides that a crew loss happened (:meth:`apply` does after a hit; a round engine
+        after crew is lost to a card)."""
+        c = list(crew)
+        for cabins, targets, chambers in self.hull_crew:
+            if not chambers or not any(mask >> k & 1 and c[k] > 0 for k in cabins):
                 continue
-            for s in self.stasis:
-                while c[k] < 2 and new >> s & 1 and c[s] > 0:
-                    c[k] += 1
-                    c[s] -= 1
+            for k in targets:
+                if not mask >> k & 1 or c[k] < 0:
+                    continue
+                for s in chambers:
+                    while c[k] < WAKE_PLACES and mask >> s & 1 and c[s] > 0:
+                        c[k] += 1
+                        c[s] -= 1
         return tuple(c)
 
     def step(self, st: State, attack: Attack, a_index: int, oi: int, policy: Policy) -> State:

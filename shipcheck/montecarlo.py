@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import pickle
 import random
-import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing, contextmanager
@@ -35,7 +34,7 @@ from .cards import Attack
 from .flight import DEFAULT_POLICY, FlightModel, Policy, State, parse_attack
 from .model import Ship
 
-__all__ = ["SimulationResult", "simulate", "simulate_naive", "rich_progress", "MASK_LIMIT_BYTES"]
+__all__ = ["SimulationResult", "simulate", "simulate_naive", "MASK_LIMIT_BYTES"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
@@ -502,7 +501,7 @@ def simulate(
         Adaptive mode: chunks are drawn in order until the width of the 95 % interval of
         ``p_survive`` is at most ``precision``, or ``max_runs`` runs are done.
     progress
-        ``progress(done_runs, total_runs)`` after each chunk (see :func:`rich_progress`); in
+        ``progress(done_runs, total_runs)`` after each chunk (the CLI draws a bar with it); in
         adaptive mode ``total_runs`` is ``max_runs``.
     model
         A :class:`FlightModel` of ``ship`` to reuse (and fill) its memoised transitions.
@@ -625,38 +624,3 @@ def simulate_naive(
                 tile_lost[k] += 1
     return SimulationResult(ship, atk, pol.name, runs, s, survived, lost, tile_lost, None, 1, None,
                             ("simulate_naive: per-run loop, Python random stream",))
-
-
-# -- progress display -----------------------------------------------------------------------------
-@contextmanager
-def rich_progress(description: str = "simulating", *, delay: float = 1.0) -> Iterator[Progress]:
-    """A ``progress`` callback drawing a transient rich progress bar on stderr.
-
-    The bar appears only once ``delay`` seconds have passed, so short runs print nothing, and it
-    disappears when the block ends.
-
-    >>> with rich_progress() as bar:
-    ...     bar(10, 100)
-    """
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
-    task = bar.add_task(description, total=None)
-    t0 = time.monotonic()
-    started = False
-
-    def update(done: int, total: int) -> None:
-        nonlocal started
-        if not started and time.monotonic() - t0 >= delay:
-            bar.start()
-            started = True
-        bar.update(task, completed=done, total=total)
-
-    try:
-        yield update
-    finally:
-        if started:
-            bar.stop()
-

@@ -12,12 +12,14 @@ glance (``─═`` is single against double). Empty squares: ``·`` buildable, `
 square, a digit for a die-unlocked square, a letter for a square of a hull; squares that are not
 part of the ship are blank. A ``¦`` column marks a transdimensional seam.
 
-The module uses rich for colour but imports neither typer nor matplotlib.
+Drawings are :class:`Styled` text: plain characters with named styles, written as ANSI colour
+codes for a terminal (:meth:`Styled.ansi`) or handed to rich (``__rich__``). The module imports no
+terminal library, so ``shipcheck check`` starts quickly.
 """
 
 from __future__ import annotations
 
-from rich.text import Text
+from typing import Any
 
 from .model import Ship, Tile
 from .topology import DIE_CHARS, HULL_CHARS, Board, Label
@@ -72,6 +74,79 @@ _MARK_STYLE = "bold white on red"
 _EMPTY_STYLE = "grey42"
 _LABEL_STYLE = "bold"
 _SEAM = "¦"
+
+# SGR codes for the style words used here (a small subset of rich's style names)
+_SGR = {
+    "bold": "1", "black": "30", "red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35",
+    "cyan": "36", "white": "37", "bright_black": "90", "bright_red": "91", "bright_green": "92",
+    "bright_yellow": "93", "bright_blue": "94", "bright_magenta": "95", "bright_cyan": "96",
+    "bright_white": "97", "grey70": "38;5;249", "grey42": "38;5;242",
+}
+_SGR_BG = {"red": "41", "green": "42", "yellow": "43", "blue": "44", "magenta": "45", "cyan": "46",
+           "white": "47", "black": "40"}
+
+
+def sgr(style: str) -> str:
+    """The ANSI escape for a style such as ``"bold white on red"`` (unknown words are ignored)."""
+    fg, _, bg = style.partition(" on ")
+    codes = [_SGR[w] for w in fg.split() if w in _SGR]
+    codes += [_SGR_BG[w] for w in bg.split() if w in _SGR_BG]
+    return f"\x1b[{';'.join(codes)}m" if codes else ""
+
+
+class Styled:
+    """Text with a style name per run of characters: ``segments`` is a list of (text, style)."""
+
+    def __init__(self) -> None:
+        self.segments: list[tuple[str, str]] = []
+
+    def append(self, text: str, style: str | None = None) -> None:
+        if text:
+            self.segments.append((text, style or ""))
+
+    @property
+    def plain(self) -> str:
+        return "".join(t for t, _ in self.segments)
+
+    @property
+    def spans(self) -> list[tuple[int, int, str]]:
+        """(start, end, style) of every styled run."""
+        out, at = [], 0
+        for t, st in self.segments:
+            if st:
+                out.append((at, at + len(t), st))
+            at += len(t)
+        return out
+
+    def ansi(self) -> str:
+        """The text with ANSI colour codes (styles reset at every line end)."""
+        parts = []
+        for t, st in self.segments:
+            code = sgr(st) if st else ""
+            if not code:
+                parts.append(t)
+                continue
+            # keep escapes off line ends so a pager or a cut line never bleeds colour
+            parts.append("\n".join(f"{code}{piece}\x1b[0m" if piece else "" for piece in t.split("\n")))
+        return "".join(parts)
+
+    def rstrip(self) -> None:
+        while self.segments and not self.segments[-1][0].strip():
+            self.segments.pop()
+        if self.segments:
+            t, st = self.segments[-1]
+            self.segments[-1] = (t.rstrip(), st)
+
+    def __str__(self) -> str:
+        return self.plain
+
+    def __rich__(self) -> Any:
+        from rich.text import Text
+
+        out = Text(no_wrap=True, overflow="ignore")
+        for t, st in self.segments:
+            out.append(t, style=st or None)
+        return out
 
 
 def label_text(label: Label) -> str:
@@ -184,8 +259,8 @@ def _seam_after(board: Board) -> set[int]:
     return out
 
 
-def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool = True) -> Text:
-    """The ship drawn on its board, as rich text.
+def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool = True) -> Styled:
+    """The ship drawn on its board, as :class:`Styled` text.
 
     ``marks`` maps grid indices to a short tag (``"C1"``): those squares are highlighted and the
     tag is written in the block's top-left corner. With ``color=False`` no styles are applied.
@@ -200,7 +275,7 @@ def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool 
         rlabels = [f"{lab} r{j}" for j, lab in enumerate(rlabels)]
     lw = max(len(x) for x in rlabels) + 1
     seams = _seam_after(board)
-    out = Text(no_wrap=True, overflow="ignore")
+    out = Styled()
 
     def add(s: str, style: str = "") -> None:
         out.append(s, style=style if color and style else None)

@@ -19,12 +19,12 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .flight import DIRS, KINDS, FlightModel, parse_attack
-from .model import ALIENS, BATTERY_KINDS, CABIN_KINDS, ENGINE_KINDS, GOODS, Ship
+from .model import ALIENS, BATTERY_KINDS, CABIN_KINDS, ENGINE_KINDS, GOODS, Ship, Tile
 from .rules import Layout, check
 
 if TYPE_CHECKING:
@@ -124,6 +124,10 @@ class Power:
     charges on them (greedy, which is optimal here), each charged component's square and what one
     charge on it adds. ``charges`` is the charges aboard; the alien bonus (+2) applies only while
     the power without it is above 0.
+
+    On a ship of several hulls (class IIA, rules §11.4) ``hulls`` holds each hull's own power (its
+    charges power only its own doubles, its alien counts only for it) and ``combine`` says how they
+    add up: ``"min"`` for engine power (the ship moves by the lower), ``"sum"`` for firepower.
     """
 
     free: Fraction
@@ -132,10 +136,15 @@ class Power:
     alien: int | None = None  # square of the alien giving the bonus
     parts: tuple[tuple[int, str, Fraction, bool], ...] = ()  # (square, kind, value, needs a charge)
     problems: tuple[int, ...] = ()  # engines counted although they break E1
+    hulls: tuple[Power, ...] = ()
+    combine: str = "sum"
+    name: str = ""  # a hull's board letter (or first square) when this is one hull's power
 
     @property
     def raw_ladder(self) -> tuple[Fraction, ...]:
         """Power without the alien for 0, 1, ... k charges spent, k = min(charges, charged parts)."""
+        if self.hulls:
+            return _best_split([h.raw_ladder for h in self.hulls], self.combine)
         out = [self.free]
         for _, v in self.charged[: max(0, min(self.charges, len(self.charged)))]:
             out.append(out[-1] + v)
@@ -144,6 +153,8 @@ class Power:
     @property
     def ladder(self) -> tuple[Fraction, ...]:
         """Power reached for 0, 1, ... k charges spent, the alien bonus included."""
+        if self.hulls:
+            return _best_split([h.ladder for h in self.hulls], self.combine)
         return tuple(p + ALIEN_BONUS if self.alien is not None and p > 0 else p for p in self.raw_ladder)
 
     @property
@@ -157,12 +168,14 @@ class Power:
     @property
     def best_possible(self) -> Fraction:
         """Power with a charge for every charged part, whatever the batteries hold."""
+        if self.hulls:
+            return _join([h.best_possible for h in self.hulls], self.combine)
         p = self.free + sum((v for _, v in self.charged), Fraction(0))
         return p + ALIEN_BONUS if self.alien is not None and p > 0 else p
 
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         name = ship.board.cell_name
-        return {
+        d = {
             "min": number(self.min),
             "max": number(self.max),
             "ladder": [number(p) for p in self.ladder],
@@ -173,6 +186,31 @@ class Power:
             "parts": [{"at": name(i), "kind": k, "value": number(v), "charge": c} for i, k, v, c in self.parts],
             "problems": [name(i) for i in self.problems],
         }
+        if self.hulls:
+            d["combine"] = self.combine
+            d["hulls"] = [{"hull": h.name, "charges": h.charges}
+                          | {k: v for k, v in h.to_dict(ship).items() if k not in ("parts", "problems")}
+                          for h in self.hulls]
+        return d
+
+
+def _join(values: list[Fraction], how: str) -> Fraction:
+    return min(values) if how == "min" else sum(values, Fraction(0))
+
+
+def _best_split(ladders: list[tuple[Fraction, ...]], how: str) -> tuple[Fraction, ...]:
+    """The best combined power for each total number of charges, shared out among the hulls."""
+    best = list(ladders[0])
+    for lad in ladders[1:]:
+        out: list[Fraction | None] = [None] * (len(best) + len(lad) - 1)
+        for i, a in enumerate(best):
+            for j, b in enumerate(lad):
+                v = _join([a, b], how)
+                cur = out[i + j]
+                if cur is None or v > cur:
+                    out[i + j] = v
+        best = [v for v in out if v is not None]
+    return tuple(best)
 
 
 @dataclass(frozen=True)
@@ -380,9 +418,19 @@ def stats(ship: Ship) -> ShipStats:
                      "written; the inspection would remove components first")
 
     crew = _crew(ship, codes)
-    charges = sum(t.charges for t in ship.tiles if t.kind in BATTERY_KINDS)
-    engine = _engine(ship, crew, charges, codes)
-    cannon = _cannon(ship, crew, charges)
+    engine = _engine(ship, ship.tiles, crew, codes)
+    cannon = _cannon(ship, ship.tiles, crew)
+    hull_of = ship.board.hulls(ship.dice)
+    groups = sorted({-1 if (g := hull_of[t.at]) is None else g for t in ship.tiles})
+    if len(groups) > 1:
+        # rules §11.4: each half on its own charges and alien; the ship moves by the lower engine power
+        halves = [tuple(t for t in ship.tiles if (-1 if hull_of[t.at] is None else hull_of[t.at]) == g)
+                  for g in groups]
+        names = [_hull_name(ship, h[0].at) for h in halves]
+        e_h = tuple(replace(_engine(ship, h, crew, codes), name=nm) for h, nm in zip(halves, names, strict=True))
+        c_h = tuple(replace(_cannon(ship, h, crew), name=nm) for h, nm in zip(halves, names, strict=True))
+        engine = replace(engine, combine="min", hulls=e_h, free=_join([h.free for h in e_h], "min"))
+        cannon = replace(cannon, hulls=c_h)
     if engine.problems:
         notes.append(f"{len(engine.problems)} engine(s) do not point to the rear (E1): counted in the engine "
                      "power all the same")
@@ -395,9 +443,9 @@ def stats(ship: Ship) -> ShipStats:
         notes.append("a cyan Manager would raise the purple and orange bonuses to +3 (not counted)")
     if any(t.kind in ("cannon_booster", "engine_booster") for t in ship.tiles):
         notes.append("cannon and engine boosters are single-use (the boosted component is destroyed): not counted")
-    if ship.board.has_hulls:
-        notes.append("on a ship of several hulls each hull flies on its own charges and shields; the figures "
-                     "here are for the whole ship")
+    if engine.hulls:
+        notes.append("several hulls (rules §11.4): engine power is the lower of the hulls', firepower their sum; "
+                     "a hull's charges power only its own doubles and shields, its alien counts only for it")
 
     batteries = tuple(Battery(t.at, t.kind, t.charges, t.capacity) for t in ship.tiles if t.kind in BATTERY_KINDS)
     cargo = _cargo(ship)
@@ -423,13 +471,15 @@ def _crew(ship: Ship, codes: dict[str, set[int]]) -> Crew:
     )
 
 
-def _bonus_alien(crew: Crew, colour: str) -> int | None:
-    return next((i for c, i in crew.aliens if c == colour and i not in crew.idle_aliens), None)
+def _bonus_alien(crew: Crew, colour: str, tiles: tuple[Tile, ...]) -> int | None:
+    """The square of the alien of ``colour`` that gives its bonus to ``tiles``, if any."""
+    here = {t.at for t in tiles}
+    return next((i for c, i in crew.aliens if c == colour and i not in crew.idle_aliens and i in here), None)
 
 
-def _engine(ship: Ship, crew: Crew, charges: int, codes: dict[str, set[int]]) -> Power:
+def _engine(ship: Ship, tiles: tuple[Tile, ...], crew: Crew, codes: dict[str, set[int]]) -> Power:
     parts = []
-    for t in ship.tiles:
+    for t in tiles:
         if t.kind in ("engine", "cannon_engine"):
             parts.append((t.at, t.kind, Fraction(1), False))
         elif t.kind == "double_engine":
@@ -437,18 +487,27 @@ def _engine(ship: Ship, crew: Crew, charges: int, codes: dict[str, set[int]]) ->
     free = sum((v for _, _, v, c in parts if not c), Fraction(0))
     charged = tuple((i, v) for i, _, v, c in parts if c)
     e1 = codes.get("E1", set())
-    problems = tuple(t.at for t in ship.tiles if t.kind in ENGINE_KINDS and t.at in e1)
-    return Power(free, charged, charges, _bonus_alien(crew, "orange"), tuple(parts), problems)
+    problems = tuple(t.at for t in tiles if t.kind in ENGINE_KINDS and t.at in e1)
+    return Power(free, charged, _charges(tiles), _bonus_alien(crew, "orange", tiles), tuple(parts), problems)
 
 
-def _cannon(ship: Ship, crew: Crew, charges: int) -> Power:
+def _hull_name(ship: Ship, at: int) -> str:
+    ch = ship.board.char(at)
+    return ch if ch.isalpha() else ship.board.cell_text(at)
+
+
+def _charges(tiles: tuple[Tile, ...]) -> int:
+    return sum(t.charges for t in tiles if t.kind in BATTERY_KINDS)
+
+
+def _cannon(ship: Ship, tiles: tuple[Tile, ...], crew: Crew) -> Power:
     fwd = ship.ship_side("front")
 
     def barrel(s: int, full: Fraction) -> Fraction:
         return full if s == fwd else full / 2
 
     parts = []
-    for t in ship.tiles:
+    for t in tiles:
         if t.kind in ("cannon", "cannon_engine"):
             parts.append((t.at, t.kind, sum((barrel(s, Fraction(1)) for s in t.barrels), Fraction(0)), False))
         elif t.kind == "double_cannon":
@@ -458,7 +517,7 @@ def _cannon(ship: Ship, crew: Crew, charges: int) -> Power:
     free = sum((v for _, _, v, c in parts if not c), Fraction(0))
     # greedy: the most power per charge first (ties in grid order); optimal since each costs 1 charge
     charged = tuple(sorted(((i, v) for i, _, v, c in parts if c), key=lambda p: (-p[1], p[0])))
-    return Power(free, charged, charges, _bonus_alien(crew, "purple"), tuple(parts))
+    return Power(free, charged, _charges(tiles), _bonus_alien(crew, "purple", tiles), tuple(parts))
 
 
 def _cargo(ship: Ship) -> Cargo:
@@ -569,6 +628,12 @@ def render_stats(s: ShipStats) -> str:
             lines.append(f"  {colour} alien at {cell(p.alien)}: +2 when the power without it is above 0")
         if p.best_possible != p.max:
             lines.append(f"  with a charge for every double: {fmt_power(p.best_possible)}")
+        for h in p.hulls:
+            hl = "  ".join(f"{k}:{fmt_power(v)}" for k, v in enumerate(h.ladder))
+            lines.append(f"  hull {h.name} ({h.charges} charges): {hl}"
+                         + (f", {colour} alien at {cell(h.alien)}" if h.alien is not None else ""))
+        if p.hulls:
+            lines.append("  the ship moves by the lower hull" if p.combine == "min" else "  the hulls add up")
 
     power_block("Engine power", s.engine, "orange")
     power_block("Firepower", s.cannon, "purple")

@@ -1,4 +1,9 @@
-"""Layering: the core modules import neither typer nor matplotlib (the CLI is a thin layer)."""
+"""Layering: the core imports no front end (click, matplotlib), and no heavy module at import time.
+
+The CLI (``shipcheck/cli/``) and the report's drawing layer (``shipcheck/report/``) sit on top; every
+other module is core. Core modules may import rich inside a function (``__rich__`` for notebooks),
+never at module level, so ``import shipcheck`` and ``shipcheck check`` stay fast.
+"""
 
 from __future__ import annotations
 
@@ -8,26 +13,35 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "shipcheck"
-FRONT_ENDS = {"cli.py", "__main__.py"}
-CORE = sorted(p for p in PACKAGE.glob("*.py") if p.name not in FRONT_ENDS)
+TOP_LAYERS = {"cli", "report"}
+CORE = sorted(p for p in PACKAGE.rglob("*.py")
+              if p.name != "__main__.py" and not TOP_LAYERS & set(p.relative_to(PACKAGE).parts[:-1]))
 
 
-def imported(path: Path) -> set[str]:
+def imported(path: Path, *, top_level_only: bool = False) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes:
         if isinstance(node, ast.Import):
             out |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             out.add(node.module.split(".")[0])
-        elif isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+        elif isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module:
             out.add("shipcheck." + node.module.split(".")[0])
     return out
 
 
-@pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", CORE, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_core_module_imports_no_front_end(path: Path) -> None:
-    bad = imported(path) & {"typer", "matplotlib", "click", "shipcheck.cli"}
+    bad = imported(path) & {"typer", "matplotlib", "click", "shipcheck.cli", "shipcheck.report"}
     assert not bad, f"{path.name} imports {sorted(bad)}"
+    assert "rich" not in imported(path, top_level_only=True), f"{path.name} imports rich at module level"
+
+
+def test_nothing_imports_typer() -> None:
+    users = [p.name for p in PACKAGE.rglob("*.py") if "typer" in imported(p)]
+    assert not users
 
 
 def test_ship_repr_pastes_back() -> None:

@@ -14,8 +14,9 @@ from shipbuild import PILOT, ship, tile
 
 from shipcheck import montecarlo
 from shipcheck.cards import find_card
+from shipcheck.cli._common import progress_bar
 from shipcheck.flight import parse_attack
-from shipcheck.montecarlo import SimulationResult, rich_progress, simulate, simulate_naive
+from shipcheck.montecarlo import SimulationResult, simulate, simulate_naive
 from shipcheck.odds import odds
 from shipcheck.rules import check
 from shipcheck.shipfile import load_ship
@@ -275,7 +276,7 @@ def test_progress_callback() -> None:
     calls: list[tuple[int, int]] = []
     simulate(LONE, ["small-meteor:front"], runs=2_500, seed=1, batch=1_000, progress=lambda d, t: calls.append((d, t)))
     assert calls == [(1_000, 2_500), (2_000, 2_500), (2_500, 2_500)]
-    with rich_progress(delay=0.0) as bar:
+    with progress_bar(delay=0.0) as bar:
         simulate(LONE, ["small-meteor:front"], runs=2_000, seed=1, batch=1_000, progress=bar)
 
 

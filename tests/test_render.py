@@ -58,9 +58,10 @@ def test_marks_highlight() -> None:
     assert start is not None
     plain = render_ship_text(ship, marks={start: "B2"})
     assert "B2" in plain
-    rich_text = render_ship(ship, marks={start: "B2"}, color=True)
-    styles = {str(span.style) for span in rich_text.spans}
+    drawn = render_ship(ship, marks={start: "B2"}, color=True)
+    styles = {style for _, _, style in drawn.spans}
     assert any("red" in s for s in styles)
+    assert "\x1b[1;37;41m" in drawn.ansi()  # bold white on red
     no_color = render_ship(ship, marks={start: "B2"}, color=False)
     assert not no_color.spans
 

@@ -337,3 +337,74 @@ def test_mirror_swaps_left_and_right(tiles: str) -> None:
         assert (x.p_reach, x.p_damage, x.p_stoppable) == (y.p_reach, y.p_damage, y.p_stoppable), (x.kind, x.direction)
         assert sorted((m(t.at), t.p_hit, t.p_damage) for t in x.targets) == [
             (t.at, t.p_hit, t.p_damage) for t in y.targets]
+
+
+# -- two hulls (class IIA, rules §11.4) ----------------------------------------------------------
+# hull A (columns 3-6): a cabin (4,6) over a single engine (4,7). Hull B (columns 8-11): a cabin
+# (9,6) over a double engine (9,7), a battery of 2 to the cabin's right (10,6).
+IIA_A = tile((4, 6), "cabin", "0030") + tile((4, 7), "engine", "1000")
+IIA_B = tile((9, 6), "cabin", "0330") + tile((9, 7), "double_engine", "1000") + tile((10, 6), "battery", "0003", cells=2)
+
+
+def test_two_hulls_engine_power_is_the_lower_half() -> None:
+    s = stats(ship(IIA_A + IIA_B, "IIA"))
+    assert s.construction.legal, s.construction
+    # hull A: 1 whatever is spent (no charge there); hull B: 0, or 2 with a charge of its own battery.
+    # The ship moves by the lower: 0 with no charge, 1 with one (B's 2 against A's 1)
+    assert [h.ladder for h in s.engine.hulls] == [(1,), (0, 2)]
+    assert s.engine.ladder == (0, 1) and s.engine.max == 1
+    assert s.engine.best_possible == 1
+    d = s.to_dict()["engine_power"]
+    assert d["combine"] == "min" and [h["ladder"] for h in d["hulls"]] == [[1], [0, 2]]
+    assert "the ship moves by the lower hull" in render_stats(s)
+
+
+def test_two_hulls_batteries_power_only_their_own_doubles() -> None:
+    # the double engine in hull A, the battery in hull B: the charge cannot reach it
+    a = tile((4, 6), "cabin", "0030") + tile((4, 7), "double_engine", "1000")
+    b = tile((9, 6), "cabin", "0330") + tile((9, 7), "engine", "1000") + tile((10, 6), "battery", "0003", cells=2)
+    s = stats(ship(a + b, "IIA"))
+    assert s.construction.legal, s.construction
+    assert [h.ladder for h in s.engine.hulls] == [(0,), (1,)]
+    assert s.engine.ladder == (0,)
+    # firepower: a double cannon in hull A, the battery in hull B: no charge reaches it, 0 fire power
+    a = tile((4, 6), "cabin", "3000") + tile((4, 5), "double_cannon", "0030")
+    s = stats(ship(a + b, "IIA"))
+    assert s.cannon.ladder == (0,) and s.cannon.best_possible == 2
+
+
+def test_two_hulls_alien_bonus_counts_only_for_its_half() -> None:
+    # hull A: an orange alien's cabin (4,6) with its life support (5,6), an engine below (4,7);
+    # hull B: a cabin and an engine. A: 1 + 2 = 3; B: 1; the ship moves by 1 (summed it would be 4)
+    a = (tile((4, 6), "cabin", "0130", crew="orange") + tile((5, 6), "life_support", "0003", color="orange")
+         + tile((4, 7), "engine", "1000"))
+    b = tile((9, 6), "cabin", "0030") + tile((9, 7), "engine", "1000")
+    s = stats(ship(a + b, "IIA"))
+    assert s.construction.legal, s.construction
+    assert [h.ladder for h in s.engine.hulls] == [(3,), (1,)]
+    assert s.engine.ladder == (1,)
+
+
+def test_two_hulls_purple_alien_needs_its_own_halfs_firepower() -> None:
+    # hull A: a purple alien with its life support and no cannon; hull B: a single forward cannon.
+    # Firepower is the sum of the halves, 0 + 1; the alien's +2 would need fire power in hull A
+    a = (tile((4, 6), "cabin", "0100", crew="purple") + tile((5, 6), "life_support", "0003", color="purple"))
+    b = tile((8, 6), "cabin", "3000") + tile((8, 5), "cannon", "0030")
+    s = stats(ship(a + b, "IIA"))
+    assert s.construction.legal, s.construction
+    assert s.cannon.ladder == (1,)
+    # with a cannon in hull A too: A 1 + 2, B 1
+    a2 = a.replace('sides = "0100"', 'sides = "3100"') + tile((4, 5), "cannon", "0030")
+    s2 = stats(ship(a2 + b, "IIA"))
+    assert s2.construction.legal, s2.construction
+    assert [h.ladder for h in s2.cannon.hulls] == [(3,), (1,)] and s2.cannon.ladder == (4,)
+
+
+def test_two_hulls_firepower_shares_charges_out_per_half() -> None:
+    # a forward double cannon in each half; hull A has a battery of 2, hull B none
+    a = tile((4, 6), "cabin", "3300") + tile((4, 5), "double_cannon", "0030") + tile((5, 6), "battery", "0003", cells=2)
+    b = tile((8, 6), "cabin", "3000") + tile((8, 5), "double_cannon", "0030")
+    s = stats(ship(a + b, "IIA"))
+    assert s.construction.legal, s.construction
+    # A's two charges: the first powers A's double (2), the second has nothing left to power in A
+    assert s.cannon.ladder == (0, 2) and s.cannon.best_possible == 4

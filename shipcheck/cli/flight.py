@@ -1,0 +1,209 @@
+"""Flight commands: stats, odds, simulate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..errors import InputError
+from ..model import Ship
+from ..rules import check
+from ..shipfile import load_ship
+from ._common import draw, echo, format_option, header, pct, print_json, progress_bar, provisional, ship_argument
+
+_ATTACK_HELP = ("An attack, repeatable, in order: small-meteor, large-meteor, light-shot or heavy-shot, from "
+                "front, rear, left or right.")
+_CARD_HELP = ("A card whose meteors or shots to fly through: I-09, III-10, 2021:II-10 (see `shipcheck cards`). "
+              "Pirates: all shots taken; combat zone: the shots of its shots line.")
+_POLICY_HELP = ("default: the contract's careful player; optimal: battery decisions that maximise survival, then "
+                "minimise losses.")
+
+
+def attack_options(f: Any) -> Any:
+    f = click.option("--policy", type=click.Choice(["default", "optimal"]), default="default", show_default=True,
+                     help=_POLICY_HELP)(f)
+    f = click.option("--card", "-c", metavar="ID", help=_CARD_HELP)(f)
+    return click.option("--attack", "-a", "attack", multiple=True, metavar="KIND:FROM", help=_ATTACK_HELP)(f)
+
+
+def flight_attacks(ship: Ship, attack: tuple[str, ...], card: str | None) -> tuple[list[Any], str]:
+    """The attacks named by ``--attack`` or ``--card``, and a line describing them."""
+    from ..cards import find_card
+    from ..flight import parse_attack
+
+    if bool(attack) == bool(card):
+        raise InputError("give --attack KIND:FROM (repeatable) or --card ID, not both and not neither",
+                         key="--attack/--card", value=None, expected="one of the two")
+    if attack:
+        atk = [parse_attack(a) for a in attack]
+        return atk, ", ".join(str(a) for a in atk)
+    assert card is not None
+    try:
+        c = find_card(card) if ":" in card else find_card(card, ship.edition)
+    except KeyError as exc:
+        raise InputError("unknown card", key="--card", value=card,
+                         expected=str(exc.args[0]) if exc.args else "a card id from `shipcheck cards`") from None
+    atk = list(c.attacks())
+    if not atk:
+        raise InputError(f"card {c.full_id} ({c.type}) has no meteors or shots", key="--card", value=card,
+                         expected="a meteor swarm, pirates or combat zone card")
+    return atk, f"card {c.full_id} ({c.type}): " + ", ".join(str(a) for a in atk)
+
+
+def flight_header(s: Ship, path: str, what: str) -> None:
+    echo(header(s, path))
+    warn = provisional(s.board)
+    if warn:
+        echo(warn)
+    report = check(s)
+    if not report.legal:
+        cs = ", ".join(sorted({v.code for v in report.errors}))
+        echo(f"note: the ship is not legal ({cs}); the odds are for the ship as built")
+    echo(f"attacks: {what}")
+
+
+def loss_marks(p_lost: list[tuple[int, Any]]) -> dict[int, str]:
+    return {sq: f"{round(float(p) * 100)}%" for sq, p in p_lost if float(p) > 0}
+
+
+def dist_lines(dist: dict[int, Any], fractions: bool) -> list[str]:
+    out = []
+    top = max((float(v) for v in dist.values()), default=1.0) or 1.0
+    for k, v in dist.items():
+        bar = "█" * max(1, round(30 * float(v) / top)) if float(v) > 0 else ""
+        frac = f"  ({v})" if fractions else ""
+        out.append(f"  lost {k:>2}: {pct(v)} {bar}{frac}")
+    return out
+
+
+@click.command("stats")
+@ship_argument
+@format_option
+def stats_cmd(ship: str, fmt: str) -> None:
+    """Ship parameters: crew, engine and cannon power per charge spent, shields, cargo, exposed
+    connectors, and where each kind of attack can hit.
+
+    \b
+    Example:
+      shipcheck stats examples/class-II-freighter.toml
+    """
+    from ..stats import render_stats
+    from ..stats import stats as ship_stats
+
+    s = load_ship(ship)
+    st = ship_stats(s)
+    if fmt == "json":
+        d = st.to_dict()
+        d["ship"] = ship
+        print_json(d)
+        return
+    echo(header(s, ship))
+    warn = provisional(s.board)
+    if warn:
+        echo(warn)
+    echo(render_stats(st))
+
+
+@click.command("odds")
+@ship_argument
+@attack_options
+@format_option
+def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, fmt: str) -> None:
+    """Exact odds of a sequence of attacks: survival, components lost, each square's risk.
+
+    Every dice outcome is enumerated (a Markov chain over damage states, in exact fractions).
+
+    \b
+    Examples:
+      shipcheck odds examples/class-II-freighter.toml --attack large-meteor:front --attack small-meteor:left
+      shipcheck odds examples/class-III-hauler.toml --card III-10 --policy optimal
+    """
+    from ..odds import POLICY_NOTE
+    from ..odds import odds as exact_odds
+
+    s = load_ship(ship)
+    atk, what = flight_attacks(s, attack, card)
+    r = exact_odds(s, atk, policy=policy)
+    if fmt == "json":
+        print_json({"ship": ship, **r.to_dict()})
+        return
+    flight_header(s, ship, what)
+    echo(f"policy: {POLICY_NOTE if r.policy == 'default' else 'optimal (dynamic programming over damage states)'}")
+    draw(s, loss_marks(r.p_lost()))
+    echo("squares show the chance the component is lost")
+    echo(f"survive:        {pct(r.p_survive)}  ({r.p_survive})")
+    echo(f"expected lost:  {float(r.expected_lost):.4f}  ({r.expected_lost})")
+    for line in dist_lines(r.lost_distribution, True):
+        echo(line)
+    if r.baseline is not None:
+        echo(f"default policy: survive {r.baseline['p_survive'] * 100:.2f} %, "
+             f"expected lost {r.baseline['expected_lost']:.4f}")
+        if not r.differences:
+            echo("the optimal decisions are the default's everywhere they matter")
+        for diff in r.differences[:10]:
+            echo(f"  attack {diff['attack']} ({diff['attack_kind']}), {diff['roll']} "
+                 f"[p={diff['probability']:.4f}]: default {diff['default']} -> optimal {diff['optimal']}")
+        if len(r.differences) > 10:
+            echo(f"  ... {len(r.differences) - 10} more (see --format json)")
+
+
+@click.command("simulate")
+@ship_argument
+@attack_options
+@click.option("--runs", "-n", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Number of flights to sample.")
+@click.option("--seed", "-s", type=int, metavar="SEED",
+              help="Seed; the same seed gives the same numbers on any number of workers. Random if omitted.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes.")
+@click.option("--dask", is_flag=True, help="Run on Dask (pip install 'shipcheck[dask]'): on --scheduler if "
+              "given, else on a local cluster of --workers processes.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="A Dask scheduler address (implies --dask); 'local' starts a local cluster.")
+@click.option("--precision", type=float, metavar="WIDTH",
+              help="Run until the 95 % interval of p_survive is this narrow (ignores --runs).")
+@click.option("--batch", type=click.IntRange(min=1), default=65_536, show_default=True,
+              help="Runs per chunk (bounds memory; part of what the seed means).")
+@format_option
+def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, runs: int, seed: int | None,
+                 workers: int, dask: bool, scheduler: str | None, precision: float | None, batch: int,
+                 fmt: str) -> None:
+    """Monte Carlo odds over the same model as `odds`, with 95 % intervals.
+
+    \b
+    Examples:
+      shipcheck simulate examples/class-III-hauler.toml --card III-10 --runs 200000 --seed 7
+      shipcheck simulate examples/blue-round1.toml --attack large-meteor:front --precision 0.001 --workers 2
+      shipcheck simulate examples/blue-round1.toml --card I-09 --dask --workers 2 --seed 1
+    """
+    from ..montecarlo import simulate as mc
+
+    s = load_ship(ship)
+    atk, what = flight_attacks(s, attack, card)
+    if dask and scheduler is None:
+        scheduler = "local"
+    if precision is not None and not 0 < precision < 1:
+        raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")
+    try:
+        with progress_bar() as bar:
+            r = mc(s, atk, runs=runs, seed=seed, workers=workers, scheduler=scheduler, precision=precision,
+                   batch=batch, policy=policy, progress=bar)
+    except ImportError as exc:
+        raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
+    except OSError as exc:
+        raise InputError(f"cannot reach the Dask scheduler ({exc})", key="--scheduler", value=scheduler,
+                         expected="a running scheduler address, or 'local'") from None
+    if fmt == "json":
+        print_json({"ship": ship, **r.to_dict()})
+        return
+    flight_header(s, ship, what)
+    echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
+    draw(s, loss_marks([(t.at, p) for t, p in zip(s.tiles, r.p_lost)]))
+    echo("squares show the estimated chance the component is lost")
+    lo, hi = r.p_survive_ci
+    echo(f"survive:        {pct(r.p_survive)}  95 % CI [{lo * 100:.2f} %, {hi * 100:.2f} %]")
+    lo, hi = r.expected_lost_ci
+    echo(f"expected lost:  {r.expected_lost:.4f}  95 % CI [{lo:.4f}, {hi:.4f}]")
+    for line in dist_lines(r.lost_distribution, False):
+        echo(line)

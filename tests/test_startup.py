@@ -1,0 +1,62 @@
+"""Start-up: `import shipcheck` and the `check` command load no heavy library.
+
+Whole-process time is what a user feels; it is measured in ``benchmarks/bench_startup.py``. Here we
+assert the cause that keeps it low: which modules a command imports (``python -X importtime``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BLUE = ROOT / "examples" / "blue-round1.toml"
+HEAVY = {"numpy", "scipy", "pandas", "matplotlib", "rich", "multiprocessing", "concurrent", "distributed",
+         "dask", "pydantic", "typer"}
+
+
+def imported_modules(*args: str) -> set[str]:
+    """Top-level names of every module a Python process imports (from -X importtime)."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    names = set()
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            names.add(line.rsplit("|", 1)[1].strip().split(".")[0])
+    assert names, proc.stderr[-2000:]
+    return names
+
+
+def test_import_shipcheck_is_light() -> None:
+    assert not imported_modules("-c", "import shipcheck") & HEAVY
+
+
+def test_import_cli_is_light() -> None:
+    assert not imported_modules("-c", "import shipcheck.cli") & HEAVY
+
+
+@pytest.mark.parametrize("args", [["check", str(BLUE)], ["show", str(BLUE)], ["check", "--format", "json", str(BLUE)],
+                                  ["rules", "C1"], ["odds", str(BLUE), "--card", "I-09"]],
+                         ids=lambda a: " ".join(a[:1] + [x for x in a[1:] if x.startswith("-")]))
+def test_light_commands_import_nothing_heavy(args: list[str]) -> None:
+    heavy = imported_modules("-m", "shipcheck", *args) & HEAVY
+    assert not heavy, f"`shipcheck {' '.join(args)}` imports {sorted(heavy)}"
+
+
+def test_public_names_load_lazily_and_resolve() -> None:
+    code = ("import shipcheck, sys; assert 'shipcheck.odds' not in sys.modules; "
+            "import shipcheck.fix; f = shipcheck.fix; assert callable(f) and f.__module__ == 'shipcheck.fix'; "
+            "assert shipcheck.stats.__module__ == 'shipcheck.stats'; "
+            "assert set(shipcheck.__all__) <= set(dir(shipcheck)); "
+            "[getattr(shipcheck, n) for n in shipcheck.__all__]")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_all_lists_every_lazy_name() -> None:
+    import shipcheck
+
+    assert sorted(shipcheck.__all__) == sorted(shipcheck._EXPORTS)
