@@ -6,8 +6,10 @@ model's :data:`~shipcheck.flight.State` (tiles aboard, charges per battery, occu
 valuable first); ``gone`` is the tiles of halves that left the flight (class IIA), which go back to
 the table and are not lost components.
 
-Crew per tile: humans in the pilot cabin, cabins and luxury cabins; 1 for an alien's cabin while
-the alien is aboard; sleepers in stasis chambers. Every method here is a pure function of the state
+Crew per tile is the flight model's (``FlightModel(track_crew=True)``): humans in the pilot cabin,
+cabins and luxury cabins; :data:`~shipcheck.flight.ALIEN` where an alien sits; sleepers in stasis
+chambers. The flight model sends aliens home with their last life support and wakes sleepers after
+a crew loss; crew lost to a card wakes them the same way. Every method here is a pure function of the state
 (and the policy's pure decisions), so the engine computes it once per distinct state and card.
 
 Rules used (rules digest): parameters §7 and §11.4, goods §9.3-§9.4, crew §4.4 and §9.5, epidemic
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shipcheck.cards import Attack
-from shipcheck.flight import FlightModel, Policy
+from shipcheck.flight import ALIEN, FlightModel, Policy
 from shipcheck.model import ALIENS, Ship
 
 __all__ = ["COLOURS", "Firepower", "RState", "ShipModel"]
@@ -56,7 +58,9 @@ class ShipModel:
     """One player's ship compiled for a round (tables over its tiles) on top of a FlightModel."""
 
     def __init__(self, ship: Ship, *, flight: FlightModel | None = None) -> None:
-        fm = flight or FlightModel(ship)
+        fm = flight or FlightModel(ship, track_crew=True)
+        if not fm.track_crew and not fm.dynamic_crew:
+            raise ValueError("a round needs a FlightModel built with track_crew=True")
         self.ship = ship
         self.fm = fm
         tiles = fm.tiles
@@ -126,32 +130,22 @@ class ShipModel:
 
     # -- the launch state ------------------------------------------------------------------------
     def initial(self) -> RState:
-        mask, charges, _ = self.fm.initial()
-        crew = []
-        for k, t in enumerate(self.tiles):
-            if k in self.alien_colour:
-                crew.append(1)
-            elif t.kind in CABINS:
-                crew.append(t.humans)
-            elif t.kind == "stasis_chamber":
-                crew.append(t.sleepers)
-            else:
-                crew.append(0)
-        goods: list[list[int]] = [[] for _ in self.holds]
-        for h, (k, _, _, _) in enumerate(self.holds):
-            goods[h] = sorted(CODE[g] for g in self.tiles[k].goods)
-        return (mask, charges, tuple(crew), tuple(tuple(g) for g in goods), 0)
+        mask, charges, crew = self.fm.initial()
+        assert crew is not None
+        goods = tuple(tuple(sorted(CODE[g] for g in self.tiles[k].goods)) for k, _, _, _ in self.holds)
+        return (mask, charges, crew, goods, 0)
 
     # -- crew ------------------------------------------------------------------------------------
     def humans(self, st: RState, hull: int | None = None) -> int:
-        mask, _, crew = st[0], st[1], st[2]
-        return sum(crew[k] for k in self.cabins
-                   if mask >> k & 1 and k not in self.alien_colour and (hull is None or self.group[k] == hull))
+        """Awake humans aboard (of one hull when ``hull`` is given)."""
+        mask, crew = st[0], st[2]
+        return sum(c for k in self.cabins
+                   if mask >> k & 1 and (c := crew[k]) > 0 and (hull is None or self.group[k] == hull))
 
     def aliens(self, st: RState) -> dict[str, int]:
         """Colour -> cabin tile of each alien aboard."""
         mask, crew = st[0], st[2]
-        return {c: k for k, c in self.alien_colour.items() if mask >> k & 1 and crew[k]}
+        return {c: k for k, c in self.alien_colour.items() if mask >> k & 1 and crew[k] == ALIEN}
 
     def crew_count(self, st: RState) -> int:
         """Humans and aliens (rules §4.3); sleepers are not crew."""
@@ -192,91 +186,64 @@ class ShipModel:
         return out
 
     def canon(self, mask: int, charges: Sequence[int], crew: Sequence[int], goods: Sequence[Sequence[int]],
-              gone: int, old_mask: int | None = None) -> RState:
-        """A state with everything on tiles no longer aboard dropped, and aliens without a life
-        support sent home (rules §4.2(5): only when a loss leaves the alien unsupported)."""
+              gone: int) -> RState:
+        """A state with the charges, crew and goods of tiles no longer aboard dropped."""
         ch = [c if mask >> k & 1 else 0 for c, k in zip(charges, self.batteries)]
         cr = [c if mask >> k & 1 else 0 for k, c in enumerate(crew)]
-        if old_mask is not None and old_mask != mask:
-            for k, colour in self.alien_colour.items():
-                if cr[k] and self.adj[k] & self.life[colour] & old_mask and not self.adj[k] & self.life[colour] & mask:
-                    cr[k] = 0
         gd = tuple(tuple(g) if mask >> self.holds[h][0] & 1 else () for h, g in enumerate(goods))
         return (mask, tuple(ch), tuple(cr), gd, gone)
 
-    def wake(self, st: RState) -> RState:
-        """After a crew loss, sleepers wake into empty places of ordinary cabins and the pilot cabin
-        (never a luxury cabin or an alien's cabin), per hull, while that hull holds an awake human."""
-        if not self.stasis:
-            return st
-        mask, charges, crew, goods, gone = st
-        c = list(crew)
-        for h in self.hulls:
-            if not any(c[k] for k in self.cabins if mask >> k & 1 and k not in self.alien_colour
-                       and self.group[k] == h):
-                continue
-            for k in self.cabins:
-                if (not mask >> k & 1 or self.group[k] != h or self.tiles[k].kind == "luxury_cabin"
-                        or k in self.alien_colour):
-                    continue
-                for s in self.stasis:
-                    while c[k] < 2 and mask >> s & 1 and self.group[s] == h and c[s] > 0:
-                        c[k] += 1
-                        c[s] -= 1
-        return (mask, charges, tuple(c), goods, gone)
-
     def destroy(self, st: RState, bits: int) -> RState:
-        """Tiles ``bits`` destroyed; pieces that fall off are lost (the kept piece as in flight)."""
+        """Tiles ``bits`` destroyed; pieces that fall off are lost (the kept piece as in flight),
+        aliens leave with their last life support, sleepers wake after a crew loss."""
         mask, charges, crew, goods, gone = st
         if not bits & mask:
             return st
         new = self.fm.split(mask & ~bits, crew)
-        out = self.canon(new, charges, crew, goods, gone, old_mask=mask)
-        crewed = sum(1 << k for k in self.cabins) | sum(1 << k for k in self.stasis)
-        if (mask & ~new) & crewed:
-            out = self.wake(out)
-        return out
+        return self.canon(new, charges, self.fm.after_loss(mask, new, crew), goods, gone)
 
     def flight_step(self, st: RState, attack: Attack, ai: int, oi: int, policy: Policy) -> RState:
-        """A meteor or shot through the flight model, then goods and aliens as the new mask says."""
+        """A meteor or shot through the flight model, then the goods of lost holds dropped."""
         mask, charges, crew, goods, gone = st
         nm, nc, ncrew = self.fm.step((mask, charges, crew), attack, ai, oi, policy)
         if nm == mask and nc == charges and ncrew == crew:
             return st
-        return self.canon(nm, nc, ncrew if ncrew is not None else crew, goods, gone, old_mask=mask)
+        assert ncrew is not None
+        return self.canon(nm, nc, ncrew, goods, gone)
 
     # -- crew losses -----------------------------------------------------------------------------
     def lose_crew(self, st: RState, n: int, order: Sequence[int]) -> RState:
-        """Lose ``n`` crew from the tiles in ``order`` (each tile emptied before the next); if short,
-        all there is. Sleepers then wake."""
+        """Lose ``n`` crew from the tiles in ``order`` (each tile emptied before the next: humans one
+        by one, an alien at once); if short, all there is. Sleepers then wake (contract §4)."""
         mask, charges, crew, goods, gone = st
         c = list(crew)
         left = n
         for k in order:
-            while left and mask >> k & 1 and c[k] > 0:
-                c[k] -= 1
+            while left and mask >> k & 1 and c[k] != 0:
+                c[k] = 0 if c[k] == ALIEN else c[k] - 1
                 left -= 1
         if left == n:
             return st
-        return self.wake((mask, charges, tuple(c), goods, gone))
+        return (mask, charges, self.fm.wake(mask, tuple(c)), goods, gone)
 
     def crew_order(self, st: RState) -> tuple[int, ...]:
         """Humans first, cabin by cabin in row-major order, aliens last (contract §5)."""
-        humans = tuple(k for k in self.cabins if k not in self.alien_colour)
-        return humans + tuple(k for k in self.cabins if k in self.alien_colour)
+        crew = st[2]
+        return (tuple(k for k in self.cabins if crew[k] > 0)
+                + tuple(k for k in self.cabins if crew[k] == ALIEN))
 
     def epidemic(self, st: RState) -> RState:
         """Each occupied cabin joined to another occupied cabin loses one crew member, all at once
         on the state before the card (rules §9.2(9), OQ14: joined, start and luxury cabins count)."""
         mask, charges, crew, goods, gone = st
-        occupied = sum(1 << k for k in self.cabins if mask >> k & 1 and crew[k] > 0)
+        occupied = sum(1 << k for k in self.cabins if mask >> k & 1 and crew[k] != 0)
         hit = [k for k in _bits(occupied) if self.adj[k] & occupied]
         if not hit:
             return st
         c = list(crew)
         for k in hit:
-            c[k] -= 1
-        return self.wake((mask, charges, tuple(c), goods, gone))
+            c[k] = 0 if c[k] == ALIEN else c[k] - 1
+        return (mask, charges, self.fm.wake(mask, tuple(c)), goods, gone)
 
     # -- charges ---------------------------------------------------------------------------------
     def charges_in(self, st: RState, hull: int | None = None) -> int:
