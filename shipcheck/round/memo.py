@@ -15,9 +15,7 @@ import numpy as np
 
 from .state import RState
 
-__all__ = ["MISSING", "Memo", "Registry"]
-
-MISSING = np.iinfo(np.int64).min
+__all__ = ["Memo", "Registry"]
 
 
 class Registry:
@@ -42,7 +40,12 @@ class Registry:
 
 
 class Memo:
-    """A table ``(key, state id) -> nout integers`` filled on demand by ``fn(state id, key)``."""
+    """A table ``(key, state id) -> nout integers`` filled on demand by ``fn(state id, key)``.
+
+    Kept as a dict over the pairs met (most states are met by few runs, so a dense table over
+    every state id would be mostly empty); a lookup deduplicates the pairs of the call with numpy
+    and touches the dict once per distinct pair.
+    """
 
     __slots__ = ("fn", "nout", "nkeys", "table")
 
@@ -50,37 +53,19 @@ class Memo:
         self.fn = fn
         self.nout = nout
         self.nkeys = nkeys
-        self.table = np.full((nkeys, nout, 256), MISSING, dtype=np.int64)
-
-    def _grow(self, top: int) -> None:
-        cap = self.table.shape[2]
-        while cap <= top:
-            cap *= 2
-        new = np.full((self.nkeys, self.nout, cap), MISSING, dtype=np.int64)
-        new[:, :, : self.table.shape[2]] = self.table
-        self.table = new
+        self.table: dict[int, tuple[int, ...]] = {}
 
     def __call__(self, ids: np.ndarray, keys: Any = 0) -> np.ndarray:
         """``(nout, len(ids))`` values for the states ``ids`` (and per-state ``keys``)."""
         if len(ids) == 0:
             return np.empty((self.nout, 0), dtype=np.int64)
-        top = int(ids.max())
-        if top >= self.table.shape[2]:
-            self._grow(top)
-        if isinstance(keys, (int, np.integer)):
-            k = int(keys)
-            vals = self.table[k][:, ids]
-            miss = vals[0] == MISSING
-            if miss.any():
-                for s in np.unique(ids[miss]).tolist():
-                    self.table[k, :, s] = self.fn(s, k)
-                vals = self.table[k][:, ids]
-            return vals
-        vals = self.table[keys, :, ids].T
-        miss = vals[0] == MISSING
-        if miss.any():
-            pairs = np.unique(np.stack([keys[miss], ids[miss]]), axis=1)
-            for k, s in pairs.T.tolist():
-                self.table[k, :, s] = self.fn(s, k)
-            vals = self.table[keys, :, ids].T
-        return vals
+        combined = ids * self.nkeys + keys if self.nkeys > 1 else ids
+        uniq, inv = np.unique(combined, return_inverse=True)
+        table, fn, nk = self.table, self.fn, self.nkeys
+        rows = []
+        for u in uniq.tolist():
+            v = table.get(u)
+            if v is None:
+                v = table[u] = fn(*divmod(u, nk))
+            rows.append(v)
+        return np.array(rows, dtype=np.int64).T[:, inv.reshape(-1)]
