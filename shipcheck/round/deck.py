@@ -95,7 +95,8 @@ def build_deck(rules: RoundRules, edition: str | None = None) -> Deck:
     return Deck(ed, cards, rules.cards, False, tuple(plan), rules.level)
 
 
-def fixed_deck(card_ids: list[str], edition: str | None = None, *, source: str | None = None) -> Deck:
+def fixed_deck(card_ids: list[str], edition: str | None = None, *, source: str | None = None,
+               line: int | None = None) -> Deck:
     """A deck of the given cards in the given order (ids as ``find_card`` reads them)."""
     ed = edition or DEFAULT_EDITION
     cards = []
@@ -103,7 +104,7 @@ def fixed_deck(card_ids: list[str], edition: str | None = None, *, source: str |
         try:
             cards.append(find_card(cid, ed))
         except KeyError as exc:
-            raise InputError("unknown card", file=source, key="cards", value=cid,
+            raise InputError("unknown card", file=source, line=line, key="cards", value=cid,
                              expected=str(exc.args[0]) if exc.args else "a card id") from None
     return Deck(ed, tuple(cards), len(cards), True, source=source)
 
@@ -132,14 +133,7 @@ def load_deck_file(path: str | Path) -> Deck:
     if not isinstance(ids, list) or not ids or not all(isinstance(c, str) for c in ids):
         raise InputError("bad card list", file=p, line=loc.line_of("cards"), key="cards", value=ids,
                          expected='a non-empty list of card ids, e.g. ["I-05", "II-04"]')
-    cards = []
-    for cid in ids:
-        try:
-            cards.append(find_card(cid, ed))
-        except KeyError as exc:
-            raise InputError("unknown card", file=p, line=loc.line_of("cards"), key="cards", value=cid,
-                             expected=str(exc.args[0]) if exc.args else "a card id") from None
-    return Deck(ed, tuple(cards), len(cards), True, source=str(p))
+    return fixed_deck(ids, ed, source=str(p), line=loc.line_of("cards"))
 
 
 def card_label(card: Card) -> str:

@@ -16,7 +16,8 @@ from .rulebook import RoundRules
 
 __all__ = ["PlayerResult", "RoundResult"]
 
-Z95 = 1.959963984540054
+from shipcheck.montecarlo import Z95
+
 PERCENTILES = (5, 25, 50, 75, 95)
 _SHIP_SUMMARIES = frozenset((
     "credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished", "p_survive",
@@ -27,14 +28,10 @@ _SHIP_SUMMARIES = frozenset((
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    z = Z95
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (0.0 if k == 0 else max(0.0, centre - half), 1.0 if k == n else min(1.0, centre + half))
+    from shipcheck.montecarlo import _wilson as wilson
+
+    lo, hi = wilson(k, n)
+    return float(lo), float(hi)
 
 
 def _mean_ci(a: np.ndarray) -> tuple[float, float, float]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import track
+from ..memo import Memo
+from ..race import Race
 
 
 def weakest(values: np.ndarray, pos: np.ndarray, present: np.ndarray) -> np.ndarray:
@@ -33,3 +35,19 @@ def two_weakest(values: np.ndarray, pos: np.ndarray, present: np.ndarray,
         if many.any():
             second = np.where(many, weakest(values, pos, rest), -1)
     return first, second
+
+
+def contest(race: Race, cols: np.ndarray, memo: Memo) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The runs with at least two ships present (a ship alone ignores the card, rules §10.1(3)),
+    their presence mask and each present ship's value (output 1 of ``memo``, declared in flight
+    order; output 0 is the state after the declaration). None when no run qualifies."""
+    pres = race.present(cols)
+    ok = pres.sum(axis=0) >= 2
+    if not ok.any():
+        return None
+    cols, pres = cols[ok], pres[:, ok]
+    values = np.zeros(pres.shape, dtype=np.int64)
+    for p in range(race.P):
+        sel = np.flatnonzero(pres[p])
+        values[p, sel] = race.apply(memo, np.full(len(sel), p), cols[sel])[1]
+    return cols, pres, values

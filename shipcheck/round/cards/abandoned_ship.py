@@ -10,6 +10,7 @@ from shipcheck.cards import Card
 
 from ..race import Race, Table
 from . import card_type
+from ._offer import take_in_order
 
 
 def _accept(t: Table, card: Card):  # type: ignore[no-untyped-def]
@@ -26,18 +27,5 @@ def _accept(t: Table, card: Card):  # type: ignore[no-untyped-def]
 
 @card_type("abandoned_ship")
 def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
-    t = race.t
-    memo = t.memo(("abandoned_ship", card), _accept(t, card), 3, 2)
-    taken = np.zeros(len(cols), dtype=np.int64)
-    room = 2 if t.five else 1
-    takers = np.zeros((race.P, len(cols)), dtype=bool)
-    for p, sel in race.rank_loop(cols, race.present(cols)):
-        open_ = taken[sel] < room
-        p, sel = p[open_], sel[open_]
-        c = cols[sel]
-        _, ok, credits = race.apply(memo, p, c, np.minimum(taken[sel], 1))
-        yes = ok == 1
-        race.credits[p[yes], c[yes]] += credits[yes]
-        takers[p[yes], sel[yes]] = True
-        taken[sel[yes]] += 1
-    race.move_many(cols, takers, np.where(takers, -(card.days or 0), 0))
+    memo = race.t.memo(("abandoned_ship", card), _accept(race.t, card), 3, 2)
+    take_in_order(race, card, cols, memo)

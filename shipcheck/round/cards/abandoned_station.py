@@ -11,33 +11,23 @@ from shipcheck.cards import Card
 from ..race import Race, Table
 from ..state import CODE
 from . import card_type
+from ._offer import take_in_order
 
 
 def _dock(t: Table, card: Card):  # type: ignore[no-untyped-def]
-    def fn(gid: int, second: int) -> tuple[int, int]:
+    def fn(gid: int, second: int) -> tuple[int, int, int]:
         p, m, pol, st = t.state(gid)
         view = t.view(gid)
         goods = tuple(sorted(card.goods, key=lambda c: CODE[c]))
         if second:
             goods = goods[:-1]
         if view.crew < (card.crew_required or 0) or not pol.abandoned_station(view, card, goods):
-            return (gid, 0)
-        return (t.intern(p, m.load(st, [CODE[g] for g in goods])), 1)
+            return (gid, 0, 0)
+        return (t.intern(p, m.load(st, [CODE[g] for g in goods])), 1, 0)
     return fn
 
 
 @card_type("abandoned_station")
 def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
-    t = race.t
-    memo = t.memo(("abandoned_station", card), _dock(t, card), 2, 2)
-    taken = np.zeros(len(cols), dtype=np.int64)
-    room = 2 if t.five else 1
-    takers = np.zeros((race.P, len(cols)), dtype=bool)
-    for p, sel in race.rank_loop(cols, race.present(cols)):
-        open_ = taken[sel] < room
-        p, sel = p[open_], sel[open_]
-        _, ok = race.apply(memo, p, cols[sel], np.minimum(taken[sel], 1))
-        yes = ok == 1
-        takers[p[yes], sel[yes]] = True
-        taken[sel[yes]] += 1
-    race.move_many(cols, takers, np.where(takers, -(card.days or 0), 0))
+    memo = race.t.memo(("abandoned_station", card), _dock(race.t, card), 3, 2)
+    take_in_order(race, card, cols, memo)

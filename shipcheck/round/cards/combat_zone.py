@@ -13,7 +13,7 @@ from shipcheck.cards import Card, CombatLine
 
 from ..race import Race, Table
 from . import _attacks, card_type
-from ._weakest import two_weakest
+from ._weakest import contest, two_weakest
 
 
 def _declare(t: Table, criterion: str):  # type: ignore[no-untyped-def]
@@ -46,16 +46,10 @@ def _loss(t: Table, what: str, n: int):  # type: ignore[no-untyped-def]
 
 def _line(race: Race, line: CombatLine, cols: np.ndarray) -> None:
     t = race.t
-    pres = race.present(cols)
-    ok = pres.sum(axis=0) >= 2
-    if not ok.any():
+    got = contest(race, cols, t.memo(("combat", line.criterion), _declare(t, line.criterion), 2))
+    if got is None:
         return
-    cols, pres = cols[ok], pres[:, ok]
-    memo = t.memo(("combat", line.criterion), _declare(t, line.criterion), 2)
-    values = np.zeros(pres.shape, dtype=np.int64)
-    for p in range(race.P):
-        sel = np.flatnonzero(pres[p])
-        values[p, sel] = race.apply(memo, np.full(len(sel), p), cols[sel])[1]
+    cols, pres, values = got
     first, second = two_weakest(values, race.pos[:, cols], pres, t.five)
     ar = np.arange(len(cols))
     has2 = second >= 0

@@ -15,7 +15,7 @@ from shipcheck.model import Side
 
 from ..race import Race, Table
 from . import card_type
-from ._weakest import two_weakest
+from ._weakest import contest, two_weakest
 
 
 def _squares(t: Table) -> tuple[np.ndarray, int]:
@@ -59,16 +59,10 @@ def _crew(t: Table):  # type: ignore[no-untyped-def]
 @card_type("sabotage")
 def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
     t = race.t
-    pres = race.present(cols)
-    ok = pres.sum(axis=0) >= 2
-    if not ok.any():
+    got = contest(race, cols, _crew(t))
+    if got is None:
         return
-    cols, pres = cols[ok], pres[:, ok]
-    crew = _crew(t)
-    values = np.zeros(pres.shape, dtype=np.int64)
-    for p in range(race.P):
-        sel = np.flatnonzero(pres[p])
-        values[p, sel] = crew(race.sid[p, cols[sel]])[1]
+    cols, pres, values = got
     first, second = two_weakest(values, race.pos[:, cols], pres, t.five)
     tab, size = _squares(t)
     blast = t.memo("sabotage", _blast(t), 2, size + 1)
