@@ -8,7 +8,7 @@ True
 '5/6'
 
 The public names below are imported on first use, so ``import shipcheck`` loads no numpy, scipy,
-pandas or rich. Three functions share their module's name (``fix``, ``odds``, ``stats``):
+pandas or rich. Four functions share their module's name (``fix``, ``odds``, ``report``, ``stats``):
 ``shipcheck.fix`` is the function; reach the module with ``from shipcheck.fix import ...``.
 """
 
@@ -23,6 +23,7 @@ __version__ = "0.1.0"
 
 #: public name -> the submodule that defines it
 _EXPORTS: dict[str, str] = {
+    "Advice": "advice", "advise": "advice", "place": "advice",
     "Attack": "cards", "Card": "cards", "find_card": "cards", "load_cards": "cards",
     "InputError": "errors", "ShipFormatError": "errors",
     "FixResult": "fix", "fix": "fix",
@@ -31,23 +32,27 @@ _EXPORTS: dict[str, str] = {
     "KINDS": "model", "Ship": "model", "Side": "model", "Tile": "model",
     "SimulationResult": "montecarlo", "simulate": "montecarlo",
     "OddsResult": "odds", "OptimalPolicy": "odds", "odds": "odds",
+    "Report": "report", "report": "report",
     "RoundResult": "round", "simulate_round": "round",
     "RULES": "rules", "CheckReport": "rules", "Violation": "rules", "check": "rules",
     "catalogue": "shipfile", "dump_ship": "shipfile", "load_ship": "shipfile", "parse_ship": "shipfile",
     "ShipStats": "stats", "stats": "stats",
-    "Board": "topology", "builtin_board": "topology", "load_board": "topology",
+    "Board": "topology", "builtin_board": "topology", "load_board": "topology", "Square": "topology",
+    "check_many": "walk",
 }
 
 #: the public API; a test keeps it equal to the names of _EXPORTS
 __all__ = [
-    "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy", "FixResult",
-    "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "RoundResult", "Ship",
-    "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Tile", "Violation",
-    "builtin_board", "catalogue", "check", "dump_ship", "find_card", "fix", "load_board", "load_cards",
-    "load_ship", "odds", "parse_attack", "parse_ship", "simulate", "simulate_round", "stats",
+    "Advice", "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy",
+    "FixResult", "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report",
+    "RoundResult", "Ship", "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Square", "Tile",
+    "Violation", "advise", "builtin_board", "catalogue", "check", "check_many", "dump_ship", "find_card", "fix",
+    "load_board", "load_cards", "load_ship", "odds", "parse_attack", "parse_ship", "place", "report", "simulate",
+    "simulate_round", "stats",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
+    from .advice import Advice, advise, place
     from .cards import Attack, Card, find_card, load_cards
     from .errors import InputError, ShipFormatError
     from .fix import FixResult, fix
@@ -55,11 +60,13 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time the names l
     from .model import KINDS, Ship, Side, Tile
     from .montecarlo import SimulationResult, simulate
     from .odds import OddsResult, OptimalPolicy, odds
+    from .report import Report, report
     from .round import RoundResult, simulate_round
     from .rules import RULES, CheckReport, Violation, check
     from .shipfile import catalogue, dump_ship, load_ship, parse_ship
     from .stats import ShipStats, stats
-    from .topology import Board, builtin_board, load_board
+    from .topology import Board, Square, builtin_board, load_board
+    from .walk import check_many
 
 
 class _Package(types.ModuleType):

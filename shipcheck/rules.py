@@ -6,15 +6,17 @@ flat boards, wrap-around, seams, hulls and die squares need no special cases her
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Set
+from dataclasses import dataclass
 from typing import Any
 
 from .model import (
+    ALIENS,
     BATTERY_KINDS,
     CANNON_KINDS,
     CONNECTOR_NAMES,
     ENGINE_KINDS,
+    KINDS,
     OPPOSITE,
     SMOOTH,
     Ship,
@@ -37,13 +39,14 @@ class Rule:
     bad: str  # a small ship file showing the violation
     good: str  # the same ship made legal
     fixable: bool = True  # whether `fix` mends it by removing components
+    source: str = ""  # where the rulebooks say it (section titles as printed in the Portuguese editions)
 
     @property
     def doc(self) -> str:
         return f"{self.code} {self.name} ({self.severity})\n\n{self.summary}\n\nWhy: {self.why}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Violation:
     """One rule break: the code, the squares involved (grid indices) and a plain sentence."""
 
@@ -62,6 +65,9 @@ class Violation:
     def key(self) -> tuple[str, tuple[int, ...]]:
         return (self.code, self.cells)
 
+    def __repr__(self) -> str:
+        return f"<Violation {self.code} {' '.join(map(repr, self.cells))}: {self.message}>"
+
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         return {
             "code": self.code,
@@ -72,7 +78,7 @@ class Violation:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CheckReport:
     """What `check` found on one ship."""
 
@@ -100,6 +106,65 @@ class CheckReport:
             out.setdefault(v.code, set()).update(v.cells)
         return out
 
+    def summary(self) -> str:
+        """``ILLEGAL: 2 errors (C1, S1), 0 warnings, 6 exposed connectors``."""
+        ne, nw = len(self.errors), len(self.warnings)
+
+        def codes(vs: tuple[Violation, ...]) -> str:
+            return f" ({', '.join(dict.fromkeys(v.code for v in vs))})" if vs else ""
+
+        e = self.exposed_connectors
+        return (f"{'legal' if self.legal else 'ILLEGAL'}: {ne} error{'' if ne == 1 else 's'}{codes(self.errors)}, "
+                f"{nw} warning{'' if nw == 1 else 's'}{codes(self.warnings)}, "
+                f"{e} exposed connector{'' if e == 1 else 's'}")
+
+    def __repr__(self) -> str:
+        where = f" {self.ship.source}" if self.ship.source else ""
+        return f"<CheckReport{where}: {self.summary()}>"
+
+    def marks(self) -> dict[int, str]:
+        """Offending squares and the code to tag each with (errors before warnings)."""
+        out: dict[int, str] = {}
+        for v in sorted(self.violations, key=lambda v: v.severity != "error"):
+            for i in v.cells:
+                out.setdefault(i, v.code)
+        return out
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from .render import render_ship
+
+        items = "".join(f"<li><b>{v.code}</b> {escape(v.rule.name)}: {escape(v.message)}</li>"
+                        for v in self.violations)
+        return (f"<p>{escape(repr(self.ship))}<br><b>{escape(self.summary())}</b></p>"
+                + render_ship(self.ship, marks=self.marks()).html() + (f"<ul>{items}</ul>" if items else ""))
+
+    def __rich__(self) -> Any:
+        from .render import render_ship
+
+        text = render_ship(self.ship, marks=self.marks()).__rich__()
+        for v in self.violations:
+            text.append(f"\n{v.code} {v.rule.name}: {v.message}")
+        text.append(f"\n{self.summary()}")
+        return text
+
+    def to_frame(self) -> Any:
+        """One row per square a violation names: ``code``, ``name``, ``severity``, ``col``, ``row``
+        (numeric; board labels, or grid indices on boards that name squares by them), ``square`` and
+        ``message``. A legal ship without warnings gives an empty frame with these columns."""
+        import pandas as pd
+
+        b = self.ship.board
+        rows = []
+        for v in self.violations:
+            for i in v.cells:
+                col, row = _col_row(b, i)
+                rows.append({"code": v.code, "name": v.rule.name, "severity": v.severity, "col": col, "row": row,
+                             "square": b.cell_text(i), "message": v.message})
+        cols = ["code", "name", "severity", "col", "row", "square", "message"]
+        return pd.DataFrame(rows, columns=cols).astype({"col": "int64", "row": "int64"})
+
     def to_dict(self, path: str | None = None) -> dict[str, Any]:
         s = self.ship
         return {
@@ -115,12 +180,120 @@ class CheckReport:
         }
 
 
+def _col_row(board: Any, i: int) -> tuple[int, int]:
+    """Numeric column and row of a square: its labels, or grid indices where labels do not name it."""
+    name = board.cell_name(i)
+    return (name["col"], name["row"]) if isinstance(name, dict) else (name[0], name[1])
+
+
 def _relative(by_board_side: tuple[int, int, int, int], ship: Ship) -> list[int]:
     f = ship.front_side
     return [by_board_side[(k + f) % 4] for k in range(4)]
 
 
 # -- the geometry every rule shares ---------------------------------------------------------------
+# Every square of a board is a bit of an int. A board's neighbour table becomes, per side, a few
+# (mask, shift) pairs, so "the neighbour across side s of every square in M" is a handful of
+# shifts; a ship's connectors become one mask per (side, connector). Facing pairs, joins, pieces
+# and exposed connectors are then bit operations over the whole ship at once, and per-joint
+# records (messages, :class:`Joint`) are built only for what is reported or asked for.
+
+E, S, W, N = 1, 2, 3, 0
+
+
+def _bits(m: int) -> Iterator[int]:
+    """Indices of the set bits of ``m``, lowest first."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+class _Geometry:
+    """A board's neighbour table as bit moves, computed once per board."""
+
+    __slots__ = ("nb", "to", "back", "seam", "start_bit", "_build", "_hull_masks")
+
+    def __init__(self, board: Any) -> None:
+        nb = board.nb
+        self.nb = nb
+        to: list[tuple[tuple[int, int], ...]] = []
+        back: list[tuple[tuple[int, int], ...]] = []
+        for s in range(4):
+            src: dict[int, int] = {}
+            dst: dict[int, int] = {}
+            for i, row in enumerate(nb):
+                j = row[s]
+                if j >= 0:
+                    if nb[j][OPPOSITE[s]] != i:  # every table here is symmetric; the moves rely on it
+                        raise ValueError(f"board {board.name}: neighbour table not symmetric at {i}")
+                    src[j - i] = src.get(j - i, 0) | 1 << i
+                    dst[j - i] = dst.get(j - i, 0) | 1 << j
+            to.append(tuple(sorted(src.items())))
+            back.append(tuple(sorted(dst.items())))
+        self.to = tuple(to)  # square i -> its neighbour across side s
+        self.back = tuple(back)  # square j -> the square whose side-s neighbour it is
+        seam = [0, 0, 0, 0]
+        for i, row in enumerate(board.seam_side):
+            for s in range(4):
+                if row[s]:
+                    seam[s] |= 1 << i
+        self.seam = tuple(seam)
+        self.start_bit = 0 if board.start is None else 1 << board.start
+        self._build: dict[tuple[int, ...], int] = {}
+        self._hull_masks: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+
+    def move(self, m: int, s: int) -> int:
+        """Squares across side ``s`` of the squares in ``m``."""
+        out = 0
+        for d, src in self.to[s]:
+            x = m & src
+            if x:
+                out |= x << d if d > 0 else x >> -d
+        return out
+
+    def facing(self, m: int, s: int) -> int:
+        """Squares whose side-``s`` neighbour is in ``m``."""
+        out = 0
+        for d, dst in self.back[s]:
+            x = m & dst
+            if x:
+                out |= x >> d if d > 0 else x << -d
+        return out
+
+    def buildable(self, board: Any, dice: tuple[int, ...]) -> int:
+        key = tuple(sorted(set(dice))) if board.die_squares else ()
+        m = self._build.get(key)
+        if m is None:
+            m = sum(1 << i for i in range(board.size) if board.buildable(i, key))
+            self._build[key] = m
+        return m
+
+    def hull_masks(self, board: Any, dice: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+        """Squares of each hull group, and the squares of no hull."""
+        key = tuple(sorted(set(dice))) if board.die_squares else ()
+        hm = self._hull_masks.get(key)
+        if hm is None:
+            hulls = board.hulls(key)
+            groups = [0] * (max((h for h in hulls if h is not None), default=-1) + 1)
+            none = 0
+            for i, h in enumerate(hulls):
+                if h is None:
+                    none |= 1 << i
+                else:
+                    groups[h] |= 1 << i
+            hm = self._hull_masks[key] = (tuple(groups), none)
+        return hm
+
+
+def geometry(board: Any) -> _Geometry:
+    """The bit moves of a board (cached on the board, like its hull groups)."""
+    g = board.__dict__.get("_bit_geometry")
+    if g is None:
+        g = board.__dict__["_bit_geometry"] = _Geometry(board)
+    return g
+
+
 @dataclass(frozen=True)
 class Joint:
     """Two tiles facing each other: ``a`` on side ``side`` of square ``i``, ``b`` on square ``j``."""
@@ -151,63 +324,183 @@ class Joint:
         return None
 
 
-@dataclass
 class Layout:
-    """Facing pairs, joins and pieces of a set of tiles on a board, computed once."""
+    """Facing pairs, joins and pieces of a set of tiles on a board, computed once as bitmasks.
 
-    ship: Ship
-    tiles: dict[int, Tile]
-    joints: list[Joint] = field(default_factory=list)
-    adj: dict[int, list[int]] = field(default_factory=dict)  # joined neighbours
+    ``occ`` holds the occupied squares; ``pairs[d]``, ``joined[d]`` and ``bad[d][code]`` (d = 0 for
+    the east-west edges, 1 for the north-south ones) hold the square on the west (north) side of each
+    edge between two tiles, of each joined edge and of each edge breaking C1, C2 or C3.
+    """
+
+    __slots__ = ("ship", "tiles", "geo", "occ", "conn", "pairs", "joined", "bad", "notable", "_adj", "_joints",
+                 "_pieces")
+
+    def __init__(self, ship: Ship, tiles: dict[int, Tile] | None = None) -> None:
+        self.ship = ship
+        self.tiles = tiles = ship.by_index if tiles is None else tiles
+        g = self.geo = geometry(ship.board)
+        occ = 0
+        # conn[s][c]: squares whose side s carries connector c (index 0: smooth sides)
+        cn_, ce_, cs_, cw_ = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
+        notable = []  # tiles some rule beyond the joints looks at
+        for i, t in tiles.items():
+            b = 1 << i
+            occ |= b
+            cn, ce, cs, cw = t.eff
+            cn_[cn] |= b
+            ce_[ce] |= b
+            cs_[cs] |= b
+            cw_[cw] |= b
+            if t.kind in _NOTABLE or t.crew is not None:
+                notable.append(t)
+        self.occ = occ
+        self.notable = notable
+        self.conn = (tuple(cn_), tuple(ce_), tuple(cs_), tuple(cw_))
+        pairs = []
+        joined = []
+        bad = []
+        for near, far in ((E, W), (S, N)):
+            an = self.conn[near]
+            bf = self.conn[far]
+            p = occ & g.facing(occ, near)
+            b1, b2, b3 = g.facing(bf[1], near), g.facing(bf[2], near), g.facing(bf[3], near)
+            a_con = p & ~an[0]
+            b_con = p & (b1 | b2 | b3)
+            both = a_con & b_con
+            seam = g.seam[near]
+            same = (an[1] & b1) | (an[2] & b2) | (an[3] & b3)
+            c1 = a_con ^ b_con
+            c2 = both & ~seam & ((an[1] & b2) | (an[2] & b1))
+            c3 = both & seam & ~same
+            pairs.append(p)
+            joined.append(both & ~c2 & ~c3)
+            bad.append((c1, c2, c3))
+        self.pairs = (pairs[0], pairs[1])
+        self.joined = (joined[0], joined[1])
+        self.bad = (bad[0], bad[1])
+        self._adj: dict[int, list[int]] | None = None
+        self._joints: list[Joint] | None = None
+        self._pieces: list[int] | None = None
 
     @classmethod
     def of(cls, ship: Ship, tiles: dict[int, Tile] | None = None) -> Layout:
-        tiles = ship.by_index if tiles is None else tiles
-        nb = ship.board.nb
-        seam = ship.board.seam_side
-        lay = cls(ship, tiles)
-        adj: dict[int, list[int]] = {i: [] for i in tiles}
-        seen: set[tuple[int, int]] = set()
-        for i, t in tiles.items():
-            for s in range(4):
-                j = nb[i][s]
-                if j < 0 or j not in tiles or (j, OPPOSITE[s]) in seen:
-                    continue
-                seen.add((i, s))
-                jt = Joint(i, s, j, t.eff[s], tiles[j].eff[OPPOSITE[s]], seam[i][s])
-                lay.joints.append(jt)
-                if jt.joined:
-                    adj[i].append(j)
-                    adj[j].append(i)
-        lay.adj = adj
-        return lay
+        return cls(ship, tiles)
+
+    def _edge(self, x: int, d: int) -> tuple[int, int, int, int, int, bool]:
+        """The joint on the east (d = 0) or south (d = 1) edge of square ``x``, as :class:`Joint` fields."""
+        near = E if d == 0 else S
+        y = self.geo.nb[x][near]
+        seam = self.ship.board.seam_side
+        tx, ty = self.tiles[x], self.tiles[y]
+        if x < y:
+            return (x, near, y, tx.eff[near], ty.eff[OPPOSITE[near]], seam[x][near])
+        far = OPPOSITE[near]
+        return (y, far, x, ty.eff[far], tx.eff[near], seam[y][far])
+
+    def bad_edges(self) -> list[tuple[str, tuple[int, int, int, int, int, bool]]]:
+        """The joints breaking C1, C2 or C3 (code, :class:`Joint` fields), in the order of :attr:`joints`."""
+        out = []
+        for d in (0, 1):
+            for code, m in zip(("C1", "C2", "C3"), self.bad[d]):
+                if m:
+                    out += [(code, self._edge(x, d)) for x in _bits(m)]
+        out.sort(key=lambda ce: ce[1][:2])
+        return out
+
+    @property
+    def joints(self) -> list[Joint]:
+        """Every pair of facing tiles, by first square then side."""
+        if self._joints is None:
+            js = sorted(self._edge(x, d) for d in (0, 1) for x in _bits(self.pairs[d]))
+            self._joints = [Joint(*e) for e in js]
+        return self._joints
+
+    @property
+    def adj(self) -> dict[int, list[int]]:
+        """Joined neighbours of every square (sorted)."""
+        if self._adj is None:
+            adj: dict[int, list[int]] = {i: [] for i in self.tiles}
+            nb = self.geo.nb
+            for d, near in ((0, E), (1, S)):
+                for x in _bits(self.joined[d]):
+                    y = nb[x][near]
+                    adj[x].append(y)
+                    adj[y].append(x)
+            for v in adj.values():
+                v.sort()
+            self._adj = adj
+        return self._adj
+
+    def joined_to(self, i: int) -> int:
+        """Bitmask of the squares joined to square ``i``."""
+        je, js = self.joined
+        row = self.geo.nb[i]
+        m = 0
+        if je >> i & 1:
+            m |= 1 << row[E]
+        if js >> i & 1:
+            m |= 1 << row[S]
+        j = row[W]
+        if j >= 0 and je >> j & 1:  # the table is symmetric: j's east neighbour is i
+            m |= 1 << j
+        j = row[N]
+        if j >= 0 and js >> j & 1:
+            m |= 1 << j
+        return m
+
+    def spread(self, seed: int, within: int = -1) -> int:
+        """All squares reachable from ``seed`` over joins (staying ``within`` a mask, if given)."""
+        g = self.geo
+        je, js = self.joined
+        # per shift of an east-west or north-south edge, the squares west (north) of a joined edge
+        parts = [(d, je & src & within) for d, src in g.to[E]] + [(d, js & src & within) for d, src in g.to[S]]
+        comp = frontier = seed
+        if len(parts) == 2 and parts[0][0] > 0 and parts[1][0] > 0:  # a flat board: two plain shifts
+            (d1, m1), (d2, m2) = parts
+            while frontier:
+                nxt = (frontier & m1) << d1 | (frontier >> d1) & m1 | (frontier & m2) << d2 | (frontier >> d2) & m2
+                frontier = nxt & ~comp
+                comp |= frontier
+            return comp
+        parts = [(d, m) for d, m in parts if m]
+        while frontier:
+            nxt = 0
+            for d, m in parts:
+                if d > 0:
+                    nxt |= (frontier & m) << d | (frontier >> d) & m
+                else:
+                    nxt |= (frontier & m) >> -d | (frontier << -d) & m
+            frontier = nxt & ~comp
+            comp |= frontier
+        return comp
+
+    def piece_masks(self) -> list[int]:
+        """Connected pieces as bitmasks, in order of their first square."""
+        if self._pieces is None:
+            rest = self.occ
+            # from the start square (mid-ship) the search takes fewer rounds than from a corner
+            seed = self.geo.start_bit & rest or rest & -rest
+            out: list[int] = []
+            while rest:
+                comp = self.spread(seed)
+                out.append(comp)
+                rest &= ~comp
+                seed = rest & -rest
+            out.sort(key=lambda p: p & -p)
+            self._pieces = out
+        return self._pieces
 
     def pieces(self) -> list[list[int]]:
         """Connected pieces (by joins), each sorted, in order of their first square."""
-        seen: set[int] = set()
-        out = []
-        for start in sorted(self.tiles):
-            if start in seen:
-                continue
-            comp = [start]
-            seen.add(start)
-            k = 0
-            while k < len(comp):
-                for j in self.adj[comp[k]]:
-                    if j not in seen:
-                        seen.add(j)
-                        comp.append(j)
-                k += 1
-            out.append(sorted(comp))
-        return out
+        return [list(_bits(p)) for p in self.piece_masks()]
 
     def exposed(self) -> tuple[int, tuple[int, int, int, int]]:
-        nb = self.ship.board.nb
-        by_side = [0, 0, 0, 0]
-        for i, t in self.tiles.items():
-            for s in range(4):
-                if t.eff[s] and (nb[i][s] < 0 or nb[i][s] not in self.tiles):
-                    by_side[s] += 1
+        """Connectors facing no tile (an empty square or the edge of the board): total and per side."""
+        g, occ = self.geo, self.occ
+        by_side = []
+        for s in range(4):
+            c = self.conn[s]
+            by_side.append((occ & ~c[0] & ~g.facing(occ, s)).bit_count())
         return sum(by_side), (by_side[0], by_side[1], by_side[2], by_side[3])
 
 
@@ -218,21 +511,33 @@ def kept_pieces(ship: Ship, pieces: list[list[int]], tiles: dict[int, Tile]) -> 
     square in row-major order); every other piece touching that hull is S1, and so is a piece
     standing on no hull at all (contract §2).
     """
-    hulls = ship.board.hulls(ship.dice)
+    masks = [sum(1 << i for i in p) for p in pieces]
     pilot = next((i for i, t in tiles.items() if t.kind == "start_cabin"), None)
-    piece_hulls: list[set[int]] = [{h for i in p if (h := hulls[i]) is not None} for p in pieces]
+    kept, loose = _kept_masks(ship, masks, pilot)
+    return [list(_bits(m)) for m in kept], [list(_bits(m)) for m in loose]
+
+
+def _kept_masks(ship: Ship, pieces: list[int], pilot: int | None) -> tuple[list[int], list[int]]:
+    """:func:`kept_pieces` on bitmask pieces (in order of their first square)."""
+    groups, _ = geometry(ship.board).hull_masks(ship.board, ship.dice)
+    if len(groups) == 1 and len(pieces) == 1:
+        p = pieces[0]
+        return ([p], []) if p & groups[0] else ([], [p])
+    pb = -1 if pilot is None else 1 << pilot
     chosen: dict[int, int] = {}
-    for h in sorted({h for ph in piece_hulls for h in ph}):
-        cands = [k for k, ph in enumerate(piece_hulls) if h in ph]
-        if pilot is not None and hulls[pilot] == h:
-            chosen[h] = next(k for k in cands if pilot in pieces[k])
+    for h, hm in enumerate(groups):
+        cands = [k for k, p in enumerate(pieces) if p & hm]
+        if not cands:
+            continue
+        if pb >= 0 and pb & hm:
+            chosen[h] = next(k for k in cands if pieces[k] & pb)
         else:
-            chosen[h] = min(cands, key=lambda k: (-len(pieces[k]), pieces[k][0]))
-    kept: list[list[int]] = []
-    loose: list[list[int]] = []
+            chosen[h] = min(cands, key=lambda k: (-pieces[k].bit_count(), pieces[k] & -pieces[k]))
+    kept: list[int] = []
+    loose: list[int] = []
     for k, p in enumerate(pieces):
-        ok = bool(piece_hulls[k]) and all(chosen[h] == k for h in piece_hulls[k])
-        (kept if ok else loose).append(p)
+        on = [h for h, hm in enumerate(groups) if p & hm]
+        (kept if on and all(chosen[h] == k for h in on) else loose).append(p)
     return kept, loose
 
 
@@ -241,23 +546,81 @@ def _side_text(c: int) -> str:
     return CONNECTOR_NAMES[c]
 
 
-def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None = None) -> CheckReport:
+def _joint_message(code: str, edge: tuple[int, int, int, int, int, bool], name: Any) -> str:
+    i, side, j, a, b, seam = edge
+    sl, o = SIDE_LETTERS[side], SIDE_LETTERS[OPPOSITE[side]]
+    if code == "C1":
+        if a == SMOOTH:
+            msg = f"{_side_text(b)} connector of {name(j)} {o} meets the smooth {sl} side of {name(i)}"
+        else:
+            msg = f"{_side_text(a)} connector of {name(i)} {sl} meets the smooth {o} side of {name(j)}"
+        if seam:
+            msg += " across the seam"
+        return msg
+    if code == "C2":
+        return f"{_side_text(a)} connector of {name(i)} {sl} meets the {_side_text(b)} {o} of {name(j)}"
+    return (f"{_side_text(a)} {sl} of {name(i)} meets {_side_text(b)} {o} of {name(j)} across "
+            "the seam, where only identical connectors join")
+
+
+_SERVES = {
+    "life_support": ("cabin", ("cabin",)),
+    "shield_booster": ("shield", ("shield",)),
+    "cannon_booster": ("cannon", CANNON_KINDS),
+    "engine_booster": ("engine", ENGINE_KINDS),
+    "reactor_furnace": ("battery", BATTERY_KINDS),
+}
+_NOTABLE = frozenset(("start_cabin", *ENGINE_KINDS, *CANNON_KINDS, *_SERVES))
+_ORDER: dict[str, int] = {}  # code -> position in the registry (filled below RULES)
+
+
+# kind -> per quarter turn, the board sides of its exhausts and of its barrels
+_FUNCTIONAL = {
+    k: tuple((tuple((x + r) % 4 for x in info.exhausts), tuple((x + r) % 4 for x in info.barrels)) for r in range(4))
+    for k, info in KINDS.items() if info.exhausts or info.barrels
+}
+
+
+def check(ship: Ship, *, select: Set[str] | None = None, ignore: Set[str] | None = None) -> CheckReport:
     """All rule breaks of a ship, in code order, and its exposed connectors."""
     b = ship.board
     tiles = ship.by_index
-    lay = Layout.of(ship, tiles)
+    lay = Layout(ship, tiles)
+    g = lay.geo
+    occ = lay.occ
     out: list[Violation] = []
     name = b.cell_text
 
     # B1: squares not buildable or not unlocked
-    for i in tiles:
-        if not b.buildable(i, ship.dice):
-            what = "a locked die square" if b.char(i) in "123456" else "not part of the building area"
-            out.append(Violation("B1", (i,), f"{tiles[i].kind} at {name(i)} stands on {what}"))
+    off = occ & ~g.buildable(b, ship.dice)
+    for i in _bits(off):
+        what = "a locked die square" if b.char(i) in "123456" else "not part of the building area"
+        out.append(Violation("B1", (i,), f"{tiles[i].kind} at {name(i)} stands on {what}"))
     # B2: the start square holds the pilot cabin, and the pilot cabin stands there
     start = b.start
+    pilot = None
+    aliens_at: list[Tile] = []
+    servers: list[Tile] = []
+    exhaust = [0, 0, 0, 0]  # squares of exhausts (barrels) pointing to each side
+    barrel = [0, 0, 0, 0]
+    for t in lay.notable:  # grid order
+        k = t.kind
+        turned = _FUNCTIONAL.get(k)
+        if turned is not None:
+            exs, brs = turned[t.rot]
+            bit = 1 << t.at
+            for s in exs:
+                exhaust[s] |= bit
+            for s in brs:
+                barrel[s] |= bit
+        elif k == "start_cabin":
+            if pilot is None:
+                pilot = t
+        elif k in _SERVES:
+            servers.append(t)
+        if t.crew in ALIENS:
+            aliens_at.append(t)
     if start is not None:
-        pilot = ship.pilot
         if pilot is not None and pilot.at != start:
             out.append(Violation("B2", (start, pilot.at),
                                  f"the pilot cabin is at {name(pilot.at)}, not on the start square {name(start)}"))
@@ -265,59 +628,51 @@ def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None
             out.append(Violation("B2", (start,),
                                  f"the start square {name(start)} holds a {tiles[start].kind}, not the pilot cabin"))
     # C1, C2, C3: facing connectors
-    for jt in lay.joints:
-        code = jt.code
-        if code is None:
-            continue
-        sl, o = SIDE_LETTERS[jt.side], SIDE_LETTERS[OPPOSITE[jt.side]]
-        if code == "C1":
-            if jt.a == SMOOTH:
-                msg = (f"{_side_text(jt.b)} connector of {name(jt.j)} {o} meets the smooth {sl} side of "
-                       f"{name(jt.i)}")
-            else:
-                msg = f"{_side_text(jt.a)} connector of {name(jt.i)} {sl} meets the smooth {o} side of {name(jt.j)}"
-            if jt.seam:
-                msg += " across the seam"
-        elif code == "C2":
-            msg = f"{_side_text(jt.a)} connector of {name(jt.i)} {sl} meets the {_side_text(jt.b)} {o} of {name(jt.j)}"
-        else:
-            msg = (f"{_side_text(jt.a)} {sl} of {name(jt.i)} meets {_side_text(jt.b)} {o} of {name(jt.j)} across "
-                   "the seam, where only identical connectors join")
-        out.append(Violation(code, (jt.i, jt.j), msg))
+    if any(lay.bad[0]) or any(lay.bad[1]):
+        for code, edge in lay.bad_edges():
+            out.append(Violation(code, (edge[0], edge[2]), _joint_message(code, edge, name)))
     # E1, E2, K1: exhausts and barrels
     rear = ship.ship_side("rear")
     nb = b.nb
-    for i, t in tiles.items():
-        if t.kind in ENGINE_KINDS:
-            for s in t.exhausts:
-                if s != rear:
-                    out.append(Violation("E1", (i,), f"{t.kind} at {name(i)} has its exhaust to the "
-                                         f"{'NESW'[s]}, not to the rear"))
+    found = []
+    for s in range(4):
+        if exhaust[s]:
+            if s != rear:
+                for i in _bits(exhaust[s]):
+                    found.append(Violation("E1", (i,), f"{tiles[i].kind} at {name(i)} has its exhaust to the "
+                                           f"{'NESW'[s]}, not to the rear"))
+            for i in _bits(exhaust[s] & g.facing(occ, s)):
                 j = nb[i][s]
-                if j >= 0 and j in tiles:
-                    out.append(Violation("E2", (i, j), f"{tiles[j].kind} at {name(j)} stands behind the "
-                                         f"exhaust of the {t.kind} at {name(i)}"))
-        if t.kind in CANNON_KINDS:
-            for s in t.barrels:
+                found.append(Violation("E2", (i, j), f"{tiles[j].kind} at {name(j)} stands behind the "
+                                       f"exhaust of the {tiles[i].kind} at {name(i)}"))
+        if barrel[s]:
+            for i in _bits(barrel[s] & g.facing(occ, s)):
                 j = nb[i][s]
-                if j >= 0 and j in tiles:
-                    out.append(Violation("K1", (i, j), f"{tiles[j].kind} at {name(j)} stands in front of the "
-                                         f"barrel of the {t.kind} at {name(i)}"))
+                found.append(Violation("K1", (i, j), f"{tiles[j].kind} at {name(j)} stands in front of the "
+                                       f"barrel of the {tiles[i].kind} at {name(i)}"))
+    out += found
     # S1: pieces not joined to the ship
-    pieces = lay.pieces()
-    _, loose = kept_pieces(ship, pieces, tiles)
+    pieces = lay.piece_masks()
+    _, loose = _kept_masks(ship, pieces, None if pilot is None else pilot.at)
     for p in loose:
-        where = ", ".join(name(i) for i in p)
-        out.append(Violation("S1", tuple(p), f"{len(p)} component(s) not joined to the ship: {where}"))
+        cells = tuple(_bits(p))
+        where = ", ".join(name(i) for i in cells)
+        out.append(Violation("S1", cells, f"{len(cells)} component(s) not joined to the ship: {where}"))
     # A1, A2, A3: aliens
     aliens: dict[str, list[int]] = {}
-    for i, t in tiles.items():
-        al = t.alien
-        if al is None:
-            continue
+    for t in aliens_at:
+        i, al = t.at, t.crew
+        assert al is not None
         aliens.setdefault(al, []).append(i)
         if t.kind == "cabin":
-            if not any(tiles[j].kind == "life_support" and tiles[j].attr("color") == al for j in lay.adj[i]):
+            m = lay.joined_to(i)
+            while m:
+                low = m & -m
+                sup = tiles[low.bit_length() - 1]
+                if sup.kind == "life_support" and sup.attr("color") == al:
+                    break
+                m ^= low
+            else:
                 out.append(Violation("A1", (i,), f"{al} alien at {name(i)} has no {al} life support joined "
                                      "to its cabin"))
         else:
@@ -327,26 +682,25 @@ def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None
         if len(where_) > 1:
             out.append(Violation("A3", tuple(where_), f"{len(where_)} {al} aliens aboard; at most one per colour"))
     # W1: components that serve nothing
-    serves = {
-        "life_support": lambda t: t.kind == "cabin",
-        "shield_booster": lambda t: t.kind == "shield",
-        "cannon_booster": lambda t: t.kind in CANNON_KINDS,
-        "engine_booster": lambda t: t.kind in ENGINE_KINDS,
-        "reactor_furnace": lambda t: t.kind in BATTERY_KINDS,
-    }
-    for i, t in tiles.items():
-        f = serves.get(t.kind)
-        if f is not None and not any(f(tiles[j]) for j in lay.adj[i]):
-            target = {"life_support": "cabin", "shield_booster": "shield", "cannon_booster": "cannon",
-                      "engine_booster": "engine", "reactor_furnace": "battery"}[t.kind]
-            out.append(Violation("W1", (i,), f"{t.kind} at {name(i)} is joined to no {target}: it does nothing"))
+    for t in servers:
+        target, kinds = _SERVES[t.kind]
+        m = lay.joined_to(t.at)
+        while m:
+            low = m & -m
+            if tiles[low.bit_length() - 1].kind in kinds:
+                break
+            m ^= low
+        else:
+            out.append(Violation("W1", (t.at,), f"{t.kind} at {name(t.at)} is joined to no {target}: it does nothing"))
 
+    sq = b.squares
+    out = [Violation(v.code, tuple(sq[i] for i in v.cells), v.message) for v in out]
     if select:
         out = [v for v in out if v.code in select]
     if ignore:
         out = [v for v in out if v.code not in ignore]
-    order = {c: k for k, c in enumerate(RULES)}
-    out.sort(key=lambda v: (order[v.code], v.cells))
+    if len(out) > 1:
+        out.sort(key=lambda v: (_ORDER[v.code], v.cells))
     total, by_side = lay.exposed()
     return CheckReport(ship, tuple(out), total, by_side, tuple(ship_notes(ship)))
 
@@ -378,50 +732,56 @@ RULES: dict[str, Rule] = {
              "A component stands on a square that is not part of the building area, or on a die square "
              "that is still locked.",
              "Only the squares drawn on the board are buildable; a component outside them must be "
-             "removed at the inspection (rules digest §3.1).",
+             "removed at the inspection.",
              _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3030"\n'
                    '\n[[tile]]\nat = [7, 9]\nkind = "cargo"\nsides = "1000"\nslots = 2\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3003"\n'
-                   '\n[[tile]]\nat = [6, 8]\nkind = "cargo"\nsides = "0100"\nslots = 2\n')),
+                   '\n[[tile]]\nat = [6, 8]\nkind = "cargo"\nsides = "0100"\nslots = 2\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” and “FINALIZANDO SUA NAVE” (only marked squares are built on); Latest Models, “Classe IVC” (die squares)."),
         Rule("B2", "start-square", "error",
              "The start square holds something other than the pilot cabin, or the pilot cabin stands "
              "elsewhere.",
              "On boards with a start square the pilot cabin stands there from the beginning and never "
-             "moves (§3.6). Removing components cannot mend this, so `fix` gives up on it.",
+             "moves. Removing components cannot mend this, so `fix` gives up on it.",
              _ship('\n[[tile]]\nat = [7, 8]\nkind = "start_cabin"\nsides = "3333"\n'
                    '\n[[tile]]\nat = [7, 7]\nkind = "structural"\nsides = "3333"\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3333"\n'),
-             fixable=False),
+             fixable=False,
+             source="Base game rulebook, “PREPARAÇÃO” (the pilot cabin starts on the square marked with the class number)."),
         Rule("C1", "connector-vs-smooth", "error",
              "A connector faces a smooth side (barrels and exhausts count as smooth).",
-             "A smooth side cannot be joined to any connector (§3.2(2)); the pair is a construction "
+             "A smooth side cannot be joined to any connector; the pair is a construction "
              "error even when both tiles are held by other joints. Across a seam it is C1 as well.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cargo"\nsides = "0000"\nslots = 2\n'),
-             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cargo"\nsides = "0001"\nslots = 2\n')),
+             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cargo"\nsides = "0001"\nslots = 2\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” (a smooth side cannot join a connector)."),
         Rule("C2", "single-vs-double", "error",
              "A single connector faces a double connector.",
-             "Single joins single or universal, double joins double or universal (§3.2(1)).",
+             "Single joins single or universal, double joins double or universal.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0103"\n'
                    '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0002"\nslots = 2\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0203"\n'
-                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0002"\nslots = 2\n')),
+                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0002"\nslots = 2\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” (a single connector does not join a double one)."),
         Rule("C3", "seam-mismatch", "error",
              "Two different connector types meet across a transdimensional seam (IC/IIC).",
-             "Across the seam only identical connectors join: universal joins only universal there "
-             "(§6.7). Never reported as C2 as well.",
+             "Across the seam only identical connectors join: universal joins only universal there. "
+             "Never reported as C2 as well.",
              'format = 1\nclass = "IIC"\n\n[[tile]]\nat = {col = 1, row = 2}\nkind = "start_cabin"\n'
              'sides = "3333"\n\n[[tile]]\nat = {col = 2, row = 2}\nkind = "structural"\nsides = "0001"\n',
              'format = 1\nclass = "IIC"\n\n[[tile]]\nat = {col = 1, row = 2}\nkind = "start_cabin"\n'
-             'sides = "3333"\n\n[[tile]]\nat = {col = 2, row = 2}\nkind = "structural"\nsides = "0003"\n'),
+             'sides = "3333"\n\n[[tile]]\nat = {col = 2, row = 2}\nkind = "structural"\nsides = "0003"\n',
+             source="Latest Models, “Classes IC e IIC” (the transdimensional seam)."),
         Rule("E1", "engine-not-rear", "error",
              "An engine's exhaust does not point to the rear (the chosen rear on class IA).",
-             "Every engine must push the ship forward (§3.4(1)); a turned engine is a construction "
+             "Every engine must push the ship forward; a turned engine is a construction "
              "error and goes to the discard pile.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "engine"\nsides = "3000"\nrot = 270\n'),
-             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "engine"\nsides = "3000"\n')),
+             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "engine"\nsides = "3000"\n'),
+             source="Base game rulebook, “Turbinas” (engines point to the rear); The Big Expansion, “Canhão Turbinado”."),
         Rule("E2", "engine-blocked", "error",
              "A component stands on the square the exhaust points to.",
-             "The square behind an engine must stay empty (§3.4(2)); on a wrap board that square may "
+             "The square behind an engine must stay empty; on a wrap board that square may "
              "be across the edge.",
              _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "structural"\nsides = "0333"\n'
                    '\n[[tile]]\nat = [6, 8]\nkind = "engine"\nsides = "3000"\n'
@@ -433,63 +793,72 @@ RULES: dict[str, Rule] = {
                    '\n[[tile]]\nat = [6, 8]\nkind = "engine"\nsides = "3000"\n'
                    '\n[[tile]]\nat = [5, 7]\nkind = "structural"\nsides = "0330"\n'
                    '\n[[tile]]\nat = [5, 8]\nkind = "structural"\nsides = "3030"\n'
-                   '\n[[tile]]\nat = [5, 9]\nkind = "cargo"\nsides = "3000"\nslots = 2\n')),
+                   '\n[[tile]]\nat = [5, 9]\nkind = "cargo"\nsides = "3000"\nslots = 2\n'),
+             source="Base game rulebook, “Turbinas” (nothing behind an engine); The Big Expansion, “Canhão Turbinado”."),
         Rule("K1", "cannon-blocked", "error",
              "A component stands on the square in front of a cannon's barrel (each barrel of a "
              "bi-directional cannon, the cannon of a cannon engine).",
-             "A barrel needs an empty square in front of it (§3.5(2)); a barrel pointing off the board "
+             "A barrel needs an empty square in front of it; a barrel pointing off the board "
              "or at a hole inside the ship is legal.",
              _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "cannon"\nsides = "0300"\n'
                    '\n[[tile]]\nat = [7, 6]\nkind = "cabin"\nsides = "0013"\n'
                    '\n[[tile]]\nat = [6, 6]\nkind = "cargo"\nsides = "0300"\nslots = 2\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "cannon"\nsides = "0300"\n'
-                   '\n[[tile]]\nat = [7, 6]\nkind = "cabin"\nsides = "0013"\n')),
+                   '\n[[tile]]\nat = [7, 6]\nkind = "cabin"\nsides = "0013"\n'),
+             source="Base game rulebook, “Canhões” and “PERGUNTAS FREQUENTES”; The Big Expansion, “Canhão Bi-Direcional” and “Canhão Turbinado”."),
         Rule("S1", "disconnected", "error",
              "A piece is not joined to the ship: the piece holding the pilot cabin (or, in a hull "
              "without one, the largest piece). Joins follow legal connector pairs only.",
-             "Every component must be joined to the rest of the ship (§3.3); smooth beside smooth "
+             "Every component must be joined to the rest of the ship; smooth beside smooth "
              "touches but does not join, and an illegal joint does not join either.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0003"\n'
                    '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "1000"\nslots = 2\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0103"\n'
-                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "1001"\nslots = 2\n')),
+                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "1001"\nslots = 2\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” (every component joined to the ship); The Big Expansion, “NAVES DE CLASSE IIA” (two halves)."),
         Rule("A1", "alien-without-support", "error",
              "An alien in an ordinary cabin has no life support of its colour joined to that cabin.",
              "An alien may board only a cabin joined (by a legal joint, not mere adjacency) to a life "
-             "support of its colour (§4.2(1)). Mended by placing the crew differently, not by `fix`.",
+             "support of its colour. Mended by placing the crew differently, not by `fix`.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cabin"\nsides = "0003"\ncrew = "purple"\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cabin"\nsides = "0033"\ncrew = "purple"\n'
                    '\n[[tile]]\nat = [8, 8]\nkind = "life_support"\nsides = "3000"\ncolor = "purple"\n'),
-             fixable=False),
+             fixable=False,
+             source="Base game rulebook, “ALIENÍGENAS” (the life support must be attached to the cabin); the official FAQ."),
         Rule("A2", "alien-not-allowed", "error",
              "An alien in the pilot cabin, a luxury cabin or a stasis chamber.",
-             "Aliens never board the pilot cabin (§4.2(2)), a luxury cabin or a stasis chamber.",
+             "Aliens never board the pilot cabin, a luxury cabin or a stasis chamber.",
              'format = 1\nclass = "I"\n\n[[tile]]\nat = [7, 7]\nkind = "start_cabin"\nsides = "3333"\n'
              'crew = "purple"\n\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0003"\n'
              'color = "purple"\n',
              'format = 1\nclass = "I"\n\n[[tile]]\nat = [7, 7]\nkind = "start_cabin"\nsides = "3333"\n'
              '\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0033"\ncolor = "purple"\n'
              '\n[[tile]]\nat = [8, 8]\nkind = "cabin"\nsides = "3000"\ncrew = "purple"\n',
-             fixable=False),
+             fixable=False,
+             source="Base game rulebook, “ALIENÍGENAS” (never in the pilot cabin); The Big Expansion, “Módulo de Suporte de Vida Azul”."),
         Rule("A3", "duplicate-alien", "error",
              "The ship holds two aliens of one colour.",
-             "At most one alien of each colour per ship, across both halves on class IIA (§4.2(3)).",
+             "At most one alien of each colour per ship, across both halves on class IIA.",
              'format = 1\nclass = "I"\n' + _PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cabin"\nsides = "0033"\n'
              'crew = "orange"\n\n[[tile]]\nat = [8, 8]\nkind = "life_support"\nsides = "3033"\ncolor = "orange"\n'
              '\n[[tile]]\nat = [7, 8]\nkind = "cabin"\nsides = "3100"\ncrew = "orange"\n',
              'format = 1\nclass = "I"\n' + _PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cabin"\nsides = "0033"\n'
              'crew = "orange"\n\n[[tile]]\nat = [8, 8]\nkind = "life_support"\nsides = "3033"\ncolor = "orange"\n'
              '\n[[tile]]\nat = [7, 8]\nkind = "cabin"\nsides = "3100"\n',
-             fixable=False),
+             fixable=False,
+             source="Base game rulebook, “Disposição da Tripulação”; The Big Expansion, “ALIENÍGENAS AZUIS” and “NAVES DE CLASSE IIA”."),
         Rule("W1", "idle-component", "warning",
              "A life support, booster or reactor furnace is joined to nothing it can serve.",
              "Legal, but it does nothing: life support serves an ordinary cabin, boosters their shield, "
-             "cannon or engine, the furnace a battery — each only through a legal joint (§2.3).",
+             "cannon or engine, the furnace a battery — each only through a legal joint.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0003"\ncolor = "orange"\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0033"\ncolor = "orange"\n'
                    '\n[[tile]]\nat = [8, 8]\nkind = "cabin"\nsides = "3000"\n'),
-             fixable=False),
+             fixable=False,
+             source="The Big Expansion, “Dínamo de Escudos”, “Dínamo de Canhões”, “Dínamo de Turbinas”, “Fornalha do Reator”; base game rulebook, “ALIENÍGENAS”. Reading “directly connected” as a legal joint is this project's choice for the boosters and the furnace."),
     )
 }
 
 FIXABLE = frozenset(c for c, r in RULES.items() if r.fixable and r.severity == "error")
+
+_ORDER.update({c: k for k, c in enumerate(RULES)})

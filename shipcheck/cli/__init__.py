@@ -30,13 +30,17 @@ COMMANDS: dict[str, str] = {
     "show": "check:show",
     "check": "check:check_cmd",
     "fix": "check:fix_cmd",
+    "place": "place:place_cmd",
     "rules": "check:rules_cmd",
     "stats": "flight:stats_cmd",
     "odds": "flight:odds_cmd",
     "simulate": "flight:simulate_cmd",
+    "report": "report:report_cmd",
     "tiles": "catalog:tiles_cmd",
     "boards": "catalog:boards_cmd",
     "cards": "catalog:cards_cmd",
+    "new": "authoring:new_cmd",
+    "schema": "authoring:schema_cmd",
 }
 
 

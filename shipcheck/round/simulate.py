@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,7 @@ import numpy as np
 
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
+from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, positive_int, seed_of, worker_payload
 
 from .deck import Deck, build_deck, fixed_deck, load_deck_file
 from .engine import Chunk, Job, build_table, run_chunk
@@ -52,86 +53,35 @@ def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
 
 
 # -- chunks on the chosen backend ------------------------------------------------------------------
-_TABLES: dict[bytes, Table] = {}
-
-
-def _table_for(blob: bytes) -> tuple[Table, Job]:
-    hit = _TABLES.get(blob)
-    job: Job = pickle.loads(blob)
-    if hit is None:
-        if len(_TABLES) >= 4:
-            _TABLES.pop(next(iter(_TABLES)))
-        hit = _TABLES[blob] = build_table(job)
-    return hit, job
-
-
-def _chunk_rng(seed: int, index: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=(index,)))
-
-
 def _task(blob: bytes, seed: int, index: int, n: int) -> Chunk:
-    """One chunk in a worker process; the table of states and memos is kept per worker."""
-    table, job = _table_for(blob)
-    return run_chunk(table, job.deck, _chunk_rng(seed, index), n)
+    """One chunk in a worker: the job's table of states and memos is built once per worker."""
+    table, job = worker_payload(blob, _build)
+    return run_chunk(table, job.deck, chunk_rng(seed, index), n)
 
 
-def _run(job: Job, seed: int, plan: list[tuple[int, int]], workers: int | None, scheduler: Any,
-         progress: Progress | None, runs: int) -> list[Chunk]:
+def _build(job: Job) -> tuple[Table, Job]:
+    return build_table(job), job
+
+
+def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, scheduler: Any,
+         progress: Progress | None) -> list[Chunk]:
+    table: Table | None = None
+
+    def local(i: int, n: int) -> Chunk:
+        nonlocal table
+        if table is None:
+            table = build_table(job)
+        return run_chunk(table, job.deck, chunk_rng(seed, i), n)
+
     out: list[Chunk] = []
     done = 0
-
-    def got(c: Chunk) -> None:
-        nonlocal done
-        out.append(c)
-        done += c.credits.shape[1]
-        if progress is not None:
-            progress(done, runs)
-
-    if scheduler is None and (workers is None or workers == 1 or len(plan) == 1):
-        table = build_table(job)
-        for i, n in plan:
-            got(run_chunk(table, job.deck, _chunk_rng(seed, i), n))
-        return out
-    try:
-        blob = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception as e:  # any pickling failure means the same thing here
-        raise InputError("the policies must be picklable to run on several workers or a Dask scheduler",
-                         key="policy") from e
-    if scheduler is None:
-        from concurrent.futures import ProcessPoolExecutor
-
-        from shipcheck.montecarlo import _mp_context
-
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context()) as ex:
-            for c in ex.map(_task, [blob] * len(plan), [seed] * len(plan), [i for i, _ in plan],
-                            [n for _, n in plan]):
-                got(c)
-        return out
-    import logging
-
-    try:
-        import distributed
-    except ImportError as e:
-        raise ImportError("the Dask backend needs the optional dependency: pip install 'shipcheck[dask]'") from e
-    cluster = None
-    if isinstance(scheduler, distributed.Client):
-        client, own = scheduler, False
-    elif scheduler == "local":
-        cluster = distributed.LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR)
-        client, own = distributed.Client(cluster), True
-    else:
-        client, own = distributed.Client(scheduler), True
-    try:
-        blob_f = client.scatter(blob, broadcast=True)
-        futures = [client.submit(_task, blob_f, seed, i, n, pure=False) for i, n in plan]
-        for f in futures:
-            got(f.result())
-    finally:
-        if own:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+    with chunk_runner(_task, job, seed=seed, n_chunks=-(-runs // batch), workers=workers, scheduler=scheduler,
+                      local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results:
+        for c in results:
+            out.append(c)
+            done += c.credits.shape[1]
+            if progress is not None:
+                progress(done, runs)
     return out
 
 
@@ -195,16 +145,14 @@ def simulate_round(
     >>> 0 <= r.p_finish <= 1
     True
     """
-    from shipcheck.montecarlo import _positive_int, _seed_of
-
     key = round_key(round)
-    runs = _positive_int("runs", runs)
-    batch = _positive_int("batch", batch)
+    runs = positive_int("runs", runs)
+    batch = positive_int("batch", batch)
     if workers is not None:
-        workers = _positive_int("workers", workers)
+        workers = positive_int("workers", workers)
     if progress is not None and not callable(progress):
         raise TypeError("`progress` must be a callable(done_runs, total_runs) or None.")
-    s = _seed_of(rng, seed)
+    s = seed_of(rng, seed)
     me = _ship(ship, "`ship`")
     notes: list[str] = []
     rr = round_rules(key, rules)
@@ -221,14 +169,7 @@ def simulate_round(
     opp = resolve_policy(opponent_policy if opponent_policy is not None else "default")
     five = len(ships) == 5 if five_player is None else bool(five_player)
     job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five)
-    plan = []
-    i = done = 0
-    while done < runs:
-        n = min(batch, runs - done)
-        plan.append((i, n))
-        i += 1
-        done += n
-    chunks = _run(job, s, plan, workers, scheduler, progress, runs)
+    chunks = _run(job, s, batch, runs, workers, scheduler, progress)
     notes += _notes(job, ships)
     return _assemble(job, key, s, batch, chunks, tuple(notes))
 
