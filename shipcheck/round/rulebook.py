@@ -7,6 +7,7 @@ notes of a result name every provisional value it used.
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,8 +90,17 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@functools.lru_cache(maxsize=4)
 def _read(path: str) -> dict[str, Any]:
+    p = Path(path)
+    try:
+        stamp = p.stat().st_mtime_ns
+    except OSError:
+        stamp = -1
+    return _read_cached(path, stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_cached(path: str, stamp: int) -> dict[str, Any]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -116,15 +126,15 @@ def _user_overrides(doc: dict[str, Any]) -> set[tuple[str, ...]]:
 def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
     """The numbers of ``round`` from the packaged file, with ``rules`` (a TOML file) merged over it."""
     key = round_key(round)
-    base = dict(_read(str(data_path("rounds.toml"))))
-    base.pop("__locator__", None)
+    base = copy.deepcopy({k: v for k, v in _read(str(data_path("rounds.toml"))).items() if k != "__locator__"})
     src = "packaged"
     path: Path | None = None
     loc: Locator | None = None
     if rules is not None:
         path = Path(rules)
-        user = dict(_read(str(path)))
-        loc = user.pop("__locator__")
+        raw_user = _read(str(path))
+        loc = raw_user["__locator__"]
+        user = copy.deepcopy({k: v for k, v in raw_user.items() if k != "__locator__"})
         for k in user:
             if k not in ("format", "goods", "caps", "round"):
                 raise InputError("unknown top-level key", file=path, line=loc.line_of(k), key=k,
