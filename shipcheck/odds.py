@@ -104,6 +104,14 @@ class OddsResult:
                 f"p_survive {self.p_survive} ({float(self.p_survive):.2%}), "
                 f"expected_lost {self.expected_lost} ({float(self.expected_lost):.4f})>")
 
+    def __rich__(self) -> Any:
+        from .render import heat_legend, heat_marks, render_ship
+
+        tags, styles = heat_marks(self.p_lost())
+        text = render_ship(self.ship, marks=tags, mark_styles=styles).__rich__()
+        text.append(f"\n{heat_legend()}\n{self!r}")
+        return text
+
     def _repr_html_(self) -> str:
         from html import escape
 
