@@ -4,33 +4,33 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, printable, read_text_file, read_toml, suggest
 from ..model import Ship
 from ..render import legend
 from ..rules import RULES, CheckReport, check
-from ..shipfile import load_ship, parse_ship
-from ..topology import BUILTIN_CLASSES
+from ..shipfile import SHIP_BYTES, edit_ship_text, load_ship, parse_ship, save_text
+from ..topology import BOARD_BYTES, BUILTIN_CLASSES
 from ._common import (
     EXIT_USAGE,
     EXIT_VIOLATIONS,
+    as_options,
     codes,
     draw,
     echo,
     exit_with,
     format_option,
     header,
-    input_error_text,
     marks_of,
     print_json,
     print_rich,
     provisional,
+    report_input_error,
     ship_argument,
     summary,
     violation_lines,
@@ -61,9 +61,9 @@ def show(ship: str) -> None:
 # -- check ----------------------------------------------------------------------------------------
 def _is_board_file(path: Path) -> bool:
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
+        doc = read_toml(read_text_file(path, what="file", limit=BOARD_BYTES), path)
+    except InputError:
+        return False  # not readable as a board: load_ship will say what is wrong with it
     return "cells" in doc
 
 
@@ -109,12 +109,14 @@ def check_cmd(ships: tuple[str, ...], fmt: str, select: str | None, ignore: str 
     bad = 0
     for f in files:
         try:
-            s = load_ship(f)
+            reports.append((str(f), check(load_ship(f), select=sel, ignore=ign)))
         except InputError as exc:
             bad += 1
-            sys.stderr.write(f"shipcheck: error: {input_error_text(exc)}\n")
-            continue
-        reports.append((str(f), check(s, select=sel, ignore=ign)))
+            report_input_error(exc)
+        except Exception as exc:  # a bug in one file must not cost the other files their results
+            bad += 1
+            sys.stderr.write(f"shipcheck: error: {printable(str(f))}: internal error ({type(exc).__name__}: "
+                             f"{printable(str(exc))[:200]}); please report it\n")
     if fmt == "json":
         objs = [r.to_dict(p) for p, r in reports]
         if many:
@@ -132,7 +134,7 @@ def check_cmd(ships: tuple[str, ...], fmt: str, select: str | None, ignore: str 
                 echo(line)
             echo(summary(r))
             for note in r.notes:
-                echo(f"note: {note}")
+                echo(printable(f"note: {note}"))
         if many and len(reports) > 1:
             n_illegal = sum(1 for _, r in reports if not r.legal)
             echo()
@@ -178,10 +180,11 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
     from ..fix import fix as fix_ship
 
     src = Path(ship)
-    s = load_ship(src)
-    if write is not None and write.exists() and not force:
-        raise InputError("output file exists (use --force to overwrite it)", file=write, key="--write",
-                         value=str(write), expected="a new file name")
+    text = read_text_file(src, what="ship file", limit=SHIP_BYTES)
+    s = parse_ship(text, file=src, base_dir=src.parent)
+    if write is not None and os.path.lexists(write) and not force:
+        raise InputError("output file exists (use --force to overwrite it)", file=printable(str(write)),
+                         key="--write", expected="a new file name")
     res = fix_ship(s)
     b = s.board
     if fmt == "json":
@@ -222,17 +225,16 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
         exit_with(EXIT_VIOLATIONS)
         return
     if write is not None:
-        fixed = _rebase_board(res.fixed, src, write)
-        removed = ", ".join(b.cell_text(i) for i in res.removed) or "nothing"
+        # the user's file, edited: the removed tiles go, comments and key order stay
+        rebased = _rebase_board(s, src, write).board_ref
+        out = edit_ship_text(text, s, res.removed, board_ref=rebased if rebased != s.board_ref else None,
+                             base_dir=write.parent)
         try:
-            from ..shipfile import dump_ship
-
-            text = dump_ship(fixed, comment=f"Fixed by shipcheck from {ship}: removed {removed}.")
-            write.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write the fixed ship ({exc.strerror or exc})", file=write) from None
+            save_text(write, out, overwrite=force)
+        except InputError as exc:
+            raise as_options(exc, {"path": "--write"}) from None
         if fmt == "text":
-            echo(f"wrote {write}")
+            echo(f"wrote {printable(str(write))}")
 
 
 # -- rules ----------------------------------------------------------------------------------------
@@ -270,7 +272,8 @@ def rules_cmd(code: str | None, fmt: str) -> None:
         return
     key = code.upper()
     if key not in RULES:
-        raise InputError("unknown rule code", key="CODE", value=code, expected="one of " + ", ".join(RULES))
+        raise InputError("unknown rule code", key="CODE", value=code, expected="one of " + ", ".join(RULES),
+                         hint=suggest(code, RULES))
     r = RULES[key]
     examples = [("bad", parse_ship(r.bad, file=f"<rule {key} bad example>")),
                 ("good", parse_ship(r.good, file=f"<rule {key} good example>"))]
