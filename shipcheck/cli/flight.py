@@ -52,9 +52,8 @@ def flight_attacks(ship: Ship, attack: tuple[str, ...], card: str | None) -> tup
     assert card is not None
     try:
         c = find_card(card) if ":" in card else find_card(card, ship.edition)
-    except KeyError as exc:
-        raise InputError("unknown card", key="--card", value=card,
-                         expected=str(exc.args[0]) if exc.args else "a card id from `shipcheck cards`") from None
+    except InputError as exc:
+        raise as_options(exc, {"card": "--card"}) from None
     atk = list(c.attacks())
     if not atk:
         raise InputError(f"card {c.full_id} ({c.type}) has no meteors or shots", key="--card", value=card,
