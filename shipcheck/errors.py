@@ -63,7 +63,7 @@ class _ShortRepr(reprlib.Repr):
 
     def repr_int(self, x: int, level: int) -> str:
         if x.bit_length() > 200:  # repr() of a huge int is slow, and refused past 4,300 digits
-            return f"<an integer of about {int(x.bit_length() * 0.30103) + 1} digits>"
+            return f"<an integer of about {round(x.bit_length() * 0.30103)} digits>"
         return super().repr_int(x, level)
 
 
@@ -207,9 +207,11 @@ class Collector:
         return len(self.errors) + self.omitted
 
     def raise_any(self) -> None:
-        """Raise the errors gathered so far, if any."""
+        """Raise the errors gathered so far, if any, file by file in line order."""
         if self.errors:
-            raise InputError.many(self.errors, self.omitted)
+            files = {e.file: n for n, e in reversed(list(enumerate(self.errors)))}
+            ordered = sorted(self.errors, key=lambda e: (files[e.file], e.line or 0))
+            raise InputError.many(ordered, self.omitted)
 
 
 # -- reading files --------------------------------------------------------------------------------
@@ -284,7 +286,7 @@ def read_toml(text: str, file: str | Path | None, *, private: bool = False) -> d
                          expected=f"a number of a sensible size ({type(exc).__name__})") from None
     depth, path = _depth(doc)
     if depth > MAX_DEPTH:
-        raise InputError(f"nested {depth} levels deep", file=file, key=".".join(path[:4]) + ("..." if len(path) > 4
+        raise InputError(f"nested more than {MAX_DEPTH} levels deep", file=file, key=".".join(path[:4]) + ("..." if len(path) > 4
                          else ""), expected=f"at most {MAX_DEPTH} levels of arrays and tables")
     return doc
 

@@ -306,7 +306,8 @@ def _ship_board(doc: dict[str, Any], base_dir: str | Path | None, edition: str, 
     try:
         text = read_text_file(bpath, what="the board file", limit=BOARD_BYTES, private=True)
     except InputError as exc:
-        col.add(top(exc.message, "board", ref, f"a board file at {printable(str(bpath))}"))
+        at_line = f" (line {exc.line})" if exc.line else ""
+        col.add(top(exc.message + at_line, "board", ref, f"a board file at {printable(str(bpath))}"))
         return None, None
     with col.guard():
         return parse_board(text, file=bpath, private=True), ref
@@ -644,12 +645,13 @@ def save_text(path: str | Path, text: str, *, overwrite: bool = False) -> None:
         os.unlink(tmp)
     except OSError as exc:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", file=shown) from None
+    except UnicodeError as exc:
+        raise InputError(f"cannot write the file (text not encodable as UTF-8: {exc.reason})", file=shown) from None
     finally:
-        if os.path.lexists(tmp):
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        try:
+            os.unlink(tmp)  # gone already when all went well
+        except OSError:
+            pass
 
 
 def _new_file_mode() -> int:

@@ -43,9 +43,15 @@ def test_check_rejects_malformed_file(case: Path, capsys: pytest.CaptureFixture[
     assert code == 2, (out, err)
     assert "Traceback" not in out + err
     assert err.startswith("shipcheck: error: ")
-    assert len(err.strip().splitlines()) == 1, err
-    assert case.name in err or "boards/" in err  # the message names the file
-    for want in expected(case):
+    lines = err.strip().splitlines()
+    wants = expected(case)
+    count = next((int(w.split(":")[1]) for w in wants if w.startswith("lines:")), 1)
+    assert len(lines) == count, err  # every mistake of the file, one line each
+    assert all(line.startswith("shipcheck: error: ") for line in lines)
+    assert all(case.name in line or "boards/" in line for line in lines)  # each names the file
+    for want in wants:
+        if want.startswith("lines:"):
+            continue
         if want.startswith("!"):  # must not be shown (a value from a file the user did not name)
             assert want[1:] not in err, f"{want[1:]!r} shown in {err!r}"
         else:
