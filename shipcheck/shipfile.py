@@ -645,7 +645,7 @@ def save_text(path: str | Path, text: str, *, overwrite: bool = False) -> None:
         os.unlink(tmp)
     except OSError as exc:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", file=shown) from None
-    except UnicodeError as exc:
+    except UnicodeEncodeError as exc:
         raise InputError(f"cannot write the file (text not encodable as UTF-8: {exc.reason})", file=shown) from None
     finally:
         try:
