@@ -182,19 +182,22 @@ def _resolve_at(at: Any, board: Board, err: Any) -> int:
 
 
 # -- ships ----------------------------------------------------------------------------------------
-def load_ship(path: str | Path) -> Ship:
+def load_ship(path: str | Path, *, edition: str = "2007") -> Ship:
     """Read a ship file; raises :class:`InputError` on any format error.
 
     Only a regular file of at most :data:`SHIP_BYTES` bytes is read. The error lists every mistake
-    found in the file in its ``errors`` (see :func:`parse_ship`).
+    found in the file in its ``errors`` (see :func:`parse_ship`). ``edition`` is the edition of a
+    file that does not name one.
     """
     text = read_text_file(path, what="ship file", limit=SHIP_BYTES)
     p = Path(path)
-    return parse_ship(text, file=p, base_dir=p.parent)
+    return parse_ship(text, file=p, base_dir=p.parent, edition=edition)
 
 
-def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Path | None = None) -> Ship:
-    """Parse ship-file text. ``base_dir`` resolves ``board = "..."`` paths.
+def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Path | None = None,
+               edition: str = "2007") -> Ship:
+    """Parse ship-file text. ``base_dir`` resolves ``board = "..."`` paths; ``edition`` is the
+    edition of a file that does not name one.
 
     Raises :class:`InputError`; its ``errors`` hold every mistake found, in file order, as far as
     the file can be read past the first (a tile whose square is wrong is still checked for its
@@ -215,12 +218,14 @@ def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Pat
     if doc["format"] != 1 or isinstance(doc["format"], bool):
         col.add(top("unsupported ship format", "format", doc["format"], "1"))
         col.raise_any()
-    edition: str | None = doc.get("edition", "2007")
-    if edition not in EDITIONS:
-        col.add(top("unknown edition", "edition", edition, '"2007" or "2021"',
-                    hint=suggest(str(edition) if _int(edition) else edition, EDITIONS)))
-        edition = None
-    board, board_ref = _ship_board(doc, base_dir, edition or "2007", top, col)
+    file_edition: Any = doc.get("edition", edition)
+    ed: str | None = None
+    if isinstance(file_edition, str) and file_edition in EDITIONS:
+        ed = file_edition
+    else:
+        col.add(top("unknown edition", "edition", file_edition, '"2007" or "2021"',
+                    hint=suggest(str(file_edition) if _int(file_edition) else file_edition, EDITIONS)))
+    board, board_ref = _ship_board(doc, base_dir, ed or "2007", top, col)
     name = doc.get("name")
     if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
         col.add(top("bad name", "name", name, f"a string of at most {MAX_NAME} characters"))
@@ -252,7 +257,7 @@ def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Pat
         col.add(top(f"{len(raw_tiles)} tiles", "tile", None, f"at most {MAX_TILES} [[tile]] entries"))
     else:
         for n, raw in enumerate(raw_tiles):
-            t = _parse_tile(raw, n, board, edition, file, loc, seen, col)
+            t = _parse_tile(raw, n, board, ed, file, loc, seen, col)
             if t is not None:
                 tiles.append(t)
     starts = [t for t in tiles if t.kind == "start_cabin"]
@@ -263,7 +268,7 @@ def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Pat
                            expected="at most one start_cabin"))
     if not starts and board is not None and board.start is not None and board.start not in seen:
         # the pilot cabin stands on the start square from the beginning (spec section 4)
-        tiles.append(Tile(at=board.start, kind="start_cabin", sides="3333", implied=True))
+        tiles.append(Tile(at=board.square(board.start), kind="start_cabin", sides="3333", implied=True))
 
     aside = []
     raw_aside = doc.get("aside", [])
@@ -274,11 +279,11 @@ def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Pat
     else:
         for n, raw in enumerate(raw_aside):
             with col.guard():
-                aside.append(_parse_aside(raw, n, edition, file, loc))
+                aside.append(_parse_aside(raw, n, ed, file, loc))
     col.raise_any()
-    assert board is not None and edition is not None
+    assert board is not None and ed is not None
     return Ship(
-        board=board, tiles=tuple(tiles), edition=edition, name=name, front=front,
+        board=board, tiles=tuple(tiles), edition=ed, name=name, front=front,
         dice=tuple(dice or ()), aside=tuple(aside), board_ref=board_ref,
         meta=tuple(sorted(meta.items())), source=str(file) if file else None,
     )
@@ -370,7 +375,7 @@ def _parse_tile(raw: Any, n: int, board: Board | None, edition: str | None, file
         col.add(err("missing `at`", "at", None, "[column, row] labels or {col = i, row = j}"))
     elif board is not None:
         with col.guard():
-            at = _resolve_at(raw["at"], board, err)
+            at = board.square(_resolve_at(raw["at"], board, err))
             if at in seen:
                 bad = at
                 at = None
@@ -669,3 +674,29 @@ def _write_exclusive(p: Path, text: str, mode: int) -> None:
                          file=printable(str(p)), expected="a new file name") from None
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
         fh.write(text)
+
+
+def tile_lines(text: str, board: Board) -> dict[int, int]:
+    """The line of the ``[[tile]]`` header of each square's tile in a ship file's text (for
+    ``file:line`` in reports); squares whose tile is not written (an implied pilot cabin) are absent."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+    loc = Locator(text)
+    out: dict[int, int] = {}
+
+    def err(*_args: Any, **_kw: Any) -> InputError:
+        return InputError("bad square")
+
+    for n, raw in enumerate(doc.get("tile", []) if isinstance(doc.get("tile"), list) else []):
+        if not isinstance(raw, dict) or "at" not in raw:
+            continue
+        try:
+            at = _resolve_at(raw["at"], board, err)
+        except InputError:
+            continue
+        line = loc.line_of(None, "tile", n)
+        if line is not None:
+            out.setdefault(at, line)
+    return out
