@@ -218,7 +218,10 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
     if write is not None and os.path.lexists(write) and not force:
         raise InputError("output file exists (use --force to overwrite it)", file=printable(str(write)),
                          key="--write", expected="a new file name")
-    res = fix_ship(s)
+    from ._common import spinner
+
+    with spinner("finding the fewest components to lose"):
+        res = fix_ship(s)
     b = s.board
     if fmt == "json":
         print_json(res.to_dict(ship))
@@ -245,7 +248,8 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
             if res.fell_off:
                 echo(f"falls off with it: {named(res.fell_off)}" if res.cut
                      else f"falls off (joined to nothing): {named(res.fell_off)}")
-            echo(f"lost: {res.lost} component{'s' if res.lost != 1 else ''}, kept: {res.kept}")
+            implied = " (the pilot cabin on the start square among them)" if any(t.implied for t in s.tiles) else ""
+            echo(f"lost: {res.lost} component{'s' if res.lost != 1 else ''}, kept: {res.kept} tiles{implied}")
         for v in res.crew:
             echo(f"crew: {v.code} {v.message} (mend it by placing the crew differently; `fix` removes nothing for it)")
         if res.fixable and res.fixed is not None:
