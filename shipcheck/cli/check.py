@@ -101,6 +101,7 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
     from ..outputs import Checked, Unreadable
     from ..shipfile import tile_lines
     from ..walk import find_ship_files
+    from ._common import spinner
 
     settings = load_settings(config)
     sel = codes(select, "--select") if select else settings.select
@@ -112,18 +113,19 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
         raise InputError("no ship files (*.toml) here", file=ships[0] if len(ships) == 1 else None)
     results: list[Checked] = []
     unreadable: list[Unreadable] = []
-    for f in found.files:
-        try:
-            text = read_text_file(f, what="ship file", limit=SHIP_BYTES)
-            s = parse_ship(text, file=Path(f), base_dir=Path(f).parent, edition=edition or settings.edition or "2007")
-            results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
-        except InputError as exc:  # every mistake of the file, one entry each
-            unreadable.extend(Unreadable(str(f), line, e.line) for e, line in zip(exc.errors, input_error_lines(exc)))
-            if exc.omitted:
-                unreadable.append(Unreadable(str(f), input_error_lines(exc)[-1], None))
-        except Exception as exc:  # a bug in one file must not cost the other files their results
-            unreadable.append(Unreadable(str(f), f"{printable(str(f))}: internal error ({type(exc).__name__}: "
-                                         f"{printable(str(exc))[:200]}); please report it", None))
+    with spinner(f"checking {len(found.files)} ship files"):
+        for f in found.files:
+            try:
+                text = read_text_file(f, what="ship file", limit=SHIP_BYTES)
+                s = parse_ship(text, file=Path(f), base_dir=Path(f).parent, edition=edition or settings.edition or "2007")
+                results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
+            except InputError as exc:  # every mistake of the file, one entry each
+                unreadable.extend(Unreadable(str(f), line, e.line) for e, line in zip(exc.errors, input_error_lines(exc)))
+                if exc.omitted:
+                    unreadable.append(Unreadable(str(f), input_error_lines(exc)[-1], None))
+            except Exception as exc:  # a bug in one file must not cost the other files their results
+                unreadable.append(Unreadable(str(f), f"{printable(str(f))}: internal error ({type(exc).__name__}: "
+                                             f"{printable(str(exc))[:200]}); please report it", None))
     if form != "text" or unreadable:
         for u in unreadable:
             if form in ("text", "json"):
@@ -175,7 +177,7 @@ def _print_check(form: str, results: list[Any], unreadable: list[Any], many: boo
             n_illegal = sum(1 for c in results if not c.report.legal)
             echo()
             echo(f"{len(results)} ship{'' if len(results) == 1 else 's'} checked: {len(results) - n_illegal} legal, "
-                 f"{n_illegal} illegal" + (f"; {len(unreadable)} unreadable" if unreadable else "")
+                 f"{n_illegal} illegal" + (f"; {len({u.path for u in unreadable})} unreadable" if unreadable else "")
                  + (f"; {skipped} TOML file{'' if skipped == 1 else 's'} skipped (not ship files)" if skipped else ""))
 
 

@@ -118,7 +118,11 @@ def stats_cmd(ship: str, fmt: str) -> None:
     warn = provisional(s.board)
     if warn:
         echo(warn)
-    echo("\n".join(printable(line) for line in render_stats(st).splitlines()))  # the title holds the ship's name
+    import shutil
+
+    # the title holds the ship's name: cleaned of control characters
+    text = render_stats(st, width=shutil.get_terminal_size((100, 24)).columns)
+    echo("\n".join(printable(line) for line in text.splitlines()))
 
 
 @click.command("odds")
