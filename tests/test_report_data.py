@@ -127,7 +127,6 @@ def test_a_shield_with_a_charge_keeps_small_meteors_off() -> None:
 
 def test_meteor_data_of_a_real_round_is_a_probability_everywhere() -> None:
     from shipcheck.round import build_deck, round_rules
-
     from shipcheck.shipfile import load_ship
 
     s = load_ship("examples/class-II-freighter.toml")

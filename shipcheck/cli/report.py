@@ -50,18 +50,18 @@ def report_cmd(ship: str, other: str | None, rnd: str | None, opponents: tuple[s
       shipcheck report examples/class-II-freighter.toml --seed 1
       shipcheck report examples/blue-round1.toml examples/class-I-scout.toml --out /tmp/blue-vs-scout
     """
-    from rich.console import Console
-
     from ..report import RUNS
     from ..report import report as make_report
     from ..report.data import pct
+    from ._common import spinner
 
-    with Console(stderr=True).status("report") as status:  # a spinner on a terminal only
+    with spinner("report") as stage:
         rep = make_report(ship, other, round=rnd, opponents=list(opponents) if opponents else None, deck=deck,
                           edition=edition, runs=runs or RUNS, seed=seed, recommendations=not no_advice,
-                          progress=lambda stage: status.update(stage))
-    folder = Path(out) if out else Path("reports") / "-vs-".join(slug(s.name) for s in rep.ships)
-    written = rep.write(folder)
+                          progress=stage)
+        folder = Path(out) if out else Path("reports") / "-vs-".join(slug(s.name) for s in rep.ships)
+        stage("drawing the figures")
+        written = rep.write(folder)
     if fmt == "json":
         print_json({"out": str(folder), "files": [str(p) for p in written], **rep.to_dict()})
         return
