@@ -114,9 +114,8 @@ def test_the_guarded_ship_is_as_described() -> None:
 
 @pytest.mark.slow
 def test_the_search_finds_the_known_best_change() -> None:
-    from shipcheck.round import simulate_round
-
     from shipcheck.report.recommend import recommend
+    from shipcheck.round import simulate_round
 
     def fly(s, policy, runs, seed):  # type: ignore[no-untyped-def]
         return simulate_round(s, round=1, opponents=[], deck=["II-10"], runs=runs, seed=seed, policy=policy).players[0]
@@ -135,12 +134,31 @@ def test_the_search_finds_the_known_best_change() -> None:
 
 
 def test_common_random_numbers_make_an_unchanged_ship_differ_by_nothing() -> None:
-    from shipcheck.round import simulate_round
-
     from shipcheck.report.recommend import Variant, measure
+    from shipcheck.round import simulate_round
 
     def fly(s, policy, runs, seed):  # type: ignore[no-untyped-def]
         return simulate_round(s, round=1, opponents=[], runs=runs, seed=seed, policy=policy).players[0]
 
     base = fly(GUARDED, "default", 200, 11)
     assert measure(fly, base, Variant("rotate", "the same ship", GUARDED), 200, 11) is None
+
+
+def test_turns_a_flight_cannot_tell_apart_are_not_flown() -> None:
+    from dataclasses import replace
+
+    from shipcheck.report.recommend import flight_signature
+
+    # the battery at (6,7) is joined on its E side only; turning it shows another universal side
+    # to the open squares: a small meteor meets a connector either way, so nothing changes in flight
+    s = ship(PILOT + tile((6, 7), "battery", "3333", cells=2))
+    battery = s.tile_at(s.board.nb[s.pilot.at][3])  # type: ignore[union-attr]
+    assert battery is not None
+    turned = replace(s, tiles=tuple(replace(t, rot=1) if t is battery else t for t in s.tiles))
+    assert flight_signature(turned) == flight_signature(s)
+    assert all(v.kind != "rotate" for v in variants(s))
+    # a shield's turn changes the sides it covers
+    sh = ship(PILOT + tile((8, 7), "shield", "3333"))
+    shield = sh.tile_at(sh.board.nb[sh.pilot.at][1])  # type: ignore[union-attr]
+    turned = replace(sh, tiles=tuple(replace(t, rot=1) if t is shield else t for t in sh.tiles))
+    assert flight_signature(turned) != flight_signature(sh)

@@ -48,6 +48,26 @@ def _looks(t: Tile) -> tuple[Any, ...]:
     return (t.eff, t.barrels, t.exhausts, t.covers)
 
 
+def flight_signature(ship: Ship) -> tuple[Any, ...]:
+    """What a flight can tell apart: per tile its kind, contents, barrels, exhausts and shield
+    cover, the tiles it is joined to, and the connectors on its open sides (what a meteor from
+    outside meets). Two ships with one signature fly every round alike, so a change that keeps it
+    needs no measuring. On a wrap-around board every side counts (the first tile of a line may
+    have a neighbour across the edge)."""
+    from ..rules import Layout
+
+    tiles = ship.by_index
+    nb = ship.board.nb
+    wrap = ship.board.wrap
+    adj = Layout.of(ship, tiles).adj
+    out = []
+    for t in ship.tiles:
+        sides = tuple(t.eff[s] if wrap or nb[t.at][s] < 0 or nb[t.at][s] not in tiles else -1 for s in range(4))
+        out.append((t.at, t.kind, t.attrs, t.crew, t.charge, t.goods, t.barrels, t.exhausts, t.covers, sides,
+                    tuple(sorted(adj[t.at]))))
+    return (tuple(out), ship.aside, ship.front, ship.dice)
+
+
 def _with(ship: Ship, drop: set[int], add: Tile | None = None) -> Ship:
     tiles = [t for t in ship.tiles if t.at not in drop]
     if add is not None:
@@ -69,8 +89,10 @@ def _neighbours(ship: Ship, at: int) -> Iterator[int]:
 def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) -> list[Variant]:
     """Every legal single change of ``ship`` (see the module's docstring), in a stable order.
 
-    Only variants that pass :func:`~shipcheck.rules.check` are kept; a rotation that changes
-    nothing (a symmetric tile) is skipped. ``policies`` adds one variant per other policy name.
+    Only variants that pass :func:`~shipcheck.rules.check` are kept, and only one of those that
+    fly alike (:func:`flight_signature`): a turn that changes nothing a flight can tell (a
+    symmetric tile, a tile whose turned connectors all stay joined) is skipped. ``policies`` adds
+    one variant per other policy name.
     """
     name = ship.board.cell_text
     out: list[Variant] = []
@@ -78,7 +100,7 @@ def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) ->
     base_exposed = check(ship).exposed_connectors
 
     def keep(v: Variant) -> None:
-        key = tuple(sorted((t.at, _looks(t), t.kind) for t in v.ship.tiles)) + (v.policy,)
+        key = (flight_signature(v.ship), v.policy)
         if key in seen:
             return
         rep = check(v.ship)
@@ -90,7 +112,7 @@ def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) ->
                             + ("s" if covered != 1 else ""))
             out.append(v)
 
-    seen.add(tuple(sorted((t.at, _looks(t), t.kind) for t in ship.tiles)) + ("default",))
+    seen.add((flight_signature(ship), "default"))
     tiles = {t.at: t for t in ship.tiles}
     for t in ship.tiles:
         for k in (1, 2, 3):
