@@ -50,10 +50,11 @@ def _looks(t: Tile) -> tuple[Any, ...]:
 
 def flight_signature(ship: Ship) -> tuple[Any, ...]:
     """What a flight can tell apart: per tile its kind, contents, barrels, exhausts and shield
-    cover, the tiles it is joined to, and the connectors on its open sides (what a meteor from
-    outside meets). Two ships with one signature fly every round alike, so a change that keeps it
-    needs no measuring. On a wrap-around board every side counts (the first tile of a line may
-    have a neighbour across the edge)."""
+    cover, the tiles it is joined to, and which of its open sides are connectors (a small meteor
+    bounces off a smooth side and hits any connector; stardust and the best-looking ship count
+    connectors of any type). Two ships with one signature fly every round alike, so a change that
+    keeps it needs no measuring. On a wrap-around board every side counts (the first tile of a
+    line may have a neighbour across the edge)."""
     from ..rules import Layout
 
     tiles = ship.by_index
@@ -62,7 +63,8 @@ def flight_signature(ship: Ship) -> tuple[Any, ...]:
     adj = Layout.of(ship, tiles).adj
     out = []
     for t in ship.tiles:
-        sides = tuple(t.eff[s] if wrap or nb[t.at][s] < 0 or nb[t.at][s] not in tiles else -1 for s in range(4))
+        sides = tuple(t.eff[s] != 0 if wrap or nb[t.at][s] < 0 or nb[t.at][s] not in tiles else None
+                      for s in range(4))
         out.append((t.at, t.kind, t.attrs, t.crew, t.charge, t.goods, t.barrels, t.exhausts, t.covers, sides,
                     tuple(sorted(adj[t.at]))))
     return (tuple(out), ship.aside, ship.front, ship.dice)
