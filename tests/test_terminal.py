@@ -146,3 +146,17 @@ def test_shell_completion(capsys: pytest.CaptureFixture[str], monkeypatch: pytes
     monkeypatch.setenv("COMP_CWORD", "1")
     code, out, _ = run(capsys, "ch")
     assert code == 0 and "plain,check" in out.split()  # bash: type,value per candidate
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_stats_fold_to_the_terminal_width(width: int) -> None:
+    from shipcheck.shipfile import load_ship
+    from shipcheck.stats import render_stats, stats
+
+    st = stats(load_ship(ROOT / "examples" / "class-III-hauler.toml"))
+    folded = render_stats(st, width=width)
+    assert max(len(ln) for ln in folded.splitlines()) <= width
+    wide = render_stats(st)
+    # folding moves words between lines, never changes or cuts them: "(10,8) 3/36" stays whole
+    assert folded.split() == wide.split()
+    assert re.findall(r"\(\d+,\d+\) \d+/36", " ".join(folded.split())) == re.findall(r"\(\d+,\d+\) \d+/36", wide)

@@ -101,6 +101,7 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
     from ..outputs import Checked, Unreadable
     from ..shipfile import tile_lines
     from ..walk import find_ship_files
+    from ._common import spinner
 
     settings = load_settings(config)
     sel = codes(select, "--select") if select else settings.select
@@ -112,17 +113,18 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
         raise InputError("no ship files (*.toml) here", file=ships[0] if len(ships) == 1 else None)
     results: list[Checked] = []
     unreadable: list[Unreadable] = []
-    for f in found.files:
-        try:
-            s = load_ship(f, edition=edition or settings.edition or "2007")
-        except InputError as exc:
-            unreadable.append(Unreadable(str(f), input_error_text(exc), exc.line))
-            continue
-        try:
-            text = Path(f).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            text = ""
-        results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
+    with spinner(f"checking {len(found.files)} ship files"):
+        for f in found.files:
+            try:
+                s = load_ship(f, edition=edition or settings.edition or "2007")
+            except InputError as exc:
+                unreadable.append(Unreadable(str(f), input_error_text(exc), exc.line))
+                continue
+            try:
+                text = Path(f).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
     if form != "text" or unreadable:
         for u in unreadable:
             if form in ("text", "json"):

@@ -108,7 +108,9 @@ def stats_cmd(ship: str, fmt: str) -> None:
     warn = provisional(s.board)
     if warn:
         echo(warn)
-    echo(render_stats(st))
+    import shutil
+
+    echo(render_stats(st, width=shutil.get_terminal_size((100, 24)).columns))
 
 
 @click.command("odds")
