@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InputError
 from ..model import Ship
@@ -30,8 +31,6 @@ class CreditEffect:
 
 def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, seed: int) -> list[CreditEffect]:
     """For each ship of ``ships`` (the placements), its paired effect against ``ship`` over ``runs`` rounds."""
-    from ..report.recommend import paired
-
     try:
         from ..round import simulate_round  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -50,7 +49,17 @@ def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, 
     out = []
     for s in ships:
         r = fly(s)
-        c, cci = paired(r.credits, base.credits)
-        lo, lci = paired(r.lost, base.lost)
+        c, cci = _mean_ci(r.credits - base.credits)
+        lo, lci = _mean_ci(r.lost - base.lost)
         out.append(CreditEffect(c, cci, lo, lci))
     return out
+
+
+def _mean_ci(d: Any) -> tuple[float, tuple[float, float]]:
+    """Mean of per-run differences and its 95 % normal interval."""
+    import numpy as np
+
+    d = np.asarray(d, dtype=np.float64)
+    m = float(d.mean())
+    h = 1.959963984540054 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else 0.0
+    return m, (m - h, m + h)
