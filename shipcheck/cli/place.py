@@ -67,7 +67,10 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
     from ..advice import advise
 
     s = load_ship(ship)
-    a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs, seed=seed)
+    from ._common import spinner
+
+    with spinner("weighing every square and rotation"):
+        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs, seed=seed)
     if show_n is not None and show_n > len(a.placements):
         raise InputError("no such placement", key="--show", value=show_n,
                          expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")
