@@ -276,10 +276,13 @@ def test_credits_need_the_round_simulator(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 @pytest.mark.slow
-def test_credits_are_paired_differences_of_whole_rounds() -> None:
+@pytest.mark.parametrize("hand", ["shield:3030", "battery:1113:cells=2"])
+def test_credits_are_paired_differences_of_whole_rounds(hand: str) -> None:
+    # WALLED takes tiles at (7, 5) only: the shield turned to the front or to the rear; the battery in
+    # four turns that fly alike (all sides connectors), simulated once and reported for each
     rnd = pytest.importorskip("shipcheck.round")
-    s = ship(WALLED)  # two placements of the shield: turned to the front, turned to the rear
-    a = advise(s, "shield:3030", exact=False, credits=True, runs=300, seed=5)
+    s = ship(WALLED)
+    a = advise(s, hand, exact=False, credits=True, runs=300, seed=5)
     assert a.placements
     creds = [p.credits for p in a.placements]
     assert all(c is not None for c in creds)
@@ -290,5 +293,5 @@ def test_credits_are_paired_differences_of_whole_rounds() -> None:
         assert p.credits == pytest.approx(float((r.credits - base.credits).mean()))
         assert p.credits_ci is not None and p.credits_ci[0] <= p.credits <= p.credits_ci[1]
     assert a.set_aside == (a.placements[0].credits <= 0)  # type: ignore[operator]
-    again = advise(s, "shield:3030", exact=False, credits=True, runs=300, seed=5)
+    again = advise(s, hand, exact=False, credits=True, runs=300, seed=5)
     assert [p.credits for p in again.placements] == creds

@@ -19,7 +19,9 @@ The score of a placement is the weighted sum of its benefits, in rough credits (
             + battery * Δbattery
 
 The advice is to set the tile aside (or put it back) when no placement scores above 0, or when
-there is no legal placement.
+there is no legal placement. With ``credits=True`` the round simulator flies every placement
+through whole rounds with common random numbers and the change in expected credits ranks them
+(:mod:`.credits`).
 """
 
 from __future__ import annotations
@@ -311,8 +313,14 @@ def advise(
     if credits and placed:
         from .credits import credit_effects
 
-        effects = credit_effects(ship, [p.ship for p in placed], round=rc.round, runs=runs, seed=seed)
-        placed = [replace(p, credits=e.credits, credits_ci=e.credits_ci) for p, e in zip(placed, effects)]
+        # placements that fly alike fly whole rounds alike too: one simulation per flight key
+        keys = [flight_key(c) for c in cands]
+        first = {k: i for i, k in reversed(list(enumerate(keys)))}
+        order = sorted(first.values())
+        effects = dict(zip(order, credit_effects(ship, [placed[i].ship for i in order], round=rc.round, runs=runs,
+                                                 seed=seed)))
+        placed = [replace(p, credits=effects[first[k]].credits, credits_ci=effects[first[k]].credits_ci)
+                  for p, k in zip(placed, keys)]
         placed.sort(key=lambda p: (-(p.credits or 0.0), -p.score, p.at, p.rot))
     else:
         placed.sort(key=lambda p: (-p.score, p.at, p.rot))

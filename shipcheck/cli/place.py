@@ -55,8 +55,9 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
     break (on the board, joined by a legal connector, no C1 C2 C3 E1 E2 K1, blocking no barrel or
     exhaust). Each placement shows the change in exposed connectors, in exact expected loss and
     survival over the round's meteor swarms and shots, in engine power, firepower, crew, cargo and
-    battery cells, the attacks it shields or exposes, and a score (weights: --weigh). The board
-    drawing marks each candidate square with its best rank.
+    battery cells, the attacks it shields or exposes, and a score (weights: --weigh); with --credits,
+    the change in expected credits over whole rounds (same decks and dice for every placement),
+    which then ranks them. The board drawing marks each candidate square with its best rank.
 
     \b
     Examples:
