@@ -1,7 +1,10 @@
 """Benchmark `check` and `fix` on full ships, and the exact program against brute force.
 
-Run from the repository root: ``python benchmarks/bench_check_fix.py``. Prints machine info and a
-markdown table; the ships come from a seeded generator, so every run measures the same ships.
+Run from the repository root: ``python benchmarks/bench_check_fix.py``. Prints machine info and
+markdown tables; the ships come from a seeded generator (plus the class III example), so every run
+measures the same ships. The checker is timed against the previous implementation
+(``benchmarks/checker_baseline.py``, one object per joint) in the same process, interleaved, best
+of many short runs, so the ratio holds on a loaded machine.
 """
 
 from __future__ import annotations
@@ -14,14 +17,19 @@ import sys
 import time
 from pathlib import Path
 
+import highspy
 import numpy as np
-import scipy
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, not installed
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout, not installed
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import checker_baseline  # noqa: E402
 
 from shipcheck.fix import brute_force_fix, construction_errors, fix  # noqa: E402
 from shipcheck.model import KINDS, OPPOSITE, Ship, Tile, compatible  # noqa: E402
 from shipcheck.rules import check  # noqa: E402
+from shipcheck.shipfile import load_ship  # noqa: E402
 from shipcheck.topology import builtin_board  # noqa: E402
 
 SEED = 20240611
@@ -103,6 +111,18 @@ def rate(fn, seconds: float = 1.0) -> float:
     return n / elapsed
 
 
+def paired_rates(fns: list, rounds: int = 40, calls: int = 50) -> list[float]:
+    """Calls per second of each function: best of ``rounds`` runs of ``calls`` calls, interleaved."""
+    best = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for k, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            best[k] = min(best[k], (time.perf_counter() - t0) / calls)
+    return [1.0 / b for b in best]
+
+
 def median_time(fn, runs: int) -> float:
     out = []
     for _ in range(runs):
@@ -117,20 +137,25 @@ def main() -> None:
     ships = {
         "III full (36 tiles)": messy_ship("III", rng),
         "IIIC full torus (36 tiles)": messy_ship("IIIC", rng, thrusters=3),
+        "examples/class-III-hauler.toml": load_ship(ROOT / "examples" / "class-III-hauler.toml"),
     }
     print(f"date: {dt.datetime.now().astimezone().isoformat(timespec='seconds')}")
     print(f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs, "
-          f"processor {platform.processor() or 'unknown'}")
-    print(f"python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}; seed {SEED}")
+          f"processor {platform.processor() or 'unknown'}; load average {os.getloadavg()[0]:.1f}")
+    hv = f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
+    print(f"python {platform.python_version()}, numpy {np.__version__}, HiGHS {hv}; seed {SEED}")
     print()
-    print("| ship | tiles | construction errors | checks/s | fix median (ms) | lost |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| ship | tiles | construction errors | checks/s | baseline checks/s | ratio | fix median (ms) | lost |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, s in ships.items():
+        if check(s) != checker_baseline.check(s):
+            raise SystemExit(f"{name}: the checker and its baseline disagree")
         n_err = len(construction_errors(check(s)))
-        cps = rate(lambda s=s: check(s))
+        new, old = paired_rates([lambda s=s: check(s), lambda s=s: checker_baseline.check(s)])
         t = median_time(lambda s=s: fix(s), 7)
         r = fix(s)
-        print(f"| {name} | {len(s.tiles)} | {n_err} | {cps:,.0f} | {t * 1000:.1f} | {r.lost} |")
+        print(f"| {name} | {len(s.tiles)} | {n_err} | {new:,.0f} | {old:,.0f} | {new / old:.1f}x | "
+              f"{t * 1000:.1f} | {r.lost} |")
 
     # brute force against the program on small class I ships (pilot plus 9, and plus 11)
     board = builtin_board("I")

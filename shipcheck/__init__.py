@@ -8,7 +8,7 @@ True
 '5/6'
 
 The public names below are imported on first use, so ``import shipcheck`` loads no numpy, scipy,
-pandas or rich. Three functions share their module's name (``fix``, ``odds``, ``stats``):
+pandas or rich. Four functions share their module's name (``fix``, ``odds``, ``report``, ``stats``):
 ``shipcheck.fix`` is the function; reach the module with ``from shipcheck.fix import ...``.
 """
 
@@ -31,6 +31,7 @@ _EXPORTS: dict[str, str] = {
     "KINDS": "model", "Ship": "model", "Side": "model", "Tile": "model",
     "SimulationResult": "montecarlo", "simulate": "montecarlo",
     "OddsResult": "odds", "OptimalPolicy": "odds", "odds": "odds",
+    "Report": "report", "report": "report",
     "RULES": "rules", "CheckReport": "rules", "Violation": "rules", "check": "rules",
     "catalogue": "shipfile", "dump_ship": "shipfile", "load_ship": "shipfile", "parse_ship": "shipfile",
     "ShipStats": "stats", "stats": "stats",
@@ -40,10 +41,10 @@ _EXPORTS: dict[str, str] = {
 #: the public API; a test keeps it equal to the names of _EXPORTS
 __all__ = [
     "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy", "FixResult",
-    "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Ship",
+    "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report", "Ship",
     "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Tile", "Violation",
     "builtin_board", "catalogue", "check", "dump_ship", "find_card", "fix", "load_board", "load_cards",
-    "load_ship", "odds", "parse_attack", "parse_ship", "simulate", "stats",
+    "load_ship", "odds", "parse_attack", "parse_ship", "report", "simulate", "stats",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time the names l
     from .model import KINDS, Ship, Side, Tile
     from .montecarlo import SimulationResult, simulate
     from .odds import OddsResult, OptimalPolicy, odds
+    from .report import Report, report
     from .rules import RULES, CheckReport, Violation, check
     from .shipfile import catalogue, dump_ship, load_ship, parse_ship
     from .stats import ShipStats, stats

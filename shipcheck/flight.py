@@ -55,11 +55,11 @@ ALIEN = -1
 WAKE_PLACES = 2  # places per ordinary cabin and the pilot cabin for woken sleepers (contract §4)
 
 
-def parse_attack(text: str) -> Attack:
-    """``"large-meteor:front"`` as an :class:`Attack`; raises :class:`InputError`."""
-    kind, _, d = text.strip().partition(":")
+def parse_attack(text: str, *, key: str = "--attack") -> Attack:
+    """``"large-meteor:front"`` as an :class:`Attack`; raises :class:`InputError` naming ``key``."""
+    kind, _, d = text.strip().partition(":") if isinstance(text, str) else ("", "", "")
     if kind not in KINDS or d not in DIRS:
-        raise InputError("bad attack", key="--attack", value=text,
+        raise InputError("bad attack", key=key, value=text,
                          expected="KIND:FROM with KIND small-meteor, large-meteor, light-shot or heavy-shot "
                          "and FROM front, rear, left or right")
     return Attack(size=_SIZE[kind], side=d)

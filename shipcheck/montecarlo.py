@@ -20,25 +20,35 @@ time) that ``benchmarks/bench_montecarlo.py`` measures the vectorised engine aga
 from __future__ import annotations
 
 import math
-import pickle
 import random
-from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .cards import Attack
+from .errors import InputError
 from .flight import DEFAULT_POLICY, FlightModel, Policy, State, parse_attack
 from .model import Ship
+from .parallel import (
+    DASK_HINT,
+    check_memory,
+    check_scheduler,
+    chunk_plan,
+    chunk_rng,
+    chunk_runner,
+    positive_int,
+    seed_of,
+    worker_payload,
+)
 
-__all__ = ["SimulationResult", "simulate", "simulate_naive", "MASK_LIMIT_BYTES"]
+__all__ = ["SimulationResult", "simulate", "simulate_naive", "MASK_LIMIT_BYTES", "DASK_HINT"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
-DASK_HINT = "the Dask backend needs the optional dependency: pip install 'shipcheck[dask]'"
+RUN_BYTES = 10  # memory per run while a result is assembled: survived, lost, mask row index, copies
 
 Progress = Callable[[int, int], Any]
 
@@ -274,14 +284,7 @@ def _summarise(model: FlightModel, sid: np.ndarray) -> _Chunk:
     return _Chunk(surv[inv], lost[inv], tile_lost.astype(np.int64), rows, inv.astype(index_type))
 
 
-def _chunk_rng(seed: int, index: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=(index,)))
-
-
 # -- workers --------------------------------------------------------------------------------------
-_MODELS: dict[bytes, tuple[FlightModel, tuple[Attack, ...], Policy]] = {}
-
-
 def _resolve_policy(spec: Any, model: FlightModel, attacks: tuple[Attack, ...]) -> Policy:
     if spec == "default":
         return DEFAULT_POLICY
@@ -291,26 +294,20 @@ def _resolve_policy(spec: Any, model: FlightModel, attacks: tuple[Attack, ...]) 
         return OptimalPolicy(model, attacks)
     if isinstance(spec, Policy):
         return spec
-    raise ValueError(f"`policy` must be 'default', 'optimal' or a Policy object, not {spec!r}.")
+    raise InputError("bad `policy`", key="policy", value=spec, expected="'default', 'optimal' or a Policy object")
 
 
-def _worker_model(blob: bytes) -> tuple[FlightModel, tuple[Attack, ...], Policy]:
-    """The flight model of a job, built once per worker process and reused by its later chunks."""
-    hit = _MODELS.get(blob)
-    if hit is None:
-        ship, attacks, spec = pickle.loads(blob)
-        model = FlightModel(ship)
-        hit = (model, attacks, _resolve_policy(spec, model, attacks))
-        if len(_MODELS) >= 4:
-            _MODELS.pop(next(iter(_MODELS)))
-        _MODELS[blob] = hit
-    return hit
+def _build_job(job: tuple[Ship, tuple[Attack, ...], Any]) -> tuple[FlightModel, tuple[Attack, ...], Policy]:
+    ship, attacks, spec = job
+    model = FlightModel(ship)
+    return model, attacks, _resolve_policy(spec, model, attacks)
 
 
 def _run_chunk(blob: bytes, seed: int, index: int, n: int) -> _Chunk:
-    """One chunk in a worker process: ``blob`` is the pickled (ship, attacks, policy spec)."""
-    model, attacks, policy = _worker_model(blob)
-    return _summarise(model, _flights(model, attacks, policy, _chunk_rng(seed, index), n))
+    """One chunk in a worker process: ``blob`` is the pickled (ship, attacks, policy spec); the
+    flight model is built once per worker and reused by its later chunks."""
+    model, attacks, policy = worker_payload(blob, _build_job)
+    return _summarise(model, _flights(model, attacks, policy, chunk_rng(seed, index), n))
 
 
 # -- argument handling ----------------------------------------------------------------------------
@@ -319,141 +316,25 @@ def _as_attacks(attacks: Any) -> tuple[Attack, ...]:
         attacks = attacks.attacks()
     if isinstance(attacks, (str, Attack)):
         attacks = [attacks]
+    try:
+        items = list(attacks)
+    except TypeError:
+        raise InputError("bad `attacks`", key="attacks", value=attacks,
+                         expected="a sequence of Attack objects or 'KIND:FROM' strings, or a card") from None
     out = []
-    for a in attacks:
+    for a in items:
         if isinstance(a, str):
-            a = parse_attack(a)
+            a = parse_attack(a, key="attacks")
         if not isinstance(a, Attack):
-            raise TypeError(f"`attacks` must hold Attack objects or 'KIND:FROM' strings, not {a!r}.")
+            raise InputError("bad attack in `attacks`", key="attacks", value=a,
+                             expected="Attack objects or 'KIND:FROM' strings")
         out.append(a)
     return tuple(out)
 
 
-def _positive_int(name: str, v: Any) -> int:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 1:
-        raise ValueError(f"`{name}` must be a positive integer.")
-    return int(v)
-
-
-def _seed_of(rng: Any, seed: Any) -> int:
-    """The integer seed of a run, from ``seed``, from ``rng`` (int, SeedSequence or Generator) or fresh."""
-    if rng is not None and seed is not None:
-        raise ValueError("Give either `rng` or `seed`, not both.")
-    src = seed if seed is not None else rng
-    if src is None:
-        return int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
-    if isinstance(src, (bool, np.bool_)):
-        raise TypeError("`seed` must be a non-negative integer.")
-    if isinstance(src, (int, np.integer)):
-        if src < 0:
-            raise ValueError("`seed` must be a non-negative integer.")
-        return int(src)
-    if isinstance(src, np.random.SeedSequence):
-        if not src.spawn_key and isinstance(src.entropy, (int, np.integer)):
-            return int(src.entropy)
-        words = src.generate_state(4, np.uint32)  # a spawned or list-seeded sequence: fold to 128 bits
-        return sum(int(w) << (32 * i) for i, w in enumerate(words))
-    if isinstance(src, np.random.Generator):
-        return int.from_bytes(src.bytes(16), "little")
-    raise TypeError("`rng` must be None, an int seed, a numpy SeedSequence or a numpy Generator.")
-
-
 def _plan(runs: int, batch: int, precision: float | None, max_runs: int) -> Iterator[tuple[int, int]]:
     """(chunk index, chunk size) in order: ``runs`` runs, or up to ``max_runs`` in adaptive mode."""
-    total = max_runs if precision is not None else runs
-    i, done = 0, 0
-    while done < total:
-        n = min(batch, total - done)
-        yield i, n
-        i += 1
-        done += n
-
-
-# -- backends -------------------------------------------------------------------------------------
-def _in_order(submit: Callable[[int, int], Future[Any]], plan: Iterator[tuple[int, int]],
-              window: int) -> Generator[_Chunk, None, None]:
-    """Results of the planned chunks in chunk order, at most ``window`` in flight; the chunks still
-    pending when the consumer stops are cancelled."""
-    pending: list[Future[Any]] = []
-    plan = iter(plan)
-    try:
-        while True:
-            while len(pending) < window:
-                nxt = next(plan, None)
-                if nxt is None:
-                    break
-                pending.append(submit(*nxt))
-            if not pending:
-                return
-            yield pending.pop(0).result()
-    finally:
-        for f in pending:
-            f.cancel()
-
-
-_Runner = Callable[[Iterator[tuple[int, int]]], Generator[_Chunk, None, None]]
-
-
-def _mp_context() -> Any:
-    """``fork`` where it is available and safe (no other thread running: workers start at once),
-    else ``spawn``. Either way the results are the same; only the start-up time differs."""
-    import multiprocessing
-    import threading
-
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
-
-@contextmanager
-def _backend(model: FlightModel, ship: Ship, attacks: tuple[Attack, ...], policy: Policy, spec: Any,
-             seed: int, workers: int | None, scheduler: Any) -> Iterator[_Runner]:
-    """A function from a chunk plan to chunk results in order, for the chosen backend."""
-    if scheduler is None and (workers is None or workers == 1):
-        def serial(plan: Iterator[tuple[int, int]]) -> Generator[_Chunk, None, None]:
-            for i, n in plan:
-                yield _summarise(model, _flights(model, attacks, policy, _chunk_rng(seed, i), n))
-        yield serial
-        return
-    try:
-        blob = pickle.dumps((ship, attacks, spec), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception as e:  # any pickling failure means the same thing here
-        raise ValueError("`policy` must be picklable to run on several workers or a Dask scheduler.") from e
-    if scheduler is None:
-        procs = workers or 1
-        with ProcessPoolExecutor(max_workers=procs, mp_context=_mp_context()) as ex:
-            yield lambda plan: _in_order(lambda i, n: ex.submit(_run_chunk, blob, seed, i, n), plan, 2 * procs)
-        return
-    try:
-        import distributed
-    except ImportError as e:
-        raise ImportError(DASK_HINT) from e
-    cluster = None
-    if isinstance(scheduler, distributed.Client):
-        client, own = scheduler, False
-    elif scheduler == "local":
-        import logging
-
-        cluster = distributed.LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR)
-        client, own = distributed.Client(cluster), True
-    elif isinstance(scheduler, str):
-        client, own = distributed.Client(scheduler), True
-    else:
-        raise TypeError("`scheduler` must be None, 'local', a scheduler address or a distributed.Client.")
-    try:
-        n_workers = max(1, len(client.scheduler_info().get("workers", {})))
-        blob_f = client.scatter(blob, broadcast=True)
-
-        def submit(i: int, n: int) -> Any:
-            return client.submit(_run_chunk, blob_f, seed, i, n, pure=False)
-
-        yield lambda plan: _in_order(submit, plan, 2 * n_workers)
-    finally:
-        if own:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+    return chunk_plan(max_runs if precision is not None else runs, batch)
 
 
 # -- the API --------------------------------------------------------------------------------------
@@ -492,11 +373,14 @@ def simulate(
         Runs per chunk. Memory is O(batch) per worker; chunk ``i`` draws from
         ``SeedSequence(entropy=seed, spawn_key=(i,))``, so ``batch`` is part of the stream.
     workers
-        Worker processes: None or 1 runs in this process; N > 1 uses a process pool. With
+        Worker processes: None or 1 runs in this process; N > 1 uses a process pool (see
+        :mod:`shipcheck.parallel`), capped by the number of chunks and of CPUs. With
         ``scheduler="local"`` the size of the Dask cluster (default 2).
     scheduler
         Dask backend (``pip install 'shipcheck[dask]'``): ``"local"`` starts a ``LocalCluster``;
-        another string is a scheduler address; a ``distributed.Client`` is used as is.
+        another string is a scheduler address (``tcp://host:port``; one that does not answer within
+        :data:`shipcheck.parallel.CONNECT_TIMEOUT` seconds is an :class:`InputError`); a
+        ``distributed.Client`` is used as is.
     precision
         Adaptive mode: chunks are drawn in order until the width of the 95 % interval of
         ``p_survive`` is at most ``precision``, or ``max_runs`` runs are done.
@@ -511,6 +395,12 @@ def simulate(
     SimulationResult
         Raw per-run arrays and summaries with 95 % intervals.
 
+    Raises
+    ------
+    InputError
+        A bad argument (named in the message), or ``runs`` whose per-run arrays (about
+        :data:`RUN_BYTES` bytes a run) would not fit in the memory available.
+
     Examples
     --------
     >>> from shipcheck.shipfile import parse_ship
@@ -520,36 +410,52 @@ def simulate(
     True
     """
     atk = _as_attacks(attacks)
-    runs = _positive_int("runs", runs)
-    batch = _positive_int("batch", batch)
-    max_runs = _positive_int("max_runs", max_runs)
+    if not isinstance(ship, Ship):
+        raise InputError("bad `ship`", key="ship", value=type(ship).__name__, expected="a Ship")
+    runs = positive_int("runs", runs)
+    batch = positive_int("batch", batch)
+    max_runs = positive_int("max_runs", max_runs)
     if workers is not None:
-        workers = _positive_int("workers", workers)
+        workers = positive_int("workers", workers)
     if precision is not None:
-        if not isinstance(precision, (int, float, np.floating)) or not 0 < precision < 1:
-            raise ValueError("`precision` must be a number between 0 and 1 (exclusive).")
+        if (isinstance(precision, bool) or not isinstance(precision, (int, float, np.floating))
+                or not 0 < precision < 1):
+            raise InputError("`precision` must be a number between 0 and 1 (exclusive)", key="precision",
+                             value=precision, expected="a width between 0 and 1")
         precision = float(precision)
     if progress is not None and not callable(progress):
-        raise TypeError("`progress` must be a callable(done_runs, total_runs) or None.")
-    s = _seed_of(rng, seed)
+        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
+                         expected="a callable(done_runs, total_runs) or None")
+    check_scheduler(scheduler)
+    s = seed_of(rng, seed)
+    total = max_runs if precision is not None else runs
+    masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
+    check_memory(total * RUN_BYTES + masks,
+                 key="max_runs" if precision is not None else "runs", value=total,
+                 what=f"keeping the per-run results of {total} runs")
     if model is None:
         model = FlightModel(ship)
-    elif model.ship != ship:
-        raise ValueError("`model` was built for another ship.")
-    if policy is DEFAULT_POLICY or policy == "default":
+    elif not isinstance(model, FlightModel) or model.ship != ship:
+        raise InputError("`model` was built for another ship", key="model", expected="FlightModel(ship)")
+    if policy is DEFAULT_POLICY or (isinstance(policy, str) and policy == "default"):
         spec: Any = "default"
-    elif policy == "optimal" or isinstance(policy, Policy):
+    elif (isinstance(policy, str) and policy == "optimal") or isinstance(policy, Policy):
         spec = policy
     else:
-        raise ValueError(f"`policy` must be 'default', 'optimal' or a Policy object, not {policy!r}.")
+        raise InputError("bad `policy`", key="policy", value=policy,
+                         expected="'default', 'optimal' or a Policy object")
     pol = _resolve_policy(spec, model, atk)
-    total = max_runs if precision is not None else runs
+    n_chunks = -(-total // batch)
+
+    def local(i: int, n: int) -> _Chunk:
+        return _summarise(model, _flights(model, atk, pol, chunk_rng(s, i), n))
 
     chunks: list[_Chunk] = []
     done = 0
     survivals = 0
     converged = False
-    with _backend(model, ship, atk, pol, spec, s, workers, scheduler) as run, \
+    with chunk_runner(_run_chunk, (ship, atk, spec), seed=s, n_chunks=n_chunks, workers=workers,
+                      scheduler=scheduler, local=local, what="`policy`") as run, \
             closing(run(_plan(runs, batch, precision, max_runs))) as results:
         for c in results:
             chunks.append(c)
@@ -602,8 +508,8 @@ def simulate_naive(
     """The baseline: one run at a time, two :mod:`random` dice per attack, one
     :meth:`FlightModel.step` per roll. Same model as :func:`simulate`, another random stream."""
     atk = _as_attacks(attacks)
-    runs = _positive_int("runs", runs)
-    s = _seed_of(None, seed)
+    runs = positive_int("runs", runs)
+    s = seed_of(None, seed)
     m = model or FlightModel(ship)
     pol = _resolve_policy("default" if policy is DEFAULT_POLICY else policy, m, atk)
     tables = [m.outcomes(a)[1] for a in atk]

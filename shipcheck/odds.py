@@ -45,7 +45,7 @@ POLICY_NOTE = (
 
 
 def _as_attacks(attacks: Sequence[Attack | str]) -> tuple[Attack, ...]:
-    return tuple(parse_attack(a) if isinstance(a, str) else a for a in attacks)
+    return tuple(parse_attack(a, key="attacks") if isinstance(a, str) else a for a in attacks)
 
 
 @dataclass(frozen=True)

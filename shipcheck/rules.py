@@ -7,14 +7,16 @@ flat boards, wrap-around, seams, hulls and die squares need no special cases her
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .model import (
+    ALIENS,
     BATTERY_KINDS,
     CANNON_KINDS,
     CONNECTOR_NAMES,
     ENGINE_KINDS,
+    KINDS,
     OPPOSITE,
     SMOOTH,
     Ship,
@@ -121,6 +123,108 @@ def _relative(by_board_side: tuple[int, int, int, int], ship: Ship) -> list[int]
 
 
 # -- the geometry every rule shares ---------------------------------------------------------------
+# Every square of a board is a bit of an int. A board's neighbour table becomes, per side, a few
+# (mask, shift) pairs, so "the neighbour across side s of every square in M" is a handful of
+# shifts; a ship's connectors become one mask per (side, connector). Facing pairs, joins, pieces
+# and exposed connectors are then bit operations over the whole ship at once, and per-joint
+# records (messages, :class:`Joint`) are built only for what is reported or asked for.
+
+E, S, W, N = 1, 2, 3, 0
+
+
+def _bits(m: int) -> Iterator[int]:
+    """Indices of the set bits of ``m``, lowest first."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+class _Geometry:
+    """A board's neighbour table as bit moves, computed once per board."""
+
+    __slots__ = ("nb", "to", "back", "seam", "start_bit", "_build", "_hull_masks")
+
+    def __init__(self, board: Any) -> None:
+        nb = board.nb
+        self.nb = nb
+        to: list[tuple[tuple[int, int], ...]] = []
+        back: list[tuple[tuple[int, int], ...]] = []
+        for s in range(4):
+            src: dict[int, int] = {}
+            dst: dict[int, int] = {}
+            for i, row in enumerate(nb):
+                j = row[s]
+                if j >= 0:
+                    if nb[j][OPPOSITE[s]] != i:  # every table here is symmetric; the moves rely on it
+                        raise ValueError(f"board {board.name}: neighbour table not symmetric at {i}")
+                    src[j - i] = src.get(j - i, 0) | 1 << i
+                    dst[j - i] = dst.get(j - i, 0) | 1 << j
+            to.append(tuple(sorted(src.items())))
+            back.append(tuple(sorted(dst.items())))
+        self.to = tuple(to)  # square i -> its neighbour across side s
+        self.back = tuple(back)  # square j -> the square whose side-s neighbour it is
+        seam = [0, 0, 0, 0]
+        for i, row in enumerate(board.seam_side):
+            for s in range(4):
+                if row[s]:
+                    seam[s] |= 1 << i
+        self.seam = tuple(seam)
+        self.start_bit = 0 if board.start is None else 1 << board.start
+        self._build: dict[tuple[int, ...], int] = {}
+        self._hull_masks: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+
+    def move(self, m: int, s: int) -> int:
+        """Squares across side ``s`` of the squares in ``m``."""
+        out = 0
+        for d, src in self.to[s]:
+            x = m & src
+            if x:
+                out |= x << d if d > 0 else x >> -d
+        return out
+
+    def facing(self, m: int, s: int) -> int:
+        """Squares whose side-``s`` neighbour is in ``m``."""
+        out = 0
+        for d, dst in self.back[s]:
+            x = m & dst
+            if x:
+                out |= x >> d if d > 0 else x << -d
+        return out
+
+    def buildable(self, board: Any, dice: tuple[int, ...]) -> int:
+        key = tuple(sorted(set(dice))) if board.die_squares else ()
+        m = self._build.get(key)
+        if m is None:
+            m = sum(1 << i for i in range(board.size) if board.buildable(i, key))
+            self._build[key] = m
+        return m
+
+    def hull_masks(self, board: Any, dice: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+        """Squares of each hull group, and the squares of no hull."""
+        key = tuple(sorted(set(dice))) if board.die_squares else ()
+        hm = self._hull_masks.get(key)
+        if hm is None:
+            hulls = board.hulls(key)
+            groups = [0] * (max((h for h in hulls if h is not None), default=-1) + 1)
+            none = 0
+            for i, h in enumerate(hulls):
+                if h is None:
+                    none |= 1 << i
+                else:
+                    groups[h] |= 1 << i
+            hm = self._hull_masks[key] = (tuple(groups), none)
+        return hm
+
+
+def geometry(board: Any) -> _Geometry:
+    """The bit moves of a board (cached on the board, like its hull groups)."""
+    g = board.__dict__.get("_bit_geometry")
+    if g is None:
+        g = board.__dict__["_bit_geometry"] = _Geometry(board)
+    return g
+
+
 @dataclass(frozen=True)
 class Joint:
     """Two tiles facing each other: ``a`` on side ``side`` of square ``i``, ``b`` on square ``j``."""
@@ -151,63 +255,183 @@ class Joint:
         return None
 
 
-@dataclass
 class Layout:
-    """Facing pairs, joins and pieces of a set of tiles on a board, computed once."""
+    """Facing pairs, joins and pieces of a set of tiles on a board, computed once as bitmasks.
 
-    ship: Ship
-    tiles: dict[int, Tile]
-    joints: list[Joint] = field(default_factory=list)
-    adj: dict[int, list[int]] = field(default_factory=dict)  # joined neighbours
+    ``occ`` holds the occupied squares; ``pairs[d]``, ``joined[d]`` and ``bad[d][code]`` (d = 0 for
+    the east-west edges, 1 for the north-south ones) hold the square on the west (north) side of each
+    edge between two tiles, of each joined edge and of each edge breaking C1, C2 or C3.
+    """
+
+    __slots__ = ("ship", "tiles", "geo", "occ", "conn", "pairs", "joined", "bad", "notable", "_adj", "_joints",
+                 "_pieces")
+
+    def __init__(self, ship: Ship, tiles: dict[int, Tile] | None = None) -> None:
+        self.ship = ship
+        self.tiles = tiles = ship.by_index if tiles is None else tiles
+        g = self.geo = geometry(ship.board)
+        occ = 0
+        # conn[s][c]: squares whose side s carries connector c (index 0: smooth sides)
+        cn_, ce_, cs_, cw_ = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
+        notable = []  # tiles some rule beyond the joints looks at
+        for i, t in tiles.items():
+            b = 1 << i
+            occ |= b
+            cn, ce, cs, cw = t.eff
+            cn_[cn] |= b
+            ce_[ce] |= b
+            cs_[cs] |= b
+            cw_[cw] |= b
+            if t.kind in _NOTABLE or t.crew is not None:
+                notable.append(t)
+        self.occ = occ
+        self.notable = notable
+        self.conn = (tuple(cn_), tuple(ce_), tuple(cs_), tuple(cw_))
+        pairs = []
+        joined = []
+        bad = []
+        for near, far in ((E, W), (S, N)):
+            an = self.conn[near]
+            bf = self.conn[far]
+            p = occ & g.facing(occ, near)
+            b1, b2, b3 = g.facing(bf[1], near), g.facing(bf[2], near), g.facing(bf[3], near)
+            a_con = p & ~an[0]
+            b_con = p & (b1 | b2 | b3)
+            both = a_con & b_con
+            seam = g.seam[near]
+            same = (an[1] & b1) | (an[2] & b2) | (an[3] & b3)
+            c1 = a_con ^ b_con
+            c2 = both & ~seam & ((an[1] & b2) | (an[2] & b1))
+            c3 = both & seam & ~same
+            pairs.append(p)
+            joined.append(both & ~c2 & ~c3)
+            bad.append((c1, c2, c3))
+        self.pairs = (pairs[0], pairs[1])
+        self.joined = (joined[0], joined[1])
+        self.bad = (bad[0], bad[1])
+        self._adj: dict[int, list[int]] | None = None
+        self._joints: list[Joint] | None = None
+        self._pieces: list[int] | None = None
 
     @classmethod
     def of(cls, ship: Ship, tiles: dict[int, Tile] | None = None) -> Layout:
-        tiles = ship.by_index if tiles is None else tiles
-        nb = ship.board.nb
-        seam = ship.board.seam_side
-        lay = cls(ship, tiles)
-        adj: dict[int, list[int]] = {i: [] for i in tiles}
-        seen: set[tuple[int, int]] = set()
-        for i, t in tiles.items():
-            for s in range(4):
-                j = nb[i][s]
-                if j < 0 or j not in tiles or (j, OPPOSITE[s]) in seen:
-                    continue
-                seen.add((i, s))
-                jt = Joint(i, s, j, t.eff[s], tiles[j].eff[OPPOSITE[s]], seam[i][s])
-                lay.joints.append(jt)
-                if jt.joined:
-                    adj[i].append(j)
-                    adj[j].append(i)
-        lay.adj = adj
-        return lay
+        return cls(ship, tiles)
+
+    def _edge(self, x: int, d: int) -> tuple[int, int, int, int, int, bool]:
+        """The joint on the east (d = 0) or south (d = 1) edge of square ``x``, as :class:`Joint` fields."""
+        near = E if d == 0 else S
+        y = self.geo.nb[x][near]
+        seam = self.ship.board.seam_side
+        tx, ty = self.tiles[x], self.tiles[y]
+        if x < y:
+            return (x, near, y, tx.eff[near], ty.eff[OPPOSITE[near]], seam[x][near])
+        far = OPPOSITE[near]
+        return (y, far, x, ty.eff[far], tx.eff[near], seam[y][far])
+
+    def bad_edges(self) -> list[tuple[str, tuple[int, int, int, int, int, bool]]]:
+        """The joints breaking C1, C2 or C3 (code, :class:`Joint` fields), in the order of :attr:`joints`."""
+        out = []
+        for d in (0, 1):
+            for code, m in zip(("C1", "C2", "C3"), self.bad[d]):
+                if m:
+                    out += [(code, self._edge(x, d)) for x in _bits(m)]
+        out.sort(key=lambda ce: ce[1][:2])
+        return out
+
+    @property
+    def joints(self) -> list[Joint]:
+        """Every pair of facing tiles, by first square then side."""
+        if self._joints is None:
+            js = sorted(self._edge(x, d) for d in (0, 1) for x in _bits(self.pairs[d]))
+            self._joints = [Joint(*e) for e in js]
+        return self._joints
+
+    @property
+    def adj(self) -> dict[int, list[int]]:
+        """Joined neighbours of every square (sorted)."""
+        if self._adj is None:
+            adj: dict[int, list[int]] = {i: [] for i in self.tiles}
+            nb = self.geo.nb
+            for d, near in ((0, E), (1, S)):
+                for x in _bits(self.joined[d]):
+                    y = nb[x][near]
+                    adj[x].append(y)
+                    adj[y].append(x)
+            for v in adj.values():
+                v.sort()
+            self._adj = adj
+        return self._adj
+
+    def joined_to(self, i: int) -> int:
+        """Bitmask of the squares joined to square ``i``."""
+        je, js = self.joined
+        row = self.geo.nb[i]
+        m = 0
+        if je >> i & 1:
+            m |= 1 << row[E]
+        if js >> i & 1:
+            m |= 1 << row[S]
+        j = row[W]
+        if j >= 0 and je >> j & 1:  # the table is symmetric: j's east neighbour is i
+            m |= 1 << j
+        j = row[N]
+        if j >= 0 and js >> j & 1:
+            m |= 1 << j
+        return m
+
+    def spread(self, seed: int, within: int = -1) -> int:
+        """All squares reachable from ``seed`` over joins (staying ``within`` a mask, if given)."""
+        g = self.geo
+        je, js = self.joined
+        # per shift of an east-west or north-south edge, the squares west (north) of a joined edge
+        parts = [(d, je & src & within) for d, src in g.to[E]] + [(d, js & src & within) for d, src in g.to[S]]
+        comp = frontier = seed
+        if len(parts) == 2 and parts[0][0] > 0 and parts[1][0] > 0:  # a flat board: two plain shifts
+            (d1, m1), (d2, m2) = parts
+            while frontier:
+                nxt = (frontier & m1) << d1 | (frontier >> d1) & m1 | (frontier & m2) << d2 | (frontier >> d2) & m2
+                frontier = nxt & ~comp
+                comp |= frontier
+            return comp
+        parts = [(d, m) for d, m in parts if m]
+        while frontier:
+            nxt = 0
+            for d, m in parts:
+                if d > 0:
+                    nxt |= (frontier & m) << d | (frontier >> d) & m
+                else:
+                    nxt |= (frontier & m) >> -d | (frontier << -d) & m
+            frontier = nxt & ~comp
+            comp |= frontier
+        return comp
+
+    def piece_masks(self) -> list[int]:
+        """Connected pieces as bitmasks, in order of their first square."""
+        if self._pieces is None:
+            rest = self.occ
+            # from the start square (mid-ship) the search takes fewer rounds than from a corner
+            seed = self.geo.start_bit & rest or rest & -rest
+            out: list[int] = []
+            while rest:
+                comp = self.spread(seed)
+                out.append(comp)
+                rest &= ~comp
+                seed = rest & -rest
+            out.sort(key=lambda p: p & -p)
+            self._pieces = out
+        return self._pieces
 
     def pieces(self) -> list[list[int]]:
         """Connected pieces (by joins), each sorted, in order of their first square."""
-        seen: set[int] = set()
-        out = []
-        for start in sorted(self.tiles):
-            if start in seen:
-                continue
-            comp = [start]
-            seen.add(start)
-            k = 0
-            while k < len(comp):
-                for j in self.adj[comp[k]]:
-                    if j not in seen:
-                        seen.add(j)
-                        comp.append(j)
-                k += 1
-            out.append(sorted(comp))
-        return out
+        return [list(_bits(p)) for p in self.piece_masks()]
 
     def exposed(self) -> tuple[int, tuple[int, int, int, int]]:
-        nb = self.ship.board.nb
-        by_side = [0, 0, 0, 0]
-        for i, t in self.tiles.items():
-            for s in range(4):
-                if t.eff[s] and (nb[i][s] < 0 or nb[i][s] not in self.tiles):
-                    by_side[s] += 1
+        """Connectors facing no tile (an empty square or the edge of the board): total and per side."""
+        g, occ = self.geo, self.occ
+        by_side = []
+        for s in range(4):
+            c = self.conn[s]
+            by_side.append((occ & ~c[0] & ~g.facing(occ, s)).bit_count())
         return sum(by_side), (by_side[0], by_side[1], by_side[2], by_side[3])
 
 
@@ -218,21 +442,33 @@ def kept_pieces(ship: Ship, pieces: list[list[int]], tiles: dict[int, Tile]) -> 
     square in row-major order); every other piece touching that hull is S1, and so is a piece
     standing on no hull at all (contract §2).
     """
-    hulls = ship.board.hulls(ship.dice)
+    masks = [sum(1 << i for i in p) for p in pieces]
     pilot = next((i for i, t in tiles.items() if t.kind == "start_cabin"), None)
-    piece_hulls: list[set[int]] = [{h for i in p if (h := hulls[i]) is not None} for p in pieces]
+    kept, loose = _kept_masks(ship, masks, pilot)
+    return [list(_bits(m)) for m in kept], [list(_bits(m)) for m in loose]
+
+
+def _kept_masks(ship: Ship, pieces: list[int], pilot: int | None) -> tuple[list[int], list[int]]:
+    """:func:`kept_pieces` on bitmask pieces (in order of their first square)."""
+    groups, _ = geometry(ship.board).hull_masks(ship.board, ship.dice)
+    if len(groups) == 1 and len(pieces) == 1:
+        p = pieces[0]
+        return ([p], []) if p & groups[0] else ([], [p])
+    pb = -1 if pilot is None else 1 << pilot
     chosen: dict[int, int] = {}
-    for h in sorted({h for ph in piece_hulls for h in ph}):
-        cands = [k for k, ph in enumerate(piece_hulls) if h in ph]
-        if pilot is not None and hulls[pilot] == h:
-            chosen[h] = next(k for k in cands if pilot in pieces[k])
+    for h, hm in enumerate(groups):
+        cands = [k for k, p in enumerate(pieces) if p & hm]
+        if not cands:
+            continue
+        if pb >= 0 and pb & hm:
+            chosen[h] = next(k for k in cands if pieces[k] & pb)
         else:
-            chosen[h] = min(cands, key=lambda k: (-len(pieces[k]), pieces[k][0]))
-    kept: list[list[int]] = []
-    loose: list[list[int]] = []
+            chosen[h] = min(cands, key=lambda k: (-pieces[k].bit_count(), pieces[k] & -pieces[k]))
+    kept: list[int] = []
+    loose: list[int] = []
     for k, p in enumerate(pieces):
-        ok = bool(piece_hulls[k]) and all(chosen[h] == k for h in piece_hulls[k])
-        (kept if ok else loose).append(p)
+        on = [h for h, hm in enumerate(groups) if p & hm]
+        (kept if on and all(chosen[h] == k for h in on) else loose).append(p)
     return kept, loose
 
 
@@ -241,23 +477,81 @@ def _side_text(c: int) -> str:
     return CONNECTOR_NAMES[c]
 
 
+def _joint_message(code: str, edge: tuple[int, int, int, int, int, bool], name: Any) -> str:
+    i, side, j, a, b, seam = edge
+    sl, o = SIDE_LETTERS[side], SIDE_LETTERS[OPPOSITE[side]]
+    if code == "C1":
+        if a == SMOOTH:
+            msg = f"{_side_text(b)} connector of {name(j)} {o} meets the smooth {sl} side of {name(i)}"
+        else:
+            msg = f"{_side_text(a)} connector of {name(i)} {sl} meets the smooth {o} side of {name(j)}"
+        if seam:
+            msg += " across the seam"
+        return msg
+    if code == "C2":
+        return f"{_side_text(a)} connector of {name(i)} {sl} meets the {_side_text(b)} {o} of {name(j)}"
+    return (f"{_side_text(a)} {sl} of {name(i)} meets {_side_text(b)} {o} of {name(j)} across "
+            "the seam, where only identical connectors join")
+
+
+_SERVES = {
+    "life_support": ("cabin", ("cabin",)),
+    "shield_booster": ("shield", ("shield",)),
+    "cannon_booster": ("cannon", CANNON_KINDS),
+    "engine_booster": ("engine", ENGINE_KINDS),
+    "reactor_furnace": ("battery", BATTERY_KINDS),
+}
+_NOTABLE = frozenset(("start_cabin", *ENGINE_KINDS, *CANNON_KINDS, *_SERVES))
+_ORDER: dict[str, int] = {}  # code -> position in the registry (filled below RULES)
+
+
+# kind -> per quarter turn, the board sides of its exhausts and of its barrels
+_FUNCTIONAL = {
+    k: tuple((tuple((x + r) % 4 for x in info.exhausts), tuple((x + r) % 4 for x in info.barrels)) for r in range(4))
+    for k, info in KINDS.items() if info.exhausts or info.barrels
+}
+
+
 def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None = None) -> CheckReport:
     """All rule breaks of a ship, in code order, and its exposed connectors."""
     b = ship.board
     tiles = ship.by_index
-    lay = Layout.of(ship, tiles)
+    lay = Layout(ship, tiles)
+    g = lay.geo
+    occ = lay.occ
     out: list[Violation] = []
     name = b.cell_text
 
     # B1: squares not buildable or not unlocked
-    for i in tiles:
-        if not b.buildable(i, ship.dice):
-            what = "a locked die square" if b.char(i) in "123456" else "not part of the building area"
-            out.append(Violation("B1", (i,), f"{tiles[i].kind} at {name(i)} stands on {what}"))
+    off = occ & ~g.buildable(b, ship.dice)
+    for i in _bits(off):
+        what = "a locked die square" if b.char(i) in "123456" else "not part of the building area"
+        out.append(Violation("B1", (i,), f"{tiles[i].kind} at {name(i)} stands on {what}"))
     # B2: the start square holds the pilot cabin, and the pilot cabin stands there
     start = b.start
+    pilot = None
+    aliens_at: list[Tile] = []
+    servers: list[Tile] = []
+    exhaust = [0, 0, 0, 0]  # squares of exhausts (barrels) pointing to each side
+    barrel = [0, 0, 0, 0]
+    for t in lay.notable:  # grid order
+        k = t.kind
+        turned = _FUNCTIONAL.get(k)
+        if turned is not None:
+            exs, brs = turned[t.rot]
+            bit = 1 << t.at
+            for s in exs:
+                exhaust[s] |= bit
+            for s in brs:
+                barrel[s] |= bit
+        elif k == "start_cabin":
+            if pilot is None:
+                pilot = t
+        elif k in _SERVES:
+            servers.append(t)
+        if t.crew in ALIENS:
+            aliens_at.append(t)
     if start is not None:
-        pilot = ship.pilot
         if pilot is not None and pilot.at != start:
             out.append(Violation("B2", (start, pilot.at),
                                  f"the pilot cabin is at {name(pilot.at)}, not on the start square {name(start)}"))
@@ -265,59 +559,51 @@ def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None
             out.append(Violation("B2", (start,),
                                  f"the start square {name(start)} holds a {tiles[start].kind}, not the pilot cabin"))
     # C1, C2, C3: facing connectors
-    for jt in lay.joints:
-        code = jt.code
-        if code is None:
-            continue
-        sl, o = SIDE_LETTERS[jt.side], SIDE_LETTERS[OPPOSITE[jt.side]]
-        if code == "C1":
-            if jt.a == SMOOTH:
-                msg = (f"{_side_text(jt.b)} connector of {name(jt.j)} {o} meets the smooth {sl} side of "
-                       f"{name(jt.i)}")
-            else:
-                msg = f"{_side_text(jt.a)} connector of {name(jt.i)} {sl} meets the smooth {o} side of {name(jt.j)}"
-            if jt.seam:
-                msg += " across the seam"
-        elif code == "C2":
-            msg = f"{_side_text(jt.a)} connector of {name(jt.i)} {sl} meets the {_side_text(jt.b)} {o} of {name(jt.j)}"
-        else:
-            msg = (f"{_side_text(jt.a)} {sl} of {name(jt.i)} meets {_side_text(jt.b)} {o} of {name(jt.j)} across "
-                   "the seam, where only identical connectors join")
-        out.append(Violation(code, (jt.i, jt.j), msg))
+    if any(lay.bad[0]) or any(lay.bad[1]):
+        for code, edge in lay.bad_edges():
+            out.append(Violation(code, (edge[0], edge[2]), _joint_message(code, edge, name)))
     # E1, E2, K1: exhausts and barrels
     rear = ship.ship_side("rear")
     nb = b.nb
-    for i, t in tiles.items():
-        if t.kind in ENGINE_KINDS:
-            for s in t.exhausts:
-                if s != rear:
-                    out.append(Violation("E1", (i,), f"{t.kind} at {name(i)} has its exhaust to the "
-                                         f"{'NESW'[s]}, not to the rear"))
+    found = []
+    for s in range(4):
+        if exhaust[s]:
+            if s != rear:
+                for i in _bits(exhaust[s]):
+                    found.append(Violation("E1", (i,), f"{tiles[i].kind} at {name(i)} has its exhaust to the "
+                                           f"{'NESW'[s]}, not to the rear"))
+            for i in _bits(exhaust[s] & g.facing(occ, s)):
                 j = nb[i][s]
-                if j >= 0 and j in tiles:
-                    out.append(Violation("E2", (i, j), f"{tiles[j].kind} at {name(j)} stands behind the "
-                                         f"exhaust of the {t.kind} at {name(i)}"))
-        if t.kind in CANNON_KINDS:
-            for s in t.barrels:
+                found.append(Violation("E2", (i, j), f"{tiles[j].kind} at {name(j)} stands behind the "
+                                       f"exhaust of the {tiles[i].kind} at {name(i)}"))
+        if barrel[s]:
+            for i in _bits(barrel[s] & g.facing(occ, s)):
                 j = nb[i][s]
-                if j >= 0 and j in tiles:
-                    out.append(Violation("K1", (i, j), f"{tiles[j].kind} at {name(j)} stands in front of the "
-                                         f"barrel of the {t.kind} at {name(i)}"))
+                found.append(Violation("K1", (i, j), f"{tiles[j].kind} at {name(j)} stands in front of the "
+                                       f"barrel of the {tiles[i].kind} at {name(i)}"))
+    out += found
     # S1: pieces not joined to the ship
-    pieces = lay.pieces()
-    _, loose = kept_pieces(ship, pieces, tiles)
+    pieces = lay.piece_masks()
+    _, loose = _kept_masks(ship, pieces, None if pilot is None else pilot.at)
     for p in loose:
-        where = ", ".join(name(i) for i in p)
-        out.append(Violation("S1", tuple(p), f"{len(p)} component(s) not joined to the ship: {where}"))
+        cells = tuple(_bits(p))
+        where = ", ".join(name(i) for i in cells)
+        out.append(Violation("S1", cells, f"{len(cells)} component(s) not joined to the ship: {where}"))
     # A1, A2, A3: aliens
     aliens: dict[str, list[int]] = {}
-    for i, t in tiles.items():
-        al = t.alien
-        if al is None:
-            continue
+    for t in aliens_at:
+        i, al = t.at, t.crew
+        assert al is not None
         aliens.setdefault(al, []).append(i)
         if t.kind == "cabin":
-            if not any(tiles[j].kind == "life_support" and tiles[j].attr("color") == al for j in lay.adj[i]):
+            m = lay.joined_to(i)
+            while m:
+                low = m & -m
+                sup = tiles[low.bit_length() - 1]
+                if sup.kind == "life_support" and sup.attr("color") == al:
+                    break
+                m ^= low
+            else:
                 out.append(Violation("A1", (i,), f"{al} alien at {name(i)} has no {al} life support joined "
                                      "to its cabin"))
         else:
@@ -327,26 +613,23 @@ def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None
         if len(where_) > 1:
             out.append(Violation("A3", tuple(where_), f"{len(where_)} {al} aliens aboard; at most one per colour"))
     # W1: components that serve nothing
-    serves = {
-        "life_support": lambda t: t.kind == "cabin",
-        "shield_booster": lambda t: t.kind == "shield",
-        "cannon_booster": lambda t: t.kind in CANNON_KINDS,
-        "engine_booster": lambda t: t.kind in ENGINE_KINDS,
-        "reactor_furnace": lambda t: t.kind in BATTERY_KINDS,
-    }
-    for i, t in tiles.items():
-        f = serves.get(t.kind)
-        if f is not None and not any(f(tiles[j]) for j in lay.adj[i]):
-            target = {"life_support": "cabin", "shield_booster": "shield", "cannon_booster": "cannon",
-                      "engine_booster": "engine", "reactor_furnace": "battery"}[t.kind]
-            out.append(Violation("W1", (i,), f"{t.kind} at {name(i)} is joined to no {target}: it does nothing"))
+    for t in servers:
+        target, kinds = _SERVES[t.kind]
+        m = lay.joined_to(t.at)
+        while m:
+            low = m & -m
+            if tiles[low.bit_length() - 1].kind in kinds:
+                break
+            m ^= low
+        else:
+            out.append(Violation("W1", (t.at,), f"{t.kind} at {name(t.at)} is joined to no {target}: it does nothing"))
 
     if select:
         out = [v for v in out if v.code in select]
     if ignore:
         out = [v for v in out if v.code not in ignore]
-    order = {c: k for k, c in enumerate(RULES)}
-    out.sort(key=lambda v: (order[v.code], v.cells))
+    if len(out) > 1:
+        out.sort(key=lambda v: (_ORDER[v.code], v.cells))
     total, by_side = lay.exposed()
     return CheckReport(ship, tuple(out), total, by_side, tuple(ship_notes(ship)))
 
@@ -493,3 +776,5 @@ RULES: dict[str, Rule] = {
 }
 
 FIXABLE = frozenset(c for c, r in RULES.items() if r.fixable and r.severity == "error")
+
+_ORDER.update({c: k for k, c in enumerate(RULES)})

@@ -390,3 +390,13 @@ def test_deterministic() -> None:
              + tile("[8, 7]", "structural", "0000"))
     first = fix(s)
     assert all(fix(s).removed == first.removed for _ in range(3))
+
+
+def test_solver_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
+    # HiGHS writes a banner to the C-level stdout unless silenced before anything else: it would
+    # corrupt `fix --format json`
+    s = load_ship(Path(__file__).resolve().parents[1] / "examples" / "mistakes" / "loose-piece.toml")
+    capfd.readouterr()
+    assert fix(s).lost == 1
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""

@@ -18,8 +18,14 @@ CORE = sorted(p for p in PACKAGE.rglob("*.py")
               if p.name != "__main__.py" and not TOP_LAYERS & set(p.relative_to(PACKAGE).parts[:-1]))
 
 
+def _runs(tree: ast.Module) -> ast.Module:
+    """The module without its ``if TYPE_CHECKING:`` blocks (imports for type checkers never run)."""
+    tree.body = [n for n in tree.body if not (isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")]
+    return tree
+
+
 def imported(path: Path, *, top_level_only: bool = False) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _runs(ast.parse(path.read_text(encoding="utf-8")))
     nodes = tree.body if top_level_only else list(ast.walk(tree))
     out: set[str] = set()
     for node in nodes:

@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "stats": "flight:stats_cmd",
     "odds": "flight:odds_cmd",
     "simulate": "flight:simulate_cmd",
+    "report": "report:report_cmd",
     "tiles": "catalog:tiles_cmd",
     "boards": "catalog:boards_cmd",
     "cards": "catalog:cards_cmd",

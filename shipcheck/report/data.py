@@ -1,0 +1,380 @@
+"""The numbers each figure and table of a report shows: pure functions of a ship and its results.
+
+Nothing here draws. Every ``*_data`` function returns a small frozen value holding exactly what
+its figure shows (probabilities as exact fractions where the engine is exact), so tests can check
+a figure's content on small ships by hand and :mod:`shipcheck.report.plots` only turns it into
+ink. Squares are grid indices (``row * width + col``); labels for people come with the values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..cards import Card, load_cards
+from ..fix import FixResult
+from ..flight import DEFAULT_POLICY, FlightModel
+from ..model import BATTERY_KINDS, Ship
+from ..odds import odds
+from ..render import label_text
+from ..rules import CheckReport
+from ..stats import ShipStats, fmt_power
+from ..topology import DIE_CHARS, HULL_CHARS
+
+DIRS = ("front", "right", "rear", "left")
+
+# Square states of the board drawing.
+TILE, EMPTY, START, LOCKED, HULL, OFF = "tile", "empty", "start", "locked", "hull", "off"
+
+
+def pct(x: Fraction | float) -> str:
+    """A probability for people: ``"12%"``, ``"<1%"`` for a small non-zero one, ``"100%"``."""
+    v = float(x) * 100
+    if v == 0:
+        return "0%"
+    if v < 0.5:
+        return "<1%"
+    if v > 99.5 and v < 100:
+        return ">99%"
+    return f"{v:.0f}%"
+
+
+# -- the ship drawing ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TileView:
+    """One placed tile as drawn: sides are *board* sides (0 N, 1 E, 2 S, 3 W) after rotation."""
+
+    at: int
+    row: int
+    col: int
+    kind: str
+    code: str  # the three-letter code of the terminal drawing
+    connectors: tuple[int, int, int, int]  # 0 smooth, 1 single, 2 double, 3 universal
+    barrels: tuple[int, ...]
+    exhausts: tuple[int, ...]
+    covers: tuple[int, ...]  # sides a shield covers
+    exposed: tuple[int, ...]  # sides whose connector faces an empty square
+    codes: tuple[str, ...]  # rule codes naming this square, in code order
+    hint: str  # alien colour, life-support colour, charges or slots: one short word
+
+
+@dataclass(frozen=True)
+class ShipView:
+    """What the ship drawing shows: the board, every tile, exposed connectors and violations."""
+
+    name: str
+    board: str
+    width: int
+    height: int
+    columns: tuple[str, ...]  # printed labels
+    rows: tuple[str, ...]
+    squares: tuple[str, ...]  # per grid square: tile, empty, start, locked, hull or off
+    tiles: tuple[TileView, ...]
+    violations: tuple[tuple[str, tuple[int, ...], str], ...]  # (code, squares, message)
+    exposed: int
+    legal: bool
+    front: int  # board side that is the ship's front
+    seams: tuple[int, ...] = ()  # grid columns followed by a seam
+
+    def tile_at(self, at: int) -> TileView | None:
+        return next((t for t in self.tiles if t.at == at), None)
+
+
+def _hint(t: Any) -> str:
+    if t.alien:
+        return t.alien
+    if t.kind == "life_support":
+        return str(t.attr("color"))
+    if t.kind in BATTERY_KINDS:
+        return f"{t.charges}/{t.capacity}"
+    if t.kind in ("cargo", "special_cargo"):
+        return f"{t.attr('slots')} slot" + ("s" if t.attr("slots") != 1 else "")
+    if t.kind == "mixed_cargo":
+        return f"{t.attr('slots')}+{t.attr('special_slots')}"
+    if t.crew == "empty":
+        return "empty"
+    return ""
+
+
+def ship_data(ship: Ship, report: CheckReport) -> ShipView:
+    """The ship drawing's content: ``report`` is :func:`shipcheck.check` of ``ship``."""
+    b = ship.board
+    tiles = ship.by_index
+    nb = b.nb
+    by_square: dict[int, list[str]] = {}
+    for v in report.violations:
+        for c in v.cells:
+            codes = by_square.setdefault(c, [])
+            if v.code not in codes:
+                codes.append(v.code)
+    squares = []
+    for i in range(b.size):
+        ch = b.char(i)
+        if i in tiles:
+            squares.append(TILE)
+        elif ch == ".":
+            squares.append(OFF)
+        elif ch == "S":
+            squares.append(START)
+        elif ch in DIE_CHARS:
+            squares.append(EMPTY if b.unlocked(i, ship.dice) else LOCKED)
+        elif ch in HULL_CHARS:
+            squares.append(HULL)
+        else:
+            squares.append(EMPTY)
+    views = []
+    for t in ship.tiles:
+        r, c = divmod(t.at, b.width)
+        exposed = tuple(s for s in range(4) if t.eff[s] and (nb[t.at][s] < 0 or nb[t.at][s] not in tiles))
+        views.append(TileView(
+            at=t.at, row=r, col=c, kind=t.kind, code=t.info.code, connectors=t.eff,
+            barrels=t.barrels, exhausts=t.exhausts, covers=t.covers, exposed=exposed,
+            codes=tuple(by_square.get(t.at, ())), hint=_hint(t),
+        ))
+    seams = []
+    for a, bb in b.seams:
+        ca, cb = b.column_of_label(a), b.column_of_label(bb)
+        if ca is not None and cb is not None:
+            seams.append(min(ca, cb))
+    return ShipView(
+        name=ship_title(ship), board=b.name, width=b.width, height=b.height,
+        columns=tuple(label_text(x) for x in b.columns), rows=tuple(label_text(x) for x in b.rows),
+        squares=tuple(squares), tiles=tuple(views),
+        violations=tuple((v.code, v.cells, v.message) for v in report.violations),
+        exposed=report.exposed_connectors, legal=report.legal, front=int(ship.front_side),
+        seams=tuple(sorted(seams)),
+    )
+
+
+def ship_title(ship: Ship) -> str:
+    """The ship's name, else its file's stem, else its class."""
+    if ship.name:
+        return ship.name
+    if ship.source:
+        from pathlib import Path
+
+        return Path(ship.source).stem
+    return f"class {ship.board.name} ship"
+
+
+# -- the round's meteor swarms (exact engine) --------------------------------------------------
+def deck_levels(round: int) -> dict[int, int]:
+    """Cards of each level in a round's deck (rules digest §14.1): 4 piles of 2 cards of the round's
+    level and 1 of each lower level, so 8 x I; 4 x I + 8 x II; 4 x I + 4 x II + 8 x III."""
+    if round not in (1, 2, 3):
+        raise ValueError(f"round {round!r}: expected 1, 2 or 3")
+    return {lv: (8 if lv == round else 4) for lv in range(1, round + 1)}
+
+
+def swarm_weights(round: int, edition: str = "2007") -> list[tuple[Card, Fraction]]:
+    """The meteor-swarm cards a round's deck can hold, each with its chance of being in the deck.
+
+    A level-L card is in the deck with probability (cards of level L the deck takes) / (cards of
+    level L in the edition).
+    """
+    cards = load_cards(edition)
+    out = []
+    for level, taken in deck_levels(round).items():
+        pool = [c for c in cards if c.level == level]
+        if not pool:
+            raise ValueError(f"edition {edition} has no level-{level} cards for round {round}")
+        for c in pool:
+            if c.type == "meteor_swarm":
+                out.append((c, Fraction(min(taken, len(pool)), len(pool))))
+    return out
+
+
+@dataclass(frozen=True)
+class SwarmOdds:
+    """One meteor-swarm card flown on a fresh ship: exact survival and losses."""
+
+    card: str  # full id, "2007:I-10"
+    level: int
+    meteors: tuple[str, ...]  # "small-meteor:front", ...
+    in_deck: Fraction  # chance the card is in the round's deck
+    p_survive: Fraction
+    expected_lost: Fraction
+    lost_distribution: tuple[tuple[int, Fraction], ...]
+
+
+@dataclass(frozen=True)
+class HeatMap:
+    """Per square, the chance it is lost when one of the round's meteor swarms comes.
+
+    ``direction`` is a ship-relative side (``front``...) counting only the meteors from that side,
+    or ``all`` for whole swarms. ``meteors`` is the expected number of meteors from that side in a
+    swarm. The swarm is a card chosen with probability proportional to its chance of being in the
+    deck (:attr:`SwarmOdds.in_deck`).
+    """
+
+    direction: str
+    meteors: Fraction
+    p_lost: tuple[tuple[int, Fraction], ...]  # (square, probability), tiles in grid order
+
+    @property
+    def max(self) -> Fraction:
+        return max((p for _, p in self.p_lost), default=Fraction(0))
+
+    def get(self, at: int) -> Fraction | None:
+        return next((p for sq, p in self.p_lost if sq == at), None)
+
+
+@dataclass(frozen=True)
+class MeteorData:
+    """The heat maps and the table of every meteor swarm of a round's levels."""
+
+    round: int
+    edition: str
+    swarms: tuple[SwarmOdds, ...]
+    maps: tuple[HeatMap, ...]  # front, right, rear, left, all
+
+    def map(self, direction: str) -> HeatMap:
+        return next(m for m in self.maps if m.direction == direction)
+
+    @property
+    def p_survive(self) -> Fraction:
+        """Survival of one swarm of the round, the card weighted as in the heat maps."""
+        total = sum((s.in_deck for s in self.swarms), Fraction(0))
+        return sum((s.in_deck * s.p_survive for s in self.swarms), Fraction(0)) / total
+
+    @property
+    def expected_lost(self) -> Fraction:
+        total = sum((s.in_deck for s in self.swarms), Fraction(0))
+        return sum((s.in_deck * s.expected_lost for s in self.swarms), Fraction(0)) / total
+
+
+def meteor_data(ship: Ship, *, round: int, edition: str = "2007",
+                cards: Sequence[tuple[Card, Fraction]] | None = None) -> MeteorData:
+    """Exact odds of every meteor swarm of the round's levels, and the loss heat maps.
+
+    ``cards`` overrides the swarms and their weights (default :func:`swarm_weights`). The default
+    flight policy (contract §4) flies a ship with full batteries into each swarm.
+    """
+    pairs = list(cards) if cards is not None else swarm_weights(round, edition)
+    if not pairs:
+        raise ValueError("no meteor-swarm cards to weigh")
+    model = FlightModel(ship)
+    total = sum((w for _, w in pairs), Fraction(0))
+    squares = model.squares
+    acc: dict[str, list[Fraction]] = {d: [Fraction(0)] * len(squares) for d in (*DIRS, "all")}
+    count: dict[str, Fraction] = {d: Fraction(0) for d in (*DIRS, "all")}
+    swarms = []
+    for card, w in pairs:
+        share = w / total
+        whole = odds(ship, card.meteors, policy=DEFAULT_POLICY, model=model)
+        for k, (_, p) in enumerate(whole.p_lost()):
+            acc["all"][k] += share * p
+        count["all"] += share * len(card.meteors)
+        for d in DIRS:
+            part = [a for a in card.meteors if a.side == d]
+            if not part:
+                continue
+            count[d] += share * len(part)
+            for k, (_, p) in enumerate(odds(ship, part, policy=DEFAULT_POLICY, model=model).p_lost()):
+                acc[d][k] += share * p
+        swarms.append(SwarmOdds(
+            card=card.full_id, level=card.level, meteors=tuple(str(a) for a in card.meteors), in_deck=w,
+            p_survive=whole.p_survive, expected_lost=whole.expected_lost,
+            lost_distribution=tuple(whole.lost_distribution.items()),
+        ))
+    maps = tuple(HeatMap(d, count[d], tuple(zip(squares, acc[d], strict=True))) for d in (*DIRS, "all"))
+    return MeteorData(round, edition, tuple(swarms), maps)
+
+
+# -- tables ------------------------------------------------------------------------------------
+Row = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table for the page: a title, column headers, rows of text, and notes under it."""
+
+    title: str
+    columns: Row
+    rows: tuple[Row, ...]
+    notes: tuple[str, ...] = ()
+    numeric: tuple[int, ...] = ()  # columns aligned right
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "columns": list(self.columns), "rows": [list(r) for r in self.rows],
+                "notes": list(self.notes)}
+
+
+def check_table(report: CheckReport) -> Table:
+    """The verdict of `check`: one row per violation (an empty table for a clean ship)."""
+    b = report.ship.board
+    rows = tuple((v.code, v.rule.name, v.severity, " ".join(b.cell_text(i) for i in v.cells), v.message)
+                 for v in report.violations)
+    verdict = "legal" if report.legal else f"ILLEGAL: {len(report.errors)} error(s)"
+    if report.warnings:
+        verdict += f", {len(report.warnings)} warning(s)"
+    notes = (f"{verdict}; {report.exposed_connectors} exposed connector(s)",) + report.notes
+    return Table("Construction check", ("code", "rule", "severity", "squares", "what"), rows, notes)
+
+
+def fix_table(result: FixResult) -> Table:
+    """The minimal repair of an illegal ship: each lost square and why."""
+    b = result.ship.board
+    tiles = result.ship.by_index
+    if not result.fixable:
+        return Table("Minimal fix", ("square", "component", "how", "rules"), (), (result.reason,))
+    rows = []
+    for i in result.removed:
+        how = "taken off" if i in result.cut else "falls off"
+        rows.append((b.cell_text(i), tiles[i].kind, how, " ".join(result.why.get(i, ()))))
+    notes = (f"{result.lost} component(s) lost at the inspection ({result.reason}); "
+             f"{result.kept} kept",)
+    return Table("Minimal fix", ("square", "component", "how", "rules"), tuple(rows), notes)
+
+
+def stats_table(s: ShipStats) -> Table:
+    """The parameters of `stats`: crew, powers, batteries, cargo, shields, exposed connectors."""
+    cell = s.ship.board.cell_text
+    cr = s.crew
+    aliens = ", ".join(f"{c} at {cell(i)}" for c, i in cr.aliens) or "none"
+
+    def power(p: Any) -> str:
+        ladder = " / ".join(fmt_power(v) for v in p.ladder)
+        return f"{fmt_power(p.min)} to {fmt_power(p.max)}  (by charges spent: {ladder})"
+
+    shields = "; ".join(f"{c.direction} {len(c.shields)}" + (f" ({len(c.boosted)} boosted)" if c.boosted else "")
+                        for c in s.shields)
+    cg = s.cargo
+    rows = (
+        ("crew", f"{cr.total} ({cr.humans} humans, aliens: {aliens})"),
+        ("engine power", power(s.engine)),
+        ("firepower", power(s.cannon)),
+        ("batteries", f"{s.charges} of {s.battery_capacity} charges in {len(s.batteries)} component(s)"),
+        ("cargo", f"{cg.normal} ordinary + {cg.special} special slots"),
+        ("shields", shields),
+        ("exposed connectors", f"{s.exposed_total} (" + ", ".join(
+            f"{d} {n}" for d, n in zip(DIRS, s.exposed, strict=True)) + ")"),
+    )
+    return Table("Ship parameters", ("parameter", "value"), rows, s.notes)
+
+
+def swarm_table(m: MeteorData) -> Table:
+    """Exact odds of every meteor swarm of the round's levels."""
+    rows = []
+    for s in m.swarms:
+        dist = " ".join(f"{k}:{pct(p)}" for k, p in s.lost_distribution)
+        rows.append((s.card, ", ".join(_short_attack(a) for a in s.meteors), pct(s.in_deck),
+                     pct(s.p_survive), f"{float(s.expected_lost):.2f}", dist))
+    notes = (
+        f"each card flown alone on the ship as it launches, full batteries, default policy; "
+        f"'in deck' is the chance a round-{m.round} deck holds the card",
+        f"a swarm of this round (cards weighted by 'in deck'): survival {pct(m.p_survive)}, "
+        f"expected loss {float(m.expected_lost):.2f} components",
+    )
+    return Table(f"Meteor swarms of round {m.round} (exact)",
+                 ("card", "meteors", "in deck", "survive", "expected lost", "components lost: chance"),
+                 tuple(rows), notes, numeric=(2, 3, 4))
+
+
+def _short_attack(a: str) -> str:
+    """``"large-meteor:front"`` -> ``"L front"``; shots keep their word."""
+    kind, _, side = a.partition(":")
+    size = {"small-meteor": "s", "large-meteor": "L"}.get(kind, kind)
+    return f"{size} {side}"

@@ -1,0 +1,195 @@
+"""The report page: one self-contained HTML file (figures inlined as data URIs, no script, no network),
+laid out for a phone first and for a wide screen when there is room."""
+
+from __future__ import annotations
+
+import base64
+import html
+from typing import TYPE_CHECKING, Any
+
+from .data import DIRS, Table, pct
+
+if TYPE_CHECKING:
+    from . import Report, ShipReport
+
+CSS = """
+:root { --ink:#1f2430; --muted:#6b7280; --line:#e5e7eb; --bg:#f7f8fa; --card:#fff; --bad:#d7263d;
+        --good:#2a9d8f; --accent:#3b5bdb; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; background: var(--bg); color: var(--ink);
+       font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+header { background: #1f2430; color: #fff; padding: 20px 16px 18px; }
+header h1 { margin: 0; font-size: 1.6rem; line-height: 1.2; overflow-wrap: anywhere; }
+header p { margin: 4px 0 0; color: #c7cbd4; font-size: .9rem; }
+main { max-width: 1120px; margin: 0 auto; padding: 8px 12px 40px; }
+section { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 14px 14px 10px;
+          margin: 14px 0; }
+h2 { margin: 0 0 6px; font-size: 1.2rem; }
+h3 { margin: 12px 0 4px; font-size: 1rem; }
+p.lead { margin: 0 0 10px; color: var(--muted); font-size: .92rem; }
+figure { margin: 8px 0; min-width: 0; }
+figure img { display: block; width: 100%; height: auto; }
+figcaption { color: var(--muted); font-size: .85rem; margin-top: 2px; }
+.grid { display: grid; grid-template-columns: 1fr; gap: 6px 18px; }
+.pair { display: grid; grid-template-columns: 1fr; gap: 6px 18px; }
+.pair > div { min-width: 0; }
+@media (min-width: 700px) { .grid { grid-template-columns: 1fr 1fr; } }
+@media (min-width: 900px) { .pair { grid-template-columns: 1fr 1fr; } }
+.glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 10px; }
+.stat { border: 1px solid var(--line); border-radius: 10px; padding: 8px 10px; background: #fbfbfc; }
+.stat b { display: block; font-size: 1.35rem; line-height: 1.3; }
+.stat span { color: var(--muted); font-size: .8rem; }
+.stat.bad b { color: var(--bad); }
+.stat.good b { color: var(--good); }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 6px 0 10px; }
+table { border-collapse: collapse; font-size: .85rem; min-width: 100%; }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: #f1f3f6; font-weight: 600; white-space: nowrap; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+td.wrap { min-width: 14em; }
+.note { color: var(--muted); font-size: .82rem; margin: 2px 0; }
+.tag { display: inline-block; border-radius: 6px; padding: 0 6px; font-weight: 600; font-size: .8rem; }
+.tag.bad { background: #fde2e5; color: var(--bad); }
+.tag.good { background: #dcf3ef; color: #1d6f65; }
+code { background: #f1f3f6; border-radius: 4px; padding: 1px 4px; font-size: .85em; overflow-wrap: anywhere; }
+footer { color: var(--muted); font-size: .8rem; text-align: center; padding: 0 12px 24px; }
+"""
+
+
+def data_uri(data: bytes, mime: str) -> str:
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _figure(images: dict[str, str], key: str, alt: str, caption: str = "") -> str:
+    cap = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
+    return f'<figure><img src="{images[key]}" alt="{_e(alt)}" data-figure="{_e(key)}">{cap}</figure>'
+
+
+def _table(t: Table, *, title: bool = True) -> str:
+    head = "".join(f'<th class="num">{_e(c)}</th>' if k in t.numeric else f"<th>{_e(c)}</th>"
+                   for k, c in enumerate(t.columns))
+    rows = []
+    for r in t.rows:
+        cells = []
+        for k, v in enumerate(r):
+            cls = ' class="num"' if k in t.numeric else (' class="wrap"' if len(str(v)) > 40 else "")
+            cells.append(f"<td{cls}>{_e(v)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    body = "".join(rows) if rows else f'<tr><td colspan="{len(t.columns)}">none</td></tr>'
+    notes = "".join(f'<p class="note">{_e(n)}</p>' for n in t.notes)
+    h = f"<h3>{_e(t.title)}</h3>" if title else ""
+    return f'{h}<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{notes}'
+
+
+def _stat(value: str, label: str, tone: str = "") -> str:
+    cls = f"stat {tone}".strip()
+    return f'<div class="{cls}"><b>{_e(value)}</b><span>{_e(label)}</span></div>'
+
+
+def _glance(s: ShipReport) -> str:
+    c = s.check
+    m = s.meteors
+    parts = [
+        _stat("legal" if c.legal else "ILLEGAL", "construction", "good" if c.legal else "bad"),
+        _stat(str(c.exposed_connectors), "exposed connectors"),
+        _stat(pct(m.p_survive), f"survive a round-{m.round} meteor swarm",
+              "good" if m.p_survive == 1 else "bad" if m.p_survive < 0.9 else ""),
+        _stat(f"{float(m.expected_lost):.2f}", "components lost per swarm"),
+    ]
+    if s.fix is not None and s.fix.lost is not None:
+        parts.append(_stat(str(s.fix.lost), "lost at the inspection", "bad"))
+    return '<div class="glance">' + "".join(parts) + "</div>"
+
+
+def _columns(blocks: list[str]) -> str:
+    if len(blocks) == 1:
+        return blocks[0]
+    return '<div class="pair">' + "".join(f"<div>{b}</div>" for b in blocks) + "</div>"
+
+
+def page(rep: Report, images: dict[str, str] | None = None) -> str:
+    """The whole page as a string."""
+    from .. import __version__
+
+    if images is None:
+        images = inline_images(rep.figures())
+    pref = rep._prefixed()
+    two = len(pref) > 1
+    out: list[str] = []
+    names = " vs ".join(s.name for s in rep.ships)
+    classes = ", ".join(sorted({f"class {s.ship.board.name}" for s in rep.ships}))
+    out.append(f"<header><h1>{_e(names)}</h1><p>{_e(classes)} · round {rep.round} · "
+               f"{_e(rep.edition)} cards · shipcheck {__version__}</p></header><main>")
+
+    # at a glance
+    out.append('<section id="glance"><h2>At a glance</h2>')
+    out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _glance(s) for _, s in pref]))
+    out.append("</section>")
+
+    # the ship
+    out.append('<section id="ship"><h2>The ship</h2><p class="lead">Tiles as built: connectors as pipes, '
+               "barrels, exhausts, shielded sides; red rings are exposed connectors, red outlines rule "
+               "breaks.</p>")
+    blocks = []
+    for p, s in pref:
+        b = _figure(images, f"{p}ship", f"drawing of {s.name}")
+        tables = s.tables()
+        b += _table(tables["check"])
+        if "fix" in tables:
+            b += _table(tables["fix"])
+        blocks.append(b)
+    out.append(_columns(blocks))
+    out.append("</section>")
+
+    # meteors
+    m0 = rep.ships[0].meteors
+    out.append(f'<section id="meteors"><h2>Meteor swarms of round {rep.round}</h2><p class="lead">The chance '
+               "each square is lost when a meteor swarm of this round comes, counting the meteors from one "
+               "side at a time, then whole swarms; exact, with the default defence (shields and cannons "
+               f"whenever a charge allows). Swarm cards are weighted by their chance of being in a round-"
+               f"{m0.round} deck.</p>")
+    if two:
+        out.append(_columns([_figure(images, f"{p}heat-all", f"{s.name}: whole swarms", s.name) for p, s in pref]))
+        for d in DIRS:
+            out.append(_columns([_figure(images, f"{p}heat-{d}", f"{s.name}: meteors from the {d}")
+                                 for p, s in pref]))
+    else:
+        out.append(_figure(images, "heat-all", "heat map: whole swarms"))
+        out.append('<div class="grid">' + "".join(_figure(images, f"heat-{d}", f"heat map: meteors from the {d}")
+                                                  for d in DIRS) + "</div>")
+    out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _table(s.tables()["swarms"], title=not two)
+                         for _, s in pref]))
+    out.append("</section>")
+
+    # parameters
+    out.append('<section id="parameters"><h2>Parameters</h2>')
+    out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _table(s.tables()["stats"], title=False)
+                         for _, s in pref]))
+    out.append("</section>")
+
+    # notes
+    out.append('<section id="notes"><h2>How these figures were made</h2>')
+    for n in rep.notes:
+        out.append(f'<p class="note">{_e(n)}</p>')
+    out.append('<p class="note">Flights follow the default policy: defend whenever the rules allow and a '
+               "battery charge is left; free cannons before charged ones; after a split keep the piece with "
+               "the most humans.</p>")
+    settings = ", ".join(f"{k} {v}" for k, v in rep.settings.items())
+    out.append(f'<p class="note">Settings: {_e(settings)}.</p></section>')
+    out.append("</main><footer>Made by shipcheck; every figure also sits beside this page as PNG and SVG."
+               "</footer>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{_e(rep.title)}</title><style>{CSS}</style></head><body>" + "".join(out) + "</body></html>\n")
+
+
+def inline_images(figures: dict[str, Any]) -> dict[str, str]:
+    """Each figure as an SVG data URI (crisp on any screen)."""
+    from .output import render
+
+    return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}

@@ -1,0 +1,339 @@
+"""Drawing the report's figures: each ``plot_*(data, *, ax)`` draws one ``*_data`` value on an Axes.
+
+The functions only draw: every number comes from :mod:`shipcheck.report.data` (or the round and
+recommendation data), so a figure cannot show something its tested data does not hold. They use
+matplotlib's object API on the Axes they are given and never touch pyplot's global state. Shapes
+are gathered into one collection per layer (a ship is hundreds of small shapes; one artist each
+would make a report slow to save), and the ``*_figure`` builders lay figures out by hand for the
+same reason.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import matplotlib
+import matplotlib.colors as mcolors
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.collections import PatchCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, FancyArrow, FancyBboxPatch, Patch, Polygon, Rectangle, Wedge
+
+from .data import DIRS, EMPTY, HULL, LOCKED, START, MeteorData, ShipView, TileView, pct
+
+# -- colours -------------------------------------------------------------------------------------
+INK = "#1f2430"
+MUTED = "#6b7280"
+GRID = "#c9ced6"
+BAD = "#d7263d"
+WARN = "#e09f3e"
+GOOD = "#2a9d8f"
+SHIELD = "#14b8a6"
+FLAME = ("#ff7b00", "#ffd166")
+BARREL = "#3b2a5a"
+PIPE = "#5b6170"
+ARROW = "#c2410c"
+
+# tile faces by family: crew blue, engines orange, cannons purple (the aliens that boost them have
+# those colours in the game), shields teal, batteries green, cargo blue/red, the rest grey
+FACE = {
+    "start_cabin": "#7fb3e6", "cabin": "#b9d6f2", "luxury_cabin": "#d9c2f0", "stasis_chamber": "#c7d2fe",
+    "engine": "#ffc999", "double_engine": "#ffa860", "cannon_engine": "#f9b98c",
+    "cannon": "#d4bff5", "double_cannon": "#b794f0", "bidirectional_cannon": "#c4a7f5",
+    "shield": "#9ee6da", "battery": "#c7ec9c", "battery_hold": "#b5e3a0", "reactor_furnace": "#a8d89a",
+    "cargo": "#a9c8f5", "special_cargo": "#f5a9ae", "mixed_cargo": "#e2b6e8",
+    "life_support": "#e5e7eb", "structural": "#dfe3e8", "plating": "#9aa3ad",
+    "shield_booster": "#c5efe8", "cannon_booster": "#e4d6fa", "engine_booster": "#ffe0c2",
+}
+ALIEN = {"purple": "#8e44ad", "orange": "#e67e22", "cyan": "#17a2b8"}
+LABEL = {
+    "start_cabin": "pilot", "cabin": "cabin", "luxury_cabin": "luxury", "stasis_chamber": "stasis",
+    "engine": "engine", "double_engine": "engine×2", "cannon_engine": "can+eng",
+    "cannon": "cannon", "double_cannon": "cannon×2", "bidirectional_cannon": "bi-cannon",
+    "shield": "shield", "battery": "battery", "battery_hold": "batt.hold", "reactor_furnace": "furnace",
+    "cargo": "cargo", "special_cargo": "special", "mixed_cargo": "mixed",
+    "life_support": "life sup.", "structural": "struct.", "plating": "plating",
+    "shield_booster": "sh.boost", "cannon_booster": "can.boost", "engine_booster": "eng.boost",
+}
+
+# unit vectors of board sides in drawing coordinates (x right, y down: the Axes is inverted)
+_DX = (0.0, 1.0, 0.0, -1.0)
+_DY = (-1.0, 0.0, 1.0, 0.0)
+HALF = 0.44  # half the drawn tile; squares are 1 x 1
+MARGIN = 0.8  # room for incoming arrows on one side of a heat map
+
+
+class _Layers:
+    """Shapes gathered per layer and added as one collection each."""
+
+    def __init__(self) -> None:
+        self.layers: dict[float, list[Any]] = {}
+
+    def add(self, patch: Any, z: float) -> None:
+        self.layers.setdefault(z, []).append(patch)
+
+    def draw(self, ax: Axes) -> None:
+        for z, patches in sorted(self.layers.items()):
+            ax.add_collection(PatchCollection(patches, match_original=True, zorder=z))
+
+
+def _limits(width: int, height: int, margin: int | None = None) -> tuple[float, float, float, float]:
+    """(x0, x1, y0, y1) of a board drawing, y growing downwards; ``margin`` makes room on one side."""
+    extra = [0.0, 0.0, 0.0, 0.0]
+    if margin is not None:
+        extra[margin] = MARGIN
+    return (-1.1 - extra[3], width - 0.35 + extra[1], -1.1 - extra[0], height - 0.25 + extra[2])
+
+
+def _board_frame(ax: Axes, width: int, height: int, columns: tuple[str, ...], rows: tuple[str, ...],
+                 *, fontsize: float = 9, margin: int | None = None) -> None:
+    """Limits, equal aspect, no axes; the printed labels on the top and left."""
+    x0, x1, y0, y1 = _limits(width, height, margin)
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y1, y0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    for c, lab in enumerate(columns):
+        ax.text(c, -0.82, lab, ha="center", va="center", fontsize=fontsize, color=MUTED, fontweight="bold")
+    for r, lab in enumerate(rows):
+        ax.text(-0.85, r, lab, ha="center", va="center", fontsize=fontsize, color=MUTED, fontweight="bold")
+
+
+def _empty_squares(ax: Axes, layers: _Layers, squares: tuple[str, ...], width: int) -> None:
+    for i, state in enumerate(squares):
+        if state not in (EMPTY, START, LOCKED, HULL):
+            continue
+        r, c = divmod(i, width)
+        layers.add(Rectangle((c - HALF, r - HALF), 2 * HALF, 2 * HALF, fill=False, edgecolor=GRID, linewidth=0.8,
+                             linestyle="dotted" if state == LOCKED else "dashed"), 1)
+        if state == START:
+            ax.text(c, r, "S", ha="center", va="center", fontsize=8, color=GRID, fontweight="bold")
+
+
+def _box(x: float, y: float, face: Any, edge: str, lw: float) -> FancyBboxPatch:
+    return FancyBboxPatch((x - HALF + 0.04, y - HALF + 0.04), 2 * HALF - 0.08, 2 * HALF - 0.08,
+                          boxstyle="round,pad=0.04,rounding_size=0.08", facecolor=face, edgecolor=edge,
+                          linewidth=lw)
+
+
+def _pipes(layers: _Layers, x: float, y: float, side: int, n: int) -> None:
+    """``n`` pipes (1 single, 2 double, 3 universal) sticking out of a tile side."""
+    dx, dy = _DX[side], _DY[side]
+    px, py = -dy, dx  # along the side
+    offsets = {1: (0.0,), 2: (-0.11, 0.11), 3: (-0.15, 0.0, 0.15)}[n]
+    w, h = (0.06, 0.13) if dx == 0 else (0.13, 0.06)
+    for o in offsets:
+        cx, cy = x + dx * (HALF + 0.02) + px * o, y + dy * (HALF + 0.02) + py * o
+        layers.add(Rectangle((cx - w / 2, cy - h / 2), w, h, facecolor=PIPE, edgecolor="none"), 3)
+
+
+def _barrel(layers: _Layers, x: float, y: float, side: int) -> None:
+    dx, dy = _DX[side], _DY[side]
+    px, py = -dy, dx
+    base, tip, w = HALF - 0.13, HALF + 0.1, 0.07
+    pts = [(x + dx * base + px * w, y + dy * base + py * w), (x + dx * tip + px * w, y + dy * tip + py * w),
+           (x + dx * tip - px * w, y + dy * tip - py * w), (x + dx * base - px * w, y + dy * base - py * w)]
+    layers.add(Polygon(pts, closed=True, facecolor=BARREL, edgecolor="none"), 4)
+
+
+def _flame(layers: _Layers, x: float, y: float, side: int) -> None:
+    dx, dy = _DX[side], _DY[side]
+    px, py = -dy, dx
+    for (w, reach), colour in zip(((0.2, 0.2), (0.11, 0.12)), FLAME, strict=True):
+        pts = [(x + dx * (HALF - 0.05) + px * w, y + dy * (HALF - 0.05) + py * w),
+               (x + dx * (HALF + reach), y + dy * (HALF + reach)),
+               (x + dx * (HALF - 0.05) - px * w, y + dy * (HALF - 0.05) - py * w)]
+        layers.add(Polygon(pts, closed=True, facecolor=colour, edgecolor="none"), 4)
+
+
+def _shield(layers: _Layers, x: float, y: float, covers: tuple[int, ...]) -> None:
+    """A ring around the corner between the two covered sides."""
+    if len(covers) != 2:
+        return
+    # outward direction of each side as an angle in data coordinates (y grows downwards)
+    angle = {0: 270.0, 1: 0.0, 2: 90.0, 3: 180.0}
+    a, b = sorted(angle[s] for s in covers)
+    if b - a > 180:
+        a, b = b, a + 360
+    layers.add(Wedge((x, y), HALF + 0.02, a - 30, b + 30, width=0.07, facecolor=SHIELD, edgecolor="none"), 4)
+
+
+def _tile(ax: Axes, layers: _Layers, t: TileView, *, fontsize: float) -> None:
+    x, y = t.col, t.row
+    error = any(c != "W1" for c in t.codes)
+    layers.add(_box(x, y, FACE.get(t.kind, "#e5e7eb"), BAD if error else "#8a94a3", 2.4 if error else 0.9), 2)
+    for s in range(4):
+        if s in t.barrels:
+            _barrel(layers, x, y, s)
+        elif s in t.exhausts:
+            _flame(layers, x, y, s)
+        elif t.connectors[s]:
+            _pipes(layers, x, y, s, t.connectors[s])
+    if t.covers:
+        _shield(layers, x, y, t.covers)
+    for s in t.exposed:
+        layers.add(Circle((x + _DX[s] * (HALF + 0.07), y + _DY[s] * (HALF + 0.07)), 0.075, facecolor="white",
+                          edgecolor=BAD, linewidth=1.6), 6)
+    ax.text(x, y - 0.06, LABEL.get(t.kind, t.kind), ha="center", va="center", fontsize=fontsize, color=INK,
+            zorder=5)
+    if t.hint:
+        ax.text(x, y + 0.2, t.hint, ha="center", va="center", fontsize=fontsize * 0.85,
+                color=ALIEN.get(t.hint, MUTED), fontweight="bold" if t.hint in ALIEN else "normal", zorder=5)
+    if t.codes:
+        ax.text(x - HALF + 0.06, y - HALF + 0.1, " ".join(t.codes), ha="left", va="center",
+                fontsize=fontsize * 0.85, color="white", fontweight="bold", zorder=7,
+                bbox={"boxstyle": "round,pad=0.15", "facecolor": BAD if error else WARN, "edgecolor": "none"})
+
+
+def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED) -> None:
+    ax.set_title(title, fontsize=12, color=INK, fontweight="bold", loc="left", pad=20)
+    ax.annotate(subtitle, xy=(0, 1), xycoords="axes fraction", xytext=(0, 5), textcoords="offset points",
+                fontsize=8.5, color=colour, ha="left", va="bottom")
+
+
+def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = True) -> None:
+    """The ship drawn as tiles on its board: kinds, connectors, barrels, exhausts, shields, exposed
+    connectors (red rings) and rule breaks (red outline with the codes)."""
+    fontsize = 7.5 if data.width <= 7 else 6.8
+    _board_frame(ax, data.width, data.height, data.columns, data.rows)
+    layers = _Layers()
+    _empty_squares(ax, layers, data.squares, data.width)
+    for c in data.seams:
+        ax.plot([c + 0.5, c + 0.5], [-0.5, data.height - 0.5], color="#c026d3", linewidth=1.2,
+                linestyle=(0, (4, 3)), zorder=1)
+    for t in data.tiles:
+        _tile(ax, layers, t, fontsize=fontsize)
+    layers.draw(ax)
+    if data.front != 0:
+        ax.annotate("▲ front" if data.front == 0 else "front", xy=(0.5 + 0.5 * _DX[data.front],
+                    0.5 - 0.5 * _DY[data.front]), xycoords="axes fraction", ha="center", va="center",
+                    fontsize=9, color=INK, fontweight="bold")
+    if title:
+        errors = sum(1 for v in data.violations if v[0] != "W1")
+        sub = f"class {data.board} · " + ("legal" if data.legal else "ILLEGAL")
+        if errors:
+            sub += f" ({errors} rule break{'s' if errors != 1 else ''})"
+        sub += f" · {data.exposed} exposed connector{'s' if data.exposed != 1 else ''}"
+        _titles(ax, data.name, sub, colour=MUTED if data.legal else BAD)
+    if legend:
+        ax.legend(handles=_ship_legend(data), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3,
+                  frameon=False, fontsize=8, handlelength=1.4, columnspacing=1.2)
+
+
+def _ship_legend(data: ShipView) -> list[Any]:
+    handles: list[Any] = [
+        Line2D([], [], color=PIPE, linewidth=3, label="connector (1/2/3 pipes)"),
+        Line2D([], [], color=BARREL, linewidth=4, label="cannon barrel"),
+        Patch(facecolor=FLAME[0], label="engine exhaust"),
+        Line2D([], [], color=SHIELD, linewidth=4, label="shielded sides"),
+        Line2D([], [], marker="o", color="none", markerfacecolor="white", markeredgecolor=BAD,
+               markeredgewidth=1.6, markersize=7, label="exposed connector"),
+    ]
+    if any(v[0] != "W1" for v in data.violations):
+        handles.append(Patch(facecolor="white", edgecolor=BAD, linewidth=2, label="rule break"))
+    return handles
+
+
+# -- heat maps -----------------------------------------------------------------------------------
+HEAT_CMAP = "YlOrRd"
+DIRECTION_TITLE = {"front": "Meteors from the front", "right": "Meteors from the right",
+                   "rear": "Meteors from the rear", "left": "Meteors from the left", "all": "Whole meteor swarms"}
+
+
+def heat_norm(data: MeteorData) -> mcolors.Normalize:
+    """One colour scale for every map of a report: a square root, so 1 % and 5 % look different."""
+    top = max((float(m.max) for m in data.maps), default=0.0)
+    return mcolors.PowerNorm(0.5, vmin=0.0, vmax=max(top, 0.05))
+
+
+def _heat_side(ship: ShipView, direction: str) -> int | None:
+    return None if direction == "all" else (DIRS.index(direction) + ship.front) % 4
+
+
+def plot_heatmap(data: MeteorData, ship: ShipView, direction: str, *, ax: Axes,
+                 norm: mcolors.Normalize | None = None) -> Any:
+    """Per square, the chance it is lost when a meteor swarm of the round comes (meteors from one
+    side, or ``all``); returns the colour mapping for a colour bar."""
+    m = data.map(direction)
+    norm = norm or heat_norm(data)
+    cmap = matplotlib.colormaps[HEAT_CMAP]
+    side = _heat_side(ship, direction)
+    _board_frame(ax, ship.width, ship.height, ship.columns, ship.rows, fontsize=8, margin=side)
+    layers = _Layers()
+    _empty_squares(ax, layers, ship.squares, ship.width)
+    fs = 8.5 if ship.width <= 7 else 7.5
+    for t in ship.tiles:
+        p = m.get(t.at) or Fraction(0)
+        colour = cmap(norm(float(p))) if p > 0 else "#f4f5f7"
+        layers.add(_box(t.col, t.row, colour, "#9aa3ad", 0.6), 2)
+        dark = _luminance(colour) < 0.5
+        ax.text(t.col, t.row + 0.08, pct(p), ha="center", va="center", fontsize=fs, fontweight="bold",
+                color="white" if dark else INK, zorder=5)
+        ax.text(t.col, t.row - 0.24, LABEL.get(t.kind, t.kind), ha="center", va="center", fontsize=fs * 0.7,
+                color="white" if dark else MUTED, zorder=5)
+    if side is not None:
+        _incoming(layers, ship, side)
+    layers.draw(ax)
+    what = "meteors" if direction == "all" else "meteors from this side"
+    _titles(ax, DIRECTION_TITLE[direction], f"chance each square is lost · {float(m.meteors):.1f} {what} per swarm")
+    return matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap)
+
+
+def _incoming(layers: _Layers, ship: ShipView, side: int) -> None:
+    """Arrows in the margin of the board side the meteors come from."""
+    w, h = ship.width, ship.height
+    kw: dict[str, Any] = {"width": 0.07, "head_width": 0.28, "head_length": 0.22, "color": ARROW, "alpha": 0.85}
+    if side in (0, 2):
+        y0 = -1.85 if side == 0 else h + 0.45
+        for x in np.linspace(0, w - 1, min(w, 5)):
+            layers.add(FancyArrow(x, y0, 0, 0.5 if side == 0 else -0.5, **kw), 7)
+    else:
+        x0 = w + 0.4 if side == 1 else -1.85
+        for y in np.linspace(0, h - 1, min(h, 4)):
+            layers.add(FancyArrow(x0, y, -0.5 if side == 1 else 0.5, 0, **kw), 7)
+
+
+def _luminance(colour: Any) -> float:
+    r, g, b = mcolors.to_rgb(colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+# -- whole figures, laid out by hand -------------------------------------------------------------
+def _board_figure(width: int, height: int, *, scale: float, top: float, bottom: float,
+                  margin: int | None = None) -> tuple[Figure, Axes]:
+    """A figure whose Axes holds a board drawing at ``scale`` inches a square, with ``top`` and
+    ``bottom`` inches for titles and legends."""
+    x0, x1, y0, y1 = _limits(width, height, margin)
+    w, h = (x1 - x0) * scale, (y1 - y0) * scale
+    side = 0.15
+    fig = Figure(figsize=(w + 2 * side, h + top + bottom))
+    fw, fh = fig.get_size_inches()
+    ax = fig.add_axes((side / fw, bottom / fh, w / fw, h / fh))
+    return fig, ax
+
+
+def ship_figure(data: ShipView) -> Figure:
+    """The ship drawing, sized to the board."""
+    fig, ax = _board_figure(data.width, data.height, scale=0.72, top=0.6, bottom=0.55)
+    plot_ship(data, ax=ax)
+    return fig
+
+
+def heat_figure(data: MeteorData, ship: ShipView, direction: str) -> Figure:
+    """One heat map with its colour bar underneath."""
+    fig, ax = _board_figure(ship.width, ship.height, scale=0.6, top=0.6, bottom=0.6,
+                            margin=_heat_side(ship, direction))
+    norm = heat_norm(data)
+    mappable = plot_heatmap(data, ship, direction, ax=ax, norm=norm)
+    fw, fh = fig.get_size_inches()
+    cax = fig.add_axes((0.2, 0.22 / fh, 0.6, 0.12 / fh))
+    bar = fig.colorbar(mappable, cax=cax, orientation="horizontal")
+    top = float(norm.vmax or 1.0)
+    ticks = [t for t in (0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0) if t <= top + 1e-9]
+    bar.set_ticks(ticks, labels=[f"{t:.0%}" for t in ticks])
+    bar.ax.tick_params(labelsize=8, colors=MUTED, length=2)
+    bar.outline.set_visible(False)
+    return fig

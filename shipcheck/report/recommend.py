@@ -1,0 +1,229 @@
+"""What to change: legal what-if variants of a ship, ranked by their measured effect on credits.
+
+:func:`variants` lists every legal single change: rotate a tile (turning a shield is one), remove a
+tile, move one to an empty square (a move that covers exposed connectors says so), place a
+set-aside component, or fly another policy. :func:`recommend` measures each against the ship as
+built with **common random numbers**: a variant flies the very decks and dice the ship flew (the
+round engine gives run ``r`` the same cards and rolls for the same seed whatever the ship), so the
+per-run differences of credits are paired and their mean has a small standard error even when the
+credits themselves vary a lot.
+
+The search screens every variant on a few runs, then measures the most promising ones again on a
+fresh stream (another seed), so the reported effects are not inflated by having been picked as the
+best of many noisy guesses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..model import Ship, Tile
+from ..rules import check
+
+Z95 = 1.959963984540054
+SIDE_WORDS = ("front", "right", "rear", "left")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One what-if change: what it is in words, the ship it gives, and the policy it flies."""
+
+    kind: str  # rotate, shield, remove, move, cover, aside, policy
+    text: str
+    ship: Ship
+    policy: str = "default"
+    squares: tuple[int, ...] = ()  # the squares the change touches
+
+
+def _turn(t: Tile, k: int) -> Tile:
+    return replace(t, rot=(t.rot + k) % 4)
+
+
+def _looks(t: Tile) -> tuple[Any, ...]:
+    """What a rotation can change: connectors, barrels, exhausts, shield cover."""
+    return (t.eff, t.barrels, t.exhausts, t.covers)
+
+
+def _with(ship: Ship, drop: set[int], add: Tile | None = None) -> Ship:
+    tiles = [t for t in ship.tiles if t.at not in drop]
+    if add is not None:
+        tiles.append(add)
+    return replace(ship, tiles=tuple(tiles))
+
+
+def _relative(ship: Ship, sides: Sequence[int]) -> str:
+    f = int(ship.front_side)
+    return " and ".join(SIDE_WORDS[(s - f) % 4] for s in sorted(sides, key=lambda s: (s - f) % 4))
+
+
+def _neighbours(ship: Ship, at: int) -> Iterator[int]:
+    for j in ship.board.nb[at]:
+        if j >= 0:
+            yield j
+
+
+def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) -> list[Variant]:
+    """Every legal single change of ``ship`` (see the module's docstring), in a stable order.
+
+    Only variants that pass :func:`~shipcheck.rules.check` are kept; a rotation that changes
+    nothing (a symmetric tile) is skipped. ``policies`` adds one variant per other policy name.
+    """
+    name = ship.board.cell_text
+    out: list[Variant] = []
+    seen: set[tuple[Any, ...]] = set()
+    base_exposed = check(ship).exposed_connectors
+
+    def keep(v: Variant) -> None:
+        key = tuple(sorted((t.at, _looks(t), t.kind) for t in v.ship.tiles)) + (v.policy,)
+        if key in seen:
+            return
+        rep = check(v.ship)
+        if rep.legal:
+            seen.add(key)
+            if v.kind in ("move", "aside") and rep.exposed_connectors < base_exposed:
+                covered = base_exposed - rep.exposed_connectors
+                v = replace(v, kind="cover", text=f"{v.text}, covering {covered} exposed connector"
+                            + ("s" if covered != 1 else ""))
+            out.append(v)
+
+    seen.add(tuple(sorted((t.at, _looks(t), t.kind) for t in ship.tiles)) + ("default",))
+    tiles = {t.at: t for t in ship.tiles}
+    for t in ship.tiles:
+        for k in (1, 2, 3):
+            nt = _turn(t, k)
+            if _looks(nt) == _looks(t):
+                continue
+            if t.kind == "shield":
+                text = f"turn the shield at {name(t.at)} to cover the {_relative(ship, nt.covers)}"
+                kind = "shield"
+            else:
+                text = f"rotate the {t.kind.replace('_', ' ')} at {name(t.at)} {90 * k}° clockwise"
+                kind = "rotate"
+            keep(Variant(kind, text, _with(ship, {t.at}, nt), squares=(t.at,)))
+    for t in ship.tiles:
+        if t.kind == "start_cabin":
+            continue
+        keep(Variant("remove", f"remove the {t.kind.replace('_', ' ')} at {name(t.at)}", _with(ship, {t.at}),
+                     squares=(t.at,)))
+    b = ship.board
+    empty = [i for i in range(b.size) if i not in tiles and b.buildable(i, ship.dice)
+             and any(j in tiles for j in _neighbours(ship, i))]
+    if moves:
+        for t in ship.tiles:
+            if t.kind == "start_cabin":
+                continue
+            for q in empty:
+                if not any(j in tiles and j != t.at for j in _neighbours(ship, q)):
+                    continue
+                for k in range(4):
+                    nt = replace(_turn(t, k), at=q)
+                    turn = f", turned {90 * k}°" if k else ""
+                    keep(Variant("move", f"move the {t.kind.replace('_', ' ')} from {name(t.at)} to {name(q)}{turn}",
+                                 _with(ship, {t.at}, nt), squares=(t.at, q)))
+    for n, a in enumerate(ship.aside):
+        for q in empty:
+            for k in range(4):
+                nt = Tile(at=q, kind=a.kind, sides=a.sides, rot=k, attrs=a.attrs, id=a.id)
+                placed = replace(_with(ship, set(), nt), aside=ship.aside[:n] + ship.aside[n + 1:])
+                turn = f", turned {90 * k}°" if k else ""
+                keep(Variant("aside", f"place the set-aside {a.kind.replace('_', ' ')} at {name(q)}{turn}", placed,
+                             squares=(q,)))
+    for p in policies:
+        if p != "default":
+            out.append(Variant("policy", f"fly the {p} policy", ship, policy=p))
+    return out
+
+
+# -- measuring with common random numbers ----------------------------------------------------------
+@dataclass(frozen=True)
+class Effect:
+    """A variant's measured effect: per-run paired differences (variant minus ship) of credits and
+    of components lost, their means and 95 % intervals."""
+
+    variant: Variant
+    runs: int
+    credits: float
+    credits_ci: tuple[float, float]
+    lost: float
+    lost_ci: tuple[float, float]
+    finish: float  # change of the chance to finish the round
+
+    @property
+    def sure(self) -> bool:
+        """The credits interval excludes zero."""
+        lo, hi = self.credits_ci
+        return lo > 0 or hi < 0
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, tuple[float, float]]:
+    """Mean of ``a - b`` run by run, and its 95 % normal interval."""
+    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    m = float(d.mean())
+    if len(d) < 2:
+        return m, (m, m)
+    h = Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
+    return m, (m - h, m + h)
+
+
+Fly = Callable[[Ship, str, int, int], Any]  # (ship, policy, runs, seed) -> the ship's PlayerResult
+
+
+@dataclass(frozen=True)
+class Recommendations:
+    """The ranked effects (best first), how many variants were screened, and the settings used."""
+
+    effects: tuple[Effect, ...]
+    screened: int
+    runs: int
+    screen_runs: int
+    seed: int
+
+    def to_dict(self, ship: Ship) -> dict[str, Any]:
+        name = ship.board.cell_name
+        return {
+            "screened": self.screened, "runs": self.runs, "screen_runs": self.screen_runs, "seed": self.seed,
+            "changes": [{"change": e.variant.text, "kind": e.variant.kind, "policy": e.variant.policy,
+                         "squares": [name(i) for i in e.variant.squares], "credits": e.credits,
+                         "credits_ci": list(e.credits_ci), "lost": e.lost, "lost_ci": list(e.lost_ci),
+                         "finish": e.finish} for e in self.effects],
+        }
+
+
+def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect:
+    """The effect of ``v`` against ``base`` (the ship's result of ``runs`` runs with ``seed``)."""
+    r = fly(v.ship, v.policy, runs, seed)
+    c, cci = paired(r.credits, base.credits)
+    lo, lci = paired(r.lost, base.lost)
+    fin = float(np.mean(r.gave_up == 0) - np.mean(base.gave_up == 0))
+    return Effect(v, runs, c, cci, lo, lci, fin)
+
+
+def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | None = None, top: int = 8,
+              policies: Sequence[str] = (), candidates: Sequence[Variant] | None = None) -> Recommendations:
+    """Rank legal variants of ``ship`` by their effect on credits, with common random numbers.
+
+    ``fly(ship, policy, runs, seed)`` flies a ship and returns its per-run arrays (``credits``,
+    ``lost``, ``gave_up``); the same seed must give the same decks and dice whatever the ship.
+    Every candidate is screened on ``screen_runs`` runs (default ``runs // 4``, at least 100); the
+    ``top`` best by credits (then by fewer losses) are measured again on ``runs`` runs of another
+    stream, and those come back ranked by credits.
+    """
+    cands = list(candidates) if candidates is not None else variants(ship, policies=policies)
+    screened = len(cands)
+    screen_runs = screen_runs or max(100, runs // 4)
+    ss = np.random.SeedSequence(seed)
+    screen_seed, final_seed = (int(s.generate_state(1, np.uint32)[0]) for s in ss.spawn(2))
+    if len(cands) > top:
+        base = fly(ship, "default", screen_runs, screen_seed)
+        scored = [measure(fly, base, v, screen_runs, screen_seed) for v in cands]
+        scored.sort(key=lambda e: (-e.credits, e.lost))
+        cands = [e.variant for e in scored[:top]]
+    base = fly(ship, "default", runs, final_seed)
+    effects = [measure(fly, base, v, runs, final_seed) for v in cands]
+    effects.sort(key=lambda e: (-e.credits, e.lost))
+    return Recommendations(tuple(effects), screened, runs, screen_runs, final_seed)

@@ -1,0 +1,259 @@
+"""The shared chunk backend: order, seeds, worker caps, errors, and interrupted runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from shipcheck import parallel
+from shipcheck.errors import InputError
+from shipcheck.montecarlo import simulate
+from shipcheck.parallel import chunk_plan, chunk_runner, cpu_count, fresh_seed, seed_of
+
+ROOT = Path(__file__).resolve().parents[1]
+HAULER = ROOT / "examples" / "class-III-hauler.toml"
+HAVE_DASK = importlib.util.find_spec("distributed") is not None
+
+
+# tasks run in worker processes: module-level functions
+def _pid_task(blob: bytes, seed: int, index: int, n: int) -> tuple[int, int, int]:
+    return index, n, os.getpid()
+
+
+def _draw_task(blob: bytes, seed: int, index: int, n: int) -> list[int]:
+    return parallel.chunk_rng(seed, index).integers(0, 1000, size=n).tolist()
+
+
+def _failing_task(blob: bytes, seed: int, index: int, n: int) -> int:
+    if index == 3:
+        raise ValueError(f"chunk {index} failed")
+    return index
+
+
+def _dying_task(blob: bytes, seed: int, index: int, n: int) -> int:
+    if index == 2:
+        os._exit(7)
+    return index
+
+
+def _slow_task(blob: bytes, seed: int, index: int, n: int) -> int:
+    time.sleep(0.2)
+    return index
+
+
+def test_chunk_plan_cuts_the_last_chunk_short() -> None:
+    assert list(chunk_plan(10, 4)) == [(0, 4), (1, 4), (2, 2)]
+    assert list(chunk_plan(8, 4)) == [(0, 4), (1, 4)]
+
+
+def test_results_come_in_plan_order_on_any_worker_count() -> None:
+    plan = list(chunk_plan(50, 5))
+    runs = {}
+    for workers in (1, 2, 3):
+        with chunk_runner(_draw_task, None, seed=12, n_chunks=len(plan), workers=workers) as run:
+            runs[workers] = list(run(plan))
+    assert runs[1] == runs[2] == runs[3]
+    assert [len(r) for r in runs[1]] == [5] * 10
+
+
+def test_workers_are_capped_by_chunks_and_cpus() -> None:
+    plan = list(chunk_plan(6, 3))  # two chunks
+    with chunk_runner(_pid_task, None, seed=1, n_chunks=2, workers=16) as run:
+        out = list(run(plan))
+    assert [(i, n) for i, n, _ in out] == plan
+    pids = {pid for *_, pid in out}
+    assert os.getpid() not in pids or cpu_count() == 1
+    assert len(pids) <= min(2, cpu_count())
+
+
+def test_a_worker_exception_reaches_the_caller() -> None:
+    with pytest.raises(ValueError, match="chunk 3 failed"):
+        with chunk_runner(_failing_task, None, seed=1, n_chunks=8, workers=2) as run:
+            list(run(chunk_plan(8, 1)))
+
+
+def test_a_dead_worker_is_an_error_not_a_hang() -> None:
+    with pytest.raises(parallel.WorkerError, match="exit code 7"):
+        with chunk_runner(_dying_task, None, seed=1, n_chunks=8, workers=2) as run:
+            list(run(chunk_plan(8, 1)))
+
+
+def test_stopping_early_does_not_wait_for_the_chunks_in_flight() -> None:
+    t0 = time.monotonic()
+    with chunk_runner(_slow_task, None, seed=1, n_chunks=1000, workers=2) as run:
+        gen = run(chunk_plan(1000, 1))
+        assert next(gen) == 0
+        gen.close()
+    assert time.monotonic() - t0 < 5  # the 998 other chunks would take 100 s
+
+
+def test_fresh_seeds_fit_a_json_number() -> None:
+    seeds = [fresh_seed() for _ in range(200)]
+    assert all(0 <= s < 2**53 for s in seeds)
+    assert len(set(seeds)) == 200
+    assert seed_of(None, None) < 2**53
+
+
+@pytest.mark.parametrize("kw", [{"seed": -1}, {"seed": 1.5}, {"seed": True}, {"rng": "x"}, {"seed": 1, "rng": 2}])
+def test_bad_seeds_are_input_errors(kw: dict[str, object]) -> None:
+    with pytest.raises(InputError) as ei:
+        seed_of(kw.get("rng"), kw.get("seed"))
+    assert ei.value.key in ("seed", "rng")
+    assert "--" not in str(ei.value)  # library errors name arguments, not options
+
+
+def test_runs_that_cannot_fit_in_memory_are_refused_up_front() -> None:
+    from shipcheck.shipfile import load_ship
+
+    t0 = time.monotonic()
+    with pytest.raises(InputError, match=r"would need about .* of memory") as ei:
+        simulate(load_ship(HAULER), ["small-meteor:front"], runs=10**13, seed=1)
+    assert ei.value.key == "runs"
+    assert time.monotonic() - t0 < 5
+
+
+@pytest.mark.parametrize("address", ["bogus", "http://localhost:8786", "tcp://", "tcp://host:port", "ftp://a:1"])
+def test_bad_scheduler_addresses_are_input_errors(address: str) -> None:
+    with pytest.raises(InputError, match="scheduler") as ei:
+        parallel.check_scheduler(address)
+    assert ei.value.key == "scheduler"
+
+
+def test_scheduler_of_the_wrong_type() -> None:
+    with pytest.raises(InputError, match="scheduler"):
+        parallel.check_scheduler(42)
+
+
+@pytest.mark.skipif(not HAVE_DASK, reason="dask[distributed] not installed")
+def test_an_unreachable_scheduler_fails_in_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
+    t0 = time.monotonic()
+    with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
+        with chunk_runner(_pid_task, None, seed=1, n_chunks=4, scheduler=f"tcp://127.0.0.1:{port}") as run:
+            list(run(chunk_plan(4, 1)))
+    assert time.monotonic() - t0 < 10
+
+
+# -- interrupted runs ------------------------------------------------------------------------------
+def _alive(pids: list[int]) -> list[int]:
+    """The processes of ``pids`` still running (zombies waiting to be reaped are gone)."""
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            out.append(pid)
+    return out
+
+
+def _group(pgid: int) -> list[int]:
+    """Processes of a process group, from /proc."""
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid:
+                out.append(int(name))
+    return out
+
+
+def _busy_simulation(*extra: str) -> tuple[subprocess.Popen[bytes], list[int]]:
+    """`shipcheck simulate --workers 2` (or Dask) in a process group of its own, once its workers run."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shipcheck", "simulate", str(HAULER), "--card", "III-10", "--runs", "200000000",
+         "--seed", "1", "--format", "json", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
+    deadline = time.monotonic() + 90
+    want = 3
+    while time.monotonic() < deadline:
+        group = _alive(_group(proc.pid))
+        if len(group) >= want or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    time.sleep(1.0)  # chunks are running
+    group = _alive(_group(proc.pid))
+    assert proc.poll() is None, proc.communicate()
+    assert len(group) >= want, group
+    return proc, group
+
+
+def _ends_clean(proc: subprocess.Popen[bytes], group: list[int], *codes: int) -> None:
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the interrupted run did not end within 20 s")
+    deadline = time.monotonic() + 10
+    while _alive(group) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _alive(group)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes left behind: {left}"
+    assert proc.returncode in codes, err
+    assert b"Traceback" not in err, err.decode(errors="replace")
+
+
+pytestmark_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+@pytestmark_linux
+@pytest.mark.slow
+def test_sigterm_stops_the_workers() -> None:
+    proc, group = _busy_simulation("--workers", "2")
+    proc.send_signal(signal.SIGTERM)
+    _ends_clean(proc, group, 128 + signal.SIGTERM)
+
+
+@pytestmark_linux
+@pytest.mark.slow
+def test_ctrl_c_stops_the_workers_with_exit_130() -> None:
+    proc, group = _busy_simulation("--workers", "2")
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole foreground group
+    _ends_clean(proc, group, 130)
+
+
+@pytestmark_linux
+@pytest.mark.slow
+def test_workers_end_with_a_killed_parent() -> None:
+    proc, group = _busy_simulation("--workers", "2")
+    proc.kill()
+    _ends_clean(proc, group, -signal.SIGKILL)
+
+
+@pytestmark_linux
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_DASK, reason="dask[distributed] not installed")
+def test_ctrl_c_stops_a_local_dask_cluster_quietly() -> None:
+    proc, group = _busy_simulation("--dask", "--workers", "2")
+    # a Ctrl-C while the cluster starts its workers is ignored (they must inherit an ignored SIGINT);
+    # press again as a user would until the run ends
+    deadline = time.monotonic() + 30
+    while proc.poll() is None and time.monotonic() < deadline:
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            pass
+    # a press that lands while the interpreter shuts down ends it by SIGINT: a shell shows 130 too
+    _ends_clean(proc, group, 130, -signal.SIGINT)

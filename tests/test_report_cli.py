@@ -1,0 +1,83 @@
+"""`shipcheck report`: the folder it writes, its default, and bad input (exit 2, no traceback)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shipcheck.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BLUE = str(ROOT / "examples" / "blue-round1.toml")
+SCOUT = str(ROOT / "examples" / "class-I-scout.toml")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as ei:
+        main(list(args))
+    out = capsys.readouterr()
+    return int(ei.value.code or 0), out.out, out.err
+
+
+def test_report_into_the_default_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "report", BLUE)
+    assert code == 0, err
+    page = tmp_path / "reports" / "blue-round-1" / "index.html"
+    assert page.is_file() and (page.parent / "ship.svg").is_file() and (page.parent / "heat-all.png").is_file()
+    assert "Blue, round 1: legal" in out and "reports/blue-round-1/index.html" in out
+    code, _, err = run(capsys, "report", BLUE)  # its own files: written again
+    assert code == 0, err
+
+
+def test_report_json_and_two_ships(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "report", BLUE, SCOUT, "--out", str(tmp_path / "cmp"), "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [s["ship"] for s in doc["ships"]] == [BLUE, SCOUT]
+    assert doc["round"] == 1 and doc["out"] == str(tmp_path / "cmp")
+    assert {"a-ship.png", "b-ship.png", "a-heat-all.svg", "index.html"} <= {Path(f).name for f in doc["files"]}
+    assert 0 <= doc["ships"][0]["meteors"]["p_survive"] <= 1
+
+
+def test_report_refuses_to_overwrite_a_users_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("mine")
+    code, out, err = run(capsys, "report", BLUE, "--out", str(tmp_path))
+    assert code == 2
+    assert err.startswith("shipcheck: error: ") and "index.html" in err and len(err.splitlines()) == 1
+    assert (tmp_path / "index.html").read_text() == "mine"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--round", "4"], "--round"),
+    (["--round", "3", "--edition", "2021"], "level-3"),
+    (["--edition", "1999"], "--edition"),
+])
+def test_report_bad_options(capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], needle: str) -> None:
+    code, _, err = run(capsys, "report", BLUE, "--out", str(tmp_path / "x"), *args)
+    assert code == 2 and needle in err and "Traceback" not in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_report_of_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "report", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "x"))
+    assert code == 2 and "nope.toml" in err
+
+
+def test_the_sample_report_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
+    """reports/freighter is what `shipcheck report examples/class-II-freighter.toml --out
+    reports/freighter` writes today (docs/reports.md): same numbers, same files."""
+    import shipcheck
+    from shipcheck.report.output import read_manifest
+
+    monkeypatch.chdir(ROOT)
+    sample = ROOT / "reports" / "freighter"
+    rep = shipcheck.report("examples/class-II-freighter.toml")
+    committed = json.loads((sample / "report.json").read_text(encoding="utf-8"))
+    assert json.loads(json.dumps(rep.to_dict())) == committed, "regenerate the sample (docs/reports.md)"
+    names = {f"{k}.{ext}" for k in rep.figures() for ext in ("png", "svg")} | {"index.html", "report.json"}
+    assert set(read_manifest(sample)) == names
+    assert all((sample / n).is_file() for n in names)

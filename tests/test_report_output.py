@@ -1,0 +1,107 @@
+"""The report's figures draw their data, its folder never loses a user's file, and its files repeat."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+from matplotlib.figure import Figure
+from shipbuild import PILOT, ship, tile
+
+import shipcheck
+from shipcheck.cards import Attack, Card
+from shipcheck.errors import InputError
+from shipcheck.report import plots
+from shipcheck.report.data import meteor_data, pct, ship_data
+from shipcheck.report.output import MANIFEST, read_manifest, render
+from shipcheck.rules import check
+
+SMALL = ship(PILOT + tile((7, 6), "cannon", "0030") + tile((7, 8), "engine", "3000")
+             + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2), extra='name = "Tiny"\n')
+
+
+def texts(fig: Figure) -> list[str]:
+    return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+
+def test_ship_figure_shows_every_tile_and_rule_break() -> None:
+    bad = ship(PILOT + tile((6, 7), "cannon", "0030", rot=90))
+    fig = plots.ship_figure(ship_data(bad, check(bad)))
+    shown = texts(fig)
+    assert shown.count("pilot") == 1 and shown.count("cannon") == 1
+    assert "C1 K1 S1" in shown and "C1 K1" in shown
+    assert fig.axes[0].get_title(loc="left") == "class I ship"
+
+
+def test_heat_figure_prints_the_probability_of_every_tile() -> None:
+    swarm = Card("2007", "I-99", 1, 99, "meteor_swarm", meteors=(Attack("small", "front"), Attack("large", "left")))
+    m = meteor_data(ship(PILOT), round=1, cards=[(swarm, F(1))])
+    view = ship_data(ship(PILOT), check(ship(PILOT)))
+    for d, p in (("front", F(1, 6)), ("right", F(0)), ("all", F(11, 36))):
+        shown = texts(plots.heat_figure(m, view, d))
+        assert pct(p) in shown
+
+
+def test_rendering_repeats_byte_for_byte() -> None:
+    view = ship_data(SMALL, check(SMALL))
+    for fmt in ("png", "svg"):
+        assert render(plots.ship_figure(view), fmt) == render(plots.ship_figure(view), fmt)
+    assert render(plots.ship_figure(view), "png").startswith(b"\x89PNG")
+    assert b"<svg" in render(plots.ship_figure(view), "svg")[:400]
+
+
+@pytest.fixture(scope="module")
+def small_report() -> shipcheck.Report:
+    return shipcheck.report(SMALL)
+
+
+def test_write_and_rewrite(tmp_path: Path, small_report: shipcheck.Report) -> None:
+    out = tmp_path / "r"
+    written = small_report.write(out)
+    names = {p.name for p in written}
+    assert {"index.html", "report.json", "ship.png", "ship.svg", "heat-all.png", "heat-front.svg"} <= names
+    assert set(read_manifest(out)) == names
+    before = {p.name: p.read_bytes() for p in written}
+    (out / "my-notes.txt").write_text("mine")
+    again = small_report.write(out)  # our own, unchanged files may be replaced
+    assert {p.name: p.read_bytes() for p in again} == before
+    assert (out / "my-notes.txt").read_text() == "mine"
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["ships"][0]["name"] == "Tiny" and doc["round"] == 1
+
+
+def test_a_file_it_did_not_write_is_never_overwritten(tmp_path: Path, small_report: shipcheck.Report) -> None:
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "index.html").write_text("the user's page")
+    with pytest.raises(InputError, match="did not write"):
+        small_report.write(out)
+    assert (out / "index.html").read_text() == "the user's page"
+    assert sorted(p.name for p in out.iterdir()) == ["index.html"]  # nothing else written either
+
+
+def test_a_file_changed_since_is_the_users(tmp_path: Path, small_report: shipcheck.Report) -> None:
+    out = tmp_path / "r"
+    small_report.write(out)
+    (out / "ship.svg").write_text("edited by hand")
+    with pytest.raises(InputError, match="ship.svg"):
+        small_report.write(out)
+    assert (out / "ship.svg").read_text() == "edited by hand"
+
+
+def test_stale_files_of_its_own_are_removed(tmp_path: Path, small_report: shipcheck.Report) -> None:
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "a-ship.png").write_bytes(b"old")
+    (out / MANIFEST).write_text(json.dumps({"files": {"a-ship.png": __import__("hashlib").sha256(b"old").hexdigest()}}))
+    small_report.write(out)
+    assert not (out / "a-ship.png").exists()
+
+
+def test_an_out_path_that_is_a_file(tmp_path: Path, small_report: shipcheck.Report) -> None:
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(InputError):
+        small_report.write(f)
