@@ -270,7 +270,8 @@ class FlightModel:
         self.squares = tuple(t.at for t in tiles)
         pos = {t.at: k for k, t in enumerate(tiles)}
         lay = Layout.of(ship)
-        self.adj = tuple(sum(1 << pos[j] for j in lay.adj[t.at]) for t in tiles)
+        joined = lay.adj
+        self.adj = tuple(sum(1 << pos[j] for j in joined[t.at]) for t in tiles)
         hulls = b.hulls(ship.dice)
         self.group = tuple(-1 if (h := hulls[t.at]) is None else h for t in tiles)
         self.multi_hull = len(set(self.group)) > 1
@@ -568,13 +569,15 @@ class FlightModel:
 
         The default policy runs on the compiled :attr:`kernel`; any other policy through :meth:`play`.
         """
-        if type(policy) is DefaultPolicy:
-            k = self.kernel
-            return k.unpack(k.each(k.pack(st), attack)[oi])
         key = (st, attack.kind, attack.side, oi, policy, -1 if policy.stationary else a_index)
         nxt = self._cache.get(key)
         if nxt is None:
-            nxt = self._cache[key] = self.play(st, attack, a_index, oi, policy)
+            if type(policy) is DefaultPolicy:
+                k = self.kernel
+                nxt = k.unpack(k.each(k.pack(st), attack)[oi])
+            else:
+                nxt = self.play(st, attack, a_index, oi, policy)
+            self._cache[key] = nxt
         return nxt
 
     def play(self, st: State, attack: Attack, a_index: int, oi: int, policy: Policy) -> State:

@@ -85,15 +85,22 @@ class Kernel:
         self.low_first = (True, False, False, True)
         # tiles a hit damages (unless defended): a small meteor only on a connector, plating's smooth
         # sides nothing
+        conn = [0, 0, 0, 0]
+        plated = [0, 0, 0, 0]
+        for k, t in enumerate(tiles):
+            for side, c in enumerate(t.eff):
+                if c:
+                    conn[side] |= 1 << k
+                elif t.kind == "plating":
+                    plated[side] |= 1 << k
         self.vuln: dict[tuple[str, int], int] = {}
         for side in range(4):
-            conn = sum(1 << k for k, t in enumerate(tiles) if t.eff[side])
-            plated = sum(1 << k for k, t in enumerate(tiles) if t.kind == "plating" and not t.eff[side])
-            self.vuln[(SMALL, side)] = conn
+            self.vuln[(SMALL, side)] = conn[side]
             for kind in (LARGE, LIGHT, HEAVY):
-                self.vuln[(kind, side)] = self.full & ~plated
+                self.vuln[(kind, side)] = self.full & ~plated[side]
         self.cover = [sum(1 << s for s in m.shields if side in tiles[s].covers) for side in range(4)]
         self.booster_mask = m.boosters
+        self.boostable = sum(1 << s for s in m.shields if m.adj[s] & m.boosters)  # shields joined to a booster
         self.adj = m.adj
         self.multi = m.multi_hull
         self.group = m.group
@@ -106,6 +113,7 @@ class Kernel:
             self.pay[None] = ()
         # cannons bearing on a large meteor: per (side, tolerance, line), free ones first, row-major
         self._bearing: dict[tuple[int, int, int], tuple[tuple[int, bool], ...]] = {}
+        self._cannons = tuple((c, tiles[c].barrels, *divmod(tiles[c].at, w), m.free_cannon[c]) for c in m.cannons)
         self.humans0 = [t.humans for t in tiles]
         self.two_humans = sum(1 << k for k, h in enumerate(self.humans0) if h == 2)
         self.one_human = sum(1 << k for k, h in enumerate(self.humans0) if h == 1)
@@ -196,17 +204,11 @@ class Kernel:
         key = (side, tol, line)
         hit = self._bearing.get(key)
         if hit is None:
-            m = self.m
-            w = m.ship.board.width
             free: list[tuple[int, bool]] = []
             paid: list[tuple[int, bool]] = []
-            for c in m.cannons:
-                t = m.tiles[c]
-                if side not in t.barrels:
-                    continue
-                r, col = divmod(t.at, w)
-                if abs((col if side in (0, 2) else r) - line) <= tol:
-                    (free if m.free_cannon[c] else paid).append((c, m.free_cannon[c]))
+            for c, barrels, r, col, is_free in self._cannons:
+                if side in barrels and abs((col if side in (0, 2) else r) - line) <= tol:
+                    (free if is_free else paid).append((c, is_free))
             hit = self._bearing[key] = tuple(free + paid)
         return hit
 
@@ -345,7 +347,8 @@ class Kernel:
             else:
                 for _, k in hits:
                     open_hits |= 1 << k
-            if open_hits and shields and any(self.adj[s] & self.booster_mask & mask for s in _bits(shields)):
+            if open_hits and shields & self.boostable and any(
+                    self.adj[s] & self.booster_mask & mask for s in _bits(shields & self.boostable)):
                 allowed = self.pay[hull]
                 b1 = self._draw(p, allowed)
                 if b1 >= 0:
@@ -362,12 +365,21 @@ class Kernel:
     def destroy(self, p: int, destroyed: int) -> int:
         """Packed state ``p`` after the tiles in ``destroyed`` are destroyed (splits, crew, waking)."""
         mask = p & self.full
+        if not p >> self.flag & 1:
+            new = self._cuts.get((mask, destroyed))
+            if new is None:
+                new = self.cut(mask, destroyed)
+            q = p ^ mask ^ new
+            left = mask & ~new & self.bat_tiles
+            if left:
+                for b, k in enumerate(self.btile):
+                    if left >> k & 1:
+                        q &= ~self.bfield[b]
+            return q
         crew = self.crew_of(p)
-        if crew is not None:
-            new = self.m.split(mask & ~destroyed, crew)
-            crew = self.m.after_loss(mask, new, crew)
-        else:
-            new = self.cut(mask, destroyed)
+        assert crew is not None
+        new = self.m.split(mask & ~destroyed, crew)
+        crew = self.m.after_loss(mask, new, crew)
         left = mask & ~new
         q = (p & ~self.full) | new
         if left & self.bat_tiles:
