@@ -35,7 +35,8 @@ _EXPORTS: dict[str, str] = {
     "RULES": "rules", "CheckReport": "rules", "Violation": "rules", "check": "rules",
     "catalogue": "shipfile", "dump_ship": "shipfile", "load_ship": "shipfile", "parse_ship": "shipfile",
     "ShipStats": "stats", "stats": "stats",
-    "Board": "topology", "builtin_board": "topology", "load_board": "topology",
+    "Board": "topology", "builtin_board": "topology", "load_board": "topology", "Square": "topology",
+    "check_many": "walk",
 }
 
 #: the public API; a test keeps it equal to the names of _EXPORTS
@@ -44,7 +45,7 @@ __all__ = [
     "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report", "Ship",
     "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Tile", "Violation",
     "builtin_board", "catalogue", "check", "dump_ship", "find_card", "fix", "load_board", "load_cards",
-    "load_ship", "odds", "parse_attack", "parse_ship", "report", "simulate", "stats",
+    "load_ship", "odds", "parse_attack", "parse_ship", "report", "simulate", "stats", "Square", "check_many",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
@@ -59,7 +60,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time the names l
     from .rules import RULES, CheckReport, Violation, check
     from .shipfile import catalogue, dump_ship, load_ship, parse_ship
     from .stats import ShipStats, stats
-    from .topology import Board, builtin_board, load_board
+    from .topology import Board, Square, builtin_board, load_board
+    from .walk import check_many
 
 
 class _Package(types.ModuleType):

@@ -33,7 +33,7 @@ _PAIR = frozenset({"C1", "C2", "C3", "E2", "K1"})  # the two squares can never b
 _ORDER = {c: k for k, c in enumerate(RULES)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FixResult:
     """The minimum repair of a ship; squares are grid indices."""
 
@@ -49,6 +49,20 @@ class FixResult:
     crew: tuple[Violation, ...] = ()
     reason: str = ""
     why: dict[int, list[str]] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        if self.legal_before:
+            what = "legal already"
+        elif not self.fixable:
+            what = "cannot be fixed by removing components"
+        else:
+            parts = []
+            if self.cut:
+                parts.append("take off " + " ".join(map(repr, self.cut)))
+            if self.fell_off:
+                parts.append("falls off " + " ".join(map(repr, self.fell_off)))
+            what = f"lose {self.lost}" + (f" ({'; '.join(parts)})" if parts else "")
+        return f"<FixResult: {what}, {self.kept} kept>"
 
     def to_dict(self, path: str | None = None) -> dict[str, Any]:
         """The contract's ``fix --format json`` object."""

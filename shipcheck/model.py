@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
+from html import escape as _html_escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ CABIN_KINDS = ("start_cabin", "cabin", "luxury_cabin")  # hold awake humans
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Tile:
     """A tile placed on a board square.
 
@@ -133,6 +134,22 @@ class Tile:
     goods: tuple[str, ...] = ()
     implied: bool = False  # the pilot cabin taken as standing on the start square
     eff: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        parts = [repr(self.at), self.kind, self.sides]
+        if self.rot:
+            parts.append(f"rot={self.rot * 90}")
+        parts += [f"{k}={v}" for k, v in self.attrs]
+        if self.id:
+            parts.append(f"id={self.id}")
+        for k in ("crew", "charge"):
+            if getattr(self, k) is not None:
+                parts.append(f"{k}={getattr(self, k)}")
+        if self.goods:
+            parts.append(f"goods={','.join(self.goods)}")
+        if self.implied:
+            parts.append("implied")
+        return f"<Tile {' '.join(parts)}>"
 
     def __post_init__(self) -> None:
         eff = [0, 0, 0, 0]
@@ -217,7 +234,7 @@ class AsideTile:
     id: str | None = None
 
 
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, repr=False)
 class Ship:
     """A ship: its board, the placed tiles in grid order, and the file-level settings."""
 
@@ -233,14 +250,49 @@ class Ship:
     source: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tiles", tuple(sorted(self.tiles, key=lambda t: t.at)))
+        tiles = sorted(self.tiles, key=lambda t: t.at)
+        squares = self.board.squares
+        # tiles built in code carry plain grid indices; give them the board's labelled squares
+        tiles = [t if type(t.at) is not int else replace(t, at=squares[t.at]) for t in tiles]
+        object.__setattr__(self, "tiles", tuple(tiles))
 
     def __repr__(self) -> str:
-        # a repr you can paste back: the ship file text, parsed
-        try:
-            return f"parse_ship({self.to_toml()!r})"
-        except (TypeError, ValueError):  # meta values TOML cannot hold, built in code
-            return f"<Ship {self.board.name}, {len(self.tiles)} tiles>"
+        # a summary line; `ship.to_toml()` is the text that loads back as this ship
+        name = f" {self.name!r}" if self.name else ""
+        where = f" from {self.source}" if self.source else ""
+        return f"<Ship{name}: {self.tile_count_text()}, {self.board_text()}, edition {self.edition}{where}>"
+
+    def board_text(self) -> str:
+        """``class II`` for a built-in board, else ``board NAME``."""
+        from .topology import BUILTIN_CLASSES
+
+        b = self.board
+        if self.board_ref in BUILTIN_CLASSES or (self.board_ref is None and b.name in BUILTIN_CLASSES):
+            return f"class {b.name}"
+        return f"board {b.name}"
+
+    @property
+    def placed(self) -> int:
+        """Tiles the ship file places (an implied pilot cabin is not one of them)."""
+        return sum(1 for t in self.tiles if not t.implied)
+
+    def tile_count_text(self) -> str:
+        """The tile count every output uses: ``16 tiles + the pilot cabin on the start square``."""
+        n = self.placed
+        text = f"{n} tile{'' if n == 1 else 's'}"
+        if any(t.implied for t in self.tiles):
+            text += " + the pilot cabin on the start square"
+        return text
+
+    def _repr_html_(self) -> str:
+        from .render import render_ship
+
+        return f"<p>{_html_escape(repr(self))}</p>" + render_ship(self).html()
+
+    def __rich__(self) -> Any:
+        from .render import render_ship
+
+        return render_ship(self).__rich__()
 
     def tile_at(self, index: int) -> Tile | None:
         return self.by_index.get(index)

@@ -210,7 +210,24 @@ class SimulationResult:
         return d
 
     def to_frame(self) -> Any:
-        """Per-run results as a pandas DataFrame with columns ``survived`` and ``lost``."""
+        """One row per tile, as :meth:`OddsResult.to_frame <shipcheck.odds.OddsResult.to_frame>`:
+        ``col``, ``row`` (numeric), ``square``, ``kind``, ``p_lost`` and its 95 % interval
+        ``p_lost_lo``, ``p_lost_hi``. The per-run arrays are in :meth:`runs_frame`."""
+        import pandas as pd
+
+        from .rules import _col_row
+
+        b = self.ship.board
+        ci = self.p_lost_ci
+        rows = []
+        for t, p, (lo, hi) in zip(self.ship.tiles, self.p_lost, ci, strict=True):
+            col, row = _col_row(b, t.at)
+            rows.append({"col": col, "row": row, "square": b.cell_text(t.at), "kind": t.kind, "p_lost": float(p),
+                         "p_lost_lo": float(lo), "p_lost_hi": float(hi)})
+        return pd.DataFrame(rows, columns=["col", "row", "square", "kind", "p_lost", "p_lost_lo", "p_lost_hi"])
+
+    def runs_frame(self) -> Any:
+        """Per-run results: columns ``survived`` and ``lost``, indexed by run."""
         import pandas as pd
 
         return pd.DataFrame({"survived": self.survived, "lost": self.lost},

@@ -48,7 +48,7 @@ def _as_attacks(attacks: Sequence[Attack | str]) -> tuple[Attack, ...]:
     return tuple(parse_attack(a, key="attacks") if isinstance(a, str) else a for a in attacks)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class OddsResult:
     """Exact outcome of a sequence of attacks.
 
@@ -93,7 +93,7 @@ class OddsResult:
         return Fraction(sum((n - (p & full).bit_count()) * w for p, w in self.weights.items()), self.denominator)
 
     def p_lost(self) -> list[tuple[int, Fraction]]:
-        """Per tile (grid index), the probability it leaves the ship."""
+        """Per tile, its square and the probability it leaves the ship."""
         m = self.model
         by_mask: dict[int, int] = defaultdict(int)
         for p, w in self.weights.items():
@@ -102,7 +102,42 @@ class OddsResult:
         for mask, w in by_mask.items():
             for k in _bits(m.full & ~mask):
                 lost[k] += w
-        return [(sq, Fraction(x, self.denominator)) for sq, x in zip(m.squares, lost)]
+        squares = self.ship.board.squares
+        return [(squares[sq], Fraction(x, self.denominator)) for sq, x in zip(m.squares, lost)]
+
+    # floats next to the exact fractions, for numpy and plotting
+    @property
+    def p_survive_float(self) -> float:
+        return float(self.p_survive)
+
+    @property
+    def expected_lost_float(self) -> float:
+        return float(self.expected_lost)
+
+    @property
+    def lost_distribution_float(self) -> dict[int, float]:
+        return {k: float(v) for k, v in self.lost_distribution.items()}
+
+    def __float__(self) -> float:
+        """``float(result)`` is the chance of survival."""
+        return float(self.p_survive)
+
+    def __repr__(self) -> str:
+        n = len(self.attacks)
+        return (f"<OddsResult {n} attack{'' if n == 1 else 's'}, {self.policy} policy: "
+                f"p_survive {self.p_survive} ({float(self.p_survive):.2%}), "
+                f"expected_lost {self.expected_lost} ({float(self.expected_lost):.4f})>")
+
+    def marks(self) -> dict[int, str]:
+        """Squares with a chance of being lost, tagged with the rounded percentage."""
+        return {sq: f"{round(float(p) * 100)}%" for sq, p in self.p_lost() if p > 0}
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from .render import render_ship
+
+        return (f"<p>{escape(repr(self))}</p>" + render_ship(self.ship, marks=self.marks()).html())
 
     def to_dict(self, *, fractions: bool = True) -> dict[str, Any]:
         b = self.ship.board
@@ -133,13 +168,20 @@ class OddsResult:
         return d
 
     def to_frame(self) -> Any:
-        """Per-tile loss probabilities as a pandas DataFrame."""
+        """One row per tile: ``col``, ``row`` (numeric), ``square``, ``kind``, ``p_lost`` (float) and
+        ``p_lost_exact`` (a Fraction). ``df.pivot(index="row", columns="col", values="p_lost")`` is the
+        board as a grid."""
         import pandas as pd
 
+        from .rules import _col_row
+
         b = self.ship.board
-        rows = [{"square": b.cell_text(sq), "kind": t.kind, "p_lost": float(p)}
-                for (sq, p), t in zip(self.p_lost(), self.model.tiles)]
-        return pd.DataFrame(rows)
+        rows = []
+        for (sq, p), t in zip(self.p_lost(), self.model.tiles):
+            col, row = _col_row(b, sq)
+            rows.append({"col": col, "row": row, "square": b.cell_text(sq), "kind": t.kind, "p_lost": float(p),
+                         "p_lost_exact": p})
+        return pd.DataFrame(rows, columns=["col", "row", "square", "kind", "p_lost", "p_lost_exact"])
 
 
 def odds(

@@ -86,6 +86,31 @@ _SGR_BG = {"red": "41", "green": "42", "yellow": "43", "blue": "44", "magenta": 
            "white": "47", "black": "40"}
 
 
+# CSS colours for the same style words (a dark-on-light page: bright colours darkened to stay readable)
+_CSS = {
+    "black": "#000", "red": "#b00", "green": "#070", "yellow": "#a60", "blue": "#15c", "magenta": "#a0a",
+    "cyan": "#088", "white": "#555", "bright_black": "#777", "bright_red": "#d00", "bright_green": "#090",
+    "bright_yellow": "#c80", "bright_blue": "#36f", "bright_magenta": "#c0c", "bright_cyan": "#0aa",
+    "bright_white": "#000", "grey70": "#999", "grey42": "#bbb",
+}
+
+
+def css_style(style: str) -> str:
+    """Inline CSS for a style such as ``"bold white on red"``."""
+    fg, _, bg = style.partition(" on ")
+    out = []
+    for w in fg.split():
+        if w == "bold":
+            out.append("font-weight: bold")
+        elif w in _CSS:
+            out.append(f"color: {_CSS[w]}")
+    if bg.strip() in _CSS:
+        out.append(f"background: {_CSS[bg.strip()]}")
+        if not any(o.startswith("color") for o in out) or "white" in fg:
+            out.append("color: #fff")
+    return "; ".join(out)
+
+
 def sgr(style: str) -> str:
     """The ANSI escape for a style such as ``"bold white on red"`` (unknown words are ignored)."""
     fg, _, bg = style.partition(" on ")
@@ -139,6 +164,17 @@ class Styled:
 
     def __str__(self) -> str:
         return self.plain
+
+    def html(self) -> str:
+        """The text as an HTML ``<pre>`` block, styles as inline CSS (for notebooks)."""
+        from html import escape
+
+        parts = []
+        for t, st in self.segments:
+            css = css_style(st) if st else ""
+            parts.append(f'<span style="{css}">{escape(t)}</span>' if css else escape(t))
+        return ('<pre style="font-family: ui-monospace, Menlo, Consolas, monospace; line-height: 1.15">'
+                + "".join(parts) + "</pre>")
 
     def __rich__(self) -> Any:
         from rich.text import Text

@@ -6,7 +6,7 @@ flat boards, wrap-around, seams, hulls and die squares need no special cases her
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,13 +39,14 @@ class Rule:
     bad: str  # a small ship file showing the violation
     good: str  # the same ship made legal
     fixable: bool = True  # whether `fix` mends it by removing components
+    source: str = ""  # where the rulebooks say it (section titles as printed in the Portuguese editions)
 
     @property
     def doc(self) -> str:
         return f"{self.code} {self.name} ({self.severity})\n\n{self.summary}\n\nWhy: {self.why}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Violation:
     """One rule break: the code, the squares involved (grid indices) and a plain sentence."""
 
@@ -64,6 +65,9 @@ class Violation:
     def key(self) -> tuple[str, tuple[int, ...]]:
         return (self.code, self.cells)
 
+    def __repr__(self) -> str:
+        return f"<Violation {self.code} {' '.join(map(repr, self.cells))}: {self.message}>"
+
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         return {
             "code": self.code,
@@ -74,7 +78,7 @@ class Violation:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CheckReport:
     """What `check` found on one ship."""
 
@@ -102,6 +106,65 @@ class CheckReport:
             out.setdefault(v.code, set()).update(v.cells)
         return out
 
+    def summary(self) -> str:
+        """``ILLEGAL: 2 errors (C1, S1), 0 warnings, 6 exposed connectors``."""
+        ne, nw = len(self.errors), len(self.warnings)
+
+        def codes(vs: tuple[Violation, ...]) -> str:
+            return f" ({', '.join(dict.fromkeys(v.code for v in vs))})" if vs else ""
+
+        e = self.exposed_connectors
+        return (f"{'legal' if self.legal else 'ILLEGAL'}: {ne} error{'' if ne == 1 else 's'}{codes(self.errors)}, "
+                f"{nw} warning{'' if nw == 1 else 's'}{codes(self.warnings)}, "
+                f"{e} exposed connector{'' if e == 1 else 's'}")
+
+    def __repr__(self) -> str:
+        where = f" {self.ship.source}" if self.ship.source else ""
+        return f"<CheckReport{where}: {self.summary()}>"
+
+    def marks(self) -> dict[int, str]:
+        """Offending squares and the code to tag each with (errors before warnings)."""
+        out: dict[int, str] = {}
+        for v in sorted(self.violations, key=lambda v: v.severity != "error"):
+            for i in v.cells:
+                out.setdefault(i, v.code)
+        return out
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from .render import render_ship
+
+        items = "".join(f"<li><b>{v.code}</b> {escape(v.rule.name)}: {escape(v.message)}</li>"
+                        for v in self.violations)
+        return (f"<p>{escape(repr(self.ship))}<br><b>{escape(self.summary())}</b></p>"
+                + render_ship(self.ship, marks=self.marks()).html() + (f"<ul>{items}</ul>" if items else ""))
+
+    def __rich__(self) -> Any:
+        from .render import render_ship
+
+        text = render_ship(self.ship, marks=self.marks()).__rich__()
+        for v in self.violations:
+            text.append(f"\n{v.code} {v.rule.name}: {v.message}")
+        text.append(f"\n{self.summary()}")
+        return text
+
+    def to_frame(self) -> Any:
+        """One row per square a violation names: ``code``, ``name``, ``severity``, ``col``, ``row``
+        (numeric; board labels, or grid indices on boards that name squares by them), ``square`` and
+        ``message``. A legal ship without warnings gives an empty frame with these columns."""
+        import pandas as pd
+
+        b = self.ship.board
+        rows = []
+        for v in self.violations:
+            for i in v.cells:
+                col, row = _col_row(b, i)
+                rows.append({"code": v.code, "name": v.rule.name, "severity": v.severity, "col": col, "row": row,
+                             "square": b.cell_text(i), "message": v.message})
+        cols = ["code", "name", "severity", "col", "row", "square", "message"]
+        return pd.DataFrame(rows, columns=cols).astype({"col": "int64", "row": "int64"})
+
     def to_dict(self, path: str | None = None) -> dict[str, Any]:
         s = self.ship
         return {
@@ -115,6 +178,12 @@ class CheckReport:
             "board_verified": s.board.verified,
             "notes": list(self.notes),
         }
+
+
+def _col_row(board: Any, i: int) -> tuple[int, int]:
+    """Numeric column and row of a square: its labels, or grid indices where labels do not name it."""
+    name = board.cell_name(i)
+    return (name["col"], name["row"]) if isinstance(name, dict) else (name[0], name[1])
 
 
 def _relative(by_board_side: tuple[int, int, int, int], ship: Ship) -> list[int]:
@@ -512,7 +581,7 @@ _FUNCTIONAL = {
 }
 
 
-def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None = None) -> CheckReport:
+def check(ship: Ship, *, select: Set[str] | None = None, ignore: Set[str] | None = None) -> CheckReport:
     """All rule breaks of a ship, in code order, and its exposed connectors."""
     b = ship.board
     tiles = ship.by_index
@@ -624,6 +693,8 @@ def check(ship: Ship, *, select: set[str] | None = None, ignore: set[str] | None
         else:
             out.append(Violation("W1", (t.at,), f"{t.kind} at {name(t.at)} is joined to no {target}: it does nothing"))
 
+    sq = b.squares
+    out = [Violation(v.code, tuple(sq[i] for i in v.cells), v.message) for v in out]
     if select:
         out = [v for v in out if v.code in select]
     if ignore:
@@ -661,50 +732,56 @@ RULES: dict[str, Rule] = {
              "A component stands on a square that is not part of the building area, or on a die square "
              "that is still locked.",
              "Only the squares drawn on the board are buildable; a component outside them must be "
-             "removed at the inspection (rules digest §3.1).",
+             "removed at the inspection.",
              _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3030"\n'
                    '\n[[tile]]\nat = [7, 9]\nkind = "cargo"\nsides = "1000"\nslots = 2\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3003"\n'
-                   '\n[[tile]]\nat = [6, 8]\nkind = "cargo"\nsides = "0100"\nslots = 2\n')),
+                   '\n[[tile]]\nat = [6, 8]\nkind = "cargo"\nsides = "0100"\nslots = 2\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” and “FINALIZANDO SUA NAVE” (only marked squares are built on); Latest Models, “Classe IVC” (die squares)."),
         Rule("B2", "start-square", "error",
              "The start square holds something other than the pilot cabin, or the pilot cabin stands "
              "elsewhere.",
              "On boards with a start square the pilot cabin stands there from the beginning and never "
-             "moves (§3.6). Removing components cannot mend this, so `fix` gives up on it.",
+             "moves. Removing components cannot mend this, so `fix` gives up on it.",
              _ship('\n[[tile]]\nat = [7, 8]\nkind = "start_cabin"\nsides = "3333"\n'
                    '\n[[tile]]\nat = [7, 7]\nkind = "structural"\nsides = "3333"\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "structural"\nsides = "3333"\n'),
-             fixable=False),
+             fixable=False,
+             source="Base game rulebook, “PREPARAÇÃO” (the pilot cabin starts on the square marked with the class number)."),
         Rule("C1", "connector-vs-smooth", "error",
              "A connector faces a smooth side (barrels and exhausts count as smooth).",
-             "A smooth side cannot be joined to any connector (§3.2(2)); the pair is a construction "
+             "A smooth side cannot be joined to any connector; the pair is a construction "
              "error even when both tiles are held by other joints. Across a seam it is C1 as well.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cargo"\nsides = "0000"\nslots = 2\n'),
-             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cargo"\nsides = "0001"\nslots = 2\n')),
+             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cargo"\nsides = "0001"\nslots = 2\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” (a smooth side cannot join a connector)."),
         Rule("C2", "single-vs-double", "error",
              "A single connector faces a double connector.",
-             "Single joins single or universal, double joins double or universal (§3.2(1)).",
+             "Single joins single or universal, double joins double or universal.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0103"\n'
                    '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0002"\nslots = 2\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0203"\n'
-                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0002"\nslots = 2\n')),
+                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "0002"\nslots = 2\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” (a single connector does not join a double one)."),
         Rule("C3", "seam-mismatch", "error",
              "Two different connector types meet across a transdimensional seam (IC/IIC).",
-             "Across the seam only identical connectors join: universal joins only universal there "
-             "(§6.7). Never reported as C2 as well.",
+             "Across the seam only identical connectors join: universal joins only universal there. "
+             "Never reported as C2 as well.",
              'format = 1\nclass = "IIC"\n\n[[tile]]\nat = {col = 1, row = 2}\nkind = "start_cabin"\n'
              'sides = "3333"\n\n[[tile]]\nat = {col = 2, row = 2}\nkind = "structural"\nsides = "0001"\n',
              'format = 1\nclass = "IIC"\n\n[[tile]]\nat = {col = 1, row = 2}\nkind = "start_cabin"\n'
-             'sides = "3333"\n\n[[tile]]\nat = {col = 2, row = 2}\nkind = "structural"\nsides = "0003"\n'),
+             'sides = "3333"\n\n[[tile]]\nat = {col = 2, row = 2}\nkind = "structural"\nsides = "0003"\n',
+             source="Latest Models, “Classes IC e IIC” (the transdimensional seam)."),
         Rule("E1", "engine-not-rear", "error",
              "An engine's exhaust does not point to the rear (the chosen rear on class IA).",
-             "Every engine must push the ship forward (§3.4(1)); a turned engine is a construction "
+             "Every engine must push the ship forward; a turned engine is a construction "
              "error and goes to the discard pile.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "engine"\nsides = "3000"\nrot = 270\n'),
-             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "engine"\nsides = "3000"\n')),
+             _ship(_PILOT + '\n[[tile]]\nat = [7, 8]\nkind = "engine"\nsides = "3000"\n'),
+             source="Base game rulebook, “Turbinas” (engines point to the rear); The Big Expansion, “Canhão Turbinado”."),
         Rule("E2", "engine-blocked", "error",
              "A component stands on the square the exhaust points to.",
-             "The square behind an engine must stay empty (§3.4(2)); on a wrap board that square may "
+             "The square behind an engine must stay empty; on a wrap board that square may "
              "be across the edge.",
              _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "structural"\nsides = "0333"\n'
                    '\n[[tile]]\nat = [6, 8]\nkind = "engine"\nsides = "3000"\n'
@@ -716,62 +793,69 @@ RULES: dict[str, Rule] = {
                    '\n[[tile]]\nat = [6, 8]\nkind = "engine"\nsides = "3000"\n'
                    '\n[[tile]]\nat = [5, 7]\nkind = "structural"\nsides = "0330"\n'
                    '\n[[tile]]\nat = [5, 8]\nkind = "structural"\nsides = "3030"\n'
-                   '\n[[tile]]\nat = [5, 9]\nkind = "cargo"\nsides = "3000"\nslots = 2\n')),
+                   '\n[[tile]]\nat = [5, 9]\nkind = "cargo"\nsides = "3000"\nslots = 2\n'),
+             source="Base game rulebook, “Turbinas” (nothing behind an engine); The Big Expansion, “Canhão Turbinado”."),
         Rule("K1", "cannon-blocked", "error",
              "A component stands on the square in front of a cannon's barrel (each barrel of a "
              "bi-directional cannon, the cannon of a cannon engine).",
-             "A barrel needs an empty square in front of it (§3.5(2)); a barrel pointing off the board "
+             "A barrel needs an empty square in front of it; a barrel pointing off the board "
              "or at a hole inside the ship is legal.",
              _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "cannon"\nsides = "0300"\n'
                    '\n[[tile]]\nat = [7, 6]\nkind = "cabin"\nsides = "0013"\n'
                    '\n[[tile]]\nat = [6, 6]\nkind = "cargo"\nsides = "0300"\nslots = 2\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [6, 7]\nkind = "cannon"\nsides = "0300"\n'
-                   '\n[[tile]]\nat = [7, 6]\nkind = "cabin"\nsides = "0013"\n')),
+                   '\n[[tile]]\nat = [7, 6]\nkind = "cabin"\nsides = "0013"\n'),
+             source="Base game rulebook, “Canhões” and “PERGUNTAS FREQUENTES”; The Big Expansion, “Canhão Bi-Direcional” and “Canhão Turbinado”."),
         Rule("S1", "disconnected", "error",
              "A piece is not joined to the ship: the piece holding the pilot cabin (or, in a hull "
              "without one, the largest piece). Joins follow legal connector pairs only.",
-             "Every component must be joined to the rest of the ship (§3.3); smooth beside smooth "
+             "Every component must be joined to the rest of the ship; smooth beside smooth "
              "touches but does not join, and an illegal joint does not join either.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0003"\n'
                    '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "1000"\nslots = 2\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "structural"\nsides = "0103"\n'
-                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "1001"\nslots = 2\n')),
+                   '\n[[tile]]\nat = [9, 7]\nkind = "cargo"\nsides = "1001"\nslots = 2\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” (every component joined to the ship); The Big Expansion, “NAVES DE CLASSE IIA” (two halves)."),
         Rule("A1", "alien-without-support", "error",
              "An alien in an ordinary cabin has no life support of its colour joined to that cabin.",
              "An alien may board only a cabin joined (by a legal joint, not mere adjacency) to a life "
-             "support of its colour (§4.2(1)). Mended by placing the crew differently, not by `fix`.",
+             "support of its colour. Mended by placing the crew differently, not by `fix`.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cabin"\nsides = "0003"\ncrew = "purple"\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cabin"\nsides = "0033"\ncrew = "purple"\n'
                    '\n[[tile]]\nat = [8, 8]\nkind = "life_support"\nsides = "3000"\ncolor = "purple"\n'),
-             fixable=False),
+             fixable=False,
+             source="Base game rulebook, “ALIENÍGENAS” (the life support must be attached to the cabin); the official FAQ."),
         Rule("A2", "alien-not-allowed", "error",
              "An alien in the pilot cabin, a luxury cabin or a stasis chamber.",
-             "Aliens never board the pilot cabin (§4.2(2)), a luxury cabin or a stasis chamber.",
+             "Aliens never board the pilot cabin, a luxury cabin or a stasis chamber.",
              'format = 1\nclass = "I"\n\n[[tile]]\nat = [7, 7]\nkind = "start_cabin"\nsides = "3333"\n'
              'crew = "purple"\n\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0003"\n'
              'color = "purple"\n',
              'format = 1\nclass = "I"\n\n[[tile]]\nat = [7, 7]\nkind = "start_cabin"\nsides = "3333"\n'
              '\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0033"\ncolor = "purple"\n'
              '\n[[tile]]\nat = [8, 8]\nkind = "cabin"\nsides = "3000"\ncrew = "purple"\n',
-             fixable=False),
+             fixable=False,
+             source="Base game rulebook, “ALIENÍGENAS” (never in the pilot cabin); The Big Expansion, “Módulo de Suporte de Vida Azul”."),
         Rule("A3", "duplicate-alien", "error",
              "The ship holds two aliens of one colour.",
-             "At most one alien of each colour per ship, across both halves on class IIA (§4.2(3)).",
+             "At most one alien of each colour per ship, across both halves on class IIA.",
              'format = 1\nclass = "I"\n' + _PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cabin"\nsides = "0033"\n'
              'crew = "orange"\n\n[[tile]]\nat = [8, 8]\nkind = "life_support"\nsides = "3033"\ncolor = "orange"\n'
              '\n[[tile]]\nat = [7, 8]\nkind = "cabin"\nsides = "3100"\ncrew = "orange"\n',
              'format = 1\nclass = "I"\n' + _PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "cabin"\nsides = "0033"\n'
              'crew = "orange"\n\n[[tile]]\nat = [8, 8]\nkind = "life_support"\nsides = "3033"\ncolor = "orange"\n'
              '\n[[tile]]\nat = [7, 8]\nkind = "cabin"\nsides = "3100"\n',
-             fixable=False),
+             fixable=False,
+             source="Base game rulebook, “Disposição da Tripulação”; The Big Expansion, “ALIENÍGENAS AZUIS” and “NAVES DE CLASSE IIA”."),
         Rule("W1", "idle-component", "warning",
              "A life support, booster or reactor furnace is joined to nothing it can serve.",
              "Legal, but it does nothing: life support serves an ordinary cabin, boosters their shield, "
-             "cannon or engine, the furnace a battery — each only through a legal joint (§2.3).",
+             "cannon or engine, the furnace a battery — each only through a legal joint.",
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0003"\ncolor = "orange"\n'),
              _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nkind = "life_support"\nsides = "0033"\ncolor = "orange"\n'
                    '\n[[tile]]\nat = [8, 8]\nkind = "cabin"\nsides = "3000"\n'),
-             fixable=False),
+             fixable=False,
+             source="The Big Expansion, “Dínamo de Escudos”, “Dínamo de Canhões”, “Dínamo de Turbinas”, “Fornalha do Reator”; base game rulebook, “ALIENÍGENAS”. Reading “directly connected” as a legal joint is this project's choice for the boosters and the furnace."),
     )
 }
 

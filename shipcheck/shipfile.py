@@ -140,8 +140,9 @@ def _resolve_at(at: Any, board: Board, err: Any) -> int:
 
 
 # -- ships ----------------------------------------------------------------------------------------
-def load_ship(path: str | Path) -> Ship:
-    """Read a ship file; raises :class:`InputError` on any format error."""
+def load_ship(path: str | Path, *, edition: str = "2007") -> Ship:
+    """Read a ship file; raises :class:`InputError` on any format error. ``edition`` is the edition
+    of a file that does not name one."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -149,11 +150,13 @@ def load_ship(path: str | Path) -> Ship:
         raise InputError(f"cannot read ship file ({exc.strerror or exc})", file=p) from None
     except UnicodeDecodeError:
         raise InputError("ship file is not UTF-8 text", file=p) from None
-    return parse_ship(text, file=p, base_dir=p.parent)
+    return parse_ship(text, file=p, base_dir=p.parent, edition=edition)
 
 
-def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Path | None = None) -> Ship:
-    """Parse ship-file text. ``base_dir`` resolves ``board = "..."`` paths."""
+def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Path | None = None,
+               edition: str = "2007") -> Ship:
+    """Parse ship-file text. ``base_dir`` resolves ``board = "..."`` paths; ``edition`` is the
+    edition of a file that does not name one."""
     loc = Locator(text)
     top_err = loc.top_error(file)
     doc = read_toml(text, file)
@@ -165,7 +168,7 @@ def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Pat
         raise top_err("missing `format`", "format", None, "format = 1")
     if doc["format"] != 1 or isinstance(doc["format"], bool):
         raise top_err("unsupported ship format", "format", doc["format"], "1")
-    edition = doc.get("edition", "2007")
+    edition = doc.get("edition", edition)
     if edition not in EDITIONS:
         raise top_err("unknown edition", "edition", edition, '"2007" or "2021"')
     if ("class" in doc) == ("board" in doc):
@@ -226,7 +229,7 @@ def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Pat
                          expected="at most one start_cabin")
     if not starts and board.start is not None and board.start not in seen:
         # the pilot cabin stands on the start square from the beginning (spec section 4)
-        tiles.append(Tile(at=board.start, kind="start_cabin", sides="3333", implied=True))
+        tiles.append(Tile(at=board.square(board.start), kind="start_cabin", sides="3333", implied=True))
 
     aside = []
     raw_aside = doc.get("aside", [])
@@ -286,7 +289,7 @@ def _parse_tile(raw: Any, n: int, board: Board, edition: str, file: Any, loc: Lo
             raise err("unknown key in a tile", k, raw[k], "one of " + ", ".join(sorted(_TILE_KEYS)))
     if "at" not in raw:
         raise err("missing `at`", "at", None, "[column, row] labels or {col = i, row = j}")
-    at = _resolve_at(raw["at"], board, err)
+    at = board.square(_resolve_at(raw["at"], board, err))
     if at in seen:
         raise err(f"two tiles on one square (also [[tile]] #{seen[at] + 1})", "at", raw["at"],
                   "one tile per square")
@@ -438,3 +441,29 @@ def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
         for k, v in ship.meta:
             out.append(f"{_toml_key(k)} = {_toml_value(v)}")
     return "\n".join(out) + "\n"
+
+
+def tile_lines(text: str, board: Board) -> dict[int, int]:
+    """The line of the ``[[tile]]`` header of each square's tile in a ship file's text (for
+    ``file:line`` in reports); squares whose tile is not written (an implied pilot cabin) are absent."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+    loc = Locator(text)
+    out: dict[int, int] = {}
+
+    def err(*_args: Any, **_kw: Any) -> InputError:
+        return InputError("bad square")
+
+    for n, raw in enumerate(doc.get("tile", []) if isinstance(doc.get("tile"), list) else []):
+        if not isinstance(raw, dict) or "at" not in raw:
+            continue
+        try:
+            at = _resolve_at(raw["at"], board, err)
+        except InputError:
+            continue
+        line = loc.line_of(None, "tile", n)
+        if line is not None:
+            out.setdefault(at, line)
+    return out

@@ -320,7 +320,7 @@ class AttackOdds:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ShipStats:
     """Everything :func:`stats` works out; :meth:`to_dict` is JSON-ready."""
 
@@ -380,11 +380,36 @@ class ShipStats:
             "notes": list(self.notes),
         }
 
-    def to_frame(self, *, exact: bool = False) -> pd.DataFrame:
-        """The attack table as a pandas DataFrame, one row per kind and direction.
+    def __repr__(self) -> str:
+        e, c = self.engine, self.cannon
+        legal = "legal" if self.construction.legal else "ILLEGAL (" + ", ".join(self.construction.errors) + ")"
+        return (f"<ShipStats {self.ship.board_text()}, {legal}: crew {self.crew.total}, "
+                f"engine {fmt_power(e.min)}-{fmt_power(e.max)}, cannon {fmt_power(c.min)}-{fmt_power(c.max)}, "
+                f"charges {self.charges}, exposed connectors {self.exposed_total}>")
 
-        Probabilities are floats, or :class:`~fractions.Fraction` values with ``exact=True``.
-        """
+    def to_frame(self, *, exact: bool = False) -> pd.DataFrame:
+        """One row per attack kind, side and square the attack can hit first: ``kind``, ``from``,
+        ``col``, ``row`` (numeric), ``square``, ``p_hit`` and ``p_damage``. Probabilities are floats, or
+        :class:`~fractions.Fraction` values with ``exact=True``. A grid of one attack:
+        ``df[(df.kind == "small-meteor") & (df["from"] == "front")].pivot(index="row", columns="col",
+        values="p_hit")``. The per-attack summary is :meth:`attacks_frame`."""
+        import pandas as pd
+
+        from .rules import _col_row
+
+        b = self.ship.board
+        rows = []
+        for a in self.attacks:
+            for t in a.targets:
+                col, row = _col_row(b, t.at)
+                rows.append({"kind": a.kind, "from": a.direction, "col": col, "row": row, "square": b.cell_text(t.at),
+                             "p_hit": t.p_hit if exact else float(t.p_hit),
+                             "p_damage": t.p_damage if exact else float(t.p_damage)})
+        return pd.DataFrame(rows, columns=["kind", "from", "col", "row", "square", "p_hit", "p_damage"])
+
+    def attacks_frame(self, *, exact: bool = False) -> pd.DataFrame:
+        """The attack table, one row per kind and direction (``p_reach``, ``p_damage``,
+        ``p_stoppable``, ``p_unstoppable``, ``targets``). Floats, or Fractions with ``exact=True``."""
         import pandas as pd
 
         def p(x: Fraction) -> Fraction | float:

@@ -23,6 +23,29 @@ DIRECTIONS = ("front", "right", "rear", "left")
 Label = tuple[int, ...]
 
 
+class Square(int):
+    """A square of a board: its grid index (an ``int``, as every table here uses it) that shows
+    itself by the board's label, ``(7,8)`` or ``{col=1,row=2}``, so results never print grid indices.
+
+    ``str()`` and f-strings still give the number; ``repr()`` gives the label.
+    """
+
+    label: str
+
+    def __new__(cls, index: int, label: str) -> Square:
+        obj = int.__new__(cls, index)
+        obj.label = label
+        return obj
+
+    def __repr__(self) -> str:
+        return self.label
+
+    __str__ = int.__repr__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Square, (int(self), self.label))
+
+
 @dataclass(frozen=True)
 class Board:
     """A ship board (format 1)."""
@@ -187,6 +210,15 @@ class Board:
                     return True
                 seen.add(lab[0])
         return False
+
+    @cached_property
+    def squares(self) -> tuple[Square, ...]:
+        """Every square of the grid as a :class:`Square`, in grid order."""
+        return tuple(Square(i, self.cell_text(i)) for i in range(self.size))
+
+    def square(self, i: int) -> Square:
+        """Grid index ``i`` as a :class:`Square` (shows its label)."""
+        return self.squares[i]
 
     def cell_name(self, i: int) -> Any:
         """The JSON form of a square: ``[col, row]`` labels, or ``{"col": i, "row": j}``."""

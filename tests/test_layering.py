@@ -48,11 +48,3 @@ def test_core_module_imports_no_front_end(path: Path) -> None:
 def test_nothing_imports_typer() -> None:
     users = [p.name for p in PACKAGE.rglob("*.py") if "typer" in imported(p)]
     assert not users
-
-
-def test_ship_repr_pastes_back() -> None:
-    from shipcheck import parse_ship  # noqa: F401  (used by eval)
-    from shipcheck.shipfile import load_ship
-
-    ship = load_ship(Path(__file__).resolve().parents[1] / "examples" / "class-II-freighter.toml")
-    assert eval(repr(ship)) == ship

@@ -259,9 +259,13 @@ def test_to_dict_has_the_contract_keys() -> None:
 
 def test_to_frame() -> None:
     res = simulate(LONE, ["small-meteor:front"], runs=500, seed=1)
-    df = res.to_frame()
+    df = res.runs_frame()
     assert list(df.columns) == ["survived", "lost"] and len(df) == 500
     assert df["lost"].mean() == pytest.approx(res.expected_lost)
+    tiles = res.to_frame()  # one row per tile, as the exact engine's
+    assert list(tiles[["col", "row"]].itertuples(index=False, name=None)) == [(7, 7)]
+    assert (tiles["p_lost_lo"] <= tiles["p_lost"]).all() and (tiles["p_lost"] <= tiles["p_lost_hi"]).all()
+    assert tiles["p_lost"].iloc[0] == pytest.approx(1 - res.p_survive)
 
 
 def test_masks_dropped_when_too_big(monkeypatch: pytest.MonkeyPatch) -> None:

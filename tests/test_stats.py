@@ -279,12 +279,20 @@ def test_to_dict_is_json_and_uses_cell_names() -> None:
     assert sm["p_reach"] == float(P[6] + P[7] + P[8])
 
 
-def test_to_frame() -> None:
-    df = stats(ship(PILOT)).to_frame(exact=True)
+def test_attacks_frame() -> None:
+    df = stats(ship(PILOT)).attacks_frame(exact=True)
     assert len(df) == 16
     row = df[(df["kind"] == "small-meteor") & (df["from"] == "front")].iloc[0]
     assert row["p_reach"] == F(6, 36) and row["targets"] == "(7,7)"
-    assert stats(ship(PILOT)).to_frame()["p_reach"].dtype.kind == "f"
+    assert stats(ship(PILOT)).attacks_frame()["p_reach"].dtype.kind == "f"
+
+
+def test_to_frame_one_row_per_attack_and_square() -> None:
+    df = stats(ship(PILOT)).to_frame(exact=True)
+    # a lone pilot cabin at (7,7): every kind from every side can hit only it; 2d6 names 7 with 6/36
+    assert len(df) == 16 and set(zip(df["col"], df["row"])) == {(7, 7)}
+    assert (df["p_hit"] == F(6, 36)).all()
+    assert df["col"].dtype.kind == "i" and stats(ship(PILOT)).to_frame()["p_hit"].dtype.kind == "f"
 
 
 def test_render_text() -> None:

@@ -38,6 +38,8 @@ COMMANDS: dict[str, str] = {
     "tiles": "catalog:tiles_cmd",
     "boards": "catalog:boards_cmd",
     "cards": "catalog:cards_cmd",
+    "new": "authoring:new_cmd",
+    "schema": "authoring:schema_cmd",
 }
 
 

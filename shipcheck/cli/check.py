@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ import click
 from ..errors import InputError
 from ..model import Ship
 from ..render import legend
-from ..rules import RULES, CheckReport, check
+from ..rules import RULES, check
 from ..shipfile import load_ship, parse_ship
 from ..topology import BUILTIN_CLASSES
 from ._common import (
@@ -59,40 +58,35 @@ def show(ship: str) -> None:
 
 
 # -- check ----------------------------------------------------------------------------------------
-def _is_board_file(path: Path) -> bool:
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
-    return "cells" in doc
-
-
-def _expand(paths: tuple[str, ...]) -> tuple[list[Path], bool]:
-    """Ship files named or found under directories; whether the output is a list."""
-    files: list[Path] = []
-    many = len(paths) > 1
-    for name in paths:
-        p = Path(name)
-        if p.is_dir():
-            many = True
-            found = sorted(q for q in p.rglob("*.toml") if q.is_file() and not _is_board_file(q))
-            if not found:
-                raise InputError("no ship files (*.toml) in this folder", file=p)
-            files.extend(found)
-        else:
-            files.append(p)
-    return files, many
+OUTPUT_FORMATS = ("text", "concise", "json", "json-lines", "github", "sarif")
 
 
 @click.command("check")
 @click.argument("ships", nargs=-1, required=True, metavar="SHIP...", type=click.Path(path_type=str))
-@format_option
+@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default=None,
+              help="text for people, json for scripts (the same as --output-format).  [default: text]")
+@click.option("--output-format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None, metavar="FORMAT",
+              help="text, concise (file:line: CODE message), json, json-lines, github (Actions annotations) or "
+              "sarif (code scanning).  [default: text]")
 @click.option("--select", metavar="CODES", help="Only these rule codes, comma-separated (e.g. C1,C2).")
 @click.option("--ignore", metavar="CODES", help="Leave out these rule codes, comma-separated (e.g. W1).")
+@click.option("--edition", "-e", type=click.Choice(["2007", "2021"]), default=None,
+              help="The edition of ship files that do not name one.  [default: 2007]")
+@click.option("--exclude", metavar="PATTERN", multiple=True,
+              help="Leave out files and folders matching this pattern (gitignore syntax; repeatable).")
+@click.option("--config", "config", metavar="FILE", type=click.Path(path_type=str),
+              help="Read settings from this file instead of the shipcheck.toml or pyproject.toml found.")
 @click.option("--draw/--no-draw", "do_draw", default=True, show_default=True,
-              help="Draw each ship with its offending squares marked.")
-def check_cmd(ships: tuple[str, ...], fmt: str, select: str | None, ignore: str | None, do_draw: bool) -> None:
-    """Check ships (files, or folders of *.toml ship files) against every construction rule.
+              help="Draw each ship with its offending squares marked (text output).")
+def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None, select: str | None,
+              ignore: str | None, edition: str | None, exclude: tuple[str, ...], config: str | None,
+              do_draw: bool) -> None:
+    """Check ships (files, or folders searched for ship files) against every construction rule.
+
+    Folders are walked as ruff walks them: .gitignore is respected, hidden folders and virtual
+    environments are skipped, and TOML files that are not ship files (no `format` key, or a board
+    file) are skipped and counted. Settings come from [tool.shipcheck] in pyproject.toml or from a
+    shipcheck.toml (select, ignore, edition, exclude, output-format); options win over them.
 
     Exit 0 when every ship is legal (warnings allowed), 1 when some ship breaks an error rule, 2 when a
     file cannot be read.
@@ -101,31 +95,74 @@ def check_cmd(ships: tuple[str, ...], fmt: str, select: str | None, ignore: str 
     Examples:
       shipcheck check examples/blue-round1.toml
       shipcheck check examples/ --format json --ignore W1
+      shipcheck check ships/ --output-format github
     """
-    sel = codes(select, "--select")
-    ign = codes(ignore, "--ignore")
-    files, many = _expand(ships)
-    reports: list[tuple[str, CheckReport]] = []
-    bad = 0
-    for f in files:
+    from ..config import load_settings
+    from ..outputs import Checked, Unreadable
+    from ..shipfile import tile_lines
+    from ..walk import find_ship_files
+
+    settings = load_settings(config)
+    sel = codes(select, "--select") if select else settings.select
+    ign = codes(ignore, "--ignore") if ignore else settings.ignore
+    form = output_format or fmt or settings.output_format or "text"
+    found = find_ship_files(ships, exclude=[*settings.exclude, *exclude], root=settings.root)
+    many = len(ships) > 1 or any(Path(p).is_dir() for p in ships)
+    if not found.files and not found.skipped:
+        raise InputError("no ship files (*.toml) here", file=ships[0] if len(ships) == 1 else None)
+    results: list[Checked] = []
+    unreadable: list[Unreadable] = []
+    for f in found.files:
         try:
-            s = load_ship(f)
+            s = load_ship(f, edition=edition or settings.edition or "2007")
         except InputError as exc:
-            bad += 1
-            sys.stderr.write(f"shipcheck: error: {input_error_text(exc)}\n")
+            unreadable.append(Unreadable(str(f), input_error_text(exc), exc.line))
             continue
-        reports.append((str(f), check(s, select=sel, ignore=ign)))
-    if fmt == "json":
-        objs = [r.to_dict(p) for p, r in reports]
+        try:
+            text = Path(f).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
+    if form != "text" or unreadable:
+        for u in unreadable:
+            if form in ("text", "json"):
+                sys.stderr.write(f"shipcheck: error: {u.message}\n")
+    _print_check(form, results, unreadable, many, do_draw, len(found.skipped))
+    if unreadable:
+        exit_with(EXIT_USAGE)
+    if any(not c.report.legal for c in results):
+        exit_with(EXIT_VIOLATIONS)
+
+
+def _print_check(form: str, results: list[Any], unreadable: list[Any], many: bool, do_draw: bool,
+                 skipped: int) -> None:
+    from .. import outputs
+
+    if form == "json":
+        objs = [c.to_dict() for c in results]
         if many:
             print_json(objs)
         elif objs:
             print_json(objs[0])
+    elif form == "json-lines":
+        sys.stdout.write(outputs.json_lines(results, unreadable))
+    elif form == "concise":
+        sys.stdout.write(outputs.concise(results, unreadable))
+        n = sum(len(c.report.violations) for c in results)
+        sys.stderr.write(f"{n} violation{'' if n == 1 else 's'} in {len(results)} ship{'' if len(results) == 1 else 's'}"
+                         + (f"; {skipped} TOML file(s) skipped (not ship files)" if skipped else "") + "\n")
+    elif form == "github":
+        sys.stdout.write(outputs.github(results, unreadable))
+    elif form == "sarif":
+        from ._common import version
+
+        print_json(outputs.sarif(results, unreadable, version=version()))
     else:
-        for k, (p, r) in enumerate(reports):
+        for k, c in enumerate(results):
+            r = c.report
             if k:
                 echo()
-            echo(header(r.ship, p))
+            echo(header(r.ship, c.path))
             if do_draw:
                 draw(r.ship, marks_of(r))
             for line in violation_lines(r):
@@ -133,15 +170,12 @@ def check_cmd(ships: tuple[str, ...], fmt: str, select: str | None, ignore: str 
             echo(summary(r))
             for note in r.notes:
                 echo(f"note: {note}")
-        if many and len(reports) > 1:
-            n_illegal = sum(1 for _, r in reports if not r.legal)
+        if many and (len(results) > 1 or skipped or unreadable):
+            n_illegal = sum(1 for c in results if not c.report.legal)
             echo()
-            echo(f"{len(reports)} ships checked: {len(reports) - n_illegal} legal, {n_illegal} illegal"
-                 + (f"; {bad} unreadable" if bad else ""))
-    if bad:
-        exit_with(EXIT_USAGE)
-    if any(not r.legal for _, r in reports):
-        exit_with(EXIT_VIOLATIONS)
+            echo(f"{len(results)} ship{'' if len(results) == 1 else 's'} checked: {len(results) - n_illegal} legal, "
+                 f"{n_illegal} illegal" + (f"; {len(unreadable)} unreadable" if unreadable else "")
+                 + (f"; {skipped} TOML file{'' if skipped == 1 else 's'} skipped (not ship files)" if skipped else ""))
 
 
 # -- fix ------------------------------------------------------------------------------------------

@@ -1,0 +1,172 @@
+"""Finding ship files in folders, the way ruff finds Python files, and checking many at once.
+
+A folder is walked recursively for ``*.toml`` files. Hidden folders (``.git``, ``.venv``, ...),
+virtual environments (any folder holding ``pyvenv.cfg``) and a few build folders are skipped;
+``.gitignore`` files are respected (those of the folder walked, of every folder below it, and of
+its parents up to the repository root); ``exclude`` patterns (gitignore syntax, relative to the
+folder the configuration or the command runs from) leave out more. A TOML file that is not a ship
+file — no ``format`` key (``pyproject.toml``, a taplo config), a board file (it has ``cells``), or
+a file with neither ``class``, ``board`` nor placed tiles (a tile catalogue) — is skipped and
+counted, not reported as unreadable. A file named on the command line is always
+read.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "__pypackages__", "site-packages", "build", "dist"})
+
+
+@dataclass
+class Found:
+    """The result of a walk: ship files to check, and the TOML files skipped as not ship files."""
+
+    files: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)  # TOML files that are not ship files
+    ignored: int = 0  # paths left out by .gitignore or exclude
+
+
+def _spec(lines: Iterable[str]) -> Any:
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(list(lines))
+
+
+def _read_gitignore(folder: Path) -> Any | None:
+    p = folder / ".gitignore"
+    try:
+        return _spec(p.read_text(encoding="utf-8").splitlines()) if p.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _parent_gitignores(folder: Path) -> list[tuple[Path, Any]]:
+    """The .gitignore files of a folder's parents, up to the repository root (a folder with .git);
+    none outside a repository, as git would have it."""
+    here = folder.resolve()
+    if (here / ".git").exists():
+        return []
+    out: list[tuple[Path, Any]] = []
+    for parent in here.parents:
+        spec = _read_gitignore(parent)
+        if spec is not None:
+            out.append((parent, spec))
+        if (parent / ".git").exists():
+            return out
+    return []
+
+
+def _ignored(path: Path, is_dir: bool, specs: Sequence[tuple[Path, Any]]) -> bool:
+    for base, spec in specs:
+        try:
+            rel = path.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            continue
+        if spec.match_file(rel + ("/" if is_dir else "")):
+            return True
+    return False
+
+
+def classify(path: Path) -> str:
+    """``"ship"``, ``"board"`` or ``"other"`` (not a ship file); unreadable TOML counts as a ship
+    file so that its error is reported."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "ship"
+    if "cells" in doc:
+        return "board"
+    tiles = doc.get("tile")
+    placed = isinstance(tiles, list) and any(isinstance(t, dict) and "at" in t for t in tiles)
+    return "ship" if "format" in doc and ("class" in doc or "board" in doc or placed) else "other"
+
+
+def find_ship_files(paths: Sequence[str | Path], *, exclude: Sequence[str] = (), root: str | Path | None = None,
+                    respect_gitignore: bool = True) -> Found:
+    """Ship files named in ``paths`` or found in the folders among them (see the module docstring)."""
+    root_path = Path(root) if root is not None else Path.cwd()
+    excl = [(root_path, _spec(exclude))] if exclude else []
+    found = Found()
+    for name in paths:
+        p = Path(name)
+        if not p.is_dir():
+            found.files.append(p)
+            continue
+        specs: list[tuple[Path, Any]] = list(excl)
+        if respect_gitignore:
+            specs += _parent_gitignores(p)
+        for folder, dirs, files in os.walk(p):
+            here = Path(folder)
+            local = list(specs)
+            if respect_gitignore:
+                own = _read_gitignore(here)
+                if own is not None:
+                    local.append((here, own))
+                    specs.append((here, own))
+            keep = []
+            for d in sorted(dirs):
+                sub = here / d
+                if d.startswith(".") or d in SKIP_DIRS or (sub / "pyvenv.cfg").exists():
+                    continue
+                if _ignored(sub, True, local):
+                    found.ignored += 1
+                    continue
+                keep.append(d)
+            dirs[:] = keep
+            for f in sorted(files):
+                if not f.endswith(".toml") or f.startswith("."):
+                    continue
+                fp = here / f
+                if _ignored(fp, False, local):
+                    found.ignored += 1
+                    continue
+                (found.files if classify(fp) == "ship" else found.skipped).append(fp)
+    return found
+
+
+def check_many(paths: Sequence[str | Path] | str | Path, *, select: Iterable[str] | None = None,
+               ignore: Iterable[str] | None = None, exclude: Sequence[str] = ()) -> Any:
+    """Check ship files and folders of them; a pandas DataFrame with one row per ship file.
+
+    Columns: ``path``, ``name``, ``class``, ``status`` (``legal``, ``illegal`` or ``unreadable``),
+    ``legal`` (None when unreadable), ``errors``, ``warnings``, ``codes`` (the codes found, comma-
+    separated), ``exposed_connectors`` and ``error`` (the input error of an unreadable file). TOML
+    files that are not ship files are skipped; their paths are in ``df.attrs["skipped"]``.
+    """
+    import pandas as pd
+
+    from .errors import InputError
+    from .rules import check
+    from .shipfile import load_ship
+
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    found = find_ship_files(paths, exclude=exclude)
+    sel = set(select) if select is not None else None
+    ign = set(ignore) if ignore is not None else None
+    rows = []
+    for f in found.files:
+        row: dict[str, Any] = {"path": str(f), "name": None, "class": None, "status": "unreadable", "legal": None,
+                               "errors": 0, "warnings": 0, "codes": "", "exposed_connectors": None, "error": None}
+        try:
+            ship = load_ship(f)
+        except InputError as exc:
+            row["error"] = str(exc)
+            rows.append(row)
+            continue
+        r = check(ship, select=sel, ignore=ign)
+        row.update(name=ship.name, **{"class": ship.board.name}, status="legal" if r.legal else "illegal",
+                   legal=r.legal, errors=len(r.errors), warnings=len(r.warnings),
+                   codes=",".join(dict.fromkeys(v.code for v in r.violations)),
+                   exposed_connectors=r.exposed_connectors)
+        rows.append(row)
+    cols = ["path", "name", "class", "status", "legal", "errors", "warnings", "codes", "exposed_connectors", "error"]
+    df = pd.DataFrame(rows, columns=cols)
+    df.attrs["skipped"] = [str(p) for p in found.skipped]
+    return df

@@ -1,0 +1,112 @@
+"""Library manners: board labels in every repr, summary-line reprs, drawings for notebooks,
+`to_frame()` with numeric columns, floats next to exact fractions, `check_many`."""
+
+from __future__ import annotations
+
+import pickle
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import shipcheck
+from shipcheck.topology import Square
+
+ROOT = Path(__file__).resolve().parents[1]
+FREIGHTER = ROOT / "examples" / "class-II-freighter.toml"
+LOOSE = ROOT / "examples" / "mistakes" / "loose-piece.toml"
+LONGBOAT = ROOT / "examples" / "class-IIIa-longboat.toml"
+
+
+def test_py_typed_ships_with_the_package() -> None:
+    assert (Path(shipcheck.__file__).parent / "py.typed").is_file()
+
+
+def test_squares_are_indices_that_show_labels() -> None:
+    ship = shipcheck.load_ship(FREIGHTER)
+    b = ship.board
+    for t in ship.tiles:
+        assert isinstance(t.at, Square)
+        assert repr(t.at) == b.cell_text(t.at)  # "(col,row)" by the printed labels
+        assert f"{t.at}" == str(int(t.at))  # formatting still gives the number
+    sq = ship.tiles[0].at
+    assert pickle.loads(pickle.dumps(sq)) == sq and repr(pickle.loads(pickle.dumps(sq))) == repr(sq)
+    assert "at=" not in repr(ship.tiles[0]) and repr(sq) in repr(ship.tiles[0])
+
+
+def test_no_public_repr_shows_a_grid_index() -> None:
+    ship = shipcheck.load_ship(LOOSE)
+    report = shipcheck.check(ship)
+    repair = shipcheck.fix(ship)
+    # the loose cargo hold stands at (9,9), grid index 34 on class I (row 4 * width 5 + col 4... of 5x5)
+    idx = int(repair.removed[0])
+    assert repr(report.violations[0]) == "<Violation S1 (9,9): 1 component(s) not joined to the ship: (9,9)>"
+    assert repr(repair.removed) == "((9,9),)" and str(idx) not in repr(repair)
+    assert repr(repair) == "<FixResult: lose 1 (falls off (9,9)), 16 kept>"
+
+
+def test_compact_reprs_are_one_summary_line() -> None:
+    ship = shipcheck.load_ship(LOOSE)
+    for obj in (ship, shipcheck.check(ship), shipcheck.fix(ship), shipcheck.stats(ship),
+                shipcheck.odds(ship, ["small-meteor:front"])):
+        text = repr(obj)
+        assert "\n" not in text and len(text) < 200, text
+    assert repr(shipcheck.check(ship)).endswith("ILLEGAL: 1 error (S1), 0 warnings, 1 exposed connector>")
+    lone = shipcheck.parse_ship('format = 1\nclass = "I"\nname = "Solo"\n')
+    assert repr(lone) == "<Ship 'Solo': 0 tiles + the pilot cabin on the start square, class I, edition 2007>"
+
+
+def test_to_toml_loads_back_as_the_same_ship() -> None:
+    ship = shipcheck.load_ship(FREIGHTER)
+    assert shipcheck.parse_ship(ship.to_toml()) == ship
+
+
+def test_notebook_drawings() -> None:
+    ship = shipcheck.load_ship(LOOSE)
+    html = ship._repr_html_()
+    assert html.count("<pre") == 1 and "CRG" in html and "<script" not in html
+    report_html = shipcheck.check(ship)._repr_html_()
+    assert "S1" in report_html and "background" in report_html  # the offending square is highlighted
+    from rich.console import Console
+
+    console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(ship)
+    console.print(shipcheck.check(ship))
+    text = console.export_text()
+    assert "PIL" in text and "S1 disconnected" in text
+
+
+def test_odds_offer_floats_next_to_fractions() -> None:
+    lone = shipcheck.parse_ship('format = 1\nclass = "I"\n')
+    r = shipcheck.odds(lone, ["small-meteor:front"])
+    assert r.p_survive == Fraction(5, 6)  # the pilot cabin's exposed N connector is hit on a 7: 6/36
+    assert float(r) == r.p_survive_float == pytest.approx(5 / 6)
+    assert isinstance(r.p_survive_float, float) and r.expected_lost_float == pytest.approx(1 / 6)
+    assert r.lost_distribution_float == {0: pytest.approx(5 / 6), 1: pytest.approx(1 / 6)}
+
+
+def test_to_frame_columns_are_numeric_labels() -> None:
+    ship = shipcheck.load_ship(LONGBOAT)  # class IIIa: rows labelled 11 (front) down to 3
+    r = shipcheck.odds(ship, ["large-meteor:front"])
+    df = r.to_frame()
+    assert list(df.columns) == ["col", "row", "square", "kind", "p_lost", "p_lost_exact"]
+    assert df["col"].dtype.kind == "i" and df["row"].dtype.kind == "i"
+    assert set(df["row"]) <= set(range(3, 12))
+    grid = df.pivot(index="row", columns="col", values="p_lost")
+    for t, p in r.p_lost():
+        col, row = (int(x) for x in repr(t).strip("()").split(","))
+        assert grid.loc[row, col] == pytest.approx(float(p))
+    assert (df["p_lost"] == [float(x) for x in df["p_lost_exact"]]).all()
+
+
+def test_to_frame_on_index_boards_uses_grid_indices() -> None:
+    ship = shipcheck.load_ship(ROOT / "examples" / "class-IIC-seamrunner.toml")
+    df = shipcheck.odds(ship, ["small-meteor:front"]).to_frame()
+    assert df["col"].between(0, ship.board.width - 1).all() and df["row"].between(0, ship.board.height - 1).all()
+
+
+def test_check_report_to_frame() -> None:
+    df = shipcheck.check(shipcheck.load_ship(LOOSE)).to_frame()
+    assert df[["code", "col", "row"]].values.tolist() == [["S1", 9, 9]]
+    empty = shipcheck.check(shipcheck.load_ship(FREIGHTER)).to_frame()
+    assert len(empty) == 0 and "col" in empty.columns
