@@ -31,7 +31,8 @@ CREW_FIELD = (1 << CREW_BITS) - 1  # encodes ALIEN (-1); humans and sleepers 0..
 Effect = tuple[int, tuple[tuple[int, int], ...]]  # board side, ((line, tile hit), ...) of damaging hits
 
 
-def _bits(x: int) -> list[int]:
+def bits(x: int) -> list[int]:
+    """The indices of the set bits of ``x``, lowest first."""
     out = []
     while x:
         low = x & -x
@@ -164,7 +165,7 @@ class Kernel:
         if not p >> self.flag & 1:
             return 2 * (mask & self.two_humans).bit_count() + (mask & self.one_human).bit_count()
         total = 0
-        for k in _bits(mask & self.cabin_mask):
+        for k in bits(mask & self.cabin_mask):
             c = p >> self.coff[k] & CREW_FIELD
             if c != CREW_FIELD:
                 total += c
@@ -304,17 +305,29 @@ class Kernel:
                 return b
         return -1
 
+    def shields_for(self, mask: int, eff: Effect) -> tuple[int | None, int]:
+        """The hull that defends against ``eff`` (None on a one-hull ship, or when the hits are in two
+        hulls) and the shields aboard covering its side. On several hulls a shield protects only
+        its own (rules §8.5, §11.4): hits in two hulls get none."""
+        side, hits = eff
+        if not self.multi:
+            return None, self.cover[side] & mask
+        gs = {self.group[k] for _, k in hits}
+        if len(gs) != 1:
+            return None, 0
+        hull = gs.pop()
+        return hull, self.cover[side] & self.group_mask[hull] & mask
+
+    def boosted(self, mask: int, shields: int) -> bool:
+        """Whether one of ``shields`` is joined to a shield booster aboard."""
+        return bool(shields & self.boostable) and any(
+            self.adj[s] & self.booster_mask & mask for s in bits(shields & self.boostable))
+
     def play(self, p: int, kind: str, eff: Effect, tol: int) -> int:
         """Contract §4's decision against a damaging roll, applied to packed state ``p``."""
         side, hits = eff
         mask = p & self.full
-        hull: int | None = None
-        if self.multi:
-            gs = {self.group[k] for _, k in hits}
-            hull = gs.pop() if len(gs) == 1 else None
-            shields = self.cover[side] & self.group_mask[hull] & mask if hull is not None else 0
-        else:
-            shields = self.cover[side] & mask
+        hull, shields = self.shields_for(mask, eff)
         destroyed = 0
         if kind == SMALL or kind == LIGHT:
             if shields:
@@ -347,8 +360,7 @@ class Kernel:
             else:
                 for _, k in hits:
                     open_hits |= 1 << k
-            if open_hits and shields & self.boostable and any(
-                    self.adj[s] & self.booster_mask & mask for s in _bits(shields & self.boostable)):
+            if open_hits and self.boosted(mask, shields):
                 allowed = self.pay[hull]
                 b1 = self._draw(p, allowed)
                 if b1 >= 0:
@@ -401,12 +413,14 @@ class Kernel:
             self._kept.add(hit)
         return hit
 
-    def cut(self, mask: int, destroyed: int) -> int:
+    def cut(self, mask: int, destroyed: int, *, memo: bool = True) -> int:
         """The kept ship once ``destroyed`` is taken from ``mask`` (no crew tuple), memoised.
 
         When ``mask`` is a kept ship (one piece) and one tile goes, the pieces left are those of the
         tile's neighbours: a search from each neighbour not yet reached finds them, and stops as
         soon as all neighbours are met (then nothing fell off)."""
+        if not memo:
+            return self._cut(mask, destroyed)
         key = (mask, destroyed)
         hit = self._cuts.get(key)
         if hit is None:

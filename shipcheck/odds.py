@@ -34,7 +34,7 @@ from .flight import (
     describe_decision,
     parse_attack,
 )
-from .kernel import HEAVY, LARGE, LIGHT, SMALL, Effect, Kernel, _bits
+from .kernel import HEAVY, LARGE, LIGHT, SMALL, Effect, Kernel, bits
 from .model import Ship
 
 POLICY_NOTE = (
@@ -100,7 +100,7 @@ class OddsResult:
             by_mask[p & m.full] += w
         lost = [0] * m.n
         for mask, w in by_mask.items():
-            for k in _bits(m.full & ~mask):
+            for k in bits(m.full & ~mask):
                 lost[k] += w
         squares = self.ship.board.squares
         return [(squares[sq], Fraction(x, self.denominator)) for sq, x in zip(m.squares, lost)]
@@ -324,11 +324,8 @@ class OptimalPolicy(Policy):
         """Bitsets (over the hits of ``eff``) of hits some defence might spare, charges ignored."""
         k = self.k
         side, hits = eff
-        shields = k.cover[side] & mask
-        if k.multi:
-            gs = {k.group[t] for _, t in hits}
-            shields = shields & k.group_mask[gs.pop()] if len(gs) == 1 else 0
-        boosted = any(k.adj[s] & k.booster_mask & mask for s in _bits(shields))
+        _, shields = k.shields_for(mask, eff)
+        boosted = k.boosted(mask, shields)
         n = len(hits)
         every = (1 << n) - 1
         if kind in (SMALL, LIGHT):
@@ -422,7 +419,7 @@ class OptimalPolicy(Policy):
         sides = {side for _, side, _, lines in k.outcomes(a) if lines}
         for side in sides:
             shields = k.cover[side]
-            boosted = any(k.adj[s] & k.booster_mask for s in _bits(shields))
+            boosted = any(k.adj[s] & k.booster_mask for s in bits(shields))
             if a.kind in (SMALL, LIGHT) and shields:
                 return True
             if a.kind in (LARGE, HEAVY) and boosted:
@@ -503,7 +500,7 @@ class OptimalPolicy(Policy):
                     destroyed = 0
                     for _, t in g[1]:
                         destroyed |= 1 << t
-                    kept = k._cut(mask, destroyed)
+                    kept = k.cut(mask, destroyed, memo=False)
                 s = 1 if 2 * (kept & k.two_humans).bit_count() + (kept & k.one_human).bit_count() else 0
                 lo = kept.bit_count() - k.n
             else:
@@ -551,14 +548,8 @@ class OptimalPolicy(Policy):
         assert self._prefer is not None
         side, hits = eff
         mask = p & k.full
-        hull: int | None = None
-        if k.multi:
-            gs = {k.group[t] for _, t in hits}
-            hull = gs.pop() if len(gs) == 1 else None
-            shields = k.cover[side] & k.group_mask[hull] & mask if hull is not None else 0
-        else:
-            shields = k.cover[side] & mask
-        boosted_ok = any(k.adj[s] & k.booster_mask & mask for s in _bits(shields))
+        hull, shields = k.shields_for(mask, eff)
+        boosted_ok = k.boosted(mask, shields)
         charges = [(p & f) >> o for f, o in zip(k.bfield, k.boff)]
         total = sum(charges)
         ship_pay = k.pay[hull]
@@ -605,14 +596,6 @@ class OptimalPolicy(Policy):
         return _undominated(k, out)
 
     # -- the Policy interface -------------------------------------------------------------------
-    def next_state(self, ai: int, p: int, attack: Attack, oi: int) -> int:
-        """The packed state after outcome ``oi`` of attack ``ai`` from packed state ``p``."""
-        w, side, tol, lines = self.k.outcomes(attack)[oi]
-        eff = self.k.effect(p & self.k.full, attack.kind, side, lines) if lines else None
-        if eff is None:
-            return p
-        return self._best(ai, p, attack.kind, eff, tol)[1]
-
     def decide(self, sit: Situation) -> Decision:
         k = self.k
         p = k.pack(sit.state)
