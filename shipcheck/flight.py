@@ -19,7 +19,7 @@ is the one nearest the printed edge (OQ10).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -608,27 +608,34 @@ class FlightModel:
         boost_opts = [False] + ([True] if sit.boosted_ok and total >= 2 and sit.kind in (
             "large-meteor", "heavy-shot") and any(sit.needs) else [])
         seen: set[Any] = set()
-        for shield in shield_opts:
-            for combo in itertools.product(*per_line):
-                used = [c for c in combo if c >= 0]
-                if len(used) != len(set(used)):
+        for shield, combo, boosted, purposes in defences(shield_opts, per_line, boost_opts, sit.payable(None),
+                                                         sit.payable, self.free_cannon):
+            if len(purposes) > total:
+                continue
+            for draws in _draw_choices(list(charges), purposes):
+                key = (shield, boosted, combo, tuple(sorted(draws)))
+                if key in seen:
                     continue
-                for boosted in boost_opts:
-                    # each charge is paid by a battery allowed for its purpose
-                    purposes: list[tuple[int, ...]] = []
-                    if shield:
-                        purposes.append(sit.payable(None))
-                    purposes += [sit.payable(c) for c in used if not self.free_cannon[c]]
-                    if boosted:
-                        purposes += [sit.payable(None)] * 2
-                    if len(purposes) > total:
-                        continue
-                    for draws in _draw_choices(list(charges), purposes):
-                        key = (shield, boosted, combo, tuple(sorted(draws)))
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                        yield Decision(shield=shield, boosted=boosted, cannons=tuple(combo), draws=draws)
+                seen.add(key)
+                yield Decision(shield=shield, boosted=boosted, cannons=tuple(combo), draws=draws)
+
+
+def defences(shield_opts: list[bool], per_line: list[list[int]], boost_opts: list[bool], ship_pay: tuple[int, ...],
+             cannon_pay: Callable[[int], tuple[int, ...]], free: Mapping[int, bool]
+             ) -> Iterator[tuple[bool, tuple[int, ...], bool, list[tuple[int, ...]]]]:
+    """Every defence against a roll: (shield, cannon per line or -1, boosted shield, the batteries
+    allowed to pay each charge it costs). A cannon fires at one line at most."""
+    for shield in shield_opts:
+        for combo in itertools.product(*per_line):
+            used = [c for c in combo if c >= 0]
+            if len(used) != len(set(used)):
+                continue
+            for boosted in boost_opts:
+                purposes = [ship_pay] if shield else []
+                purposes += [cannon_pay(c) for c in used if not free[c]]
+                if boosted:
+                    purposes += [ship_pay, ship_pay]
+                yield shield, combo, boosted, purposes
 
 
 def _draw_choices(charges: list[int], purposes: list[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from itertools import product
 from typing import Any
 
 from .cards import Attack
@@ -31,6 +30,7 @@ from .flight import (
     Policy,
     Situation,
     State,
+    defences,
     describe_decision,
     parse_attack,
 )
@@ -563,36 +563,28 @@ class OptimalPolicy(Policy):
             per_line.append(opts)
         prefer = self._prefer[ai]
         out: dict[int, Action] = {}
-        for shield in shield_opts:
-            for combo in product(*per_line):
-                used = [c for c in combo if c >= 0]
-                if len(used) != len(set(used)):
-                    continue
-                for boosted in boost_opts:
-                    purposes: list[tuple[int, ...]] = []
-                    if shield:
-                        purposes.append(ship_pay)
-                    purposes += [k.pay[k.group[c]] if k.multi else ship_pay
-                                 for c in used if not k.m.free_cannon[c]]
-                    if boosted:
-                        purposes += [ship_pay, ship_pay]
-                    if len(purposes) > total:
-                        continue
-                    destroyed = 0
-                    if not boosted and not shield:
-                        for (_, t), c in zip(hits, combo):
-                            if c < 0:
-                                destroyed |= 1 << t
-                    cannons = tuple((line, c) for (line, _), c in zip(hits, combo) if c >= 0)
-                    for draws in _payments(charges, purposes, prefer):
-                        q = p
-                        for b in draws:
-                            q -= 1 << k.boff[b]
-                        if destroyed:
-                            q = k.destroy(q, destroyed)
-                        self.candidates += 1
-                        if q not in out:
-                            out[q] = (shield, boosted, cannons, draws)
+        def cannon_pay(c: int) -> tuple[int, ...]:
+            return k.pay[k.group[c]] if k.multi else ship_pay
+
+        for shield, combo, boosted, purposes in defences(shield_opts, per_line, boost_opts, ship_pay, cannon_pay,
+                                                         k.m.free_cannon):
+            if len(purposes) > total:
+                continue
+            destroyed = 0
+            if not boosted and not shield:
+                for (_, t), c in zip(hits, combo):
+                    if c < 0:
+                        destroyed |= 1 << t
+            cannons = tuple((line, c) for (line, _), c in zip(hits, combo) if c >= 0)
+            for draws in _payments(charges, purposes, prefer):
+                q = p
+                for b in draws:
+                    q -= 1 << k.boff[b]
+                if destroyed:
+                    q = k.destroy(q, destroyed)
+                self.candidates += 1
+                if q not in out:
+                    out[q] = (shield, boosted, cannons, draws)
         return _undominated(k, out)
 
     # -- the Policy interface -------------------------------------------------------------------
