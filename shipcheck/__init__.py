@@ -23,6 +23,7 @@ __version__ = "0.1.0"
 
 #: public name -> the submodule that defines it
 _EXPORTS: dict[str, str] = {
+    "Advice": "advice", "advise": "advice", "place": "advice",
     "Attack": "cards", "Card": "cards", "find_card": "cards", "load_cards": "cards",
     "InputError": "errors", "ShipFormatError": "errors",
     "FixResult": "fix", "fix": "fix",
@@ -41,14 +42,15 @@ _EXPORTS: dict[str, str] = {
 
 #: the public API; a test keeps it equal to the names of _EXPORTS
 __all__ = [
-    "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy", "FixResult",
-    "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report", "Ship",
-    "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Tile", "Violation",
-    "builtin_board", "catalogue", "check", "dump_ship", "find_card", "fix", "load_board", "load_cards",
-    "load_ship", "odds", "parse_attack", "parse_ship", "report", "simulate", "stats", "Square", "check_many",
+    "Advice", "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy",
+    "FixResult", "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report",
+    "Ship", "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Square", "Tile", "Violation",
+    "advise", "builtin_board", "catalogue", "check", "check_many", "dump_ship", "find_card", "fix", "load_board",
+    "load_cards", "load_ship", "odds", "parse_attack", "parse_ship", "place", "report", "simulate", "stats",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
+    from .advice import Advice, advise, place
     from .cards import Attack, Card, find_card, load_cards
     from .errors import InputError, ShipFormatError
     from .fix import FixResult, fix

@@ -38,7 +38,7 @@ from .kernel import HEAVY, LARGE, LIGHT, SMALL, Effect, Kernel, bits
 from .model import Ship
 
 POLICY_NOTE = (
-    "default policy (contract §4): defend whenever the rules allow and a charge is left; free cannons "
+    "default policy (docs/flight-model.md): defend whenever the rules allow and a charge is left; free cannons "
     "before charged ones, charges from the first charged battery in row-major order; after a split "
     "keep the piece with the most humans"
 )
@@ -128,16 +128,14 @@ class OddsResult:
                 f"p_survive {self.p_survive} ({float(self.p_survive):.2%}), "
                 f"expected_lost {self.expected_lost} ({float(self.expected_lost):.4f})>")
 
-    def marks(self) -> dict[int, str]:
-        """Squares with a chance of being lost, tagged with the rounded percentage."""
-        return {sq: f"{round(float(p) * 100)}%" for sq, p in self.p_lost() if p > 0}
-
     def _repr_html_(self) -> str:
         from html import escape
 
-        from .render import render_ship
+        from .render import heat_legend, heat_marks, render_ship
 
-        return (f"<p>{escape(repr(self))}</p>" + render_ship(self.ship, marks=self.marks()).html())
+        tags, styles = heat_marks(self.p_lost())
+        return (f"<p>{escape(repr(self))}</p>" + render_ship(self.ship, marks=tags, mark_styles=styles).html()
+                + f"<p>{escape(heat_legend())}</p>")
 
     def to_dict(self, *, fractions: bool = True) -> dict[str, Any]:
         b = self.ship.board

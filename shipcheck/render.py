@@ -19,6 +19,7 @@ terminal library, so ``shipcheck check`` starts quickly.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .model import Ship, Tile
@@ -83,7 +84,8 @@ _SGR = {
     "bright_white": "97", "grey70": "38;5;249", "grey42": "38;5;242",
 }
 _SGR_BG = {"red": "41", "green": "42", "yellow": "43", "blue": "44", "magenta": "45", "cyan": "46",
-           "white": "47", "black": "40"}
+           "white": "47", "black": "40", "heat1": "48;5;229", "heat2": "48;5;221", "heat3": "48;5;214",
+           "heat4": "48;5;202", "heat5": "48;5;160"}
 
 
 # CSS colours for the same style words (a dark-on-light page: bright colours darkened to stay readable)
@@ -92,6 +94,7 @@ _CSS = {
     "cyan": "#088", "white": "#555", "bright_black": "#777", "bright_red": "#d00", "bright_green": "#090",
     "bright_yellow": "#c80", "bright_blue": "#36f", "bright_magenta": "#c0c", "bright_cyan": "#0aa",
     "bright_white": "#000", "grey70": "#999", "grey42": "#bbb",
+    "heat1": "#ffffaf", "heat2": "#ffd75f", "heat3": "#ffaf00", "heat4": "#ff5f00", "heat5": "#d70000",
 }
 
 
@@ -106,8 +109,10 @@ def css_style(style: str) -> str:
             out.append(f"color: {_CSS[w]}")
     if bg.strip() in _CSS:
         out.append(f"background: {_CSS[bg.strip()]}")
-        if not any(o.startswith("color") for o in out) or "white" in fg:
-            out.append("color: #fff")
+        if "white" in fg:
+            out = [o for o in out if not o.startswith("color")] + ["color: #fff"]
+        elif "black" in fg:
+            out = [o for o in out if not o.startswith("color")] + ["color: #000"]
     return "; ".join(out)
 
 
@@ -277,12 +282,48 @@ def _empty_block(board: Board, i: int, dice: tuple[int, ...]) -> list[list[tuple
     return g
 
 
-def _apply_mark(g: list[list[tuple[str, str]]], tag: str) -> None:
+TAG_W = 3  # a mark's tag fits left of a tile's N connector: "C1", "RM", "100"
+
+
+def _apply_mark(g: list[list[tuple[str, str]]], tag: str, style: str = _MARK_STYLE) -> None:
     for r in range(CELL_H):
         for c in range(CELL_W):
-            g[r][c] = (g[r][c][0], _MARK_STYLE)
-    for k, ch in enumerate(tag[:2]):
-        g[0][k] = (ch, _MARK_STYLE)
+            g[r][c] = (g[r][c][0], style)
+    for k, ch in enumerate(tag[:TAG_W]):
+        g[0][k] = (ch, style)
+
+
+# a heat ramp for chances: pale yellow for a small chance through orange to deep red for a likely one
+HEAT = ((0.05, "black on heat1"), (0.15, "black on heat2"), (0.35, "black on heat3"), (0.65, "bold white on heat4"),
+        (1.0, "bold white on heat5"))
+
+
+def heat_tag(p: float) -> str:
+    """A chance as a whole percentage that never loses a digit: "<1", "1" ... "99", "100" (certain only)."""
+    if p >= 1:
+        return "100"
+    if p < 0.005:
+        return "<1"
+    return str(min(99, round(p * 100)))
+
+
+def heat_style(p: float) -> str:
+    return next(st for top, st in HEAT if p <= top)
+
+
+def heat_marks(p_lost: Iterable[tuple[int, Any]]) -> tuple[dict[int, str], dict[int, str]]:
+    """Tags (percentages) and heat styles of the squares with a chance of being lost."""
+    tags, styles = {}, {}
+    for sq, p in p_lost:
+        f = float(p)
+        if f > 0:
+            tags[sq] = heat_tag(f)
+            styles[sq] = heat_style(f)
+    return tags, styles
+
+
+def heat_legend() -> str:
+    return "numbers: % chance the component is lost (colours: ≤5, ≤15, ≤35, ≤65, >65 %)"
 
 
 def _seam_after(board: Board) -> set[int]:
@@ -295,7 +336,8 @@ def _seam_after(board: Board) -> set[int]:
     return out
 
 
-def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool = True) -> Styled:
+def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool = True,
+                mark_styles: dict[int, str] | None = None) -> Styled:
     """The ship drawn on its board, as :class:`Styled` text.
 
     ``marks`` maps grid indices to a short tag (``"C1"``): those squares are highlighted and the
@@ -332,7 +374,7 @@ def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool 
             t = tiles.get(i)
             g = _tile_block(t) if t is not None else _empty_block(board, i, ship.dice)
             if i in marks:
-                _apply_mark(g, marks[i])
+                _apply_mark(g, marks[i], (mark_styles or {}).get(i, _MARK_STYLE))
             blocks.append(g)
         for line in range(CELL_H):
             add(rlabels[r].rjust(lw - 1) + " " if line == CELL_H // 2 else " " * lw,
@@ -351,6 +393,26 @@ def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool 
                 if c in seams:
                     add(_SEAM, "bold bright_magenta")
             add("\n")
+    out.rstrip()
+    return out
+
+
+def render_tiles(entry: Any, *, color: bool = True) -> Styled:
+    """A catalogue tile (kind, sides and attributes) drawn in its four rotations, side by side."""
+    blocks = [_tile_block(Tile(at=0, kind=entry.kind, sides=entry.sides, rot=k, attrs=entry.attrs)) for k in range(4)]
+    out = Styled()
+
+    def add(text: str, style: str = "") -> None:
+        out.append(text, style if color and style else None)
+
+    add("  ".join(f"rot {k * 90}".center(CELL_W + 2) for k in range(4)) + "\n")
+    for line in range(CELL_H):
+        for k, g in enumerate(blocks):
+            add(" ")
+            for ch, st in g[line]:
+                add(ch, st)
+            add("   " if k < 3 else "")
+        add("\n")
     out.rstrip()
     return out
 

@@ -46,6 +46,23 @@ def catalogue(edition: str = "2007") -> dict[str, AsideTile]:
     return out
 
 
+def rotated(sides: str, rot: int) -> str:
+    """A side string as the tile lies after ``rot`` clockwise quarter turns."""
+    return "".join(sides[(j - rot) % 4] for j in range(4))
+
+
+def find_tiles(sides: str, *, edition: str = "2007", any_rotation: bool = False) -> list[tuple[str, int]]:
+    """Catalogue tiles that show ``sides`` (N E S W as the tile lies), with the ``rot`` in degrees to
+    write for each: rotation 0 only, or every rotation with ``any_rotation``."""
+    out = []
+    for tid, t in catalogue(edition).items():
+        for k in range(4 if any_rotation else 1):
+            if rotated(t.sides, k) == sides:
+                out.append((tid, k * 90))
+                break
+    return out
+
+
 def catalogue_entries(edition: str) -> list[dict[str, Any]]:
     """Catalogue tiles as JSON objects, in id order."""
     rows = []

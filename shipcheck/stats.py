@@ -618,8 +618,24 @@ def _table(rows: list[list[str]], right: set[int] | None = None) -> list[str]:
     return out
 
 
-def render_stats(s: ShipStats) -> str:
-    """A plain-text report (no colour, tables as aligned text) for the terminal."""
+def _fold(items: list[str], width: int) -> list[str]:
+    """Comma-separated items in lines of at most ``width`` characters (an item is never cut)."""
+    out: list[str] = []
+    line = ""
+    for k, item in enumerate(items):
+        piece = item + ("," if k < len(items) - 1 else "")
+        if line and len(line) + 1 + len(piece) > width:
+            out.append(line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    out.append(line)
+    return out
+
+
+def render_stats(s: ShipStats, *, width: int | None = None) -> str:
+    """A plain-text report (no colour, tables as aligned text) for the terminal; with ``width``,
+    long lines and the attack table's last column fold to that many characters."""
     ship = s.ship
     cell = ship.board.cell_text
     lines: list[str] = []
@@ -685,12 +701,31 @@ def render_stats(s: ShipStats) -> str:
     lines.append("")
 
     lines.append("Attacks (chances out of 36 rolls; stoppable = damage the ship can stop with its charges):")
-    rows = [["attack", "from", "reach", "damage", "stoppable", "first squares hit"]]
+    rows = [["attack", "from", "reach", "damage", "stoppable"]]
+    targets: list[list[str]] = [["first squares hit"]]
     for a in s.attacks:
-        tg = ", ".join(f"{cell(t.at)} {in36(t.p_hit)}" for t in a.targets) or "-"
-        rows.append([a.kind, a.direction, in36(a.p_reach), in36(a.p_damage), in36(a.p_stoppable), tg])
-    lines.extend("  " + r for r in _table(rows, right={2, 3, 4}))
+        targets.append([f"{cell(t.at)} {in36(t.p_hit)}" for t in a.targets] or ["-"])
+        rows.append([a.kind, a.direction, in36(a.p_reach), in36(a.p_damage), in36(a.p_stoppable)])
+    left = ["  " + r for r in _table([[*r, ""] for r in rows], right={2, 3, 4})]
+    indent = max(len(x) for x in left) + 2
+    room = max(20, width - indent) if width else 10**6
+    for head, items in zip(left, targets, strict=True):
+        folded = _fold(items, room)
+        lines.append(head.ljust(indent) + folded[0])
+        lines.extend(" " * indent + more for more in folded[1:])
     if s.notes:
         lines.append("")
         lines.extend(f"note: {n}" for n in s.notes)
+    if width:
+        import textwrap
+
+        wrapped: list[str] = []
+        for ln in lines:
+            if len(ln) <= width:
+                wrapped.append(ln)
+            else:
+                lead = len(ln) - len(ln.lstrip())
+                wrapped.extend(textwrap.wrap(ln, width, subsequent_indent=" " * (lead + 4), break_long_words=False,
+                                             break_on_hyphens=False))
+        lines = wrapped
     return "\n".join(lines) + "\n"

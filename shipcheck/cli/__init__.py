@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "show": "check:show",
     "check": "check:check_cmd",
     "fix": "check:fix_cmd",
+    "place": "place:place_cmd",
     "rules": "check:rules_cmd",
     "stats": "flight:stats_cmd",
     "odds": "flight:odds_cmd",

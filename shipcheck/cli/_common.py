@@ -123,13 +123,11 @@ def board_desc(board: Board) -> str:
 
 def header(ship: Ship, path: str) -> str:
     b = ship.board
-    placed = sum(1 for t in ship.tiles if not t.implied)
     parts = [path]
     if ship.name:
         parts.append(f"“{ship.name}”")
     what = f"class {b.name}" if ship.board_ref in BUILTIN_CLASSES else f"board file {ship.board_ref}"
-    line = " ".join(parts) + f" — {what} ({board_desc(b)}), edition {ship.edition}, {placed} tile"
-    line += "" if placed == 1 else "s"
+    line = " ".join(parts) + f" — {what} ({board_desc(b)}), edition {ship.edition}, {ship.tile_count_text()}"
     if ship.front and b.choose_front:
         line += f", front {ship.front}"
     if ship.dice:
@@ -145,8 +143,8 @@ def provisional(board: Board) -> str | None:
     return f"warning: board {board.name} is provisional (verified = false)" + (f": {board.note}" if board.note else "")
 
 
-def draw(ship: Ship, marks: dict[int, str] | None = None) -> None:
-    echo(render_ship(ship, marks=marks, color=color()))
+def draw(ship: Ship, marks: dict[int, str] | None = None, styles: dict[int, str] | None = None) -> None:
+    echo(render_ship(ship, marks=marks, color=color(), mark_styles=styles))
 
 
 def marks_of(report: CheckReport) -> dict[int, str]:
@@ -175,6 +173,35 @@ def summary(report: CheckReport) -> str:
     counts = f"{ne} error{'s' if ne != 1 else ''}, {nw} warning{'s' if nw != 1 else ''}"
     e = report.exposed_connectors
     return f"{head}: {counts}, {e} exposed connector{'s' if e != 1 else ''}"
+
+
+@contextmanager
+def spinner(description: str, *, delay: float = 1.0) -> Iterator[None]:
+    """A transient spinner on stderr for work that may take a while; it shows only after ``delay``
+    seconds and only on a terminal, so quick runs and pipes print nothing."""
+    import threading
+
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    status = Console(stderr=True).status(description)
+    started = threading.Event()
+
+    def start() -> None:
+        started.set()
+        status.start()
+
+    timer = threading.Timer(delay, start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if started.is_set():
+            status.stop()
 
 
 @contextmanager

@@ -17,23 +17,45 @@ from ._common import echo, edition_option, format_option, print_json, print_rich
 @click.command("tiles")
 @edition_option("catalogue")
 @click.option("--kind", "-k", metavar="KIND", help="Only tiles of this kind, e.g. engine.")
+@click.option("--sides", metavar="NESW", help="Only tiles with these connectors, 4 digits N E S W as the tile lies "
+              "(0 smooth, 1 single, 2 double, 3 universal; barrels and exhausts are 0), e.g. 1113.")
+@click.option("--any-rotation", is_flag=True, help="With --sides: also tiles that show these connectors once turned; "
+              "the `rot` to write is given.")
+@click.option("--id", "tile_id", metavar="ID", help="Draw one tile (e.g. 2007:5) in its four rotations.")
 @format_option
-def tiles_cmd(edition: str, kind: str | None, fmt: str) -> None:
-    """List the tile catalogue of an edition (the tiles a ship file names by `id`).
+def tiles_cmd(edition: str, kind: str | None, sides: str | None, any_rotation: bool, tile_id: str | None,
+              fmt: str) -> None:
+    """List the tile catalogue of an edition (the tiles a ship file names by `id`), find a tile by
+    its connectors, or draw one.
 
     Sides are printed N E S W at rotation 0: 0 smooth, 1 single, 2 double, 3 universal.
 
     \b
     Examples:
       shipcheck tiles --kind engine
+      shipcheck tiles --sides 1113 --any-rotation
+      shipcheck tiles --id 2007:5
       shipcheck tiles --edition 2021 --format json
     """
+    from ..shipfile import find_tiles
+
     if kind is not None and kind not in KINDS:
         raise InputError("unknown tile kind", key="--kind", value=kind, expected="one of " + ", ".join(KINDS))
+    if tile_id is not None:
+        _draw_tile(tile_id, edition, fmt)
+        return
+    if any_rotation and sides is None:
+        raise InputError("--any-rotation needs --sides", key="--any-rotation", expected="--sides NESW as well")
     try:
         rows = catalogue_entries(edition)
     except (OSError, KeyError) as exc:
         raise InputError(f"the {edition} tile catalogue is not available ({exc})") from None
+    if sides is not None:
+        if len(sides) != 4 or any(ch not in "0123" for ch in sides):
+            raise InputError("bad side string", key="--sides", value=sides,
+                             expected='4 digits 0-3 in the order N E S W, e.g. "1113"')
+        rots = dict(find_tiles(sides, edition=edition, any_rotation=any_rotation))
+        rows = [dict(r, rot=rots[r["id"]]) for r in rows if r["id"] in rots]
     if kind is not None:
         rows = [r for r in rows if r["kind"] == kind]
     if fmt == "json":
@@ -42,14 +64,41 @@ def tiles_cmd(edition: str, kind: str | None, fmt: str) -> None:
     from rich import box
     from rich.table import Table
 
-    table = Table(box=box.SIMPLE_HEAD, title=f"tiles, edition {edition}" + (f", kind {kind}" if kind else ""))
-    for col in ("id", "kind", "sides", "code", "attributes"):
+    title = f"tiles, edition {edition}" + (f", kind {kind}" if kind else "") + (f", sides {sides}" if sides else "")
+    table = Table(box=box.SIMPLE_HEAD, title=title)
+    cols = ["id", "kind", "sides", "code", "attributes"] + (["rot"] if sides else [])
+    for col in cols:
         table.add_column(col)
     for r in rows:
-        attrs = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("id", "kind", "sides"))
-        table.add_row(r["id"], r["kind"], r["sides"], KINDS[r["kind"]].code, attrs)
+        attrs = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("id", "kind", "sides", "rot"))
+        cells = [r["id"], r["kind"], r["sides"], KINDS[r["kind"]].code, attrs] + ([str(r["rot"])] if sides else [])
+        table.add_row(*cells)
     print_rich(table)
     echo(f"{len(rows)} tile{'s' if len(rows) != 1 else ''}")
+    if sides and not any_rotation and not rows:
+        echo("none as printed; try --any-rotation for tiles that show these connectors once turned")
+
+
+def _draw_tile(tile_id: str, edition: str, fmt: str) -> None:
+    from ..render import render_tiles
+    from ..shipfile import catalogue
+
+    ed = tile_id.split(":", 1)[0] if ":" in tile_id else edition
+    if ed not in ("2007", "2021"):
+        raise InputError("bad catalogue id", key="--id", value=tile_id, expected='"<edition>:<number>", e.g. "2007:5"')
+    full = tile_id if ":" in tile_id else f"{edition}:{tile_id}"
+    entry = catalogue(ed).get(full)
+    if entry is None:
+        raise InputError("no such tile in the catalogue", key="--id", value=tile_id,
+                         expected=f"{ed}:1 to {ed}:{len(catalogue(ed))} (see shipcheck tiles)")
+    if fmt == "json":
+        print_json({"id": full, "kind": entry.kind, "sides": entry.sides, **dict(entry.attrs)})
+        return
+    attrs = ", ".join(f"{k}={v}" for k, v in entry.attrs)
+    echo(f"{full}: {entry.kind} ({KINDS[entry.kind].code}), sides {entry.sides}" + (f", {attrs}" if attrs else ""))
+    from ._common import color
+
+    echo(render_tiles(entry, color=color()))
 
 
 def _all_boards() -> list[Board]:
@@ -106,9 +155,16 @@ def _card_value(v: Any) -> str:
     return str(v)
 
 
+def _card_detail(key: str, value: Any) -> str:
+    if key == "planets":  # one group per planet: which goods each offers
+        return "planets " + " | ".join(f"{n}: {', '.join(goods)}" for n, goods in enumerate(value, 1))
+    return f"{key} {_card_value(value)}"
+
+
 @click.command("cards")
 @edition_option("card set")
-@click.option("--level", "-l", type=int, metavar="LEVEL", help="Only cards of this flight level (1-3).")
+@click.option("--level", "-l", type=int, metavar="LEVEL",
+              help="Only cards of this flight level (1-3 in 2007, 1-2 in 2021).")
 @click.option("--type", "-t", "card_type", metavar="TYPE", help="Only cards of this type, e.g. meteor_swarm.")
 @format_option
 def cards_cmd(edition: str, level: int | None, card_type: str | None, fmt: str) -> None:
@@ -124,12 +180,14 @@ def cards_cmd(edition: str, level: int | None, card_type: str | None, fmt: str) 
     if card_type is not None and card_type not in CARD_TYPES:
         raise InputError("unknown card type", key="--type", value=card_type,
                          expected="one of " + ", ".join(CARD_TYPES))
-    if level is not None and level < 1:
-        raise InputError("bad level", key="--level", value=level, expected="a flight level 1, 2 or 3")
     try:
         all_cards = load_cards(edition)
     except (OSError, KeyError) as exc:
         raise InputError(f"the {edition} cards are not available ({exc})") from None
+    levels = sorted({c.level for c in all_cards})
+    if level is not None and level not in levels:
+        raise InputError(f"no level {level} cards in the {edition} edition", key="--level", value=level,
+                         expected="a flight level " + ", ".join(map(str, levels)))
     sel = [c for c in all_cards
            if (level is None or c.level == level) and (card_type is None or c.type == card_type)]
     if fmt == "json":
@@ -143,7 +201,7 @@ def cards_cmd(edition: str, level: int | None, card_type: str | None, fmt: str) 
         table.add_column(col, overflow="fold")
     for c in sel:
         d = c.to_dict()
-        details = "; ".join(f"{k} {_card_value(v)}" for k, v in d.items() if k not in _CARD_BASE)
+        details = "; ".join(_card_detail(k, v) for k, v in d.items() if k not in _CARD_BASE)
         table.add_row(c.id + (" (learning)" if c.learning else ""), str(c.level), c.type, details)
     print_rich(table)
     echo(f"{len(sel)} card{'s' if len(sel) != 1 else ''}")

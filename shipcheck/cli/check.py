@@ -101,6 +101,7 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
     from ..outputs import Checked, Unreadable
     from ..shipfile import tile_lines
     from ..walk import find_ship_files
+    from ._common import spinner
 
     settings = load_settings(config)
     sel = codes(select, "--select") if select else settings.select
@@ -112,17 +113,18 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
         raise InputError("no ship files (*.toml) here", file=ships[0] if len(ships) == 1 else None)
     results: list[Checked] = []
     unreadable: list[Unreadable] = []
-    for f in found.files:
-        try:
-            s = load_ship(f, edition=edition or settings.edition or "2007")
-        except InputError as exc:
-            unreadable.append(Unreadable(str(f), input_error_text(exc), exc.line))
-            continue
-        try:
-            text = Path(f).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            text = ""
-        results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
+    with spinner(f"checking {len(found.files)} ship files"):
+        for f in found.files:
+            try:
+                s = load_ship(f, edition=edition or settings.edition or "2007")
+            except InputError as exc:
+                unreadable.append(Unreadable(str(f), input_error_text(exc), exc.line))
+                continue
+            try:
+                text = Path(f).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
     if form != "text" or unreadable:
         for u in unreadable:
             if form in ("text", "json"):
@@ -216,7 +218,10 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
     if write is not None and write.exists() and not force:
         raise InputError("output file exists (use --force to overwrite it)", file=write, key="--write",
                          value=str(write), expected="a new file name")
-    res = fix_ship(s)
+    from ._common import spinner
+
+    with spinner("finding the fewest components to lose"):
+        res = fix_ship(s)
     b = s.board
     if fmt == "json":
         print_json(res.to_dict(ship))
@@ -243,7 +248,8 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
             if res.fell_off:
                 echo(f"falls off with it: {named(res.fell_off)}" if res.cut
                      else f"falls off (joined to nothing): {named(res.fell_off)}")
-            echo(f"lost: {res.lost} component{'s' if res.lost != 1 else ''}, kept: {res.kept}")
+            implied = " (the pilot cabin on the start square among them)" if any(t.implied for t in s.tiles) else ""
+            echo(f"lost: {res.lost} component{'s' if res.lost != 1 else ''}, kept: {res.kept} tiles{implied}")
         for v in res.crew:
             echo(f"crew: {v.code} {v.message} (mend it by placing the crew differently; `fix` removes nothing for it)")
         if res.fixable and res.fixed is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import click
@@ -16,7 +17,7 @@ _ATTACK_HELP = ("An attack, repeatable, in order: small-meteor, large-meteor, li
                 "front, rear, left or right.")
 _CARD_HELP = ("A card whose meteors or shots to fly through: I-09, III-10, 2021:II-10 (see `shipcheck cards`). "
               "Pirates: all shots taken; combat zone: the shots of its shots line.")
-_POLICY_HELP = ("default: the contract's careful player; optimal: battery decisions that maximise survival, then "
+_POLICY_HELP = ("default: a careful player (docs/flight-model.md); optimal: battery decisions that maximise survival, then "
                 "minimise losses.")
 
 
@@ -63,8 +64,13 @@ def flight_header(s: Ship, path: str, what: str) -> None:
     echo(f"attacks: {what}")
 
 
-def loss_marks(p_lost: list[tuple[int, Any]]) -> dict[int, str]:
-    return {sq: f"{round(float(p) * 100)}%" for sq, p in p_lost if float(p) > 0}
+def draw_losses(ship: Ship, p_lost: list[tuple[int, Any]]) -> None:
+    """The ship with each square's chance of being lost: a whole percentage and a heat colour."""
+    from ..render import heat_legend, heat_marks
+
+    tags, styles = heat_marks(p_lost)
+    draw(ship, tags, styles)
+    echo(heat_legend())
 
 
 def dist_lines(dist: dict[int, Any], fractions: bool) -> list[str]:
@@ -102,60 +108,80 @@ def stats_cmd(ship: str, fmt: str) -> None:
     warn = provisional(s.board)
     if warn:
         echo(warn)
-    echo(render_stats(st))
+    import shutil
+
+    echo(render_stats(st, width=shutil.get_terminal_size((100, 24)).columns))
 
 
 @click.command("odds")
 @ship_argument
 @attack_options
+@click.option("--no-cache", is_flag=True,
+              help="Compute again instead of reading the on-disk cache of exact results (SHIPCHECK_NO_CACHE=1 "
+              "turns the cache off).")
 @format_option
-def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, fmt: str) -> None:
+def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, no_cache: bool, fmt: str) -> None:
     """Exact odds of a sequence of attacks: survival, components lost, each square's risk.
 
-    Every dice outcome is enumerated (a Markov chain over damage states, in exact fractions).
+    Every dice outcome is enumerated (a Markov chain over damage states, in exact fractions). Results
+    are cached on disk, so asking the same question again is instant (see docs/flight-model.md).
 
     \b
     Examples:
       shipcheck odds examples/class-II-freighter.toml --attack large-meteor:front --attack small-meteor:left
       shipcheck odds examples/class-III-hauler.toml --card III-10 --policy optimal
     """
+    from fractions import Fraction
+
+    from .. import cache
     from ..odds import POLICY_NOTE
     from ..odds import odds as exact_odds
+    from ._common import spinner
 
     s = load_ship(ship)
     atk, what = flight_attacks(s, attack, card)
-    r = exact_odds(s, atk, policy=policy)
+    key = cache.odds_key(s, atk, policy)
+    d = None if no_cache else cache.load(key)
+    if d is None:
+        with spinner(f"computing exact odds ({policy} policy)"):
+            d = exact_odds(s, atk, policy=policy).to_dict()
+        cache.store(key, d)
     if fmt == "json":
-        print_json({"ship": ship, **r.to_dict()})
+        print_json({"ship": ship, **d})
         return
+    frac = d["fractions"]
+    p_survive, expected = Fraction(frac["p_survive"]), Fraction(frac["expected_lost"])
+    lost = {int(k): Fraction(v) for k, v in frac["lost_distribution"].items()}
+    where = {json.dumps(s.board.cell_name(i)): i for i in range(s.board.size)}
+    p_lost = [(where[json.dumps(t["at"])], t["p_lost"]) for t in d["tiles"]]
     flight_header(s, ship, what)
-    echo(f"policy: {POLICY_NOTE if r.policy == 'default' else 'optimal (dynamic programming over damage states)'}")
-    draw(s, loss_marks(r.p_lost()))
-    echo("squares show the chance the component is lost")
-    echo(f"survive:        {pct(r.p_survive)}  ({r.p_survive})")
-    echo(f"expected lost:  {float(r.expected_lost):.4f}  ({r.expected_lost})")
-    for line in dist_lines(r.lost_distribution, True):
+    echo(f"policy: {POLICY_NOTE if d['policy'] == 'default' else 'optimal (dynamic programming over damage states)'}")
+    draw_losses(s, p_lost)
+    echo(f"survive:        {pct(p_survive)}  ({p_survive})")
+    echo(f"expected lost:  {float(expected):.4f}  ({expected})")
+    for line in dist_lines(lost, True):
         echo(line)
-    if r.baseline is not None:
-        echo(f"default policy: survive {r.baseline['p_survive'] * 100:.2f} %, "
-             f"expected lost {r.baseline['expected_lost']:.4f}")
-        if not r.differences:
+    baseline, differences = d.get("default_policy"), d.get("differences", [])
+    if baseline is not None:
+        echo(f"default policy: survive {baseline['p_survive'] * 100:.2f} %, "
+             f"expected lost {baseline['expected_lost']:.4f}")
+        if not differences:
             echo("the optimal decisions are the default's everywhere they matter")
-        for diff in r.differences[:10]:
+        for diff in differences[:10]:
             echo(f"  attack {diff['attack']} ({diff['attack_kind']}), {diff['roll']} "
                  f"[p={diff['probability']:.4f}]: default {diff['default']} -> optimal {diff['optimal']}")
-        if len(r.differences) > 10:
-            echo(f"  ... {len(r.differences) - 10} more (see --format json)")
+        if len(differences) > 10:
+            echo(f"  ... {len(differences) - 10} more (see --format json)")
 
 
 @click.command("simulate")
 @ship_argument
 @attack_options
-@click.option("--runs", "-n", type=click.IntRange(min=1), default=100_000, show_default=True,
+@click.option("--runs", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
               help="Number of flights to sample.")
 @click.option("--seed", "-s", type=int, metavar="SEED",
               help="Seed; the same seed gives the same numbers on any number of workers. Random if omitted.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Local worker processes.")
 @click.option("--dask", is_flag=True, help="Run on Dask (pip install 'shipcheck[dask]'): on --scheduler if "
               "given, else on a local cluster of --workers processes.")
@@ -163,7 +189,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
               help="A Dask scheduler address (implies --dask); 'local' starts a local cluster.")
 @click.option("--precision", type=float, metavar="WIDTH",
               help="Run until the 95 % interval of p_survive is this narrow (ignores --runs).")
-@click.option("--batch", type=click.IntRange(min=1), default=65_536, show_default=True,
+@click.option("--batch", type=click.IntRange(min=1), default=65_536, show_default=True, metavar="RUNS",
               help="Runs per chunk (bounds memory; part of what the seed means).")
 @format_option
 def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, runs: int, seed: int | None,
@@ -199,8 +225,8 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: s
         return
     flight_header(s, ship, what)
     echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
-    draw(s, loss_marks([(t.at, p) for t, p in zip(s.tiles, r.p_lost)]))
-    echo("squares show the estimated chance the component is lost")
+    draw_losses(s, [(t.at, p) for t, p in zip(s.tiles, r.p_lost)])
+    echo("(estimated from the runs)")
     lo, hi = r.p_survive_ci
     echo(f"survive:        {pct(r.p_survive)}  95 % CI [{lo * 100:.2f} %, {hi * 100:.2f} %]")
     lo, hi = r.expected_lost_ci

@@ -1,0 +1,329 @@
+"""The placement advisor: where to weld the tile in hand, ranked by what it does to the ship.
+
+>>> import shipcheck
+>>> ship = shipcheck.parse_ship('format = 1\\nclass = "I"\\n')      # a lone pilot cabin
+>>> df = shipcheck.place(ship, "shield:1111", exact=False)
+>>> len(df), df.iloc[0]["rot"] in (0, 90, 180, 270)
+(16, True)
+
+:func:`advise` returns an :class:`Advice` (every legal placement, best first, with the numbers
+behind its rank, and whether to set the tile aside); :func:`place` gives the same as a pandas
+DataFrame, one row per candidate. How placements are found is in :mod:`.legal`, what the numbers
+mean in :mod:`.measure`, the round's cards in :mod:`.deck`.
+
+The score of a placement is the weighted sum of its benefits, in rough credits (weights settable,
+``weigh={"loss": 3}`` or ``--weigh loss=3``; see :data:`WEIGHTS`)::
+
+    score = weld - exposed * Δexposed - blocked * blocked - loss * Δloss + survive * Δsurvive
+            + engine * Δengine + firepower * Δfirepower + crew * Δcrew + cargo * Δcargo
+            + battery * Δbattery
+
+The advice is to set the tile aside (or put it back) when no placement scores above 0, or when
+there is no legal placement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputError, Locator
+from ..model import AsideTile, Ship, Tile
+from ..rules import check
+from .deck import RoundCards, default_round, round_cards
+from .legal import Candidate, distinct_rotations, legal_placements, weld
+from .measure import Flight, fly, tile_params
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["WEIGHTS", "Advice", "Placement", "advise", "distinct_rotations", "legal_placements", "parse_tile",
+           "parse_weights", "place", "weld"]
+
+#: default weights of the score, in rough credits per unit: one more component aboard is worth about
+#: a credit (it can carry, join and shield later tiles; 0 judges by the numbers alone), an exposed
+#: connector costs about half a credit, and so does an empty square left unbuildable (a barrel or an
+#: exhaust points at it) (stardust days, the best-looking-ship reward), a lost component one credit (rules §13),
+#: surviving an attack card is worth about 20 (the round's arrival and goods), a point of engine
+#: power or firepower or a crew place or a cargo slot about half a credit, a battery cell a quarter
+WEIGHTS: dict[str, float] = {
+    "weld": 1.0, "exposed": 0.5, "blocked": 0.5, "loss": 1.0, "survive": 20.0, "engine": 0.5, "firepower": 0.5, "crew": 0.5, "cargo": 0.5,
+    "battery": 0.25,
+}
+PARAMS = ("engine", "firepower", "crew", "cargo", "battery")
+
+
+# -- input ----------------------------------------------------------------------------------------
+def parse_tile(text: str | AsideTile | Tile, edition: str = "2007") -> AsideTile:
+    """The tile in hand: a catalogue id (``"2007:5"``), or ``KIND:SIDES`` with the kind's attributes
+    after another colon (``"cannon:0111"``, ``"battery:1113:cells=3"``,
+    ``"mixed_cargo:1010:slots=3,special_slots=1"``); sides printed N E S W, as in ship files."""
+    if isinstance(text, AsideTile):
+        return text
+    if isinstance(text, Tile):
+        return AsideTile(kind=text.kind, sides=text.sides, attrs=text.attrs, id=text.id)
+    from ..shipfile import _tile_body, catalogue
+
+    spec = text.strip()
+    head, _, rest = spec.partition(":")
+    if head.isdigit() and len(head) == 4:  # a catalogue id
+        if head != edition:
+            raise InputError("catalogue id of another edition than the ship's", key="TILE", value=spec,
+                             expected=f'an id "{edition}:<number>"')
+        entry = catalogue(edition).get(spec)
+        if entry is None:
+            raise InputError("no such tile in the catalogue", key="TILE", value=spec,
+                             expected=f"{edition}:1 to {edition}:{len(catalogue(edition))}")
+        return entry
+    sides, _, attr_text = rest.partition(":")
+    raw: dict[str, Any] = {"kind": head, "sides": sides}
+    for part in filter(None, (p.strip() for p in attr_text.split(","))):
+        k, eq, v = part.partition("=")
+        if not eq:
+            raise InputError("bad tile attribute", key="TILE", value=spec, expected="NAME=VALUE, e.g. cells=3")
+        raw[k.strip()] = int(v) if v.strip().isdigit() else v.strip()
+    try:
+        kind, sides, attrs = _tile_body(raw, file=None, loc=Locator(""), table="tile", index=0, inline=True)
+    except InputError as exc:
+        raise InputError(f"bad tile: {exc.message.split(': ', 1)[-1]}", key="TILE", value=spec,
+                         expected=exc.expected or 'KIND:SIDES[:NAME=VALUE,...] or a catalogue id "2007:5"') from None
+    return AsideTile(kind=kind, sides=sides, attrs=attrs)
+
+
+def parse_weights(text: str | Mapping[str, float] | None) -> dict[str, float]:
+    """Weights over the defaults: ``"exposed=1,loss=3"`` or a mapping; unknown names are input errors."""
+    out = dict(WEIGHTS)
+    if text is None:
+        return out
+    items: list[tuple[str, Any]]
+    if isinstance(text, str):
+        items = []
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            k, eq, v = part.partition("=")
+            items.append((k.strip(), v.strip() if eq else None))
+    else:
+        items = list(text.items())
+    for k, v in items:
+        if k not in WEIGHTS:
+            raise InputError("unknown weight", key="--weigh", value=k, expected=", ".join(WEIGHTS))
+        try:
+            out[k] = float(v)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise InputError("bad weight", key="--weigh", value=f"{k}={v}", expected="NAME=NUMBER") from None
+    return out
+
+
+# -- results --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Placement:
+    """One legal placement and what it changes (``d_`` numbers are differences from the ship now)."""
+
+    at: int
+    rot: int  # quarter turns clockwise
+    ship: Ship = field(repr=False)
+    exposed: int
+    blocked: int  # empty buildable squares its barrels and exhausts point at: no tile may go there
+    loss: Fraction | None
+    survive: Fraction | None
+    own: Fraction | None  # of ``loss``, the welded tile's own expected loss
+    params: dict[str, Fraction | int]
+    alien: bool  # a life support joined to a cabin (or a cabin to a life support): an alien may board
+    shields: tuple[str, ...]
+    exposes: tuple[str, ...]
+    score: float
+    rank: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        b = self.ship.board
+
+        def num(x: Fraction | int | None) -> float | int | None:
+            if x is None:
+                return None
+            return int(x) if Fraction(x).denominator == 1 else float(x)
+
+        d: dict[str, Any] = {
+            "rank": self.rank, "at": b.cell_name(self.at), "rot": self.rot * 90, "score": self.score,
+            "exposed": self.exposed, "blocked": self.blocked, "loss": num(self.loss), "survive": num(self.survive), "own": num(self.own),
+        }
+        d.update({k: num(v) for k, v in self.params.items()})
+        d.update({"alien": self.alien, "shields": list(self.shields), "exposes": list(self.exposes)})
+        if self.loss is not None and self.survive is not None:
+            d["fractions"] = {"loss": str(self.loss), "survive": str(self.survive), "own": str(self.own)}
+        return d
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every legal placement of a tile, best first, and whether to set the tile aside instead."""
+
+    ship: Ship
+    tile: AsideTile
+    round: str
+    weights: dict[str, float]
+    placements: tuple[Placement, ...]
+    set_aside: bool
+    reason: str
+    exact: bool
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tile": _tile_text(self.tile), "round": self.round, "weights": self.weights,
+            "set_aside": self.set_aside, "reason": self.reason,
+            "placements": [p.to_dict() for p in self.placements], "notes": list(self.notes),
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per placement, best first: ``rank``, ``at`` (as in `check`'s cells), ``square``,
+        ``rot`` (degrees), ``score`` and the numbers behind it (floats)."""
+        import pandas as pd
+
+        cols = ["rank", "at", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "own", *PARAMS, "alien",
+                "shields", "exposes"]
+        rows = []
+        for p in self.placements:
+            d = p.to_dict()
+            d.pop("fractions", None)
+            d["square"] = self.ship.board.cell_text(p.at)
+            d["shields"] = ", ".join(p.shields)
+            d["exposes"] = ", ".join(p.exposes)
+            rows.append(d)
+        df = pd.DataFrame(rows, columns=cols)
+        df.attrs.update({"set_aside": self.set_aside, "reason": self.reason, "round": self.round,
+                         "tile": _tile_text(self.tile)})
+        return df
+
+
+def _tile_text(t: AsideTile) -> str:
+    if t.id:
+        return t.id
+    attrs = ",".join(f"{k}={v}" for k, v in t.attrs)
+    return f"{t.kind}:{t.sides}" + (f":{attrs}" if attrs else "")
+
+
+# -- the work -------------------------------------------------------------------------------------
+def flight_key(c: Candidate) -> tuple[Any, ...]:
+    """What the flight engines can tell apart about the welded tile: two placements with the same key
+    fly the same (a tile turned so that its connectors, joins, barrels and shield cover stay the same).
+
+    The engines read a tile's sides only as "connector or smooth" (a small meteor bounces off a smooth
+    side, plating shrugs off a hit on one), and the rest of the ship is the same in every candidate.
+    """
+    from ..rules import Layout
+
+    t = c.tile
+    joins = tuple(Layout.of(c.ship).adj[c.at])
+    return (c.at, t.kind, t.attrs, t.crew, tuple(x != 0 for x in t.eff), joins, tuple(sorted(t.barrels)),
+            tuple(sorted(t.exhausts)), tuple(sorted(t.covers)))
+
+
+def _blocked(c: Candidate) -> int:
+    """Empty buildable squares the welded tile's barrels and exhausts point at."""
+    b, t = c.ship.board, c.tile
+    out = 0
+    for side in t.barrels + t.exhausts:
+        j = b.nb[c.at][side]
+        if j >= 0 and c.ship.tile_at(j) is None and b.buildable(j, c.ship.dice):
+            out += 1
+    return out
+
+
+def _alien_option(c: Candidate) -> bool:
+    from ..rules import Layout
+
+    t = c.tile
+    if t.kind not in ("life_support", "cabin"):
+        return False
+    want = "cabin" if t.kind == "life_support" else "life_support"
+    tiles = c.ship.by_index
+    return any(tiles[j].kind == want for j in Layout.of(c.ship).adj[c.at])
+
+
+def advise(
+    ship: Ship,
+    tile: str | AsideTile | Tile,
+    *,
+    round: str | int | None = None,
+    top: int | None = None,
+    weigh: str | Mapping[str, float] | None = None,
+    exact: bool = True,
+    credits: bool = False,
+) -> Advice:
+    """Every legal placement of ``tile`` on ``ship``, ranked by score (see the module docstring).
+
+    ``round``: the round whose cards weigh the exact loss (default: the board's level; ``"learning"``
+    for the learning flight). ``top``: keep the best ``top``. ``exact=False`` leaves the exact loss and
+    survival out (``None``) and ranks by the rest, for speed. ``credits`` (ranking by the round
+    simulator's expected credits) is not available yet and raises.
+    """
+    if credits:
+        raise NotImplementedError("ranking by expected credits needs the round simulator (shipcheck.round), "
+                                  "which this version does not have")
+    hand = parse_tile(tile, ship.edition)
+    weights = parse_weights(weigh)
+    rnd = str(round).strip().lower() if round is not None else default_round(ship.board.level)
+    rc: RoundCards = round_cards(rnd, ship.edition)
+    base = check(ship)
+    cands = legal_placements(ship, hand, base=base)
+    notes = []
+    if not base.legal:
+        notes.append("the ship is illegal already: placements are those that add no rule break")
+    if not ship.board.verified:
+        notes.append(f"board {ship.board.name} is provisional (verified = false)")
+    base_flight: Flight | None = fly(ship, rc) if exact and cands else None
+    flights: dict[tuple[Any, ...], Flight] = {}
+    placed = []
+    for c in cands:
+        flight = None
+        if base_flight is not None:
+            key = flight_key(c)
+            flight = flights.get(key)
+            if flight is None:
+                flight = flights[key] = fly(c.ship, rc, c.at)
+        params = tile_params(ship, c.tile)
+        exposed = c.report.exposed_connectors - base.exposed_connectors
+        loss = survive = own = None
+        shields: tuple[str, ...] = ()
+        exposes: tuple[str, ...] = ()
+        if flight is not None and base_flight is not None:
+            loss = flight.loss - base_flight.loss
+            survive = flight.survive - base_flight.survive
+            own = flight.own
+            before = base_flight.single
+            shields = tuple(a for a, (v, o) in flight.single.items() if v - o < before[a][0])
+            exposes = tuple(a for a, (v, _) in flight.single.items() if v > before[a][0])
+        blocked = _blocked(c)
+        score = weights["weld"] - weights["exposed"] * exposed - weights["blocked"] * blocked + sum(weights[k] * float(params[k]) for k in PARAMS)
+        if loss is not None and survive is not None:
+            score += -weights["loss"] * float(loss) + weights["survive"] * float(survive)
+        placed.append(Placement(c.at, c.rot, c.ship, exposed, blocked, loss, survive, own, params, _alien_option(c),
+                                shields, exposes, score))
+    placed.sort(key=lambda p: (-p.score, p.at, p.rot))
+    ranked = tuple(Placement(**{**p.__dict__, "rank": k + 1}) for k, p in enumerate(placed))
+    if top is not None:
+        ranked = ranked[:top]
+    if not ranked:
+        aside, reason = True, "no legal placement: set the tile aside (or put it back)"
+    elif ranked[0].score <= 0:
+        aside, reason = True, (f"no placement improves the ship (best score {ranked[0].score:.2f}): "
+                               "set the tile aside (or put it back)")
+    else:
+        aside, reason = False, f"best placement scores {ranked[0].score:.2f}"
+    return Advice(ship, hand, rc.round, weights, ranked, aside, reason, base_flight is not None, tuple(notes))
+
+
+def place(
+    ship: Ship,
+    tile: str | AsideTile | Tile,
+    *,
+    round: str | int | None = None,
+    top: int | None = None,
+    weigh: str | Mapping[str, float] | None = None,
+    exact: bool = True,
+    credits: bool = False,
+) -> pd.DataFrame:
+    """:func:`advise` as a DataFrame, one row per legal placement, best first (``df.attrs`` holds
+    ``set_aside`` and ``reason``)."""
+    return advise(ship, tile, round=round, top=top, weigh=weigh, exact=exact, credits=credits).to_frame()

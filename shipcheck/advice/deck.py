@@ -1,0 +1,72 @@
+"""The attack cards of a round and the chance that its deck holds each (rules digest §14).
+
+A round's deck takes, from the edition's 20 cards of each level, a number of each level: round 1
+8 of level I, round 2 4 of I and 8 of II, round 3 (and 3a) 4 of I, 4 of II and 8 of III; class IV
+without level-IV cards 4, 4 and 12; the learning flight flies the 8 starred level-I cards. A card
+of level L is in the deck with probability (cards of L drawn) / (cards of L in the edition). The
+advisor weighs each meteor swarm and each card with shots (pirates, a combat zone's shots line)
+by that probability.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..cards import Card, load_cards
+from ..errors import InputError
+
+__all__ = ["DECKS", "RoundCards", "round_cards"]
+
+#: round -> cards of each level its deck draws; None: the learning flight's starred cards
+DECKS: dict[str, dict[int, int] | None] = {
+    "learning": None,
+    "1": {1: 8},
+    "2": {1: 4, 2: 8},
+    "3": {1: 4, 2: 4, 3: 8},
+    "3a": {1: 4, 2: 4, 3: 8},
+    "4": {1: 4, 2: 4, 3: 12},
+}
+
+
+@dataclass(frozen=True)
+class RoundCards:
+    """The attack cards a round can draw, each with the probability that its deck holds it."""
+
+    round: str
+    edition: str
+    cards: tuple[tuple[Card, Fraction], ...]
+
+    @property
+    def total_weight(self) -> Fraction:
+        """Expected number of attack cards in the deck."""
+        return sum((w for _, w in self.cards), Fraction(0))
+
+
+def default_round(level: int) -> str:
+    """The round a board of this level flies: its level (class IV: 4)."""
+    return str(level) if str(level) in DECKS else "3"
+
+
+def round_cards(round: str | int, edition: str = "2007") -> RoundCards:
+    """The meteor swarms and cards with shots of ``round``'s deck, with their draw probabilities."""
+    key = str(round).strip().lower()
+    if key not in DECKS:
+        raise InputError("unknown round", key="--round", value=round, expected="1, 2, 3, 3a, 4 or learning")
+    try:
+        cards = load_cards(edition)
+    except ValueError as exc:
+        raise InputError(str(exc), key="edition", value=edition, expected="2007 or 2021") from None
+    plan = DECKS[key]
+    out = []
+    if plan is None:
+        out = [(c, Fraction(1)) for c in cards if c.learning and c.level == 1 and c.attacks()]
+    else:
+        for level, drawn in sorted(plan.items()):
+            pool = [c for c in cards if c.level == level]
+            if len(pool) < drawn:
+                raise InputError(f"the {edition} edition has {len(pool)} level-{level} cards; round {key} "
+                                 f"draws {drawn}", key="--round", value=round,
+                                 expected="a round whose card levels the edition has (2021: learning, 1, 2)")
+            out += [(c, Fraction(drawn, len(pool))) for c in pool if c.attacks()]
+    return RoundCards(key, edition, tuple(out))

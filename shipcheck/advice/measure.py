@@ -1,0 +1,99 @@
+"""The numbers behind a placement's rank: what welding the tile changes on the ship.
+
+- ``exposed``: change in exposed connectors (the checker's count: connectors facing no tile).
+- ``loss`` / ``survive``: change in expected components lost over the round's attack cards, and in
+  the chance of surviving one of them, from the exact engine (:func:`shipcheck.odds`, default
+  policy). Card by card: every meteor swarm and every card with shots (pirates, a combat zone's
+  shots line, taken as aimed at this ship) is flown on the ship as built, and the results are
+  weighed by the chance the round's deck holds the card (:mod:`.deck`). ``loss`` sums them (the
+  expected components lost to those cards); ``survive`` is their weighted mean.
+- ``engine``, ``firepower``: the tile's engine power and firepower with every double charged
+  (a barrel to the front counts in full, any other half; rules §7); ``crew``: humans it seats;
+  ``cargo``: slots; ``battery``: cells.
+- ``own``: of ``loss``, the expected loss of the welded tile itself (it is a new target).
+- ``shields`` / ``exposes``: single attacks (kind and side, among those the round's cards fly): the
+  tile *shields* against one when the components already aboard lose less to it (the tile takes
+  the hit, a shield or cannon stops it, or a join keeps a piece from falling off), and *exposes* to
+  one when the ship as a whole loses more to it (the tile itself can be hit, a new open side).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..cards import Attack
+from ..flight import FlightModel
+from ..model import CABIN_KINDS, Ship, Tile
+from ..odds import OddsResult, odds
+from .deck import RoundCards
+
+__all__ = ["Flight", "fly", "tile_params"]
+
+HALF = Fraction(1, 2)
+
+
+@dataclass(frozen=True)
+class Flight:
+    """A ship's exact figures over a round's attack cards; ``own`` figures are for one tile of it."""
+
+    loss: Fraction  # expected components lost, summed card by card with the draw probabilities
+    survive: Fraction  # chance of surviving an attack card, weighted by the draw probabilities
+    own: Fraction  # of ``loss``, the expected loss of the tile on the square asked about
+    single: dict[str, tuple[Fraction, Fraction]]  # per attack: (expected loss, of it the tile's own)
+
+
+def round_attacks(rc: RoundCards) -> list[Attack]:
+    """The distinct attacks (kind and side) the round's cards fly, in first-seen order."""
+    seen: dict[str, Attack] = {}
+    for card, _ in rc.cards:
+        for a in card.attacks():
+            seen.setdefault(str(a), a)
+    return list(seen.values())
+
+
+def fly(ship: Ship, rc: RoundCards, square: int | None = None) -> Flight:
+    """Exact figures of ``ship`` over the round's attack cards, and the share of the tile on ``square``.
+
+    One flight model serves every card, so transitions shared by several cards are worked out once.
+    """
+    model = FlightModel(ship)
+    k = model.squares.index(square) if square is not None else -1
+
+    def own(r: OddsResult) -> Fraction:
+        if k < 0:
+            return Fraction(0)
+        return sum((p for st, p in r.distribution.items() if not st[0] >> k & 1), Fraction(0))
+
+    loss = surv = mine = Fraction(0)
+    for card, w in rc.cards:
+        r = odds(ship, card.attacks(), model=model)
+        loss += w * r.expected_lost
+        surv += w * r.p_survive
+        mine += w * own(r)
+    total = rc.total_weight
+    single = {}
+    for a in round_attacks(rc):
+        r = odds(ship, [a], model=model)
+        single[str(a)] = (r.expected_lost, own(r))
+    return Flight(loss, surv / total if total else Fraction(1), mine, single)
+
+
+def tile_params(ship: Ship, t: Tile) -> dict[str, Fraction | int]:
+    """Engine power, firepower, humans, cargo slots and battery cells the tile adds."""
+    fwd = ship.ship_side("front")
+
+    def barrels(full: Fraction) -> Fraction:
+        return sum((full if s == fwd else full * HALF for s in t.barrels), Fraction(0))
+
+    engine = {"engine": 1, "double_engine": 2, "cannon_engine": 1}.get(t.kind, 0)
+    fire = {"cannon": barrels(Fraction(1)), "cannon_engine": barrels(Fraction(1)),
+            "double_cannon": barrels(Fraction(2)), "bidirectional_cannon": barrels(Fraction(1))}.get(t.kind, Fraction(0))
+    cargo = int(t.attr("slots", 0) or 0) if t.kind in ("cargo", "special_cargo", "mixed_cargo", "battery_hold") else 0
+    return {
+        "engine": Fraction(engine),
+        "firepower": fire,
+        "crew": t.humans if t.kind in CABIN_KINDS else 0,
+        "cargo": cargo,
+        "battery": t.capacity,
+    }

@@ -1,0 +1,107 @@
+"""The building-phase command: place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..errors import InputError
+from ..shipfile import load_ship
+from ._common import draw, echo, format_option, header, print_json, provisional, ship_argument
+
+_TILE_HELP = ('The tile in hand: a catalogue id ("2007:5", see `shipcheck tiles`) or KIND:SIDES with sides '
+              "N E S W as printed, and the kind's attributes after another colon: cannon:0111, "
+              "battery:1113:cells=3, cargo:1010:slots=2, life_support:0300:color=purple, "
+              "mixed_cargo:1111:slots=3,special_slots=1.")
+
+
+def _fmt(x: Any, signed: bool = True) -> str:
+    if x is None:
+        return "-"
+    v = float(x)
+    if v == int(v):
+        return f"{int(v):+d}" if signed else str(int(v))
+    return f"{v:+.3f}" if signed else f"{v:.3f}"
+
+
+@click.command("place")
+@ship_argument
+@click.argument("tile", metavar="TILE")
+@click.option("--round", "-r", "rnd", metavar="N",
+              help="The round whose attack cards weigh the exact loss: 1, 2, 3, 3a, 4 or learning "
+                   "(default: the board's level).")
+@click.option("--top", "-k", type=click.IntRange(min=1), metavar="K", help="List only the best K placements.")
+@click.option("--weigh", "-w", metavar="NAME=X,...",
+              help="Weights of the score: weld, exposed, blocked, loss, survive, engine, firepower, crew, cargo, "
+                   "battery (defaults weld=1,exposed=0.5,blocked=0.5,loss=1,survive=20,engine=0.5,firepower=0.5,"
+                   "crew=0.5,cargo=0.5,battery=0.25).")
+@click.option("--show", "show_n", type=click.IntRange(min=1), metavar="N",
+              help="Draw the ship with the N-th placement welded.")
+@click.option("--exact/--no-exact", default=True, show_default=True,
+              help="Work out the exact loss and survival over the round's attack cards (the slow part).")
+@click.option("--credits", is_flag=True, hidden=True)
+@format_option
+def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str | None, show_n: int | None,
+              exact: bool, credits: bool, fmt: str) -> None:
+    """Rank every square and rotation where TILE can be welded onto SHIP.
+
+    SHIP may be half built and need not be legal yet; a placement is listed when it adds no rule
+    break (on the board, joined by a legal connector, no C1 C2 C3 E1 E2 K1, blocking no barrel or
+    exhaust). Each placement shows the change in exposed connectors, in exact expected loss and
+    survival over the round's meteor swarms and shots, in engine power, firepower, crew, cargo and
+    battery cells, the attacks it shields or exposes, and a score (weights: --weigh). The board
+    drawing marks each candidate square with its best rank.
+
+    \b
+    Examples:
+      shipcheck place examples/blue-round1.toml cannon:0111
+      shipcheck place examples/blue-round1.toml 2007:5 --top 3 --format json
+      shipcheck place examples/blue-round1.toml shield:1111 --weigh loss=3 --show 1
+    """
+    from ..advice import advise
+
+    if credits:
+        raise InputError("--credits needs the round simulator, which this version does not have", key="--credits",
+                         expected="no --credits")
+    s = load_ship(ship)
+    a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact)
+    if show_n is not None and show_n > len(a.placements):
+        raise InputError("no such placement", key="--show", value=show_n,
+                         expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")
+    if fmt == "json":
+        print_json(a.to_dict())
+        return
+    echo(header(s, ship))
+    warn = provisional(s.board)
+    if warn:
+        echo(warn)
+    for note in a.notes:
+        echo(f"note: {note}")
+    b = s.board
+    if show_n is not None:
+        p = a.placements[show_n - 1]
+        echo(f"placement {show_n}: {a.to_dict()['tile']} at {b.cell_text(p.at)}, rot {p.rot * 90}")
+        draw(p.ship, {p.at: str(show_n)})
+    else:
+        marks: dict[int, str] = {}
+        for p in a.placements:
+            marks.setdefault(p.at, str(p.rank) if p.rank < 100 else "++")
+        draw(s, marks)
+    echo(f"tile {a.to_dict()['tile']}; round {a.round} attack cards"
+         + ("" if exact else " (exact loss not worked out: --no-exact)"))
+    if a.placements:
+        head = ["rank", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "engine", "fire", "crew", "cargo",
+                "cells", "shields / exposes"]
+        rows = [head]
+        for p in a.placements:
+            pr = p.params
+            cover = ", ".join(p.shields) + (" / " if p.shields or p.exposes else "") + ", ".join(p.exposes)
+            rows.append([str(p.rank), b.cell_text(p.at), str(p.rot * 90), f"{p.score:+.2f}", _fmt(p.exposed),
+                         str(p.blocked),
+                         _fmt(p.loss), _fmt(p.survive), _fmt(pr["engine"]), _fmt(pr["firepower"]), _fmt(pr["crew"]),
+                         _fmt(pr["cargo"]), _fmt(pr["battery"]), cover + (" (alien may board)" if p.alien else "")])
+        widths = [max(len(r[c]) for r in rows) for c in range(len(head) - 1)]
+        for r in rows:
+            echo("  ".join(r[c].rjust(widths[c]) for c in range(len(head) - 1)) + "  " + r[-1])
+    echo(("advice: " if not a.set_aside else "advice: ") + a.reason)

@@ -1,0 +1,33 @@
+"""The building bot of examples/build_bot.py: every ship it welds from a seeded tile stream is legal."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from shipcheck.rules import check
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+build_bot = pytest.importorskip("build_bot")
+
+
+def test_bot_builds_a_legal_class_i_ship_with_exact_loss() -> None:
+    ship, done = build_bot.build("I", seed=7)
+    assert check(ship).legal
+    assert done["welded"] == len(ship.tiles) - 1 and done["drawn"] == 140  # the pilot cabin stood there
+
+
+@pytest.mark.parametrize("cls, seed", [("III", 1), ("II", 2), ("IIIC", 3), ("IA", 4), ("IIA", 5)])
+def test_bot_ships_are_legal(cls: str, seed: int) -> None:
+    ship, done = build_bot.build(cls, seed=seed, exact=False)
+    report = check(ship)
+    assert report.legal, [(v.code, v.message) for v in report.errors]
+    assert done["welded"] >= 8
+
+
+def test_same_seed_same_ship() -> None:
+    a, _ = build_bot.build("II", seed=11, exact=False, tiles=60)
+    b, _ = build_bot.build("II", seed=11, exact=False, tiles=60)
+    assert a == b
