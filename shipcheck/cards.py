@@ -8,13 +8,20 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from shipcheck.data import data_path
-from shipcheck.errors import InputError, Locator, toml_error_line
+from shipcheck.errors import (
+    Collector,
+    InputError,
+    Locator,
+    UnknownNameError,
+    read_text_file,
+    read_toml,
+    suggest,
+)
 
 __all__ = [
     "Attack",
@@ -81,10 +88,12 @@ class Attack:
     side: str
 
     def __post_init__(self) -> None:
-        if self.size not in METEOR_SIZES + SHOT_SIZES:
-            raise ValueError(f"attack size {self.size!r}: expected small, large, light or heavy")
-        if self.side not in ATTACK_SIDES:
-            raise ValueError(f"attack side {self.side!r}: expected front, rear, left or right")
+        if not isinstance(self.size, str) or self.size not in METEOR_SIZES + SHOT_SIZES:
+            raise InputError("bad attack size", key="size", value=self.size, expected="small, large, light or heavy",
+                             hint=suggest(self.size, METEOR_SIZES + SHOT_SIZES))
+        if not isinstance(self.side, str) or self.side not in ATTACK_SIDES:
+            raise InputError("bad attack side", key="side", value=self.side, expected="front, rear, left or right",
+                             hint=suggest(self.side, ATTACK_SIDES))
 
     @property
     def is_meteor(self) -> bool:
@@ -106,11 +115,11 @@ class Attack:
 
     @classmethod
     def parse(cls, text: str) -> Attack:
-        """Read ``"small:front"`` or ``"small-meteor:front"``; raise ValueError otherwise."""
-        head, sep, side = text.strip().lower().partition(":")
+        """Read ``"small:front"`` or ``"small-meteor:front"``; raise InputError (a ValueError) otherwise."""
+        head, sep, side = text.strip().lower().partition(":") if isinstance(text, str) else ("", "", "")
         size, _, noun = head.partition("-")
         if not sep or (noun and noun != ("meteor" if size in METEOR_SIZES else "shot")):
-            raise ValueError(f"attack {text!r}: expected SIZE:SIDE, e.g. 'small:front'")
+            raise InputError("bad attack", key="attack", value=text, expected="SIZE:SIDE, e.g. 'small:front'")
         return cls(size, side)
 
 
@@ -214,7 +223,8 @@ class _Reader:
         self.path, self.locator, self.pos, self.raw = path, locator, pos, raw
         self.cid = raw.get("id") if isinstance(raw.get("id"), str) else f"#{pos + 1}"
 
-    def fail(self, key: str, message: str, value: Any = None, expected: str | None = None) -> NoReturn:
+    def fail(self, key: str, message: str, value: Any = None, expected: str | None = None,
+             hint: str | None = None) -> NoReturn:
         raise InputError(
             f"card {self.cid}: {message}",
             file=self.path,
@@ -222,6 +232,7 @@ class _Reader:
             key=key,
             value=value,
             expected=expected,
+            hint=hint,
         )
 
     def int_(self, key: str, lo: int = 0) -> int:
@@ -265,10 +276,10 @@ class _Reader:
             if not isinstance(ln, dict):
                 self.fail("lines", "bad combat line", ln, "an inline table")
             crit, pen = ln.get("criterion"), ln.get("penalty")
-            if crit not in CRITERIA:
-                self.fail("lines", "bad criterion", crit, " | ".join(CRITERIA))
-            if pen not in PENALTIES:
-                self.fail("lines", "bad penalty", pen, " | ".join(PENALTIES))
+            if not isinstance(crit, str) or crit not in CRITERIA:
+                self.fail("lines", "bad criterion", crit, " | ".join(CRITERIA), hint=suggest(crit, CRITERIA))
+            if not isinstance(pen, str) or pen not in PENALTIES:
+                self.fail("lines", "bad penalty", pen, " | ".join(PENALTIES), hint=suggest(pen, PENALTIES))
             if pen == "shots":
                 if set(ln) != {"criterion", "penalty", "shots"}:
                     self.fail("lines", "a shots line takes criterion, penalty, shots", ln)
@@ -285,12 +296,13 @@ class _Reader:
         if not isinstance(raw.get("id"), str):
             self.fail("id", "missing or bad id", raw.get("id"), 'a string like "I-09"')
         ctype = raw.get("type")
-        if ctype not in CARD_TYPES:
-            self.fail("type", "unknown card type", ctype, ", ".join(CARD_TYPES))
+        if not isinstance(ctype, str) or ctype not in CARD_TYPES:
+            self.fail("type", "unknown card type", ctype, ", ".join(CARD_TYPES), hint=suggest(ctype, CARD_TYPES))
         fields = CARD_TYPES[ctype]
         for key in raw:
             if key not in _COMMON_KEYS and key not in fields:
-                self.fail(key, f"key not allowed on a {ctype} card", raw[key])
+                self.fail(key, f"key not allowed on a {ctype} card", raw[key],
+                          ", ".join(_COMMON_KEYS + fields), hint=suggest(key, _COMMON_KEYS + fields))
         level = self.int_("level", 1)
         if level not in _ROMAN:
             self.fail("level", "bad level", level, "1-4")
@@ -319,42 +331,49 @@ class _Reader:
         return Card(edition, raw["id"], level, index, ctype, learning, **kw)
 
 
-def load_card_file(path: str | Path, edition: str | None = None) -> tuple[Card, ...]:
-    """Read a card catalogue file; raise InputError (a ValueError) on any malformed entry."""
-    path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"not valid TOML: {exc}", file=path, line=toml_error_line(exc)) from None
-    loc = Locator(text)
+CARD_FILE_BYTES = 1024 * 1024  # the largest card catalogue read
 
-    def top(key: str, message: str, value: Any, expected: str) -> InputError:
+
+def load_card_file(path: str | Path, edition: str | None = None) -> tuple[Card, ...]:
+    """Read a card catalogue file; raise InputError (a ValueError) listing every malformed entry."""
+    path = Path(path) if isinstance(path, str) else path
+    text = read_text_file(path, what="card file", limit=CARD_FILE_BYTES)
+    doc = read_toml(text, path)
+    loc = Locator(text)
+    col = Collector()
+
+    def top(key: str, message: str, value: Any, expected: str, hint: str | None = None) -> InputError:
         return InputError(message, file=path, line=loc.line_of(key), key=key, value=value,
-                          expected=expected)
+                          expected=expected, hint=hint)
 
     for key in doc:
         if key not in ("format", "edition", "card"):
-            raise top(key, "unknown top-level key", doc[key], "format, edition, [[card]]")
-    if doc.get("format") != 1:
-        raise top("format", "unsupported format", doc.get("format"), "1")
+            col.add(top(key, "unknown top-level key", doc[key], "format, edition, [[card]]",
+                        hint=suggest(key, ("format", "edition", "card"))))
+    if doc.get("format") != 1 or isinstance(doc.get("format"), bool):
+        col.add(top("format", "unsupported format", doc.get("format"), "1"))
+        col.raise_any()
     file_edition = doc.get("edition")
     if not isinstance(file_edition, str) or (edition is not None and file_edition != edition):
-        raise top("edition", "bad edition", file_edition, repr(edition or "an edition name"))
+        col.add(top("edition", "bad edition", file_edition, repr(edition or "an edition name")))
     tables = doc.get("card", [])
     if not isinstance(tables, list):
-        raise top("card", "cards must be [[card]] tables", tables, "[[card]]")
+        col.add(top("card", "cards must be [[card]] tables", tables, "[[card]]"))
+        tables = []
     cards: list[Card] = []
     seen: set[str] = set()
     for pos, raw in enumerate(tables):
         if not isinstance(raw, dict):
-            raise top("card", "cards must be [[card]] tables", raw, "[[card]]")
+            col.add(top("card", "cards must be [[card]] tables", raw, "[[card]]"))
+            continue
         reader = _Reader(path, loc, pos, raw)
-        card = reader.card(file_edition)
-        if card.id in seen:
-            reader.fail("id", "duplicate card id", card.id)
-        seen.add(card.id)
-        cards.append(card)
+        with col.guard():
+            card = reader.card(file_edition if isinstance(file_edition, str) else "?")
+            if card.id in seen:
+                reader.fail("id", "duplicate card id", card.id)
+            seen.add(card.id)
+            cards.append(card)
+    col.raise_any()
     return tuple(cards)
 
 
@@ -365,14 +384,21 @@ def _available_editions() -> list[str]:
         return []
 
 
-@functools.lru_cache(maxsize=8)
 def load_cards(edition: str = DEFAULT_EDITION) -> tuple[Card, ...]:
-    """All cards of an edition (``"2007"``: 60, levels I-III; ``"2021"``: 40, levels I-II)."""
-    path = data_path("cards", f"{edition}.toml")
-    if not path.is_file():
-        known = ", ".join(_available_editions()) or "none found"
-        raise ValueError(f"no card catalogue for edition {edition!r} (known: {known})")
-    return load_card_file(path, edition)
+    """All cards of an edition (``"2007"``: 60, levels I-III; ``"2021"``: 40, levels I-II).
+
+    Raises :class:`~shipcheck.errors.UnknownNameError` for an edition without a catalogue.
+    """
+    known = _available_editions()
+    if not isinstance(edition, str) or edition not in known:
+        raise UnknownNameError("no card catalogue for this edition", key="edition", value=edition,
+                               expected=", ".join(known) or "none found", hint=suggest(edition, known))
+    return _load_cards(edition)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cards(edition: str) -> tuple[Card, ...]:
+    return load_card_file(data_path("cards", f"{edition}.toml"), edition)
 
 
 @functools.lru_cache(maxsize=8)
@@ -389,28 +415,28 @@ _ID_RE = re.compile(
 def find_card(card_id: str, edition: str | None = None) -> Card:
     """Look a card up by ``"2007:I-09"``, ``"I-09"``, ``"O-I-09"`` or ``"N-II-10"``.
 
-    ``edition`` applies to ids that do not name one (default 2007). Raises KeyError when the id
-    is malformed, names another edition than ``edition``, or no such card exists.
+    ``edition`` applies to ids that do not name one (default 2007). Raises
+    :class:`~shipcheck.errors.UnknownNameError` (an InputError and a KeyError) when the id is
+    malformed, names another edition than ``edition``, or no such card exists.
     """
-    m = _ID_RE.match(card_id.strip())
+    m = _ID_RE.match(card_id.strip()) if isinstance(card_id, str) else None
     if m is None:
-        raise KeyError(f"bad card id {card_id!r}; accepted forms: {ACCEPTED_FORMS}")
+        raise UnknownNameError("bad card id", key="card", value=card_id, expected=f"one of the forms {ACCEPTED_FORMS}")
     named = m["ed"] or (_UID_PREFIX[m["pre"].upper()] if m["pre"] else None)
     if named is not None and edition is not None and named != edition:
-        raise KeyError(f"card id {card_id!r} names edition {named}, not {edition}")
+        raise UnknownNameError(f"card id names edition {named}, not {edition}", key="card", value=card_id,
+                               expected=f"a card of edition {edition}")
     ed = named or edition or DEFAULT_EDITION
     lvl = m["lvl"].upper()
     level = int(lvl) if lvl.isdigit() else _ARABIC[lvl]
     cid = f"{_ROMAN[level]}-{int(m['idx']):02d}"
-    try:
-        cards = _by_id(ed)
-    except ValueError as exc:
-        raise KeyError(f"card {card_id!r}: {exc}") from None
+    if ed not in _available_editions():
+        load_cards(ed)  # raises the error that names the known editions
+    cards = _by_id(ed)
     if cid not in cards:
         levels = sorted({c.level for c in cards.values()})
         span = ", ".join(_ROMAN[lv] for lv in levels)
-        raise KeyError(
-            f"no card {cid!r} in edition {ed} ({len(cards)} cards, levels {span}); "
-            f"accepted forms: {ACCEPTED_FORMS}"
-        )
+        raise UnknownNameError(f"no card {cid} in edition {ed}", key="card", value=card_id,
+                               expected=f"one of its {len(cards)} cards, levels {span}; forms {ACCEPTED_FORMS}",
+                               hint=suggest(cid, cards))
     return cards[cid]

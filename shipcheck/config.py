@@ -10,14 +10,14 @@ Command-line options always win over the file.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, read_text_file, read_toml
 
 KEYS = ("select", "ignore", "edition", "exclude", "output-format")
+SETTINGS_BYTES = 4 * 1024 * 1024  # the largest settings file (a pyproject.toml) read
 OUTPUT_FORMATS = ("text", "concise", "json", "json-lines", "github", "sarif")
 
 
@@ -35,13 +35,8 @@ class Settings:
 
 
 def _table(path: Path) -> tuple[dict[str, Any] | None, str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"settings file is not valid TOML: {exc}", file=path) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read settings file ({exc})", file=path) from None
+    text = read_text_file(path, what="settings file", limit=SETTINGS_BYTES)
+    doc = read_toml(text, path)
     tool = doc.get("tool", {})
     if isinstance(tool, dict) and isinstance(tool.get("shipcheck"), dict):
         return tool["shipcheck"], text

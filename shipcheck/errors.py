@@ -1,17 +1,109 @@
-"""Input errors: a bad file is reported, never a traceback."""
+"""Input errors: a bad file or argument is reported, never a traceback.
+
+:class:`InputError` is the one error type for bad input, from files and from library arguments
+alike (a :class:`ValueError`). A file with several mistakes raises one :class:`InputError` whose
+:attr:`~InputError.errors` holds them all, in file order. :class:`UnknownNameError` (also a
+:class:`KeyError`) is the InputError of a look-up by name (a card id, a board class, an edition).
+
+This module also holds the safe file reader used for every file the tool opens
+(:func:`read_text_file`): regular files only, with a size limit, UTF-8 text.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import reprlib
+import stat
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_ERRORS",
+    "InputError",
+    "Collector",
+    "Locator",
+    "ShipFormatError",
+    "UnknownNameError",
+    "check_type",
+    "printable",
+    "read_text_file",
+    "read_toml",
+    "short_repr",
+    "suggest",
+]
 
+MAX_DEPTH = 32  # arrays and tables nested deeper than this are refused (meta data included)
+MAX_ERRORS = 100  # errors kept per file; the rest are counted
+VALUE_CHARS = 60  # a value shown in a message is cut to about this many characters
+
+
+# -- text for messages ----------------------------------------------------------------------------
+# C0 and C1 controls, DEL, and the invisible format characters that reorder or hide text
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters and bidi overrides removed, so a name from a file cannot
+    clear a terminal, set its title or reorder what is shown. Tabs and newlines become spaces."""
+    return _UNSAFE.sub("", str(text).replace("\t", " ").replace("\n", " "))
+
+
+class _ShortRepr(reprlib.Repr):
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = VALUE_CHARS
+        self.maxother = VALUE_CHARS
+        self.maxlist = self.maxtuple = self.maxset = 6
+        self.maxdict = 4
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 200:  # repr() of a huge int is slow, and refused past 4,300 digits
+            return f"<an integer of about {round(x.bit_length() * 0.30103)} digits>"
+        return super().repr_int(x, level)
+
+
+_REPR = _ShortRepr()
+
+
+def short_repr(value: Any) -> str:
+    """A repr cut to a readable length: long strings and lists elided, deep nesting cut, huge
+    integers described; never fails."""
+    try:
+        return _REPR.repr(value)
+    except Exception:  # a value whose repr fails is still reported
+        return f"<{type(value).__name__}>"
+
+
+def suggest(word: Any, choices: Iterable[str]) -> str | None:
+    """The choice closest to ``word`` (difflib, or the same word in another case), if one is close."""
+    import difflib
+
+    if not isinstance(word, str) or not word or len(word) > 100:
+        return None
+    options = [c for c in choices if isinstance(c, str)]
+    for c in options:
+        if c.lower() == word.lower():
+            return c
+    hit = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return hit[0] if hit else None
+
+
+# -- the error type -------------------------------------------------------------------------------
 class InputError(ValueError):
-    """A file or option that cannot be read as the format says.
+    """Input that cannot be read as the format or the function says.
 
-    Carries the file, the TOML line where known, the key and the bad value, and what was
-    expected, so the CLI can print one clear message and exit 2.
+    Carries the file (None for a library argument), the TOML line where known, the key (or the
+    argument's name), the bad value, what was expected and a "did you mean" hint, so the CLI can
+    print one clear line per error and exit 2. ``errors`` holds every error found in the same
+    file (``(self,)`` when there is one); :func:`str` gives the first, with a count of the others.
+
+    With ``private=True`` (a file the user did not name, such as a board reached through a ship)
+    the value is not kept, so no message can show it.
     """
 
     def __init__(
@@ -23,16 +115,24 @@ class InputError(ValueError):
         key: str | None = None,
         value: Any = None,
         expected: str | None = None,
+        hint: str | None = None,
+        private: bool = False,
     ) -> None:
         self.message = message
         self.file = str(file) if file is not None else None
         self.line = line
         self.key = key
-        self.value = value
+        self.value = None if private else value
         self.expected = expected
-        super().__init__(self.__str__())
+        self.hint = hint
+        self.private = private
+        self.errors: tuple[InputError, ...] = (self,)
+        self.omitted = 0  # errors found past MAX_ERRORS and not kept
+        super().__init__(self.text)
 
-    def __str__(self) -> str:
+    @property
+    def text(self) -> str:
+        """This error alone, on one line: ``file:line: message; key `k`; value v (expected e); did you mean `x`?``."""
         where = self.file or "<input>"
         if self.line is not None:
             where += f":{self.line}"
@@ -40,25 +140,195 @@ class InputError(ValueError):
         if self.key is not None:
             parts.append(f"key `{self.key}`")
         if self.value is not None:
-            parts.append(f"value {self.value!r}")
+            parts.append(f"value {short_repr(self.value)}")
         text = "; ".join(parts)
         if self.expected:
             text += f" (expected {self.expected})"
-        return text
+        if self.hint:
+            text += f"; did you mean `{self.hint}`?"
+        return printable(" ".join(text.split()))
+
+    def __str__(self) -> str:
+        more = len(self.errors) - 1 + self.omitted
+        return self.text + (f" [and {more} more error{'s' if more != 1 else ''} in .errors]" if more else "")
+
+    @classmethod
+    def many(cls, errors: list[InputError], omitted: int = 0) -> InputError:
+        """One error standing for all of ``errors`` (the first, with ``errors`` set to all of them)."""
+        first = errors[0]
+        first.errors = tuple(errors)
+        first.omitted = omitted
+        first.args = (str(first),)
+        return first
+
+
+class UnknownNameError(InputError, KeyError):
+    """An :class:`InputError` for a name that names nothing (a card id, a board class, an
+    edition); also a :class:`KeyError`, as a failed look-up."""
+
+    def __str__(self) -> str:  # KeyError would show the repr of the message
+        return InputError.__str__(self)
 
 
 # The name the style guide uses for parse errors; the same class.
 ShipFormatError = InputError
 
 
-def read_toml(text: str, file: str | Path | None) -> dict[str, Any]:
-    """Parse TOML text; a syntax error becomes an :class:`InputError` with the parser's line."""
+def check_type(value: Any, kind: type | tuple[type, ...], name: str, expected: str) -> None:
+    """An :class:`InputError` naming the argument ``name`` when ``value`` is not of ``kind``."""
+    if not isinstance(value, kind):
+        raise InputError(f"bad `{name}`", key=name, value=type(value).__name__, expected=expected)
+
+
+class Collector:
+    """Gathers the errors of one file so all of them are reported, not only the first."""
+
+    def __init__(self) -> None:
+        self.errors: list[InputError] = []
+        self.omitted = 0
+
+    def add(self, err: InputError) -> None:
+        for e in err.errors:
+            if len(self.errors) < MAX_ERRORS:
+                self.errors.append(e)
+            else:
+                self.omitted += 1
+        self.omitted += err.omitted
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        """Record an :class:`InputError` raised in the block and carry on after it."""
+        try:
+            yield
+        except InputError as exc:
+            self.add(exc)
+
+    def __len__(self) -> int:
+        return len(self.errors) + self.omitted
+
+    def raise_any(self) -> None:
+        """Raise the errors gathered so far, if any, file by file in line order."""
+        if self.errors:
+            files = {e.file: n for n, e in reversed(list(enumerate(self.errors)))}
+            ordered = sorted(self.errors, key=lambda e: (files[e.file], e.line or 0))
+            raise InputError.many(ordered, self.omitted)
+
+
+# -- reading files --------------------------------------------------------------------------------
+def read_text_file(path: str | Path, *, what: str, limit: int, private: bool = False) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; an :class:`InputError` otherwise.
+
+    Devices, FIFOs and folders are refused before anything is read (``/dev/zero`` would fill the
+    memory, a FIFO would block forever), and so are paths with NUL bytes.
+    """
+    if not isinstance(path, (str, Path)):
+        raise InputError(f"bad {what} path", key="path", value=type(path).__name__, expected="a str or Path")
+    shown = printable(str(path))
+    if "\x00" in str(path):
+        raise InputError(f"cannot read {what} (the path holds a NUL byte)", file=shown.replace("\x00", ""))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise InputError(f"cannot read {what} ({exc.strerror or exc})", file=shown) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise InputError(f"cannot read {what} ({kind})", file=shown, expected="a regular file")
+        if st.st_size > limit:
+            raise InputError(f"{what} too large ({st.st_size} bytes)", file=shown,
+                             expected=f"at most {limit} bytes")
+        chunks = []
+        size = 0
+        while True:  # read to the end, but never past the limit (the file may grow meanwhile)
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise InputError(f"{what} too large (more than {limit} bytes)", file=shown,
+                                 expected=f"at most {limit} bytes")
+            chunks.append(chunk)
+    except OSError as exc:
+        raise InputError(f"cannot read {what} ({exc.strerror or exc})", file=shown) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise InputError(f"{what} is not UTF-8 text", file=shown, line=line,
+                         expected="a UTF-8 text file") from None
+
+
+def read_toml(text: str, file: str | Path | None, *, private: bool = False) -> dict[str, Any]:
+    """Parse TOML text into a document nested at most :data:`MAX_DEPTH` deep.
+
+    Every failure is an :class:`InputError` with the line where known: a syntax error, an integer
+    too long for Python to read (past 4,300 digits), nesting too deep for the parser.
+    """
     import tomllib
 
+    if not isinstance(text, str):
+        raise InputError("bad `text`", key="text", value=type(text).__name__, expected="a str of TOML")
     try:
-        return tomllib.loads(text)
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"not valid TOML: {exc}", file=file, line=toml_error_line(exc)) from None
+    except RecursionError:
+        raise InputError("arrays or tables nested too deeply", file=file, line=_deep_line(text),
+                         expected=f"at most {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+        m = re.search(r"\d{400,}", text)
+        line = text.count("\n", 0, m.start()) + 1 if m else None
+        raise InputError("number too long", file=file, line=line,
+                         expected=f"a number of a sensible size ({type(exc).__name__})") from None
+    depth, path = _depth(doc)
+    if depth > MAX_DEPTH:
+        raise InputError(f"nested more than {MAX_DEPTH} levels deep", file=file, key=".".join(path[:4]) + ("..." if len(path) > 4
+                         else ""), expected=f"at most {MAX_DEPTH} levels of arrays and tables")
+    return doc
+
+
+def _depth(doc: Any) -> tuple[int, list[str]]:
+    """The deepest nesting of arrays and tables in ``doc`` and the keys leading there (no recursion)."""
+    best, best_path = 0, []
+    stack: list[tuple[Any, int, list[str]]] = [(doc, 0, [])]
+    while stack:
+        node, d, path = stack.pop()
+        if d > best:
+            best, best_path = d, path
+        if d > MAX_DEPTH:
+            continue  # deep enough to refuse; do not walk the rest
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if isinstance(v, (dict, list)):
+                    stack.append((v, d + 1, path + [str(k)]))
+        elif isinstance(node, list):
+            for v in node:
+                if isinstance(v, (dict, list)):
+                    stack.append((v, d + 1, path))
+    return best, best_path
+
+
+def _deep_line(text: str) -> int | None:
+    """The line where brackets first nest deeper than the limit, found by counting them."""
+    depth = 0
+    line = 1
+    in_str = False
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        elif ch == '"':
+            in_str = not in_str
+        elif not in_str and ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line
+        elif not in_str and ch in "]}":
+            depth -= 1
+    return None
 
 
 def toml_error_line(exc: Exception) -> int | None:
@@ -76,17 +346,22 @@ class Locator:
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
+        self._starts: dict[str, list[int]] = {}
 
     def _table_starts(self, name: str) -> list[int]:
-        pat = re.compile(r"^\s*\[\[\s*" + re.escape(name) + r"\s*\]\]")
-        return [i for i, ln in enumerate(self.lines) if pat.match(ln)]
+        hit = self._starts.get(name)
+        if hit is None:
+            pat = re.compile(r"^\s*\[\[\s*" + re.escape(name) + r"\s*\]\]")
+            hit = self._starts[name] = [i for i, ln in enumerate(self.lines) if pat.match(ln)]
+        return hit
 
-    def top_error(self, file: str | Path | None) -> Any:
+    def top_error(self, file: str | Path | None, *, private: bool = False) -> Any:
         """A maker of :class:`InputError` for a top-level key of this text."""
 
-        def err(msg: str, key: str | None = None, value: Any = None, expected: str | None = None) -> InputError:
+        def err(msg: str, key: str | None = None, value: Any = None, expected: str | None = None,
+                hint: str | None = None) -> InputError:
             return InputError(msg, file=file, line=self.line_of(key) if key else None, key=key, value=value,
-                              expected=expected)
+                              expected=expected, hint=hint, private=private)
 
         return err
 
@@ -97,10 +372,8 @@ class Locator:
             if index >= len(starts):
                 return None
             start = starts[index]
-            stop = next(
-                (i for i in range(start + 1, len(self.lines)) if re.match(r"^\s*\[", self.lines[i])),
-                len(self.lines),
-            )
+            stop = starts[index + 1] if index + 1 < len(starts) else len(self.lines)
+            stop = next((i for i in range(start + 1, stop) if re.match(r"^\s*\[", self.lines[i])), stop)
             if key is None:
                 return start + 1
         elif key is not None:
@@ -108,7 +381,7 @@ class Locator:
             stop = next((i for i, ln in enumerate(self.lines) if re.match(r"^\s*\[", ln)), len(self.lines))
         if key is None:
             return None
-        pat = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
+        pat = re.compile(r"^\s*(?:" + re.escape(key) + r'|"' + re.escape(key) + r'")\s*=')
         for i in range(start, stop):
             if pat.match(self.lines[i]):
                 return i + 1

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from .errors import check_type
 from .model import Ship
 from .rules import FIXABLE, RULES, CheckReport, Layout, Violation, check
 
@@ -98,6 +99,7 @@ def _pilot_required(ship: Ship) -> int | None:
 
 def fix(ship: Ship) -> FixResult:
     """The fewest lost components that leave ``ship`` free of construction errors."""
+    check_type(ship, Ship, "ship", "a Ship (see load_ship)")
     report = check(ship)
     n = len(ship.tiles)
     b2 = [v for v in report.violations if v.code == "B2"]

@@ -55,7 +55,7 @@ ALIEN = -1
 WAKE_PLACES = 2  # places per ordinary cabin and the pilot cabin for woken sleepers (contract §4)
 
 
-def parse_attack(text: str, *, key: str = "--attack") -> Attack:
+def parse_attack(text: str, *, key: str = "attack") -> Attack:
     """``"large-meteor:front"`` as an :class:`Attack`; raises :class:`InputError` naming ``key``."""
     kind, _, d = text.strip().partition(":") if isinstance(text, str) else ("", "", "")
     if kind not in KINDS or d not in DIRS:
@@ -63,6 +63,29 @@ def parse_attack(text: str, *, key: str = "--attack") -> Attack:
                          expected="KIND:FROM with KIND small-meteor, large-meteor, light-shot or heavy-shot "
                          "and FROM front, rear, left or right")
     return Attack(size=_SIZE[kind], side=d)
+
+
+def as_attacks(attacks: Any, *, key: str = "attacks") -> tuple[Attack, ...]:
+    """Attacks from :class:`Attack` objects, ``"KIND:FROM"`` strings, one of either, or a card (its
+    :meth:`~shipcheck.cards.Card.attacks`); an :class:`InputError` naming ``key`` otherwise."""
+    if hasattr(attacks, "attacks") and callable(attacks.attacks):  # a Card
+        attacks = attacks.attacks()
+    if isinstance(attacks, (str, Attack)):
+        attacks = [attacks]
+    try:
+        items = list(attacks)
+    except TypeError:
+        raise InputError(f"bad `{key}`", key=key, value=attacks,
+                         expected="a sequence of Attack objects or 'KIND:FROM' strings, or a card") from None
+    out = []
+    for a in items:
+        if isinstance(a, str):
+            a = parse_attack(a, key=key)
+        if not isinstance(a, Attack):
+            raise InputError(f"bad attack in `{key}`", key=key, value=a,
+                             expected="Attack objects or 'KIND:FROM' strings")
+        out.append(a)
+    return tuple(out)
 
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from .cards import Attack
 from .errors import InputError
-from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, parse_attack
+from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
 from .model import Ship
 from .parallel import (
     DASK_HINT,
@@ -404,27 +404,6 @@ def _run_chunk(blob: bytes, seed: int, index: int, n: int) -> _Chunk:
 
 
 # -- argument handling ----------------------------------------------------------------------------
-def _as_attacks(attacks: Any) -> tuple[Attack, ...]:
-    if hasattr(attacks, "attacks") and callable(attacks.attacks):  # a Card
-        attacks = attacks.attacks()
-    if isinstance(attacks, (str, Attack)):
-        attacks = [attacks]
-    try:
-        items = list(attacks)
-    except TypeError:
-        raise InputError("bad `attacks`", key="attacks", value=attacks,
-                         expected="a sequence of Attack objects or 'KIND:FROM' strings, or a card") from None
-    out = []
-    for a in items:
-        if isinstance(a, str):
-            a = parse_attack(a, key="attacks")
-        if not isinstance(a, Attack):
-            raise InputError("bad attack in `attacks`", key="attacks", value=a,
-                             expected="Attack objects or 'KIND:FROM' strings")
-        out.append(a)
-    return tuple(out)
-
-
 def _plan(runs: int, batch: int, precision: float | None, max_runs: int) -> Iterator[tuple[int, int]]:
     """(chunk index, chunk size) in order: ``runs`` runs, or up to ``max_runs`` in adaptive mode."""
     return chunk_plan(max_runs if precision is not None else runs, batch)
@@ -502,7 +481,7 @@ def simulate(
     >>> abs(r.p_survive - 5 / 6) < 4 * r.p_survive_se
     True
     """
-    atk = _as_attacks(attacks)
+    atk = as_attacks(attacks)
     if not isinstance(ship, Ship):
         raise InputError("bad `ship`", key="ship", value=type(ship).__name__, expected="a Ship")
     runs = positive_int("runs", runs)
@@ -595,7 +574,7 @@ def simulate_naive(
 ) -> SimulationResult:
     """The baseline: one run at a time, two :mod:`random` dice per attack, one
     :meth:`FlightModel.step` per roll. Same model as :func:`simulate`, another random stream."""
-    atk = _as_attacks(attacks)
+    atk = as_attacks(attacks)
     runs = positive_int("runs", runs)
     s = seed_of(None, seed)
     m = model or FlightModel(ship)

@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import Any
 
 from .cards import Attack
+from .errors import InputError, check_type, suggest
 from .flight import (
     DEFAULT_POLICY,
     Decision,
@@ -30,9 +31,9 @@ from .flight import (
     Policy,
     Situation,
     State,
+    as_attacks,
     defences,
     describe_decision,
-    parse_attack,
 )
 from .kernel import HEAVY, LARGE, LIGHT, SMALL, Effect, Kernel, bits
 from .model import Ship
@@ -42,10 +43,6 @@ POLICY_NOTE = (
     "before charged ones, charges from the first charged battery in row-major order; after a split "
     "keep the piece with the most humans"
 )
-
-
-def _as_attacks(attacks: Sequence[Attack | str]) -> tuple[Attack, ...]:
-    return tuple(parse_attack(a, key="attacks") if isinstance(a, str) else a for a in attacks)
 
 
 @dataclass(frozen=True, repr=False)
@@ -128,6 +125,14 @@ class OddsResult:
                 f"p_survive {self.p_survive} ({float(self.p_survive):.2%}), "
                 f"expected_lost {self.expected_lost} ({float(self.expected_lost):.4f})>")
 
+    def __rich__(self) -> Any:
+        from .render import heat_legend, heat_marks, render_ship
+
+        tags, styles = heat_marks(self.p_lost())
+        text = render_ship(self.ship, marks=tags, mark_styles=styles).__rich__()
+        text.append(f"\n{heat_legend()}\n{self!r}")
+        return text
+
     def _repr_html_(self) -> str:
         from html import escape
 
@@ -190,14 +195,22 @@ def odds(
     model: FlightModel | None = None,
 ) -> OddsResult:
     """Exact odds of a sequence of attacks under a policy (``"default"``, ``"optimal"`` or an object)."""
-    atk = _as_attacks(attacks)
+    check_type(ship, Ship, "ship", "a Ship (see load_ship)")
+    atk = as_attacks(attacks)
+    if model is not None and (not isinstance(model, FlightModel) or model.ship != ship):
+        raise InputError("`model` was built for another ship", key="model", expected="FlightModel(ship)")
     m = model or FlightModel(ship)
-    if policy == "optimal":
+    if isinstance(policy, str) and policy == "optimal":
         return _optimal(ship, atk, m)
     if isinstance(policy, str):
         if policy != "default":
-            raise ValueError(f"unknown policy {policy!r}: expected 'default', 'optimal' or a Policy")
+            raise InputError("unknown policy", key="policy", value=policy,
+                             expected="'default', 'optimal' or a Policy object",
+                             hint=suggest(policy, ("default", "optimal")))
         policy = DEFAULT_POLICY
+    elif not isinstance(policy, Policy):
+        raise InputError("bad `policy`", key="policy", value=type(policy).__name__,
+                         expected="'default', 'optimal' or a Policy object")
     if type(policy) is DefaultPolicy:
         weights, expanded = _forward_default(m.kernel, atk)
     else:

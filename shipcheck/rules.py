@@ -6,10 +6,11 @@ flat boards, wrap-around, seams, hulls and die squares need no special cases her
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Set
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import InputError, check_type, suggest
 from .model import (
     ALIENS,
     BATTERY_KINDS,
@@ -581,8 +582,35 @@ _FUNCTIONAL = {
 }
 
 
-def check(ship: Ship, *, select: Set[str] | None = None, ignore: Set[str] | None = None) -> CheckReport:
-    """All rule breaks of a ship, in code order, and its exposed connectors."""
+def _rule_codes(codes: Any, name: str) -> set[str] | None:
+    """A set of known rule codes from a library argument (any case), or None."""
+    if codes is None:
+        return None
+    if isinstance(codes, str):
+        codes = [codes]
+    try:
+        items = list(codes)
+    except TypeError:
+        raise InputError(f"bad `{name}`", key=name, value=codes, expected="rule codes, e.g. {'C1', 'C2'}") from None
+    out = set()
+    for c in items:
+        code = c.upper() if isinstance(c, str) else c
+        if code not in RULES:
+            raise InputError(f"unknown rule code in `{name}`", key=name, value=c,
+                             expected="codes from shipcheck.RULES: " + ", ".join(RULES), hint=suggest(c, RULES))
+        out.add(code)
+    return out
+
+
+def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> CheckReport:
+    """All rule breaks of a ship, in code order, and its exposed connectors.
+
+    ``select`` keeps only the violations of these rule codes, ``ignore`` leaves these out; an
+    unknown code is an :class:`~shipcheck.errors.InputError`.
+    """
+    check_type(ship, Ship, "ship", "a Ship (see load_ship)")
+    select = _rule_codes(select, "select")
+    ignore = _rule_codes(ignore, "ignore")
     b = ship.board
     tiles = ship.by_index
     lay = Layout(ship, tiles)

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from .model import CREW_VALUES, GOODS, KINDS
-from .topology import BUILTIN_CLASSES, CELL_CHARS, DIRECTIONS, Board, builtin_board
+from .shipfile import MAX_ASIDE, MAX_NAME, MAX_TILES
+from .topology import BUILTIN_CLASSES, CELL_CHARS, DIRECTIONS, MAX_LABEL, MAX_SIDE, Board, builtin_board
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 NAMES = ("ship", "board")
@@ -215,14 +216,16 @@ def ship_schema() -> dict[str, Any]:
                       "description": "a board file, relative to this file's folder (instead of class)"},
             "edition": {"enum": list(EDITIONS), "default": "2007",
                         "description": "the tile catalogue `id` refers to, and the board where editions differ"},
-            "name": {"type": "string", "description": "the ship's name"},
+            "name": {"type": "string", "maxLength": MAX_NAME, "description": "the ship's name"},
             "front": {"enum": ["N", "E", "S", "W"],
                       "description": "the board side that is the ship's front (class IA only)"},
             "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6},
                      "minItems": 1, "maxItems": 2,
                      "description": "the two rolls that unlocked die squares (class IVC only)"},
-            "tile": {"type": "array", "items": tile, "description": "the placed tiles, one [[tile]] each"},
-            "aside": {"type": "array", "items": aside, "description": "components set aside, one [[aside]] each"},
+            "tile": {"type": "array", "items": tile, "maxItems": MAX_TILES,
+                     "description": "the placed tiles, one [[tile]] each"},
+            "aside": {"type": "array", "items": aside, "maxItems": MAX_ASIDE,
+                      "description": "components set aside, one [[aside]] each"},
             "meta": {"type": "object", "description": "free-form data; shipcheck ignores it"},
         },
         "required": ["format"],
@@ -235,7 +238,8 @@ def ship_schema() -> dict[str, Any]:
 @cache
 def board_schema() -> dict[str, Any]:
     """The JSON Schema of a board file (format 1)."""
-    label = {"anyOf": [_INT, {"type": "array", "items": _INT, "minItems": 1}]}
+    label_int = {"type": "integer", "minimum": 0, "maximum": MAX_LABEL}
+    label = {"anyOf": [label_int, {"type": "array", "items": label_int, "minItems": 1, "maxItems": 12}]}
     direction = {"enum": list(DIRECTIONS)}
     cells_chars = "".join(CELL_CHARS).replace(".", r"\.")
     return {
@@ -245,19 +249,19 @@ def board_schema() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "format": {"const": 1, "description": "the file format version: 1"},
-            "name": {"type": "string", "minLength": 1, "description": "the board's name (its class)"},
-            "level": {"type": "integer", "minimum": 1, "default": 1,
+            "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "the board's name (its class)"},
+            "level": {"type": "integer", "minimum": 1, "maximum": 9, "default": 1,
                       "description": "flight level: which rules card, card decks and rewards apply"},
             "dice": {"enum": ["2d6", "1d6"], "default": "2d6", "description": "how an attack picks its line"},
-            "columns": {"type": "array", "items": label, "minItems": 1,
+            "columns": {"type": "array", "items": label, "minItems": 1, "maxItems": MAX_SIDE,
                         "description": "one label per grid column, left to right; a label may be a list"},
-            "rows": {"type": "array", "items": label, "minItems": 1,
+            "rows": {"type": "array", "items": label, "minItems": 1, "maxItems": MAX_SIDE,
                      "description": "one label per grid row, front to rear; a label may be a list"},
-            "cells": {"type": "array", "minItems": 1,
-                      "items": {"type": "string", "pattern": f"^[{cells_chars}]+$"},
+            "cells": {"type": "array", "minItems": 1, "maxItems": MAX_SIDE,
+                      "items": {"type": "string", "maxLength": MAX_SIDE, "pattern": f"^[{cells_chars}]+$"},
                       "description": "the grid, front row first: # buildable, S start square, . not part "
                                      "of the ship, A-H hull letters, 1-6 die squares"},
-            "max_penalty": {"type": "integer", "minimum": 0,
+            "max_penalty": {"type": "integer", "minimum": 0, "maximum": 10**6,
                             "description": "cap on the credits lost components cost; omit for no cap"},
             "wrap": {"type": "boolean", "default": False,
                      "description": "left edge meets right edge and top meets bottom (a torus)"},
@@ -268,7 +272,7 @@ def board_schema() -> dict[str, Any]:
                              "description": "the ship file's `front` picks which side is the front"},
             "redirect": {"type": "object",
                          "propertyNames": {"enum": list(DIRECTIONS)},
-                         "additionalProperties": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
+                         "additionalProperties": {"type": "object", "propertyNames": {"pattern": "^([1-9]|1[0-2])$"},
                                                   "additionalProperties": direction},
                          "description": 'rolls sent to another side, e.g. { front = { 1 = "left" } }'},
             "verified": {"type": "boolean", "default": True,

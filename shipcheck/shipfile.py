@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import datetime
+import os
 import re
+import stat
 import tomllib
+from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .data import data_path
-from .errors import InputError, Locator, read_toml
+from .errors import Collector, InputError, Locator, UnknownNameError, printable, read_text_file, read_toml, suggest
 from .model import (
     CREW_VALUES,
     GOODS,
@@ -19,21 +23,34 @@ from .model import (
     Ship,
     Tile,
 )
-from .topology import BUILTIN_CLASSES, Board, builtin_board, load_board
+from .topology import BOARD_BYTES, BUILTIN_CLASSES, Board, builtin_board, parse_board
 
 EDITIONS = ("2007", "2021")
 _SHIP_KEYS = {"format", "class", "board", "edition", "name", "front", "dice", "tile", "aside", "meta"}
 _TILE_KEYS = {"at", "id", "kind", "sides", "rot", "crew", "charge", "goods", "cells", "slots",
               "special_slots", "color"}
 _ATTR_KEYS = ("cells", "slots", "special_slots", "color")
+_ASIDE_KEYS = ("id", "kind", "sides", *_ATTR_KEYS)
+SHIP_BYTES = 2 * 1024 * 1024  # the largest ship file read
+MAX_TILES = 4096  # [[tile]] entries (a 64 x 64 board has no more squares)
+MAX_ASIDE = 256  # [[aside]] entries
+MAX_NAME = 200  # characters of a ship's name
 
 
 # -- catalogue ------------------------------------------------------------------------------------
-@cache
 def catalogue(edition: str = "2007") -> dict[str, AsideTile]:
-    """The tile catalogue of an edition, by id (``"2007:64"``)."""
+    """The tile catalogue of an edition, by id (``"2007:64"``).
+
+    Raises :class:`~shipcheck.errors.UnknownNameError` for an edition that is not 2007 or 2021.
+    """
     if edition not in EDITIONS:
-        raise KeyError(edition)
+        raise UnknownNameError("unknown edition", key="edition", value=edition, expected='"2007" or "2021"',
+                               hint=suggest(edition, EDITIONS))
+    return _catalogue(edition)
+
+
+@cache
+def _catalogue(edition: str) -> dict[str, AsideTile]:
     path = data_path("catalogue", f"{edition}.toml")
     text = path.read_text(encoding="utf-8")
     doc = tomllib.loads(text)
@@ -41,7 +58,7 @@ def catalogue(edition: str = "2007") -> dict[str, AsideTile]:
     loc = Locator(text)
     for n, raw in enumerate(doc.get("tile", [])):
         tid = f"{edition}:{raw['id']}"
-        kind, sides, attrs = _tile_body(raw, file=path, loc=loc, table="tile", index=n, inline=True)
+        kind, sides, attrs = _tile_body(raw, file=path, loc=loc, table="tile", index=n)
         out[tid] = AsideTile(kind=kind, sides=sides, attrs=attrs, id=tid)
     return out
 
@@ -83,51 +100,74 @@ def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _tile_body(
-    raw: dict[str, Any], *, file: Any, loc: Locator, table: str, index: int, inline: bool
-) -> tuple[str, str, tuple[tuple[str, Any], ...]]:
-    """Validate kind, sides and attributes of an inline tile."""
+def _maker(file: Any, loc: Locator, table: str, index: int) -> Any:
+    """A maker of :class:`InputError` for keys of the ``index``-th ``[[table]]``."""
 
-    def err(msg: str, key: str | None, value: Any = None, expected: str | None = None) -> InputError:
-        return InputError(f"[[{table}]] #{index + 1}: {msg}", file=file,
-                          line=loc.line_of(key, table, index), key=key, value=value, expected=expected)
+    def err(msg: str, key: str | None, value: Any = None, expected: str | None = None,
+            hint: str | None = None) -> InputError:
+        return InputError(f"[[{table}]] #{index + 1}: {msg}", file=file, line=loc.line_of(key, table, index),
+                          key=key, value=value, expected=expected, hint=hint)
 
-    kind = raw.get("kind")
+    return err
+
+
+def _tile_body(raw: dict[str, Any], *, file: Any, loc: Locator, table: str,
+               index: int) -> tuple[str, str, tuple[tuple[str, Any], ...]]:
+    """Validate kind, sides and attributes of an inline tile; every mistake is reported."""
+    err = _maker(file, loc, table, index)
+    col = Collector()
+    kind: Any = raw.get("kind")
+    info = None
     if kind is None:
-        raise err("a tile needs `kind` and `sides`, or a catalogue `id`", "kind", None, "a tile kind")
-    if kind not in KINDS:
-        raise err("unknown tile kind", "kind", kind, "one of " + ", ".join(KINDS))
-    info = KINDS[kind]
-    sides = raw.get("sides")
+        col.add(err("a tile needs `kind` and `sides`, or a catalogue `id`", "kind", None, "a tile kind"))
+    elif not isinstance(kind, str) or kind not in KINDS:
+        col.add(err("unknown tile kind", "kind", kind, "one of " + ", ".join(KINDS), hint=suggest(kind, KINDS)))
+    else:
+        info = KINDS[kind]
+    sides: Any = raw.get("sides")
+    sides_ok = False
     if sides is None:
-        raise err("missing `sides`", "sides", None, "4 digits 0-3 in the order N E S W")
-    if not isinstance(sides, str) or len(sides) != 4 or any(ch not in "0123" for ch in sides):
-        raise err("bad side string", "sides", sides, "4 digits 0-3 in the order N E S W, e.g. \"3102\"")
-    for s in info.barrels + info.exhausts:
-        if sides[s] != "0":
-            what = "barrel" if s in info.barrels else "exhaust"
-            raise err(f"the {what} side ({'NESW'[s]}) of {_a(kind)} must be written 0", "sides", sides,
-                      f"0 at position {s + 1}")
+        col.add(err("missing `sides`", "sides", None, "4 digits 0-3 in the order N E S W"))
+    elif not isinstance(sides, str) or len(sides) != 4 or any(ch not in "0123" for ch in sides):
+        col.add(err("bad side string", "sides", sides, "4 digits 0-3 in the order N E S W, e.g. \"3102\""))
+    else:
+        sides_ok = True
+    if info is not None and sides_ok:
+        for s in info.barrels + info.exhausts:
+            if sides[s] != "0":
+                what = "barrel" if s in info.barrels else "exhaust"
+                col.add(err(f"the {what} side ({'NESW'[s]}) of {_a(kind)} must be written 0", "sides", sides,
+                            f"0 at position {s + 1}"))
+                break
     attrs = []
-    for a in _ATTR_KEYS:
-        if a in raw:
-            if a not in info.attrs:
-                raise err(f"`{a}` does not apply to {_a(kind)}", a, raw[a],
-                          "attributes " + (", ".join(info.attrs) or "none") + f" for {kind}")
-            allowed = info.attrs[a]
+    if info is not None:
+        for a in _ATTR_KEYS:
+            if a not in raw:
+                continue
             v = raw[a]
+            if a not in info.attrs:
+                col.add(err(f"`{a}` does not apply to {_a(kind)}", a, v,
+                            "attributes " + (", ".join(info.attrs) or "none") + f" for {kind}"))
+                continue
+            allowed = info.attrs[a]
             if allowed is None:
-                if not isinstance(v, str) or not v:
-                    raise err(f"bad `{a}`", a, v, "a name")
-            elif v not in allowed or isinstance(v, bool) or type(v) is not type(allowed[0]):
-                raise err(f"bad `{a}` for {_a(kind)}", a, v, "one of " + ", ".join(map(str, allowed)))
+                if not isinstance(v, str) or not v or len(v) > MAX_NAME:
+                    col.add(err(f"bad `{a}`", a, v, "a name"))
+                    continue
+            elif isinstance(v, bool) or v not in allowed or type(v) is not type(allowed[0]):
+                col.add(err(f"bad `{a}` for {_a(kind)}", a, v, "one of " + ", ".join(map(str, allowed)),
+                            hint=suggest(v, [str(x) for x in allowed])))
+                continue
             attrs.append((a, v))
-    for a in info.required:
-        if a not in raw:
-            raise err(f"{_a(kind)} needs `{a}`", a, None, "one of " + ", ".join(map(str, info.attrs[a] or ())))
-    if kind == "mixed_cargo" and raw["special_slots"] > raw["slots"]:
-        raise err("more special slots than slots", "special_slots", raw["special_slots"],
-                  f"at most {raw['slots']}")
+        for a in info.required:
+            if a not in raw:
+                col.add(err(f"{_a(kind)} needs `{a}`", a, None, "one of " + ", ".join(map(str, info.attrs[a] or ()))))
+        got = dict(attrs)
+        if kind == "mixed_cargo" and "slots" in got and "special_slots" in got and got["special_slots"] > got["slots"]:
+            col.add(err("more special slots than slots", "special_slots", got["special_slots"],
+                        f"at most {got['slots']}"))
+    col.raise_any()
+    assert isinstance(kind, str) and isinstance(sides, str)
     return kind, sides, tuple(sorted(attrs))
 
 
@@ -147,7 +187,9 @@ def _resolve_at(at: Any, board: Board, err: Any) -> int:
         return r_hits[0] * board.width + c_hits[0]
     if isinstance(at, dict):
         if set(at) != {"col", "row"} or not all(_int(v) for v in at.values()):
-            raise err("bad square", "at", at, "{col = i, row = j} with 0-based grid indices")
+            raise err("bad square", "at", at, "{col = i, row = j} with 0-based grid indices",
+                      hint=next((h for k in at if k not in ("col", "row") for h in [suggest(k, ("col", "row"))] if h),
+                                None))
         c, r = at["col"], at["row"]
         if not (0 <= c < board.width and 0 <= r < board.height):
             raise err(f"square is not on the grid of board {board.name}", "at", at,
@@ -158,107 +200,140 @@ def _resolve_at(at: Any, board: Board, err: Any) -> int:
 
 # -- ships ----------------------------------------------------------------------------------------
 def load_ship(path: str | Path, *, edition: str = "2007") -> Ship:
-    """Read a ship file; raises :class:`InputError` on any format error. ``edition`` is the edition
-    of a file that does not name one."""
+    """Read a ship file; raises :class:`InputError` on any format error.
+
+    Only a regular file of at most :data:`SHIP_BYTES` bytes is read. The error lists every mistake
+    found in the file in its ``errors`` (see :func:`parse_ship`). ``edition`` is the edition of a
+    file that does not name one.
+    """
+    text = read_text_file(path, what="ship file", limit=SHIP_BYTES)
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read ship file ({exc.strerror or exc})", file=p) from None
-    except UnicodeDecodeError:
-        raise InputError("ship file is not UTF-8 text", file=p) from None
     return parse_ship(text, file=p, base_dir=p.parent, edition=edition)
 
 
 def parse_ship(text: str, *, file: str | Path | None = None, base_dir: str | Path | None = None,
                edition: str = "2007") -> Ship:
     """Parse ship-file text. ``base_dir`` resolves ``board = "..."`` paths; ``edition`` is the
-    edition of a file that does not name one."""
-    loc = Locator(text)
-    top_err = loc.top_error(file)
+    edition of a file that does not name one.
+
+    Raises :class:`InputError`; its ``errors`` hold every mistake found, in file order, as far as
+    the file can be read past the first (a tile whose square is wrong is still checked for its
+    kind, sides and crew). A board reached through ``board = "..."`` is read as a file the user did
+    not name: its errors show keys, never values.
+    """
+    loc = Locator(text if isinstance(text, str) else "")
+    top = loc.top_error(file)
     doc = read_toml(text, file)
+    col = Collector()
     for k in doc:
         if k not in _SHIP_KEYS:
-            raise top_err("unknown top-level key (free-form data goes under [meta])", k, doc[k],
-                          "one of " + ", ".join(sorted(_SHIP_KEYS)))
+            col.add(top("unknown top-level key (free-form data goes under [meta])", k, doc[k],
+                        "one of " + ", ".join(sorted(_SHIP_KEYS)), hint=suggest(k, _SHIP_KEYS)))
     if "format" not in doc:
-        raise top_err("missing `format`", "format", None, "format = 1")
+        col.add(top("missing `format`", "format", None, "format = 1"))
+        col.raise_any()
     if doc["format"] != 1 or isinstance(doc["format"], bool):
-        raise top_err("unsupported ship format", "format", doc["format"], "1")
-    edition = doc.get("edition", edition)
-    if edition not in EDITIONS:
-        raise top_err("unknown edition", "edition", edition, '"2007" or "2021"')
-    if ("class" in doc) == ("board" in doc):
-        raise top_err("give exactly one of `class` and `board`", "class" if "class" in doc else None,
-                      None, 'class = "I" (a built-in board) or board = "path/to/board.toml"')
-    if "class" in doc:
-        cls = doc["class"]
-        if cls not in BUILTIN_CLASSES:
-            raise top_err("unknown ship class", "class", cls, "one of " + ", ".join(BUILTIN_CLASSES))
-        board = builtin_board(cls, edition)
-        board_ref = cls
+        col.add(top("unsupported ship format", "format", doc["format"], "1"))
+        col.raise_any()
+    file_edition: Any = doc.get("edition", edition)
+    ed: str | None = None
+    if isinstance(file_edition, str) and file_edition in EDITIONS:
+        ed = file_edition
     else:
-        ref = doc["board"]
-        if not isinstance(ref, str) or not ref:
-            raise top_err("bad board path", "board", ref, "a path to a board file")
-        bpath = Path(base_dir or ".") / ref
-        try:
-            board = load_board(bpath)
-        except InputError as exc:
-            if exc.message.startswith("cannot read"):
-                raise top_err("cannot read the board file", "board", ref,
-                              f"a board file at {bpath}") from None
-            raise
-        board_ref = ref
+        col.add(top("unknown edition", "edition", file_edition, '"2007" or "2021"',
+                    hint=suggest(str(file_edition) if _int(file_edition) else file_edition, EDITIONS)))
+    board, board_ref = _ship_board(doc, base_dir, ed or "2007", top, col)
     name = doc.get("name")
-    if name is not None and not isinstance(name, str):
-        raise top_err("bad name", "name", name, "a string")
+    if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
+        col.add(top("bad name", "name", name, f"a string of at most {MAX_NAME} characters"))
+        name = None
     front = doc.get("front")
-    if front is not None:
+    if front is not None and board is not None:
         if not board.choose_front:
-            raise top_err(f"board {board.name} does not let the player choose the front", "front", front,
-                          "no `front` key on this board")
-        if front not in ("N", "E", "S", "W"):
-            raise top_err("bad front", "front", front, '"N", "E", "S" or "W"')
+            col.add(top(f"board {board.name} does not let the player choose the front", "front", front,
+                        "no `front` key on this board"))
+        elif front not in ("N", "E", "S", "W"):
+            col.add(top("bad front", "front", front, '"N", "E", "S" or "W"', hint=suggest(front, "NESW")))
     dice = doc.get("dice")
-    if dice is not None:
+    if dice is not None and board is not None:
         if not board.die_squares:
-            raise top_err(f"board {board.name} has no die-unlocked squares", "dice", dice, "no `dice` key")
-        if (not isinstance(dice, list) or not 1 <= len(dice) <= 2
+            col.add(top(f"board {board.name} has no die-unlocked squares", "dice", dice, "no `dice` key"))
+        elif (not isinstance(dice, list) or not 1 <= len(dice) <= 2
                 or not all(_int(x) and 1 <= x <= 6 for x in dice)):
-            raise top_err("bad dice", "dice", dice, "the two rolls, e.g. dice = [2, 5]")
+            col.add(top("bad dice", "dice", dice, "the two rolls, e.g. dice = [2, 5]"))
     meta = doc.get("meta", {})
     if not isinstance(meta, dict):
-        raise top_err("`meta` must be a table", "meta", meta, "[meta]")
+        col.add(top("`meta` must be a table", "meta", meta, "[meta]"))
 
-    raw_tiles = doc.get("tile", [])
-    if not isinstance(raw_tiles, list):
-        raise top_err("`tile` must be an array of tables", "tile", None, "[[tile]] entries")
     tiles: list[Tile] = []
     seen: dict[int, int] = {}
-    for n, raw in enumerate(raw_tiles):
-        tiles.append(_parse_tile(raw, n, board, edition, file, loc, seen))
+    raw_tiles = doc.get("tile", [])
+    if not isinstance(raw_tiles, list):
+        col.add(top("`tile` must be an array of tables", "tile", None, "[[tile]] entries"))
+    elif len(raw_tiles) > MAX_TILES:
+        col.add(top(f"{len(raw_tiles)} tiles", "tile", None, f"at most {MAX_TILES} [[tile]] entries"))
+    else:
+        for n, raw in enumerate(raw_tiles):
+            t = _parse_tile(raw, n, board, ed, file, loc, seen, col)
+            if t is not None:
+                tiles.append(t)
     starts = [t for t in tiles if t.kind == "start_cabin"]
     if len(starts) > 1:
-        n = next(i for i, t in enumerate(tiles) if t is starts[1])
-        raise InputError("two pilot cabins (start_cabin) in one ship", file=file,
-                         line=loc.line_of("kind", "tile", n), key="kind", value="start_cabin",
-                         expected="at most one start_cabin")
-    if not starts and board.start is not None and board.start not in seen:
+        n = seen[starts[1].at]
+        col.add(InputError("two pilot cabins (start_cabin) in one ship", file=file,
+                           line=loc.line_of("kind", "tile", n), key="kind", value="start_cabin",
+                           expected="at most one start_cabin"))
+    if not starts and board is not None and board.start is not None and board.start not in seen:
         # the pilot cabin stands on the start square from the beginning (spec section 4)
         tiles.append(Tile(at=board.square(board.start), kind="start_cabin", sides="3333", implied=True))
 
     aside = []
     raw_aside = doc.get("aside", [])
     if not isinstance(raw_aside, list):
-        raise top_err("`aside` must be an array of tables", "aside", None, "[[aside]] entries")
-    for n, raw in enumerate(raw_aside):
-        aside.append(_parse_aside(raw, n, edition, file, loc))
+        col.add(top("`aside` must be an array of tables", "aside", None, "[[aside]] entries"))
+    elif len(raw_aside) > MAX_ASIDE:
+        col.add(top(f"{len(raw_aside)} tiles set aside", "aside", None, f"at most {MAX_ASIDE} [[aside]] entries"))
+    else:
+        for n, raw in enumerate(raw_aside):
+            with col.guard():
+                aside.append(_parse_aside(raw, n, ed, file, loc))
+    col.raise_any()
+    assert board is not None and ed is not None
     return Ship(
-        board=board, tiles=tuple(tiles), edition=edition, name=name, front=front,
+        board=board, tiles=tuple(tiles), edition=ed, name=name, front=front,
         dice=tuple(dice or ()), aside=tuple(aside), board_ref=board_ref,
         meta=tuple(sorted(meta.items())), source=str(file) if file else None,
     )
+
+
+def _ship_board(doc: dict[str, Any], base_dir: str | Path | None, edition: str, top: Any,
+                col: Collector) -> tuple[Board | None, str | None]:
+    """The ship's board, from `class` or from a board file; None (with the errors noted) when neither works."""
+    if ("class" in doc) == ("board" in doc):
+        col.add(top("give exactly one of `class` and `board`", "class" if "class" in doc else None,
+                    None, 'class = "I" (a built-in board) or board = "path/to/board.toml"'))
+        return None, None
+    if "class" in doc:
+        cls = doc["class"]
+        if cls not in BUILTIN_CLASSES:
+            col.add(top("unknown ship class", "class", cls, "one of " + ", ".join(BUILTIN_CLASSES),
+                        hint=suggest(cls, BUILTIN_CLASSES)))
+            return None, None
+        return builtin_board(cls, edition), cls
+    ref = doc["board"]
+    if not isinstance(ref, str) or not ref or len(ref) > 4096:
+        col.add(top("bad board path", "board", ref, "a path to a board file"))
+        return None, None
+    bpath = Path(base_dir or ".") / ref
+    try:
+        text = read_text_file(bpath, what="the board file", limit=BOARD_BYTES, private=True)
+    except InputError as exc:
+        at_line = f" (line {exc.line})" if exc.line else ""
+        col.add(top(exc.message + at_line, "board", ref, f"a board file at {printable(str(bpath))}"))
+        return None, None
+    with col.guard():
+        return parse_board(text, file=bpath, private=True), ref
+    return None, None
 
 
 def _catalogue_tile(tid: Any, edition: str, err: Any) -> AsideTile:
@@ -275,92 +350,131 @@ def _catalogue_tile(tid: Any, edition: str, err: Any) -> AsideTile:
     return entry
 
 
-def _parse_aside(raw: Any, n: int, edition: str, file: Any, loc: Locator) -> AsideTile:
-    def err(msg: str, key: str | None, value: Any = None, expected: str | None = None) -> InputError:
-        return InputError(f"[[aside]] #{n + 1}: {msg}", file=file, line=loc.line_of(key, "aside", n),
-                          key=key, value=value, expected=expected)
-
+def _parse_aside(raw: Any, n: int, edition: str | None, file: Any, loc: Locator) -> AsideTile:
+    err = _maker(file, loc, "aside", n)
     if not isinstance(raw, dict):
         raise err("not a table", None)
+    col = Collector()
     for k in raw:
-        if k not in ("id", "kind", "sides", *_ATTR_KEYS):
-            raise err("unknown key", k, raw[k], "id, or kind + sides and the kind's attributes")
+        if k not in _ASIDE_KEYS:
+            col.add(err("unknown key", k, raw[k], "id, or kind + sides and the kind's attributes",
+                        hint=suggest(k, _ASIDE_KEYS)))
+    entry = None
     if "id" in raw:
         if "kind" in raw or "sides" in raw:
-            raise err("give either `id` or `kind` + `sides`", "id", raw["id"], "one of the two forms")
-        return _catalogue_tile(raw["id"], edition, err)
-    kind, sides, attrs = _tile_body(raw, file=file, loc=loc, table="aside", index=n, inline=True)
-    return AsideTile(kind=kind, sides=sides, attrs=attrs)
+            col.add(err("give either `id` or `kind` + `sides`", "id", raw["id"], "one of the two forms"))
+        elif edition is not None:
+            with col.guard():
+                entry = _catalogue_tile(raw["id"], edition, err)
+    else:
+        with col.guard():
+            kind, sides, attrs = _tile_body(raw, file=file, loc=loc, table="aside", index=n)
+            entry = AsideTile(kind=kind, sides=sides, attrs=attrs)
+    col.raise_any()
+    assert entry is not None
+    return entry
 
 
-def _parse_tile(raw: Any, n: int, board: Board, edition: str, file: Any, loc: Locator,
-                seen: dict[int, int]) -> Tile:
-    def err(msg: str, key: str | None, value: Any = None, expected: str | None = None) -> InputError:
-        return InputError(f"[[tile]] #{n + 1}: {msg}", file=file, line=loc.line_of(key, "tile", n),
-                          key=key, value=value, expected=expected)
-
+def _parse_tile(raw: Any, n: int, board: Board | None, edition: str | None, file: Any, loc: Locator,
+                seen: dict[int, int], col: Collector) -> Tile | None:
+    """One [[tile]]: its mistakes go to ``col`` (as many as can be found) and None is returned."""
+    err = _maker(file, loc, "tile", n)
     if not isinstance(raw, dict):
-        raise err("not a table", None)
+        col.add(err("not a table", None))
+        return None
+    before = len(col)
     for k in raw:
         if k not in _TILE_KEYS:
-            raise err("unknown key in a tile", k, raw[k], "one of " + ", ".join(sorted(_TILE_KEYS)))
+            col.add(err("unknown key in a tile", k, raw[k], "one of " + ", ".join(sorted(_TILE_KEYS)),
+                        hint=suggest(k, _TILE_KEYS)))
+    at = None
     if "at" not in raw:
-        raise err("missing `at`", "at", None, "[column, row] labels or {col = i, row = j}")
-    at = board.square(_resolve_at(raw["at"], board, err))
-    if at in seen:
-        raise err(f"two tiles on one square (also [[tile]] #{seen[at] + 1})", "at", raw["at"],
-                  "one tile per square")
-    seen[at] = n
+        col.add(err("missing `at`", "at", None, "[column, row] labels or {col = i, row = j}"))
+    elif board is not None:
+        with col.guard():
+            at = board.square(_resolve_at(raw["at"], board, err))
+            if at in seen:
+                bad = at
+                at = None
+                raise err(f"two tiles on one square (also [[tile]] #{seen[bad] + 1})", "at", raw["at"],
+                          "one tile per square")
+            seen[at] = n
     rot_deg = raw.get("rot", 0)
+    rot = 0
     if not _int(rot_deg) or rot_deg % 90 != 0:
-        raise err("rotation is not a multiple of 90", "rot", rot_deg, "0, 90, 180 or 270")
-    rot = (rot_deg // 90) % 4
+        col.add(err("rotation is not a multiple of 90", "rot", rot_deg, "0, 90, 180 or 270"))
+    else:
+        rot = (rot_deg // 90) % 4
     tid = None
+    kind: str | None = None
+    sides: str = ""
+    attrs: tuple[tuple[str, Any], ...] = ()
     if "id" in raw:
         if "kind" in raw or "sides" in raw:
-            raise err("give either `id` or `kind` + `sides`", "id", raw["id"], "one of the two forms")
+            col.add(err("give either `id` or `kind` + `sides`", "id", raw["id"], "one of the two forms"))
         for a in _ATTR_KEYS:
             if a in raw:
-                raise err(f"`{a}` comes from the catalogue for a catalogue tile", a, raw[a],
-                          "no attributes beside `id`")
-        entry = _catalogue_tile(raw["id"], edition, err)
-        kind, sides, attrs, tid = entry.kind, entry.sides, entry.attrs, entry.id
+                col.add(err(f"`{a}` comes from the catalogue for a catalogue tile", a, raw[a],
+                            "no attributes beside `id`"))
+        if edition is not None and "kind" not in raw and "sides" not in raw:
+            with col.guard():
+                entry = _catalogue_tile(raw["id"], edition, err)
+                kind, sides, attrs, tid = entry.kind, entry.sides, entry.attrs, entry.id
     else:
-        kind, sides, attrs = _tile_body(raw, file=file, loc=loc, table="tile", index=n, inline=False)
+        with col.guard():
+            kind, sides, attrs = _tile_body(raw, file=file, loc=loc, table="tile", index=n)
+        if kind is None and isinstance(raw.get("kind"), str) and raw["kind"] in KINDS:
+            kind = raw["kind"]  # sides or attributes were wrong: the crew, charge and goods can still be checked
+    crew = raw.get("crew")
+    charge = raw.get("charge")
+    goods = raw.get("goods", [])
+    if kind is not None:
+        _check_load(raw, kind, dict(attrs), err, col)
+    if len(col) > before or kind is None or at is None:
+        return None
+    return Tile(at=at, kind=kind, sides=sides, rot=rot, attrs=attrs, id=tid, crew=crew, charge=charge,
+                goods=tuple(goods))
+
+
+def _check_load(raw: dict[str, Any], kind: str, attr: dict[str, Any], err: Any, col: Collector) -> None:
+    """A tile's crew, charge and goods against its kind and capacity."""
     info = KINDS[kind]
     crew = raw.get("crew")
     if crew is not None:
         if not info.crew:
-            raise err(f"`crew` is not allowed on {_a(kind)}", "crew", crew,
-                      "crew only on start_cabin, cabin, luxury_cabin, stasis_chamber")
-        if crew not in CREW_VALUES:
-            raise err("bad crew", "crew", crew, "one of " + ", ".join(CREW_VALUES))
+            col.add(err(f"`crew` is not allowed on {_a(kind)}", "crew", crew,
+                        "crew only on start_cabin, cabin, luxury_cabin, stasis_chamber"))
+        elif crew not in CREW_VALUES or not isinstance(crew, str):
+            col.add(err("bad crew", "crew", crew, "one of " + ", ".join(CREW_VALUES), hint=suggest(crew, CREW_VALUES)))
     charge = raw.get("charge")
-    attr = dict(attrs)
     if charge is not None:
         if not info.charge:
-            raise err(f"`charge` is not allowed on {_a(kind)}", "charge", charge,
-                      "charge only on battery and battery_hold")
-        cap = attr.get("cells", attr.get("slots", 0))
-        if not _int(charge) or not 0 <= charge <= cap:
-            raise err("bad charge", "charge", charge, f"0 to {cap}")
-    goods = raw.get("goods", [])
+            col.add(err(f"`charge` is not allowed on {_a(kind)}", "charge", charge,
+                        "charge only on battery and battery_hold"))
+            charge = None
+        else:
+            cap = attr.get("cells", attr.get("slots", 0))
+            if not _int(charge) or not 0 <= charge <= cap:
+                col.add(err("bad charge", "charge", charge, f"0 to {cap}"))
+                charge = None
     if "goods" in raw:
+        goods = raw["goods"]
         if not info.goods:
-            raise err(f"`goods` is not allowed on {_a(kind)}", "goods", goods,
-                      "goods only on cargo, special_cargo, mixed_cargo and battery_hold")
-        if not isinstance(goods, list) or not all(g in GOODS for g in goods):
-            raise err("bad goods", "goods", goods, "a list of " + ", ".join(GOODS))
+            col.add(err(f"`goods` is not allowed on {_a(kind)}", "goods", goods,
+                        "goods only on cargo, special_cargo, mixed_cargo and battery_hold"))
+            return
+        if not isinstance(goods, list) or not all(isinstance(g, str) and g in GOODS for g in goods):
+            bad = next((g for g in goods if g not in GOODS), None) if isinstance(goods, list) else None
+            col.add(err("bad goods", "goods", goods, "a list of " + ", ".join(GOODS), hint=suggest(bad, GOODS)))
+            return
         slots = attr.get("slots", 0)
         used = len(goods) + (charge or 0 if kind == "battery_hold" else 0)
         if used > slots:
-            raise err(f"more goods than the hold's {slots} slots", "goods", goods, f"at most {slots}")
+            col.add(err(f"more goods than the hold's {slots} slots", "goods", goods, f"at most {slots}"))
         reds = goods.count("red")
         red_room = {"special_cargo": slots, "mixed_cargo": attr.get("special_slots", 0)}.get(kind, 0)
         if reds > red_room:
-            raise err("red goods need special slots", "goods", goods, f"at most {red_room} red")
-    return Tile(at=at, kind=kind, sides=sides, rot=rot, attrs=attrs, id=tid, crew=crew, charge=charge,
-                goods=tuple(goods))
+            col.add(err("red goods need special slots", "goods", goods, f"at most {red_room} red"))
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -458,6 +572,125 @@ def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
         for k, v in ship.meta:
             out.append(f"{_toml_key(k)} = {_toml_value(v)}")
     return "\n".join(out) + "\n"
+
+
+# -- editing and saving ---------------------------------------------------------------------------
+def edit_ship_text(text: str, ship: Ship, removed: Iterable[int], *, board_ref: str | None = None,
+                   base_dir: str | Path | None = None) -> str:
+    """The ship file ``text`` (of ``ship``) with the tiles on the squares ``removed`` taken out and,
+    when given, `board` set to ``board_ref``; comments, key order and layout kept (tomlkit).
+
+    The result is parsed back (resolving a board path from ``base_dir``, where it will be saved)
+    and must equal the expected ship; when it does not (an unusual file layout), the ship is
+    written anew by :func:`dump_ship` instead, which loses the comments but never the meaning.
+    """
+    gone = set(removed)
+    expected = ship.without(gone)
+    if board_ref is not None:
+        expected = replace(expected, board_ref=board_ref)
+    try:
+        import tomlkit
+
+        doc = tomlkit.parse(text)
+
+        def no_square(*_: Any, **__: Any) -> Exception:
+            return ValueError("square")
+
+        tiles = doc.get("tile")
+        if tiles is not None:
+            drop = [n for n, raw in enumerate(tiles)
+                    if _resolve_at(raw.unwrap().get("at") if hasattr(raw, "unwrap") else raw.get("at"),
+                                   ship.board, no_square) in gone]
+            for n in reversed(drop):
+                del tiles[n]
+            if not len(tiles):
+                del doc["tile"]
+        if board_ref is not None and "board" in doc:
+            doc["board"] = board_ref
+        out = tomlkit.dumps(doc)
+        if parse_ship(out, base_dir=base_dir) == expected:
+            return out
+    except Exception:  # any surprise in the edit: the plain writer below is always right
+        pass
+    return dump_ship(expected)
+
+
+def save_text(path: str | Path, text: str, *, overwrite: bool = False) -> None:
+    """Write ``text`` to ``path`` atomically; raises :class:`InputError`.
+
+    The text goes to a temporary file in the same folder, which then takes the name in one step,
+    so a full disk or a crash never leaves a cut-off file in place of a good one. Without
+    ``overwrite`` nothing that exists at the moment of writing is created over or replaced (a hard
+    link makes the name exclusively); with it, a symlink at ``path`` is replaced by the file, never
+    followed to write elsewhere.
+    """
+    p = Path(path)
+    shown = printable(str(p))
+    if "\x00" in str(p):
+        raise InputError("cannot write there (the path holds a NUL byte)", file=shown.replace("\x00", ""))
+    if not overwrite and os.path.lexists(p):
+        raise InputError("output file exists (give overwrite=True, or --force, to replace it)", file=shown,
+                         expected="a new file name")
+    if p.is_dir() and not p.is_symlink():
+        raise InputError("cannot write there (a folder)", file=shown, expected="a file name")
+    import tempfile
+
+    folder = p.parent
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{p.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(f"cannot write there ({exc.strerror or exc})", file=shown) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        mode = _new_file_mode()
+        if overwrite:
+            try:
+                st = os.lstat(p)
+                if stat.S_ISREG(st.st_mode):
+                    mode = stat.S_IMODE(st.st_mode)
+            except OSError:
+                pass
+        os.chmod(tmp, mode)
+        if overwrite:
+            os.replace(tmp, p)
+            return
+        try:
+            os.link(tmp, p)  # fails if the name exists now, whatever it is (a dangling symlink too)
+        except FileExistsError:
+            raise InputError("output file exists (it appeared while shipcheck worked; nothing was written)",
+                             file=shown, expected="a new file name") from None
+        except OSError:  # a file system without hard links: exclusive creation, then the text
+            _write_exclusive(p, text, mode)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise InputError(f"cannot write the file ({exc.strerror or exc})", file=shown) from None
+    except UnicodeEncodeError as exc:
+        raise InputError(f"cannot write the file (text not encodable as UTF-8: {exc.reason})", file=shown) from None
+    finally:
+        try:
+            os.unlink(tmp)  # gone already when all went well
+        except OSError:
+            pass
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _write_exclusive(p: Path, text: str, mode: int) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(p, flags, mode)
+    except FileExistsError:
+        raise InputError("output file exists (it appeared while shipcheck worked; nothing was written)",
+                         file=printable(str(p)), expected="a new file name") from None
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
 
 
 def tile_lines(text: str, board: Board) -> dict[int, int]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from .errors import check_type
 from .flight import DIRS, KINDS, FlightModel, parse_attack
 from .model import ALIENS, BATTERY_KINDS, CABIN_KINDS, ENGINE_KINDS, GOODS, Ship, Tile
 from .rules import Layout, check
@@ -426,6 +427,7 @@ class ShipStats:
 # -- the work ------------------------------------------------------------------------------------
 def stats(ship: Ship) -> ShipStats:
     """The parameters and attack odds of ``ship`` at launch (full batteries unless the file says)."""
+    check_type(ship, Ship, "ship", "a Ship (see load_ship)")
     report = check(ship)
     tiles = ship.by_index
     lay = Layout.of(ship, tiles)

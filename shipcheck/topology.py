@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .data import data_path
-from .errors import InputError, Locator, read_toml
+from .errors import Collector, Locator, UnknownNameError, read_text_file, read_toml, short_repr, suggest
 from .model import Side
 
 HULL_CHARS = "ABCDEFGH"
@@ -280,103 +280,92 @@ _BOARD_KEYS = {
     "format", "name", "level", "dice", "columns", "rows", "cells", "max_penalty", "wrap", "seams",
     "choose_front", "redirect", "verified", "note", "edition",
 }
+MAX_SIDE = 64  # squares along either side of a board
+MAX_LABEL = 999  # line labels are dice values; anything far past them is a mistake
+BOARD_BYTES = 256 * 1024  # the largest board file read
 
 
-def load_board(path: str | Path) -> Board:
-    """Read a board file; raises :class:`InputError` on any format error."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read board file ({exc.strerror})", file=p) from None
-    return parse_board(text, file=p)
+def load_board(path: str | Path, *, private: bool = False) -> Board:
+    """Read a board file; raises :class:`InputError` (listing every mistake found) on any format error.
+
+    Only a regular file of at most :data:`BOARD_BYTES` bytes is read. ``private=True`` is for a
+    file the user did not name (a board reached through a ship): its errors show keys, never values.
+    """
+    text = read_text_file(path, what="board file", limit=BOARD_BYTES, private=private)
+    return parse_board(text, file=path, private=private)
 
 
-def parse_board(text: str, *, file: str | Path | None = None) -> Board:
-    err = Locator(text).top_error(file)
-    doc = read_toml(text, file)
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def parse_board(text: str, *, file: str | Path | None = None, private: bool = False) -> Board:
+    """Parse board-file text; raises :class:`InputError` whose ``errors`` list every mistake found."""
+    err = Locator(text if isinstance(text, str) else "").top_error(file, private=private)
+    doc = read_toml(text, file, private=private)
+    col = Collector()
     for k in doc:
         if k not in _BOARD_KEYS:
-            raise err("unknown key in board file", k, doc[k], "one of " + ", ".join(sorted(_BOARD_KEYS)))
-    if doc.get("format", 1) != 1:
-        raise err("unsupported board format", "format", doc.get("format"), "1")
+            col.add(err("unknown key in board file", k, doc[k], "one of " + ", ".join(sorted(_BOARD_KEYS)),
+                        hint=suggest(k, _BOARD_KEYS)))
+    fmt = doc.get("format", 1)
+    if fmt != 1 or isinstance(fmt, bool):
+        col.add(err("unsupported board format", "format", fmt, "1"))
+        col.raise_any()
     for k in ("name", "cells", "columns", "rows"):
         if k not in doc:
-            raise err("missing key", k, None, "a value")
-    name = doc["name"]
-    if not isinstance(name, str) or not name:
-        raise err("bad board name", "name", name, "a non-empty string")
-    cells = doc["cells"]
-    if not isinstance(cells, list) or not cells or not all(isinstance(r, str) for r in cells):
-        raise err("`cells` must be a list of strings", "cells", cells, "rows of the grid")
-    w = len(cells[0])
-    if w == 0 or any(len(r) != w for r in cells):
-        raise err("rows of `cells` differ in length", "cells", cells, f"every row {w} characters")
-    for r in cells:
-        for ch in r:
-            if ch not in CELL_CHARS:
-                raise err("bad cell character", "cells", ch, "one of # S . A-H 1-6")
-    if sum(r.count("S") for r in cells) > 1:
-        raise err("more than one start square", "cells", cells, "at most one S")
+            col.add(err("missing key", k, None, "a value"))
+    name = doc.get("name")
+    if "name" in doc and (not isinstance(name, str) or not name or len(name) > 100):
+        col.add(err("bad board name", "name", name, "a non-empty string of at most 100 characters"))
 
-    def labels(key: str, n: int) -> tuple[Label, ...]:
+    cells: Any = doc.get("cells")
+    cells_ok = False
+    if "cells" in doc:
+        with col.guard():
+            cells_ok = _check_cells(cells, err)
+
+    def labels(key: str, n: int | None) -> tuple[Label, ...] | None:
+        if key not in doc:
+            return None
         val = doc[key]
-        if not isinstance(val, list) or len(val) != n:
-            raise err(f"`{key}` must list one label per grid line", key, val, f"{n} labels")
+        if not isinstance(val, list) or (n is not None and len(val) != n):
+            col.add(err(f"`{key}` must list one label per grid line", key, val,
+                        f"{n} labels" if n is not None else "a list of labels"))
+            return None
         out = []
         for x in val:
-            if isinstance(x, int) and not isinstance(x, bool):
+            if _is_int(x) and 0 <= x <= MAX_LABEL:
                 out.append((x,))
-            elif isinstance(x, list) and x and all(isinstance(y, int) and not isinstance(y, bool) for y in x):
+            elif (isinstance(x, list) and 0 < len(x) <= 12
+                  and all(_is_int(y) and 0 <= y <= MAX_LABEL for y in x)):
                 out.append(tuple(x))
             else:
-                raise err(f"bad label in `{key}`", key, x, "an integer or a list of integers")
+                col.add(err(f"bad label in `{key}`", key, x, f"an integer 0-{MAX_LABEL} or a list of them"))
+                return None
         return tuple(out)
 
-    columns = labels("columns", w)
-    rows = labels("rows", len(cells))
+    columns = labels("columns", len(cells[0]) if cells_ok else None)
+    rows = labels("rows", len(cells) if cells_ok else None)
     level = doc.get("level", 1)
-    if not isinstance(level, int) or isinstance(level, bool) or level < 1:
-        raise err("bad level", "level", level, "a positive integer")
+    if not _is_int(level) or not 1 <= level <= 9:
+        col.add(err("bad level", "level", level, "a flight level 1-9"))
     dice = doc.get("dice", "2d6")
     if dice not in ("2d6", "1d6"):
-        raise err("bad dice", "dice", dice, '"2d6" or "1d6"')
+        col.add(err("bad dice", "dice", dice, '"2d6" or "1d6"', hint=suggest(dice, ("2d6", "1d6"))))
     mp = doc.get("max_penalty")
-    if mp is not None and (not isinstance(mp, int) or isinstance(mp, bool) or mp < 0):
-        raise err("bad max_penalty", "max_penalty", mp, "a non-negative integer, or omit it for no cap")
+    if mp is not None and (not _is_int(mp) or not 0 <= mp <= 10**6):
+        col.add(err("bad max_penalty", "max_penalty", mp, "a non-negative integer, or omit it for no cap"))
     for k in ("wrap", "choose_front", "verified"):
         if k in doc and not isinstance(doc[k], bool):
-            raise err(f"`{k}` must be true or false", k, doc[k], "a boolean")
-    seams_raw = doc.get("seams", [])
-    seams = []
-    if not isinstance(seams_raw, list):
-        raise err("bad seams", "seams", seams_raw, "a list of [label, label] pairs")
-    for s in seams_raw:
-        if (not isinstance(s, list) or len(s) != 2
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in s)):
-            raise err("bad seam", "seams", s, "a pair of column labels, e.g. [3, 4]")
-        ca = [j for j, lab in enumerate(columns) if s[0] in lab]
-        cb = [j for j, lab in enumerate(columns) if s[1] in lab]
-        if len(ca) != 1 or len(cb) != 1 or abs(ca[0] - cb[0]) != 1:
-            raise err("a seam must name two neighbouring columns by their labels", "seams", s,
-                      "labels of two adjacent columns")
-        seams.append((s[0], s[1]))
-    red_raw = doc.get("redirect", {})
-    if not isinstance(red_raw, dict):
-        raise err("bad redirect", "redirect", red_raw, 'a table like { front = { 1 = "left" } }')
-    redirect = []
-    for d, m in red_raw.items():
-        if d not in DIRECTIONS or not isinstance(m, dict):
-            raise err("bad redirect entry", "redirect", d, "front, rear, left or right mapping rolls to sides")
-        items = []
-        for k, v in m.items():
-            if not k.isdigit() or v not in DIRECTIONS:
-                raise err("bad redirect roll", "redirect", f"{d}.{k} = {v!r}", 'a roll number mapped to a side')
-            items.append((int(k), v))
-        redirect.append((d, tuple(sorted(items))))
+            col.add(err(f"`{k}` must be true or false", k, doc[k], "a boolean"))
+    seams = _seams(doc.get("seams", []), columns, err, col)
+    redirect = _redirect(doc.get("redirect", {}), err, col)
     for k in ("note", "edition"):
         if k in doc and not isinstance(doc[k], str):
-            raise err(f"`{k}` must be a string", k, doc[k], "a string")
+            col.add(err(f"`{k}` must be a string", k, doc[k], "a string"))
+    col.raise_any()
+    assert columns is not None and rows is not None and isinstance(name, str)
     return Board(
         name=name, level=level, dice=dice, columns=columns, rows=rows, cells=tuple(cells),
         max_penalty=mp, wrap=doc.get("wrap", False), seams=tuple(seams),
@@ -384,6 +373,69 @@ def parse_board(text: str, *, file: str | Path | None = None) -> Board:
         verified=doc.get("verified", True), note=doc.get("note", ""), edition=doc.get("edition"),
         source=str(file) if file else None,
     )
+
+
+def _check_cells(cells: Any, err: Any) -> bool:
+    """Whether ``cells`` is a rectangular grid of known characters within the size bounds."""
+    if not isinstance(cells, list) or not cells or not all(isinstance(r, str) for r in cells):
+        raise err("`cells` must be a list of strings", "cells", cells, "rows of the grid")
+    w = len(cells[0])
+    if len(cells) > MAX_SIDE or w > MAX_SIDE:
+        raise err(f"board of {w} x {len(cells)} squares is too large", "cells", None,
+                  f"at most {MAX_SIDE} x {MAX_SIDE} squares")
+    if w == 0 or any(len(r) != w for r in cells):
+        raise err("rows of `cells` differ in length", "cells", cells, f"every row {w} characters")
+    for r in cells:
+        for ch in r:
+            if ch not in CELL_CHARS:
+                raise err("bad cell character", "cells", ch, "one of # S . A-H 1-6")
+    if sum(r.count("S") for r in cells) > 1:
+        raise err("more than one start square", "cells", None, "at most one S")
+    return True
+
+
+def _seams(raw: Any, columns: tuple[Label, ...] | None, err: Any, col: Collector) -> list[tuple[int, int]]:
+    seams: list[tuple[int, int]] = []
+    if not isinstance(raw, list):
+        col.add(err("bad seams", "seams", raw, "a list of [label, label] pairs"))
+        return seams
+    for s in raw:
+        if not isinstance(s, list) or len(s) != 2 or not all(_is_int(x) for x in s):
+            col.add(err("bad seam", "seams", s, "a pair of column labels, e.g. [3, 4]"))
+            continue
+        if columns is None:
+            continue
+        ca = [j for j, lab in enumerate(columns) if s[0] in lab]
+        cb = [j for j, lab in enumerate(columns) if s[1] in lab]
+        if len(ca) != 1 or len(cb) != 1 or abs(ca[0] - cb[0]) != 1:
+            col.add(err("a seam must name two neighbouring columns by their labels", "seams", s,
+                        "labels of two adjacent columns"))
+            continue
+        seams.append((s[0], s[1]))
+    return seams
+
+
+def _redirect(raw: Any, err: Any, col: Collector) -> list[tuple[str, tuple[tuple[int, str], ...]]]:
+    redirect: list[tuple[str, tuple[tuple[int, str], ...]]] = []
+    if not isinstance(raw, dict):
+        col.add(err("bad redirect", "redirect", raw, 'a table like { front = { 1 = "left" } }'))
+        return redirect
+    for d, m in raw.items():
+        if d not in DIRECTIONS or not isinstance(m, dict):
+            col.add(err("bad redirect entry", "redirect", d, "front, rear, left or right mapping rolls to sides",
+                        hint=suggest(d, DIRECTIONS)))
+            continue
+        items = []
+        for k, v in m.items():
+            # "²".isdigit() is true and int("²") fails: only ASCII digits name a roll
+            if not (k.isascii() and k.isdigit() and 1 <= int(k) <= 12) or v not in DIRECTIONS:
+                col.add(err("bad redirect roll", "redirect", f"{d}.{k} = {short_repr(v)}",
+                            "a roll 1-12 mapped to front, rear, left or right",
+                            hint=suggest(v, DIRECTIONS)))
+                continue
+            items.append((int(k), v))
+        redirect.append((d, tuple(sorted(items))))
+    return redirect
 
 
 # Built-in boards: file names under tiles/boards; the 2021 edition has its own class II.
@@ -395,10 +447,21 @@ def builtin_names() -> list[str]:
     return list(BUILTIN_CLASSES) + ["II-2021"]
 
 
-@cache
 def builtin_board(name: str, edition: str = "2007") -> Board:
-    """A board shipped with the tool: a class name, and the edition where the boards differ."""
-    key = _EDITION_FILES.get((name, edition), name)
-    if name not in BUILTIN_CLASSES and name != "II-2021":
-        raise KeyError(name)
+    """A board shipped with the tool: a class name, and the edition where the boards differ.
+
+    Raises :class:`~shipcheck.errors.UnknownNameError` (an InputError and a KeyError) for a name
+    that is not a built-in board.
+    """
+    if not isinstance(name, str) or (name not in BUILTIN_CLASSES and name != "II-2021"):
+        raise UnknownNameError("no such built-in board", key="class", value=name,
+                               expected="one of " + ", ".join(builtin_names()),
+                               hint=suggest(name, builtin_names()))
+    if edition not in ("2007", "2021"):
+        raise UnknownNameError("unknown edition", key="edition", value=edition, expected='"2007" or "2021"')
+    return _builtin_board(_EDITION_FILES.get((name, edition), name))
+
+
+@cache
+def _builtin_board(key: str) -> Board:
     return load_board(data_path("boards", f"{key}.toml"))

@@ -14,7 +14,6 @@ read.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,9 +75,12 @@ def _ignored(path: Path, is_dir: bool, specs: Sequence[tuple[Path, Any]]) -> boo
 def classify(path: Path) -> str:
     """``"ship"``, ``"board"`` or ``"other"`` (not a ship file); unreadable TOML counts as a ship
     file so that its error is reported."""
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    from .errors import InputError, read_text_file, read_toml
+    from .shipfile import SHIP_BYTES
+
+    try:  # read safely: a walked folder may hold anything (huge files, FIFOs, 5,000-digit numbers)
+        doc = read_toml(read_text_file(path, what="file", limit=SHIP_BYTES), path)
+    except InputError:
         return "ship"
     if "cells" in doc:
         return "board"
@@ -157,7 +159,7 @@ def check_many(paths: Sequence[str | Path] | str | Path, *, select: Iterable[str
         try:
             ship = load_ship(f)
         except InputError as exc:
-            row["error"] = str(exc)
+            row["error"] = "\n".join(e.text for e in exc.errors)  # every mistake of the file
             rows.append(row)
             continue
         r = check(ship, select=sel, ignore=ign)

@@ -12,6 +12,7 @@ import pytest
 from shipcheck.cli import main
 from shipcheck.errors import InputError
 from shipcheck.shipfile import load_ship
+from shipcheck.topology import load_board
 
 ROOT = Path(__file__).resolve().parents[1]
 MALFORMED = ROOT / "tests" / "malformed"
@@ -42,10 +43,19 @@ def test_check_rejects_malformed_file(case: Path, capsys: pytest.CaptureFixture[
     assert code == 2, (out, err)
     assert "Traceback" not in out + err
     assert err.startswith("shipcheck: error: ")
-    assert len(err.strip().splitlines()) == 1, err
-    assert case.name in err or "boards/" in err  # the message names the file
-    for want in expected(case):
-        assert want in err, f"{want!r} not in {err!r}"
+    lines = err.strip().splitlines()
+    wants = expected(case)
+    count = next((int(w.split(":")[1]) for w in wants if w.startswith("lines:")), 1)
+    assert len(lines) == count, err  # every mistake of the file, one line each
+    assert all(line.startswith("shipcheck: error: ") for line in lines)
+    assert all(case.name in line or "boards/" in line for line in lines)  # each names the file
+    for want in wants:
+        if want.startswith("lines:"):
+            continue
+        if want.startswith("!"):  # must not be shown (a value from a file the user did not name)
+            assert want[1:] not in err, f"{want[1:]!r} shown in {err!r}"
+        else:
+            assert want in err, f"{want!r} not in {err!r}"
 
 
 @pytest.mark.parametrize("case", ["rot-45", "board-bad-cell", "bad-toml"])
@@ -56,7 +66,7 @@ def test_python_m_shipcheck_exits_2_without_traceback(case: str) -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stdout + proc.stderr
     for want in expected(MALFORMED / f"{case}.toml"):
-        assert want in proc.stderr
+        assert (want[1:] not in proc.stderr) if want.startswith("!") else (want in proc.stderr)
 
 
 def test_several_files_report_every_bad_one(capsys: pytest.CaptureFixture[str]) -> None:
@@ -90,11 +100,14 @@ def test_library_raises_input_error_with_location(case: str, key: str, value: ob
     assert exc.line == line
 
 
-def test_library_names_the_board_file() -> None:
+def test_library_names_the_board_file_and_hides_its_values() -> None:
     with pytest.raises(InputError) as ei:
         load_ship(MALFORMED / "board-bad-cell.toml")
     assert ei.value.file is not None and ei.value.file.endswith("bad-cell.toml")
     assert ei.value.key == "cells"
+    assert ei.value.value is None and ei.value.private  # a board reached through a ship
+    with pytest.raises(InputError) as ei:
+        load_board(MALFORMED / "boards" / "bad-cell.toml")  # a board named directly shows its values
     assert ei.value.value == "X"
 
 

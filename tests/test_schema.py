@@ -27,6 +27,13 @@ LOADER_ONLY = {
     "missing-board-file": "the board file must exist",
     "two-start-cabins": "at most one start_cabin in a ship",
     "two-tiles-one-square": "at most one tile on a square",
+    "huge-integer": "a number too long to read: no TOML parser builds a document to validate",
+    "nested-arrays": "nested too deeply to read: no TOML parser builds a document to validate",
+    "nested-meta-tables": "nesting deeper than 32 levels, anywhere (a schema fixes no depth for meta)",
+    "board-not-utf8": "the board file is not UTF-8 text",
+    "board-dev-zero": "the board file must be a regular file",
+    "board-is-folder": "the board file must be a regular file",
+    "board-nul-path": "the board path must name a file",
 }
 
 # TOML tells 2 from 2.0 and so do editors (taplo); JSON Schema's "integer" in Python accepts 2.0
@@ -88,11 +95,11 @@ def malformed_errors(case: Path) -> list[str] | None:
     """Schema errors of a malformed case (its board file too); None when it is not TOML."""
     try:
         doc = tomllib.loads(case.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, ValueError, RecursionError):
+        return None  # ValueError: a number past 4,300 digits; RecursionError: nesting too deep
     found = errors(SHIP, doc)
     ref = doc.get("board")
-    if isinstance(ref, str) and (case.parent / ref).is_file():
+    if isinstance(ref, str) and "\x00" not in ref and (case.parent / ref).is_file():
         try:
             board = tomllib.loads((case.parent / ref).read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError):

@@ -85,7 +85,7 @@ def parse_tile(text: str | AsideTile | Tile, edition: str = "2007") -> AsideTile
             raise InputError("bad tile attribute", key="TILE", value=spec, expected="NAME=VALUE, e.g. cells=3")
         raw[k.strip()] = int(v) if v.strip().isdigit() else v.strip()
     try:
-        kind, sides, attrs = _tile_body(raw, file=None, loc=Locator(""), table="tile", index=0, inline=True)
+        kind, sides, attrs = _tile_body(raw, file=None, loc=Locator(""), table="tile", index=0)
     except InputError as exc:
         raise InputError(f"bad tile: {exc.message.split(': ', 1)[-1]}", key="TILE", value=spec,
                          expected=exc.expected or 'KIND:SIDES[:NAME=VALUE,...] or a catalogue id "2007:5"') from None

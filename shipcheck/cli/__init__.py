@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 import click
 
 from ..errors import InputError
-from ._common import EXIT_OK, EXIT_USAGE, EXIT_VIOLATIONS, input_error_text, version
+from ._common import EXIT_OK, EXIT_USAGE, EXIT_VIOLATIONS, report_input_error, version
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_USAGE", "EXIT_VIOLATIONS", "cli", "main"]
 
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
     try:
         rv: Any = cli.main(args=argv, prog_name="shipcheck", standalone_mode=False)
     except InputError as exc:
-        sys.stderr.write(f"shipcheck: error: {input_error_text(exc)}\n")
+        report_input_error(exc)
         sys.exit(EXIT_USAGE)
     except click.exceptions.NoArgsIsHelpError as exc:
         sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx is not None else "")

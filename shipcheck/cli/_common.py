@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, printable
 from ..model import Ship
 from ..render import Styled, render_ship
 from ..rules import RULES, CheckReport
@@ -42,9 +42,30 @@ def version() -> str:
 
 
 def input_error_text(exc: InputError) -> str:
-    """The one-line message; errors in options name no file."""
-    text = " ".join(str(exc).split())
-    return text.removeprefix("<input>: ") if exc.file is None else text
+    """The one-line message of one error; errors in options name no file."""
+    return exc.text.removeprefix("<input>: ") if exc.file is None else exc.text
+
+
+def input_error_lines(exc: InputError) -> list[str]:
+    """One line per error found (a file with several mistakes reports them all)."""
+    lines = [input_error_text(e) for e in exc.errors]
+    if exc.omitted:
+        lines.append(f"{exc.file or 'input'}: {exc.omitted} more error{'s' if exc.omitted != 1 else ''} not shown")
+    return lines
+
+
+def report_input_error(exc: InputError) -> None:
+    """Write every error of ``exc`` to stderr, one ``shipcheck: error: ...`` line each."""
+    sys.stderr.write("".join(f"shipcheck: error: {line}\n" for line in input_error_lines(exc)))
+
+
+def as_options(exc: InputError, options: dict[str, str]) -> InputError:
+    """The library's error for an argument, renamed to the command-line option that gave it
+    (``{"seed": "--seed"}``); other errors are returned as they are."""
+    if exc.file is None and exc.key in options and len(exc.errors) == 1:
+        return InputError(exc.message.replace(f"`{exc.key}`", options[exc.key]), key=options[exc.key],
+                          value=exc.value, expected=exc.expected, hint=exc.hint)
+    return exc
 
 
 def exit_with(code: int) -> None:
@@ -122,11 +143,14 @@ def board_desc(board: Board) -> str:
 
 
 def header(ship: Ship, path: str) -> str:
+    """The ship's first line; names from files are cleaned of control characters (they could
+    clear the screen or retitle the terminal)."""
     b = ship.board
-    parts = [path]
+    parts = [printable(path)]
     if ship.name:
-        parts.append(f"“{ship.name}”")
-    what = f"class {b.name}" if ship.board_ref in BUILTIN_CLASSES else f"board file {ship.board_ref}"
+        parts.append(f"“{printable(ship.name)}”")
+    what = (f"class {b.name}" if ship.board_ref in BUILTIN_CLASSES
+            else f"board file {printable(str(ship.board_ref))}")
     line = " ".join(parts) + f" — {what} ({board_desc(b)}), edition {ship.edition}, {ship.tile_count_text()}"
     if ship.front and b.choose_front:
         line += f", front {ship.front}"
@@ -140,7 +164,8 @@ def header(ship: Ship, path: str) -> str:
 def provisional(board: Board) -> str | None:
     if board.verified:
         return None
-    return f"warning: board {board.name} is provisional (verified = false)" + (f": {board.note}" if board.note else "")
+    return printable(f"warning: board {board.name} is provisional (verified = false)"
+                     + (f": {board.note}" if board.note else ""))
 
 
 def draw(ship: Ship, marks: dict[int, str] | None = None, styles: dict[int, str] | None = None) -> None:

@@ -10,11 +10,11 @@ from typing import Any
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, printable, read_text_file, suggest
 from ..model import Ship
 from ..render import legend
 from ..rules import RULES, check
-from ..shipfile import load_ship, parse_ship
+from ..shipfile import SHIP_BYTES, edit_ship_text, load_ship, parse_ship, save_text
 from ..topology import BUILTIN_CLASSES
 from ._common import (
     EXIT_USAGE,
@@ -25,7 +25,7 @@ from ._common import (
     exit_with,
     format_option,
     header,
-    input_error_text,
+    input_error_lines,
     marks_of,
     print_json,
     print_rich,
@@ -116,15 +116,16 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
     with spinner(f"checking {len(found.files)} ship files"):
         for f in found.files:
             try:
-                s = load_ship(f, edition=edition or settings.edition or "2007")
-            except InputError as exc:
-                unreadable.append(Unreadable(str(f), input_error_text(exc), exc.line))
-                continue
-            try:
-                text = Path(f).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                text = ""
-            results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
+                text = read_text_file(f, what="ship file", limit=SHIP_BYTES)
+                s = parse_ship(text, file=Path(f), base_dir=Path(f).parent, edition=edition or settings.edition or "2007")
+                results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
+            except InputError as exc:  # every mistake of the file, one entry each
+                unreadable.extend(Unreadable(str(f), line, e.line) for e, line in zip(exc.errors, input_error_lines(exc)))
+                if exc.omitted:
+                    unreadable.append(Unreadable(str(f), input_error_lines(exc)[-1], None))
+            except Exception as exc:  # a bug in one file must not cost the other files their results
+                unreadable.append(Unreadable(str(f), f"{printable(str(f))}: internal error ({type(exc).__name__}: "
+                                             f"{printable(str(exc))[:200]}); please report it", None))
     if form != "text" or unreadable:
         for u in unreadable:
             if form in ("text", "json"):
@@ -171,12 +172,12 @@ def _print_check(form: str, results: list[Any], unreadable: list[Any], many: boo
                 echo(line)
             echo(summary(r))
             for note in r.notes:
-                echo(f"note: {note}")
+                echo(printable(f"note: {note}"))
         if many and (len(results) > 1 or skipped or unreadable):
             n_illegal = sum(1 for c in results if not c.report.legal)
             echo()
             echo(f"{len(results)} ship{'' if len(results) == 1 else 's'} checked: {len(results) - n_illegal} legal, "
-                 f"{n_illegal} illegal" + (f"; {len(unreadable)} unreadable" if unreadable else "")
+                 f"{n_illegal} illegal" + (f"; {len({u.path for u in unreadable})} unreadable" if unreadable else "")
                  + (f"; {skipped} TOML file{'' if skipped == 1 else 's'} skipped (not ship files)" if skipped else ""))
 
 
@@ -214,10 +215,11 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
     from ..fix import fix as fix_ship
 
     src = Path(ship)
-    s = load_ship(src)
-    if write is not None and write.exists() and not force:
-        raise InputError("output file exists (use --force to overwrite it)", file=write, key="--write",
-                         value=str(write), expected="a new file name")
+    text = read_text_file(src, what="ship file", limit=SHIP_BYTES)
+    s = parse_ship(text, file=src, base_dir=src.parent)
+    if write is not None and os.path.lexists(write) and not force:
+        raise InputError("output file exists (use --force to overwrite it)", file=printable(str(write)),
+                         key="--write", expected="a new file name")
     from ._common import spinner
 
     with spinner("finding the fewest components to lose"):
@@ -262,17 +264,13 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
         exit_with(EXIT_VIOLATIONS)
         return
     if write is not None:
-        fixed = _rebase_board(res.fixed, src, write)
-        removed = ", ".join(b.cell_text(i) for i in res.removed) or "nothing"
-        try:
-            from ..shipfile import dump_ship
-
-            text = dump_ship(fixed, comment=f"Fixed by shipcheck from {ship}: removed {removed}.")
-            write.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write the fixed ship ({exc.strerror or exc})", file=write) from None
+        # the user's file, edited: the removed tiles go, comments and key order stay
+        rebased = _rebase_board(s, src, write).board_ref
+        out = edit_ship_text(text, s, res.removed, board_ref=rebased if rebased != s.board_ref else None,
+                             base_dir=write.parent)
+        save_text(write, out, overwrite=force)
         if fmt == "text":
-            echo(f"wrote {write}")
+            echo(f"wrote {printable(str(write))}")
 
 
 # -- rules ----------------------------------------------------------------------------------------
@@ -310,7 +308,8 @@ def rules_cmd(code: str | None, fmt: str) -> None:
         return
     key = code.upper()
     if key not in RULES:
-        raise InputError("unknown rule code", key="CODE", value=code, expected="one of " + ", ".join(RULES))
+        raise InputError("unknown rule code", key="CODE", value=code, expected="one of " + ", ".join(RULES),
+                         hint=suggest(code, RULES))
     r = RULES[key]
     examples = [("bad", parse_ship(r.bad, file=f"<rule {key} bad example>")),
                 ("good", parse_ship(r.good, file=f"<rule {key} good example>"))]

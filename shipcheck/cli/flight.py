@@ -7,11 +7,22 @@ from typing import Any
 
 import click
 
-from ..errors import InputError
+from ..errors import InputError, printable
 from ..model import Ship
 from ..rules import check
 from ..shipfile import load_ship
-from ._common import draw, echo, format_option, header, pct, print_json, progress_bar, provisional, ship_argument
+from ._common import (
+    as_options,
+    draw,
+    echo,
+    format_option,
+    header,
+    pct,
+    print_json,
+    progress_bar,
+    provisional,
+    ship_argument,
+)
 
 _ATTACK_HELP = ("An attack, repeatable, in order: small-meteor, large-meteor, light-shot or heavy-shot, from "
                 "front, rear, left or right.")
@@ -37,14 +48,13 @@ def flight_attacks(ship: Ship, attack: tuple[str, ...], card: str | None) -> tup
         raise InputError("give --attack KIND:FROM (repeatable) or --card ID, not both and not neither",
                          key="--attack/--card", value=None, expected="one of the two")
     if attack:
-        atk = [parse_attack(a) for a in attack]
+        atk = [parse_attack(a, key="--attack") for a in attack]
         return atk, ", ".join(str(a) for a in atk)
     assert card is not None
     try:
         c = find_card(card) if ":" in card else find_card(card, ship.edition)
-    except KeyError as exc:
-        raise InputError("unknown card", key="--card", value=card,
-                         expected=str(exc.args[0]) if exc.args else "a card id from `shipcheck cards`") from None
+    except InputError as exc:
+        raise as_options(exc, {"card": "--card"}) from None
     atk = list(c.attacks())
     if not atk:
         raise InputError(f"card {c.full_id} ({c.type}) has no meteors or shots", key="--card", value=card,
@@ -110,7 +120,9 @@ def stats_cmd(ship: str, fmt: str) -> None:
         echo(warn)
     import shutil
 
-    echo(render_stats(st, width=shutil.get_terminal_size((100, 24)).columns))
+    # the title holds the ship's name: cleaned of control characters
+    text = render_stats(st, width=shutil.get_terminal_size((100, 24)).columns)
+    echo("\n".join(printable(line) for line in text.splitlines()))
 
 
 @click.command("odds")
@@ -179,7 +191,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
 @attack_options
 @click.option("--runs", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
               help="Number of flights to sample.")
-@click.option("--seed", "-s", type=int, metavar="SEED",
+@click.option("--seed", "-s", type=click.IntRange(min=0), metavar="SEED",
               help="Seed; the same seed gives the same numbers on any number of workers. Random if omitted.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Local worker processes.")
@@ -217,9 +229,9 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: s
                    batch=batch, policy=policy, progress=bar)
     except ImportError as exc:
         raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
-    except OSError as exc:
-        raise InputError(f"cannot reach the Dask scheduler ({exc})", key="--scheduler", value=scheduler,
-                         expected="a running scheduler address, or 'local'") from None
+    except InputError as exc:
+        raise as_options(exc, {k: f"--{k}" for k in ("runs", "seed", "workers", "scheduler", "precision", "batch")}
+                         | {"max_runs": "--runs"}) from None
     if fmt == "json":
         print_json({"ship": ship, **r.to_dict()})
         return

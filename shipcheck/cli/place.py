@@ -65,7 +65,10 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
         raise InputError("--credits needs the round simulator, which this version does not have", key="--credits",
                          expected="no --credits")
     s = load_ship(ship)
-    a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact)
+    from ._common import spinner
+
+    with spinner("weighing every square and rotation"):
+        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact)
     if show_n is not None and show_n > len(a.placements):
         raise InputError("no such placement", key="--show", value=show_n,
                          expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")
