@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "SimulationResult": "montecarlo", "simulate": "montecarlo",
     "OddsResult": "odds", "OptimalPolicy": "odds", "odds": "odds",
     "Report": "report", "report": "report",
+    "RoundResult": "round", "simulate_round": "round",
     "RULES": "rules", "CheckReport": "rules", "Violation": "rules", "check": "rules",
     "catalogue": "shipfile", "dump_ship": "shipfile", "load_ship": "shipfile", "parse_ship": "shipfile",
     "ShipStats": "stats", "stats": "stats",
@@ -44,9 +45,10 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "Advice", "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy",
     "FixResult", "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report",
-    "Ship", "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Square", "Tile", "UnknownNameError", "Violation",
-    "advise", "builtin_board", "catalogue", "check", "check_many", "dump_ship", "find_card", "fix", "load_board",
-    "load_cards", "load_ship", "odds", "parse_attack", "parse_ship", "place", "report", "simulate", "stats",
+    "RoundResult", "Ship", "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Square", "Tile",
+    "UnknownNameError", "Violation", "advise", "builtin_board", "catalogue", "check", "check_many", "dump_ship",
+    "find_card", "fix", "load_board", "load_cards", "load_ship", "odds", "parse_attack", "parse_ship", "place",
+    "report", "simulate", "simulate_round", "stats",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
@@ -59,6 +61,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time the names l
     from .montecarlo import SimulationResult, simulate
     from .odds import OddsResult, OptimalPolicy, odds
     from .report import Report, report
+    from .round import RoundResult, simulate_round
     from .rules import RULES, CheckReport, Violation, check
     from .shipfile import catalogue, dump_ship, load_ship, parse_ship
     from .stats import ShipStats, stats

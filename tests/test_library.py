@@ -110,3 +110,15 @@ def test_check_report_to_frame() -> None:
     assert df[["code", "col", "row"]].values.tolist() == [["S1", 9, 9]]
     empty = shipcheck.check(shipcheck.load_ship(FREIGHTER)).to_frame()
     assert len(empty) == 0 and "col" in empty.columns
+
+
+def test_odds_draw_in_rich_with_heat_tags() -> None:
+    from rich.console import Console
+
+    lone = shipcheck.parse_ship('format = 1\nclass = "I"\n')
+    r = shipcheck.odds(lone, ["large-meteor:front"])  # the pilot cabin is hit on a 7: 6/36, 17 %
+    console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(r)
+    text = console.export_text()
+    assert "17" in text and "% chance" in text and "<OddsResult 1 attack" in text
+    assert "17" in r._repr_html_()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -32,9 +33,10 @@ _POLICY_HELP = ("default: a careful player (docs/flight-model.md); optimal: batt
                 "minimise losses.")
 
 
-def attack_options(f: Any) -> Any:
-    f = click.option("--policy", type=click.Choice(["default", "optimal"]), default="default", show_default=True,
-                     help=_POLICY_HELP)(f)
+def attack_options(f: Any, *, rounds: bool = False) -> Any:
+    choices = ["default", "optimal", "racing"] if rounds else ["default", "optimal"]
+    help_ = _POLICY_HELP + (" With --round: default or racing (engines first, days kept)." if rounds else "")
+    f = click.option("--policy", type=click.Choice(choices), default="default", show_default=True, help=help_)(f)
     f = click.option("--card", "-c", metavar="ID", help=_CARD_HELP)(f)
     return click.option("--attack", "-a", "attack", multiple=True, metavar="KIND:FROM", help=_ATTACK_HELP)(f)
 
@@ -188,7 +190,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
 
 @click.command("simulate")
 @ship_argument
-@attack_options
+@functools.partial(attack_options, rounds=True)
 @click.option("--runs", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
               help="Number of flights to sample.")
 @click.option("--seed", "-s", type=click.IntRange(min=0), metavar="SEED",
@@ -201,26 +203,67 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
               help="A Dask scheduler address (implies --dask); 'local' starts a local cluster.")
 @click.option("--precision", type=float, metavar="WIDTH",
               help="Run until the 95 % interval of p_survive is this narrow (ignores --runs).")
-@click.option("--batch", type=click.IntRange(min=1), default=65_536, show_default=True, metavar="RUNS",
-              help="Runs per chunk (bounds memory; part of what the seed means).")
+@click.option("--batch", type=click.IntRange(min=1), metavar="RUNS",
+              help="Runs per chunk (bounds memory; part of what the seed means). Default 65536; rounds 32768.")
+@click.option("--round", "-r", "round_", metavar="N",
+              help="Fly whole rounds instead: 1, 2, 3, 3a or learning (deck, start, rewards of that round).")
+@click.option("--opponent", "-o", "opponents", multiple=True, metavar="FILE",
+              help="With --round: an opponent's ship file, repeatable (up to 4), in launch order after SHIP. "
+                   "Default: the class's field shipped with the tool.")
+@click.option("--deck", metavar="FILE", help="With --round: a deck file fixing the cards and their order.")
+@click.option("--edition", "-e", type=click.Choice(["2007", "2021"]),
+              help="With --round: the card edition (default: the ship's).")
+@click.option("--rules", "rules_file", metavar="FILE",
+              help="With --round: a TOML file overriding the round's provisional numbers (track, rewards, caps).")
+@click.option("--opponent-policy", default="default", show_default=True, metavar="NAME",
+              help="With --round: how the opponents play (default or racing).")
+@click.option("--five-player", is_flag=True,
+              help="With --round: five-player rules with four players (the '4 = 5' variant).")
 @format_option
 def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, runs: int, seed: int | None,
-                 workers: int, dask: bool, scheduler: str | None, precision: float | None, batch: int,
-                 fmt: str) -> None:
-    """Monte Carlo odds over the same model as `odds`, with 95 % intervals.
+                 workers: int, dask: bool, scheduler: str | None, precision: float | None, batch: int | None,
+                 round_: str | None, opponents: tuple[str, ...], deck: str | None, edition: str | None,
+                 rules_file: str | None, opponent_policy: str, five_player: bool, fmt: str) -> None:
+    """Monte Carlo odds over the same model as `odds`, with 95 % intervals; or whole rounds.
+
+    With --round, SHIP and its opponents race through adventure decks (every card type, the track,
+    giving up) and every run ends in credits: a histogram, survival, losses by card type, one line
+    per opponent. --policy is then default (contract §5) or racing.
 
     \b
     Examples:
       shipcheck simulate examples/class-III-hauler.toml --card III-10 --runs 200000 --seed 7
       shipcheck simulate examples/blue-round1.toml --attack large-meteor:front --precision 0.001 --workers 2
       shipcheck simulate examples/blue-round1.toml --card I-09 --dask --workers 2 --seed 1
+      shipcheck simulate examples/class-I-scout.toml --round 1 --runs 2000 --seed 1
     """
     from ..montecarlo import simulate as mc
 
-    s = load_ship(ship)
-    atk, what = flight_attacks(s, attack, card)
     if dask and scheduler is None:
         scheduler = "local"
+    round_only = {"--opponent": bool(opponents), "--deck": deck is not None, "--edition": edition is not None,
+                  "--rules": rules_file is not None, "--five-player": five_player,
+                  "--opponent-policy": opponent_policy != "default"}
+    if round_ is not None:
+        if attack or card or precision is not None:
+            raise InputError("--round flies whole decks: it takes no --attack, --card or --precision "
+                             "(a deck file is how to fly given cards)", key="--round", value=round_,
+                             expected="--round without --attack, --card, --precision")
+        from .round import run as run_round
+
+        run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
+                  policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs, seed=seed,
+                  workers=workers, scheduler=scheduler, batch=batch or 32_768, fmt=fmt)
+        return
+    used = [k for k, v in round_only.items() if v]
+    if used:
+        raise InputError(f"{', '.join(used)} only go with --round", key=used[0], expected="--round N as well")
+    if policy not in ("default", "optimal"):
+        raise InputError(f"{policy} is a round policy", key="--policy", value=policy,
+                         expected="default or optimal (racing goes with --round)")
+    batch = batch or 65_536
+    s = load_ship(ship)
+    atk, what = flight_attacks(s, attack, card)
     if precision is not None and not 0 < precision < 1:
         raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")
     try:

@@ -41,8 +41,10 @@ def report_cmd(ship: str, other: str | None, rnd: int | None, edition: str | Non
     """
     from ..report import report as make_report
     from ..report.data import pct
+    from ._common import spinner
 
-    rep = make_report(ship, other, round=rnd, edition=edition)
+    with spinner("drawing the report"):
+        rep = make_report(ship, other, round=rnd, edition=edition)
     folder = Path(out) if out else Path("reports") / "-vs-".join(slug(s.name) for s in rep.ships)
     written = rep.write(folder)
     if fmt == "json":

@@ -1,0 +1,121 @@
+"""``simulate --round``: whole rounds, as text for people or contract §5's JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InputError
+from ._common import echo, header, pct, print_json, progress_bar, provisional
+
+ROUND_POLICIES = ("default", "racing")
+
+
+def _histogram(dist: dict[int, float], width: int = 40, max_rows: int = 24) -> list[str]:
+    """Credits histogram: whole amounts, or bins of several when the range is wide."""
+    lo, hi = min(dist), max(dist)
+    step = max(1, -(-(hi - lo + 1) // max_rows))
+    bins: dict[int, float] = {}
+    for k, v in dist.items():
+        b = lo + (k - lo) // step * step
+        bins[b] = bins.get(b, 0.0) + v
+    top = max(bins.values())
+    out = []
+    for b in range(lo, hi + 1, step):
+        v = bins.get(b, 0.0)
+        label = f"{b:>4}" if step == 1 else f"{b:>4}..{b + step - 1:<4}"
+        bar = "█" * round(width * v / top) if v else ""
+        out.append(f"  {label} {v * 100:5.1f} % {bar}")
+    return out
+
+
+def _causes(shares: dict[str, float]) -> str:
+    if not shares:
+        return "never gave up"
+    return "gave up: " + ", ".join(f"{k.replace('_', ' ')} {v * 100:.1f} %" for k, v in shares.items())
+
+
+def run(ship: str, *, round_: str, opponents: tuple[str, ...], deck: str | None, rules: str | None,
+        edition: str | None, policy: str, opponent_policy: str, five_player: bool, runs: int, seed: int | None,
+        workers: int, scheduler: str | None, batch: int, fmt: str) -> None:
+    from ..round import simulate_round
+    from ..round.deck import card_label
+    from ..round.rulebook import round_key
+    from ..shipfile import load_ship
+
+    try:
+        key = round_key(round_)
+    except ValueError:
+        raise InputError("bad round", key="--round", value=round_, expected="1, 2, 3, 3a or learning") from None
+    for name, value in (("--policy", policy), ("--opponent-policy", opponent_policy)):
+        if value not in ROUND_POLICIES:
+            raise InputError(f"{value} is not a round policy", key=name, value=value,
+                             expected=" or ".join(ROUND_POLICIES))
+    s = load_ship(ship)
+    others = [load_ship(o) for o in opponents] if opponents else None
+    try:
+        with progress_bar("flying rounds") as bar:
+            r = simulate_round(s, round=key, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
+                               batch=batch, workers=workers, scheduler=scheduler, policy=policy,
+                               opponent_policy=opponent_policy, progress=bar, rules=rules,
+                               five_player=True if five_player else None)
+    except ImportError as exc:
+        raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
+    if fmt == "json":
+        print_json({"ship": ship, **{k: v for k, v in r.to_dict().items() if k != "ship"}})
+        return
+    me = r.ship_result
+    echo(header(s, ship))
+    warn = provisional(s.board)
+    if warn:
+        echo(warn)
+    d = r.deck
+    if d.fixed:
+        what = f"deck {', '.join(card_label(c) for c in d.cards)} (fixed order)"
+    elif d.learning:
+        what = "the learning flight's 8 starred cards, shuffled"
+    else:
+        what = f"{d.size} cards drawn per run (" + ", ".join(
+            f"{n} of level {'I' * lv}" for lv, n in r.rules.deck or ()) + ")"
+    echo(f"round {r.round}, edition {d.edition}: {what}")
+    echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 32_768 else ''})")
+    names = [f"{i + 1}. {p.name}" + (" (this ship)" if i == 0 else "") for i, p in enumerate(r.players)]
+    echo("players in launch order: " + ", ".join(names) + (" — five-player rules" if r.five_player else ""))
+    echo(f"policies: this ship {me.policy}; opponents {opponent_policy if r.opponents else '-'}")
+    echo("")
+    lo, hi = me.credits_ci
+    q = me.credits_percentiles
+    echo(f"credits: mean {me.credits_mean:.2f}  95 % CI [{lo:.2f}, {hi:.2f}]  "
+         f"5 %: {q[5]}  median: {q[50]}  95 %: {q[95]}")
+    for line in _histogram(me.credits_distribution):
+        echo(line)
+    flo, fhi = me.p_finish_ci
+    echo(f"finished:  {pct(me.p_finish)}  95 % CI [{flo * 100:.2f} %, {fhi * 100:.2f} %]  ({_causes(me.gave_up_shares)})")
+    slo, shi = me.p_survive_ci
+    echo(f"survived:  {pct(me.p_survive)}  95 % CI [{slo * 100:.2f} %, {shi * 100:.2f} %]")
+    elo, ehi = me.expected_lost_ci
+    echo(f"lost:      {me.expected_lost:.3f} components  95 % CI [{elo:.3f}, {ehi:.3f}]; "
+         f"place: {', '.join(f'{k}: {v * 100:.0f} %' for k, v in _places(me.place).items())}")
+    echo("")
+    echo("by card type (per run): met   lost  credits   days  gave up")
+    for t, v in sorted(me.by_card_type.items(), key=lambda kv: -kv[1]["expected_lost"]):
+        echo(f"  {t.replace('_', ' '):<20} {v['drawn']:5.2f} {v['expected_lost']:6.3f} {v['expected_credits']:8.2f} "
+             f"{v['expected_days']:6.2f} {v['p_gave_up'] * 100:6.2f} %")
+    if r.opponents:
+        echo("")
+        echo("opponents:")
+        for o in r.opponents:
+            echo(f"  {o.name:<16} credits {o.credits_mean:6.2f}  finished {pct(o.p_finish)}  "
+                 f"survived {pct(o.p_survive)}  lost {o.expected_lost:.2f}")
+    if r.notes:
+        echo("")
+        for n in r.notes:
+            echo(f"note: {n}")
+
+
+def _places(place: Any) -> dict[str, float]:
+    import numpy as np
+
+    counts = np.bincount(place.astype(np.int64))
+    n = len(place)
+    out = {("gave up" if k == 0 else f"#{k}"): c / n for k, c in enumerate(counts) if c}
+    return out

@@ -1,0 +1,39 @@
+"""Whole rounds: the ship and its opponents race through a deck of adventure cards.
+
+Rooms: :mod:`~shipcheck.round.rulebook` (the round's numbers, ``tiles/rounds.toml``),
+:mod:`~shipcheck.round.deck` (decks as the rules build them), :mod:`~shipcheck.round.track` (the
+flight track), :mod:`~shipcheck.round.state` (a player's ship in the round),
+:mod:`~shipcheck.round.policy` (decisions), :mod:`~shipcheck.round.cards` (one module per card
+type), :mod:`~shipcheck.round.scoring`, :mod:`~shipcheck.round.engine` (the vectorised loop),
+:mod:`~shipcheck.round.result` and :mod:`~shipcheck.round.simulate` (the API).
+"""
+
+from __future__ import annotations
+
+from .deck import Deck, build_deck, fixed_deck, load_deck_file
+from .policy import DefaultPolicy, PlanetOption, RacingPolicy, RoundPolicy, View
+from .race import CAUSES
+from .result import PlayerResult, RoundResult
+from .rulebook import RoundRules, round_rules
+from .simulate import simulate_round
+from .state import Firepower, ShipModel
+
+__all__ = [
+    "CAUSES",
+    "Deck",
+    "DefaultPolicy",
+    "Firepower",
+    "PlanetOption",
+    "PlayerResult",
+    "RacingPolicy",
+    "RoundPolicy",
+    "RoundResult",
+    "RoundRules",
+    "ShipModel",
+    "View",
+    "build_deck",
+    "fixed_deck",
+    "load_deck_file",
+    "round_rules",
+    "simulate_round",
+]

@@ -1,0 +1,18 @@
+"""Meteor Swarm (rules §9.2(5)): the meteors one at a time in printed order, each with one roll
+for every ship flying (§8)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shipcheck.cards import Card
+
+from ..race import Race
+from . import _attacks, card_type
+
+
+@card_type("meteor_swarm")
+def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
+    hit = race.present(cols)
+    for j, meteor in enumerate(card.meteors):
+        _attacks.fly(race, hit, cols, meteor, j, race.roll(cols, j))

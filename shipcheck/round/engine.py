@@ -1,0 +1,227 @@
+"""The round engine: many rounds at once, card slot by card slot.
+
+A chunk of runs draws, from its random generator and before anything else, every run's deck
+(:meth:`Deck.draw <shipcheck.round.deck.Deck.draw>`) and then a block of :data:`ROLLS` rolls of two
+dice per card slot, in that fixed layout: card slot ``s`` of run ``r`` uses rolls
+``rolls[r, s, 0:8]`` whatever the card and whatever the ships (meteor ``j`` and shot ``j`` use roll
+``j``, a sabotage's coordinate pair ``t`` rolls ``2t`` and ``2t + 1``). So **the same seed gives run
+r the same deck and the same dice for any ships and policies** (common random numbers): two ship
+variants compared with one seed differ only by what the ships do.
+
+For each slot the runs are grouped by the card they drew and each card type plays its group
+(:mod:`shipcheck.round.cards`) through memo tables over interned states, then ships without humans
+give up and lapped ships give up. At the end every run is scored (:mod:`shipcheck.round.scoring`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from shipcheck.cards import CARD_TYPES, Card
+from shipcheck.model import Ship
+
+from . import track
+from .cards import RESOLVERS
+from .deck import Deck
+from .policy import RoundPolicy
+from .race import HYPERSPACE, LAPPED, NO_HUMANS, ROLLS, VOLUNTARY, Race, Table
+from .rulebook import RoundRules
+from .scoring import score
+from .state import ShipModel
+
+__all__ = ["TYPES", "Chunk", "Job", "build_table", "play", "run_chunk"]
+
+TYPES = tuple(CARD_TYPES)  # card type index used in per-type accounting
+ACCOUNT = ("drawn", "lost", "credits", "days", "gave_up")
+
+
+@dataclass(frozen=True, eq=False)
+class Job:
+    """Everything a worker needs to play chunks (picklable)."""
+
+    ships: tuple[Ship, ...]
+    policies: tuple[RoundPolicy, ...]
+    rules: RoundRules
+    deck: Deck
+    five: bool
+
+
+@dataclass
+class Chunk:
+    """One chunk's per-run arrays ``(players, runs)`` and per-type totals ``(players, types, 5)``."""
+
+    credits: np.ndarray
+    lost: np.ndarray
+    survived: np.ndarray
+    gave_up: np.ndarray
+    days: np.ndarray
+    place: np.ndarray
+    card_credits: np.ndarray
+    by_type: np.ndarray
+    tile_lost: list[np.ndarray]
+
+
+def build_table(job: Job) -> Table:
+    models: list[ShipModel] = []
+    for s in job.ships:
+        same = next((m for m in models if m.ship == s), None)
+        models.append(ShipModel(s, flight=same.fm if same is not None else None))
+    return Table(models, list(job.policies), job.rules, job.five)
+
+
+def _overrides(policies: list[RoundPolicy], name: str) -> bool:
+    return any(getattr(type(p), name) is not getattr(RoundPolicy, name) for p in policies)
+
+
+def _after_card(t: Table):  # type: ignore[no-untyped-def]
+    """Ships (or IIA halves) left without humans leave: (next state, credits, gave up)."""
+    def fn(gid: int, _: int) -> tuple[int, int, int]:
+        p, m, _pol, st = t.state(gid)
+        hulls = m.live_hulls(st)
+        empty = [h for h in hulls if m.humans(st, h if m.multi else None) == 0]
+        if not empty:
+            return (gid, 0, 0)
+        if len(empty) == len(hulls):
+            return (gid, 0, 1)
+        credits = 0
+        for h in empty:
+            st, c = m.leave_hull(st, h, t.prices)
+            credits += c
+        return (t.intern(p, st), credits, 0)
+    return t.memo("after", fn, 3)
+
+
+def _crewless(race: Race, cols: np.ndarray | None = None) -> None:
+    memo = _after_card(race.t)
+    flying = race.out == 0
+    for p in range(race.P):
+        sel = np.flatnonzero(flying[p])
+        if len(sel) == 0:
+            continue
+        _, credits, gone = race.apply(memo, np.full(len(sel), p), sel)
+        race.credits[p, sel] += credits
+        race.give_up(np.full(int((gone == 1).sum()), p), sel[gone == 1], NO_HUMANS)
+
+
+def _lost_now(race: Race) -> np.ndarray:
+    def fn(gid: int, _: int) -> tuple[int, int]:
+        _p, m, _pol, st = race.t.state(gid)
+        return (gid, m.lost(st))
+    memo = race.t.memo("lost", fn, 2)
+    return memo(race.sid.reshape(-1))[1].reshape(race.P, race.n)
+
+
+def _hyperspace(race: Race, card: Any, cols: np.ndarray) -> None:
+    t = race.t
+
+    def fn(gid: int, _: int) -> tuple[int, int]:
+        p, m, pol, st = t.state(gid)
+        if not m.engine_boosters or not pol.hyperspace(t.view(gid), card):
+            return (gid, 0)
+        after = m.hyperjump(st)
+        return (gid, 0) if after is None else (t.intern(p, after), 1)
+
+    memo = t.memo(("hyperspace", card), fn, 2)
+    pres = race.present(cols)
+    for p in range(race.P):
+        sel = cols[pres[p]]
+        if len(sel) == 0:
+            continue
+        _, jump = race.apply(memo, np.full(len(sel), p), sel)
+        gone = sel[jump == 1]
+        race.hyper[p, gone] = 2  # this card and the next (rules §11.2)
+        if race.slot == race.last:
+            race.give_up(np.full(len(gone), p), gone, HYPERSPACE)
+
+
+def _voluntary(race: Race) -> None:
+    t = race.t
+
+    def fn(gid: int, _: int) -> tuple[int, int]:
+        _p, _m, pol, _st = t.state(gid)
+        return (gid, int(pol.give_up(t.view(gid))))
+
+    memo = t.memo("give_up", fn, 2)
+    flying = race.out == 0
+    for p in range(race.P):
+        sel = np.flatnonzero(flying[p])
+        quit_ = sel[memo(race.sid[p, sel])[1] == 1]
+        race.give_up(np.full(len(quit_), p), quit_, VOLUNTARY)
+
+
+def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int) -> Chunk:
+    """Play ``n`` rounds with the random stream ``g``: decks first, then the dice (a fixed layout)."""
+    decks = deck.draw(g, n)
+    rolls = g.integers(0, 36, size=(n, decks.shape[1], ROLLS), dtype=np.uint8)
+    return play(table, deck.cards, decks, rolls)
+
+
+def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
+    """Play rounds with given decks (``(runs, slots)`` indices into ``cards``) and dice
+    (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``)."""
+    n, size = decks.shape
+    race = Race(table, n, decks, rolls)
+    P = race.P
+    type_of = np.asarray([TYPES.index(c.type) for c in cards], dtype=np.int64)
+    by_type = np.zeros((P, len(TYPES), len(ACCOUNT)), dtype=np.int64)
+    hyper_policy = _overrides(table.policies, "hyperspace") and any(m.engine_boosters for m in table.models)
+    quit_policy = _overrides(table.policies, "give_up")
+    _crewless(race)  # a ship (or half) without humans at launch leaves at once (OQ20)
+    lost = _lost_now(race)
+    for s in range(size):
+        race.slot = s
+        np.maximum(race.hyper - 1, 0, out=race.hyper)
+        if quit_policy:
+            _voluntary(race)
+        before_out = race.out.copy()
+        before_credits = race.credits.copy()
+        before_pos = race.pos.copy()
+        present = race.present(np.arange(n))
+        col = decks[:, s]
+        order = np.argsort(col, kind="stable")
+        srt = col[order]
+        cuts = np.flatnonzero(np.diff(srt)) + 1
+        for grp in np.split(order, cuts):
+            card = cards[int(col[grp[0]])]
+            if hyper_policy:
+                _hyperspace(race, card, grp)
+            RESOLVERS[card.type](race, card, grp)
+        _crewless(race)
+        lap = track.lapped(race.pos, race.out == 0, table.rules.track)
+        if lap.any():
+            pp, cc = np.nonzero(lap)
+            race.give_up(pp, cc, LAPPED)
+        now = _lost_now(race)
+        kinds = type_of[col]
+        for p in range(P):
+            parts = (present[p].astype(np.int64), now[p] - lost[p], race.credits[p] - before_credits[p],
+                     race.pos[p] - before_pos[p], ((before_out[p] == 0) & (race.out[p] != 0)).astype(np.int64))
+            for a, arr in enumerate(parts):
+                by_type[p, :, a] += np.bincount(kinds, weights=arr, minlength=len(TYPES)).astype(np.int64)
+        lost = now
+    sc = score(race)
+    start = np.asarray(table.rules.start_positions(P), dtype=np.int64)[:, None]
+    tile_lost = []
+    for p, m in enumerate(table.models):
+        uniq, counts = np.unique(race.sid[p], return_counts=True)
+        tl = np.zeros(m.n, dtype=np.int64)
+        for gid, c in zip(uniq.tolist(), counts.tolist()):
+            st = table.reg.states[gid]
+            for k in range(m.n):
+                if not (st[0] | st[4]) >> k & 1:
+                    tl[k] += c
+        tile_lost.append(tl)
+    return Chunk(
+        credits=sc["credits"].astype(np.int32),
+        lost=sc["lost"].astype(np.int16),
+        survived=sc["humans"] > 0,
+        gave_up=race.out.copy(),
+        days=(race.pos - start).astype(np.int32),
+        place=sc["place"].astype(np.int8),
+        card_credits=race.credits.astype(np.int32),
+        by_type=by_type,
+        tile_lost=tile_lost,
+    )

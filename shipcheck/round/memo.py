@@ -1,0 +1,71 @@
+"""Interned player states and per-state lookup tables: the round engine's vectorisation.
+
+Every (player, round state) met in any run gets a global integer id. A :class:`Memo` is a table
+from state id (and a small key, such as a meteor's outcome) to a few integers, filled on first use
+by a Python function of one state: resolving a card for thousands of runs is a numpy gather from
+these tables, and Python runs once per distinct (state, card) pair, not once per run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .state import RState
+
+__all__ = ["Memo", "Registry"]
+
+
+class Registry:
+    """Global ids of (player, state) pairs."""
+
+    def __init__(self) -> None:
+        self._ids: dict[tuple[int, RState], int] = {}
+        self.states: list[RState] = []
+        self.players: list[int] = []
+
+    def intern(self, player: int, st: RState) -> int:
+        key = (player, st)
+        i = self._ids.get(key)
+        if i is None:
+            i = self._ids[key] = len(self.states)
+            self.states.append(st)
+            self.players.append(player)
+        return i
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+
+class Memo:
+    """A table ``(key, state id) -> nout integers`` filled on demand by ``fn(state id, key)``.
+
+    Kept as a dict over the pairs met (most states are met by few runs, so a dense table over
+    every state id would be mostly empty); a lookup deduplicates the pairs of the call with numpy
+    and touches the dict once per distinct pair.
+    """
+
+    __slots__ = ("fn", "nout", "nkeys", "table")
+
+    def __init__(self, fn: Callable[[int, int], tuple[int, ...]], nout: int, nkeys: int = 1) -> None:
+        self.fn = fn
+        self.nout = nout
+        self.nkeys = nkeys
+        self.table: dict[int, tuple[int, ...]] = {}
+
+    def __call__(self, ids: np.ndarray, keys: Any = 0) -> np.ndarray:
+        """``(nout, len(ids))`` values for the states ``ids`` (and per-state ``keys``)."""
+        if len(ids) == 0:
+            return np.empty((self.nout, 0), dtype=np.int64)
+        combined = ids * self.nkeys + keys if self.nkeys > 1 else ids
+        uniq, inv = np.unique(combined, return_inverse=True)
+        table, fn, nk = self.table, self.fn, self.nkeys
+        rows = []
+        for u in uniq.tolist():
+            v = table.get(u)
+            if v is None:
+                v = table[u] = fn(*divmod(u, nk))
+            rows.append(v)
+        return np.array(rows, dtype=np.int64).T[:, inv.reshape(-1)]

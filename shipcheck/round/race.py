@@ -1,0 +1,147 @@
+"""One chunk of rounds in flight: the arrays every card reads and writes, and their helpers.
+
+Rows are players (0 is the ship, then the opponents in order), columns are runs. ``sid`` holds
+interned state ids (:class:`~shipcheck.round.memo.Registry`), ``pos`` track positions, ``out`` the
+cause a player gave up for (0 while flying), ``hyper`` the cards a player still spends in
+hyperspace, ``credits`` the credits earned so far. Cards receive the race and the columns of the
+runs that drew them (:mod:`shipcheck.round.cards`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import track
+from .memo import Memo, Registry
+from .policy import RoundPolicy, View
+from .state import RState, ShipModel
+
+if TYPE_CHECKING:
+    from .rulebook import RoundRules
+
+__all__ = ["CAUSES", "Race", "Table"]
+
+# causes of giving up (rules §10.1), as stored in RoundResult arrays
+FLYING, NO_HUMANS, NO_ENGINES, LAPPED, HYPERSPACE, VOLUNTARY = range(6)
+CAUSES = ("finished", "no_humans", "no_engine_power", "lapped", "hyperspace_last_card", "voluntary")
+
+ROLLS = 8  # rolls of two dice reserved per card slot (the most any card needs: 7 meteors, 3x2 sabotage)
+
+
+class Table:
+    """What lives as long as a worker: the players' models and policies, the state registry and
+    the memo tables (shared by every chunk the worker runs)."""
+
+    def __init__(self, models: list[ShipModel], policies: list[RoundPolicy], rules: RoundRules,
+                 five: bool) -> None:
+        self.models = models
+        self.policies = policies
+        self.rules = rules
+        self.five = five
+        self.P = len(models)
+        self.reg = Registry()
+        self.memos: dict[Any, Memo] = {}
+        self.prices = rules.goods
+
+    def state(self, gid: int) -> tuple[int, ShipModel, RoundPolicy, RState]:
+        p = self.reg.players[gid]
+        return p, self.models[p], self.policies[p], self.reg.states[gid]
+
+    def view(self, gid: int) -> View:
+        p, m, _pol, st = self.state(gid)
+        return View(m, st, self.prices)
+
+    def intern(self, p: int, st: RState) -> int:
+        return self.reg.intern(p, st)
+
+    def memo(self, key: Any, fn: Callable[[int, int], tuple[int, ...]], nout: int, nkeys: int = 1) -> Memo:
+        m = self.memos.get(key)
+        if m is None:
+            m = self.memos[key] = Memo(fn, nout, nkeys)
+        return m
+
+
+class Race:
+    """The arrays of one chunk of runs (see the module docstring)."""
+
+    def __init__(self, table: Table, n: int, decks: np.ndarray, rolls: np.ndarray) -> None:
+        self.t = table
+        self.n = n
+        P = table.P
+        self.P = P
+        self.decks = decks
+        self.rolls = rolls
+        self.slot = 0
+        self.last = decks.shape[1] - 1
+        start = table.rules.start_positions(P)
+        self.pos = np.repeat(np.asarray(start, dtype=np.int64)[:, None], n, axis=1)
+        self.out = np.zeros((P, n), dtype=np.int8)
+        self.hyper = np.zeros((P, n), dtype=np.int8)
+        self.credits = np.zeros((P, n), dtype=np.int64)
+        self.sid = np.empty((P, n), dtype=np.int64)
+        for p, m in enumerate(table.models):
+            self.sid[p] = table.intern(p, m.initial())
+
+    # -- who is where ----------------------------------------------------------------------------
+    def present(self, cols: np.ndarray) -> np.ndarray:
+        """``(players, len(cols))``: flying and not in hyperspace."""
+        return (self.out[:, cols] == 0) & (self.hyper[:, cols] == 0)
+
+    def order(self, cols: np.ndarray, present: np.ndarray) -> np.ndarray:
+        """Players by rank from the leader, ``(players, len(cols))``; absent players last."""
+        return track.flight_order(self.pos[:, cols], present)
+
+    def rank_loop(self, cols: np.ndarray, present: np.ndarray, *, rear_first: bool = False):  # type: ignore[no-untyped-def]
+        """For each rank: (player per selected run, selected positions into ``cols``)."""
+        order = self.order(cols, present)
+        count = present.sum(axis=0)
+        ranks = range(self.P - 1, -1, -1) if rear_first else range(self.P)
+        for r in ranks:
+            sel = np.flatnonzero(r < count)
+            if len(sel) == 0:
+                continue
+            # rank r from the rear among the present is rank count-1-r from the front
+            p = order[count[sel] - 1 - r if rear_first else r, sel]
+            yield p, sel
+
+    # -- state changes ---------------------------------------------------------------------------
+    def apply(self, memo: Memo, p: np.ndarray, c: np.ndarray, keys: Any = 0) -> np.ndarray:
+        """Look up ``memo`` for players ``p`` in runs ``c`` (absolute columns), store output 0 as
+        their new state ids, and return all outputs."""
+        vals = memo(self.sid[p, c], keys)
+        self.sid[p, c] = vals[0]
+        return vals
+
+    def give_up(self, p: np.ndarray, c: np.ndarray, cause: int) -> None:
+        keep = self.out[p, c] == 0
+        self.out[p[keep], c[keep]] = cause
+
+    def move(self, p: np.ndarray, c: np.ndarray, steps: np.ndarray) -> None:
+        """Move players ``p`` of runs ``c`` (absolute columns, one mover per run) by ``steps``."""
+        sel = steps != 0
+        if sel.any():
+            track.move(self.pos, self.out == 0, p[sel], c[sel], steps[sel], self.t.rules.track)
+
+    def move_many(self, cols: np.ndarray, movers: np.ndarray, steps: np.ndarray) -> None:
+        """Several movers per run: ``movers`` a ``(players, len(cols))`` mask, ``steps`` their moves;
+        gains move front-most first, losses rearmost first (rules §9.1(2))."""
+        if not movers.any():
+            return
+        back = (steps < 0) & movers
+        fwd = (steps > 0) & movers
+        for mask, rear_first in ((fwd, False), (back, True)):
+            if not mask.any():
+                continue
+            on = self.out[:, cols] == 0
+            for p, sel in self.rank_loop(cols, on, rear_first=rear_first):
+                hit = mask[p, sel]
+                if hit.any():
+                    s = sel[hit]
+                    self.move(p[hit], cols[s], steps[p[hit], s])
+
+    def roll(self, cols: np.ndarray, j: int) -> np.ndarray:
+        """Roll ``j`` of the current card slot for runs ``cols``: dice pair indices 0-35."""
+        return self.rolls[cols, self.slot, j]

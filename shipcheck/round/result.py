@@ -1,0 +1,266 @@
+"""The outcome of many rounds: raw per-run arrays per player, and their summaries."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from shipcheck.model import Ship
+
+from .deck import Deck
+from .race import CAUSES
+from .rulebook import RoundRules
+
+__all__ = ["PlayerResult", "RoundResult"]
+
+from shipcheck.montecarlo import Z95
+
+PERCENTILES = (5, 25, 50, 75, 95)
+_SHIP_SUMMARIES = frozenset((
+    "credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished", "p_survive",
+    "p_survive_ci", "p_finish", "p_finish_ci", "expected_lost", "expected_lost_ci", "expected_lost_se",
+    "lost_distribution", "credits_mean", "credits_ci", "credits_percentiles", "credits_distribution",
+    "gave_up_shares", "by_card_type", "tile_lost",
+))
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    from shipcheck.montecarlo import _wilson as wilson
+
+    lo, hi = wilson(k, n)
+    return float(lo), float(hi)
+
+
+def _mean_ci(a: np.ndarray) -> tuple[float, float, float]:
+    m = float(np.mean(a, dtype=np.float64))
+    if len(a) < 2:
+        return m, m, m
+    h = Z95 * float(np.std(a, ddof=1, dtype=np.float64)) / math.sqrt(len(a))
+    return m, m - h, m + h
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PlayerResult:
+    """One player's rounds: per-run arrays and summaries.
+
+    ``credits[r]`` the credits of run ``r`` (card rewards, arrival, best-looking, goods, bonuses,
+    minus lost components); ``card_credits[r]`` the part earned from cards; ``lost[r]`` components
+    that left the ship (set-aside ones not included); ``survived[r]`` a human aboard at the end;
+    ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.race.CAUSES`); ``days[r]``
+    the final track position counted from the leader's start space (negative: behind it);
+    ``place[r]`` the arrival place (0 when the ship gave up); ``tile_lost[k]`` runs in which tile
+    ``k`` (grid order) was lost; ``by_type`` totals per card type (see :attr:`by_card_type`).
+    """
+
+    name: str
+    ship: Ship
+    policy: str
+    credits: np.ndarray
+    card_credits: np.ndarray
+    lost: np.ndarray
+    survived: np.ndarray
+    gave_up: np.ndarray
+    days: np.ndarray
+    place: np.ndarray
+    tile_lost: np.ndarray
+    by_type: np.ndarray = field(repr=False)
+
+    def __repr__(self) -> str:
+        return (f"PlayerResult({self.name!r}, runs={self.runs}, p_survive={self.p_survive:.4g}, "
+                f"p_finish={self.p_finish:.4g}, credits_mean={self.credits_mean:.4g})")
+
+    @property
+    def runs(self) -> int:
+        return len(self.credits)
+
+    @property
+    def finished(self) -> np.ndarray:
+        return self.gave_up == 0
+
+    @property
+    def p_survive(self) -> float:
+        return int(np.count_nonzero(self.survived)) / self.runs
+
+    @property
+    def p_survive_ci(self) -> tuple[float, float]:
+        return _wilson(int(np.count_nonzero(self.survived)), self.runs)
+
+    @property
+    def p_finish(self) -> float:
+        return int(np.count_nonzero(self.finished)) / self.runs
+
+    @property
+    def p_finish_ci(self) -> tuple[float, float]:
+        return _wilson(int(np.count_nonzero(self.finished)), self.runs)
+
+    @property
+    def expected_lost(self) -> float:
+        return _mean_ci(self.lost)[0]
+
+    @property
+    def expected_lost_ci(self) -> tuple[float, float]:
+        return _mean_ci(self.lost)[1:]
+
+    @property
+    def expected_lost_se(self) -> float:
+        if self.runs < 2:
+            return 0.0
+        return float(np.std(self.lost, ddof=1, dtype=np.float64)) / math.sqrt(self.runs)
+
+    @property
+    def lost_distribution(self) -> dict[int, float]:
+        counts = np.bincount(self.lost.astype(np.int64), minlength=1)
+        return {int(k): float(c) / self.runs for k, c in enumerate(counts) if c}
+
+    @property
+    def credits_mean(self) -> float:
+        return _mean_ci(self.credits)[0]
+
+    @property
+    def credits_ci(self) -> tuple[float, float]:
+        return _mean_ci(self.credits)[1:]
+
+    @property
+    def credits_percentiles(self) -> dict[int, int]:
+        vals = np.percentile(self.credits, PERCENTILES, method="inverted_cdf")
+        return {q: int(v) for q, v in zip(PERCENTILES, vals)}
+
+    @property
+    def credits_distribution(self) -> dict[int, float]:
+        """Share of runs per whole credit amount (amounts that occurred only), in order."""
+        vals, counts = np.unique(self.credits, return_counts=True)
+        return {int(v): int(c) / self.runs for v, c in zip(vals, counts)}
+
+    @property
+    def gave_up_shares(self) -> dict[str, float]:
+        """Share of runs per cause of giving up (causes that occurred only)."""
+        counts = np.bincount(self.gave_up.astype(np.int64), minlength=len(CAUSES))
+        return {CAUSES[i]: int(c) / self.runs for i, c in enumerate(counts) if i and c}
+
+    @property
+    def by_card_type(self) -> dict[str, dict[str, float]]:
+        """Per card type met: cards met per run, and per run the components lost, credits earned,
+        track spaces moved and the share of runs giving up on such a card."""
+        from .engine import TYPES
+
+        out = {}
+        n = self.runs
+        for i, name in enumerate(TYPES):
+            drawn, lost, credits, days, gave = (int(x) for x in self.by_type[i])
+            if drawn:
+                out[name] = {"drawn": drawn / n, "expected_lost": lost / n, "expected_credits": credits / n,
+                             "expected_days": days / n, "p_gave_up": gave / n}
+        return out
+
+    def credits_summary(self) -> dict[str, Any]:
+        lo, hi = self.credits_ci
+        return {"mean": self.credits_mean, "ci": [lo, hi],
+                "percentiles": {str(k): v for k, v in self.credits_percentiles.items()},
+                "distribution": {str(k): v for k, v in self.credits_distribution.items()}}
+
+    def to_dict(self) -> dict[str, Any]:
+        b = self.ship.board
+        return {
+            "ship": self.ship.source,
+            "name": self.name,
+            "policy": self.policy,
+            "p_survive": self.p_survive,
+            "p_survive_ci": list(self.p_survive_ci),
+            "p_finish": self.p_finish,
+            "p_finish_ci": list(self.p_finish_ci),
+            "expected_lost": self.expected_lost,
+            "expected_lost_ci": list(self.expected_lost_ci),
+            "lost_distribution": {str(k): v for k, v in self.lost_distribution.items()},
+            "credits": self.credits_summary(),
+            "card_credits": float(np.mean(self.card_credits, dtype=np.float64)),
+            "gave_up": self.gave_up_shares,
+            "tiles": [{"at": b.cell_name(t.at), "p_lost": int(c) / self.runs}
+                      for t, c in zip(self.ship.tiles, self.tile_lost)],
+        }
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class RoundResult:
+    """Monte Carlo outcome of whole rounds. ``players[0]`` is the ship, then the opponents.
+
+    The summaries without a player (``p_survive``, ``credits_mean``...) are the ship's. ``seed``
+    and ``batch`` repeat the run bit for bit (also on other worker counts).
+    """
+
+    players: tuple[PlayerResult, ...]
+    round: str
+    rules: RoundRules
+    deck: Deck
+    runs: int
+    seed: int
+    batch: int
+    five_player: bool
+    notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        s = self.ship_result
+        return (f"RoundResult(round={self.round!r}, runs={self.runs}, seed={self.seed}, players={len(self.players)}, "
+                f"credits_mean={s.credits_mean:.4g}, p_survive={s.p_survive:.4g}, p_finish={s.p_finish:.4g})")
+
+    @property
+    def ship_result(self) -> PlayerResult:
+        return self.players[0]
+
+    @property
+    def opponents(self) -> tuple[PlayerResult, ...]:
+        return self.players[1:]
+
+    def __getattr__(self, name: str) -> Any:
+        # the ship's summaries read as the result's own: result.p_survive, result.credits_mean, ...
+        if name in _SHIP_SUMMARIES:
+            return getattr(self.players[0], name)
+        raise AttributeError(name)
+
+    def to_frame(self) -> Any:
+        """One row per run and player: credits, card credits, lost, days, place, survived,
+        finished, gave-up cause."""
+        import pandas as pd
+
+        frames = []
+        for i, pr in enumerate(self.players):
+            frames.append(pd.DataFrame({
+                "run": np.arange(pr.runs),
+                "player": i,
+                "name": pr.name,
+                "credits": pr.credits,
+                "card_credits": pr.card_credits,
+                "lost": pr.lost,
+                "days": pr.days,
+                "place": pr.place,
+                "survived": pr.survived,
+                "finished": pr.finished,
+                "gave_up": pd.Categorical.from_codes(pr.gave_up.astype(np.int64), categories=list(CAUSES)),
+            }))
+        return pd.concat(frames, ignore_index=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``shipcheck simulate --round N --format json`` (contract §5)."""
+        s = self.ship_result
+        d: dict[str, Any] = {"exact": False, "round": int(self.round) if self.round.isdigit() else self.round,
+                             "edition": self.deck.edition, "deck": self.deck.describe(), "runs": self.runs,
+                             "seed": self.seed, "batch": self.batch}
+        body = s.to_dict()
+        for k in ("p_survive", "p_survive_ci", "expected_lost", "expected_lost_ci", "lost_distribution",
+                  "p_finish", "p_finish_ci", "credits", "card_credits", "gave_up", "tiles", "policy"):
+            d[k] = body[k]
+        d["ship"] = s.ship.source
+        d["name"] = s.name
+        d["by_card_type"] = s.by_card_type
+        d["opponents"] = [o.to_dict() for o in self.opponents]
+        for o in d["opponents"]:
+            o.pop("tiles", None)
+        r = self.rules
+        d["rules"] = {"track": r.track, "start_positions": list(r.start_positions(len(self.players))),
+                      "arrival": list(r.arrival_rewards(len(self.players), self.five_player)),
+                      "best_looking": r.best_looking, "luxury": r.luxury, "five_player": self.five_player,
+                      "source": r.source}
+        d["notes"] = list(self.notes)
+        return d

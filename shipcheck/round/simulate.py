@@ -1,0 +1,214 @@
+"""``simulate_round``: Monte Carlo of whole rounds, the library call behind ``simulate --round``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from shipcheck.errors import InputError
+from shipcheck.model import Ship
+from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, positive_int, seed_of, worker_payload
+
+from .deck import Deck, build_deck, fixed_deck, load_deck_file
+from .engine import Chunk, Job, build_table, run_chunk
+from .field import default_field
+from .policy import RoundPolicy, resolve_policy
+from .race import Table
+from .result import PlayerResult, RoundResult
+from .rulebook import round_key, round_rules
+
+__all__ = ["simulate_round"]
+
+Progress = Callable[[int, int], Any]
+
+
+def _ship(s: Any, what: str) -> Ship:
+    if isinstance(s, Ship):
+        return s
+    if isinstance(s, (str, Path)):
+        from shipcheck.shipfile import load_ship
+
+        return load_ship(s)
+    raise TypeError(f"{what} must be a Ship or a ship file path, not {type(s).__name__}")
+
+
+def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
+    if deck is None:
+        return build_deck(rules, edition)
+    if isinstance(deck, Deck):
+        return deck
+    if isinstance(deck, (str, Path)):
+        d = load_deck_file(deck)
+        if edition is not None and d.edition != edition:
+            raise InputError("the deck file's edition is not the one asked for", file=str(deck), key="edition",
+                             value=d.edition, expected=edition)
+        return d
+    if isinstance(deck, Sequence) and all(isinstance(c, str) for c in deck):
+        return fixed_deck(list(deck), edition)
+    raise TypeError("`deck` must be None (drawn), a Deck, a deck file path or a list of card ids")
+
+
+# -- chunks on the chosen backend ------------------------------------------------------------------
+def _task(blob: bytes, seed: int, index: int, n: int) -> Chunk:
+    """One chunk in a worker: the job's table of states and memos is built once per worker."""
+    table, job = worker_payload(blob, _build)
+    return run_chunk(table, job.deck, chunk_rng(seed, index), n)
+
+
+def _build(job: Job) -> tuple[Table, Job]:
+    return build_table(job), job
+
+
+def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, scheduler: Any,
+         progress: Progress | None) -> list[Chunk]:
+    table: Table | None = None
+
+    def local(i: int, n: int) -> Chunk:
+        nonlocal table
+        if table is None:
+            table = build_table(job)
+        return run_chunk(table, job.deck, chunk_rng(seed, i), n)
+
+    out: list[Chunk] = []
+    done = 0
+    with chunk_runner(_task, job, seed=seed, n_chunks=-(-runs // batch), workers=workers, scheduler=scheduler,
+                      local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results:
+        for c in results:
+            out.append(c)
+            done += c.credits.shape[1]
+            if progress is not None:
+                progress(done, runs)
+    return out
+
+
+# -- the API ----------------------------------------------------------------------------------------
+def simulate_round(
+    ship: Ship | str | Path,
+    *,
+    round: int | str = 1,
+    opponents: Sequence[Ship | str | Path] | None = None,
+    deck: Deck | str | Path | Sequence[str] | None = None,
+    edition: str | None = None,
+    runs: int = 10_000,
+    rng: Any = None,
+    seed: int | None = None,
+    batch: int = 32_768,
+    workers: int | None = None,
+    scheduler: Any = None,
+    policy: str | RoundPolicy = "default",
+    opponent_policy: str | RoundPolicy | None = None,
+    progress: Progress | None = None,
+    rules: str | Path | None = None,
+    five_player: bool | None = None,
+) -> RoundResult:
+    """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
+
+    Parameters
+    ----------
+    ship
+        The ship (player 1, the leader at the start): a :class:`~shipcheck.model.Ship` or a file.
+    round
+        ``1``, ``2``, ``3``, ``"3a"`` or ``"learning"``: the deck, start positions and rewards.
+    opponents
+        Ships flying with it, in launch order (at most 4). None: the default field of the ship's
+        class shipped with the tool (:func:`shipcheck.round.field.default_field`); ``[]``: alone.
+    deck
+        None: every run draws a deck as the rules build it; a deck file, a list of card ids or a
+        :class:`~shipcheck.round.deck.Deck` fixes the cards and their order.
+    edition
+        The card edition (``"2007"``, ``"2021"``); default the ship's.
+    runs, rng, seed, batch
+        Number of rounds and the random stream, as :func:`shipcheck.simulate`: chunk ``i`` of
+        ``batch`` runs draws from ``SeedSequence(seed, spawn_key=(i,))``, so the numbers depend on
+        the seed and the batch only. With one seed, run ``r`` sees the same deck and dice whatever
+        the ships and policies (see :mod:`shipcheck.round.engine`).
+    workers, scheduler
+        A process pool (``workers=N``) or Dask (``scheduler="local"``, an address or a Client).
+    policy, opponent_policy
+        ``"default"`` (contract §5), ``"racing"`` or a :class:`~shipcheck.round.policy.RoundPolicy`
+        for the ship; the opponents fly ``opponent_policy`` (default ``"default"``).
+    progress
+        ``progress(done_runs, total_runs)`` after each chunk.
+    rules
+        A TOML file overriding the round's numbers (``tiles/rounds.toml``).
+    five_player
+        Five-player rules (digest §12); default: on with five players ("4 = 5" with True).
+
+    Examples
+    --------
+    >>> from shipcheck.shipfile import load_ship
+    >>> r = simulate_round(load_ship("examples/class-I-scout.toml"), round=1, runs=2000, seed=1)
+    >>> 0 <= r.p_finish <= 1
+    True
+    """
+    key = round_key(round)
+    runs = positive_int("runs", runs)
+    batch = positive_int("batch", batch)
+    if workers is not None:
+        workers = positive_int("workers", workers)
+    if progress is not None and not callable(progress):
+        raise TypeError("`progress` must be a callable(done_runs, total_runs) or None.")
+    s = seed_of(rng, seed)
+    me = _ship(ship, "`ship`")
+    notes: list[str] = []
+    rr = round_rules(key, rules)
+    if opponents is None:
+        others, note = default_field(me, rr.level)
+        notes.append(note)
+    else:
+        others = [_ship(o, "an opponent") for o in opponents]
+    if len(others) > 4:
+        raise InputError("too many opponents", key="opponents", value=len(others), expected="at most 4 (5 players)")
+    ships = (me, *others)
+    d = _deck(deck, rr, edition or (None if deck is not None else me.edition))
+    pol = resolve_policy(policy)
+    opp = resolve_policy(opponent_policy if opponent_policy is not None else "default")
+    five = len(ships) == 5 if five_player is None else bool(five_player)
+    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five)
+    chunks = _run(job, s, batch, runs, workers, scheduler, progress)
+    notes += _notes(job, ships)
+    return _assemble(job, key, s, batch, chunks, tuple(notes))
+
+
+def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
+    from shipcheck.rules import check
+
+    rr = job.rules
+    out = rr.notes()
+    table = build_table(job)
+    for i, (sh, m) in enumerate(zip(ships, table.models)):
+        who = "the ship" if i == 0 else f"opponent {i} ({sh.name or sh.source or 'unnamed'})"
+        cap, why = rr.cap_for(sh.board.name, sh.board.max_penalty)
+        if why:
+            out.append(f"provisional cap for {who}: {why}")
+        if not sh.board.verified:
+            out.append(f"{who} flies an unverified board ({sh.board.name}): geometry is provisional")
+        if sh.board.level != rr.level:
+            out.append(f"{who} is a class {sh.board.name} ship in a level-{rr.level} round")
+        if not check(sh).legal:
+            out.append(f"{who} is illegal: it flies as written (the inspection would remove components first)")
+        out += [f"{who}: {n}" for n in m.notes]
+        if m.multi and m.engine_boosters:
+            out.append(f"{who}: on a ship of several hulls an engine booster sends the whole ship to hyperspace")
+    return out
+
+
+def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], notes: tuple[str, ...]) -> RoundResult:
+    players = []
+    for p, sh in enumerate(job.ships):
+        def cat(name: str, p: int = p) -> np.ndarray:
+            a = np.concatenate([getattr(c, name)[p] for c in chunks])
+            a.setflags(write=False)
+            return a
+
+        by_type = np.asarray(np.sum([c.by_type[p] for c in chunks], axis=0, dtype=np.int64))
+        tile_lost = np.sum([c.tile_lost[p] for c in chunks], axis=0, dtype=np.int64).reshape(len(sh.tiles))
+        name = sh.name or (Path(sh.source).stem if sh.source else f"player {p + 1}")
+        players.append(PlayerResult(name, sh, job.policies[p].name, cat("credits"), cat("card_credits"), cat("lost"),
+                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type))
+    runs = len(players[0].credits)
+    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes)

@@ -1,0 +1,58 @@
+"""`simulate --round` through the CLI as a script and a player would use it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shipcheck.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SCOUT = str(ROOT / "examples" / "class-I-scout.toml")
+BLUE = str(ROOT / "examples" / "blue-round1.toml")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as ei:
+        main(list(args))
+    out = capsys.readouterr()
+    return int(ei.value.code or 0), out.out, out.err
+
+
+def test_round_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", SCOUT, "--round", "1", "--opponent", BLUE, "--runs", "300",
+                       "--seed", "4", "--format", "json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["round"] == 1 and d["runs"] == 300 and d["seed"] == 4 and d["ship"] == SCOUT
+    assert len(d["opponents"]) == 1 and d["opponents"][0]["ship"] == BLUE
+    assert "mean" in d["credits"] and "p_finish" in d
+
+
+def test_round_text_names_policies_opponents_and_provisional_values(capsys: pytest.CaptureFixture[str],
+                                                                    tmp_path: Path) -> None:
+    deck = tmp_path / "deck.toml"
+    deck.write_text('format = 1\nedition = "2007"\ncards = ["I-05", "I-13"]\n')
+    code, out, _ = run(capsys, "simulate", SCOUT, "--round", "1", "--deck", str(deck), "--runs", "50",
+                       "--seed", "1", "--policy", "racing")
+    assert code == 0
+    assert "credits: mean" in out and "this ship racing" in out and "opponents:" in out
+    assert "Trader I" in out  # the default field
+    assert "provisional track" in out
+    assert "open space" in out and "planets" in out
+
+
+@pytest.mark.parametrize("args,key", [
+    (["--round", "5"], "--round"),
+    (["--round", "1", "--attack", "small-meteor:front"], "--round"),
+    (["--round", "1", "--policy", "optimal"], "--policy"),
+    (["--opponent", BLUE, "--card", "I-09"], "--opponent"),
+    (["--card", "I-09", "--policy", "racing"], "--policy"),
+    (["--round", "1", "--deck", "/nonexistent/deck.toml"], "deck"),
+])
+def test_round_bad_usage_exit_2(capsys: pytest.CaptureFixture[str], args: list[str], key: str) -> None:
+    code, out, err = run(capsys, "simulate", SCOUT, *args, "--runs", "5")
+    assert code == 2 and "Traceback" not in err and err.startswith("shipcheck: error:")
+    assert key in err
