@@ -204,7 +204,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
 @click.option("--precision", type=float, metavar="WIDTH",
               help="Run until the 95 % interval of p_survive is this narrow (ignores --runs).")
 @click.option("--batch", type=click.IntRange(min=1), metavar="RUNS",
-              help="Runs per chunk (bounds memory; part of what the seed means). Default 65536; rounds 32768.")
+              help="Runs per chunk (bounds memory; part of what the seed means). Default 65536; rounds 4096.")
 @click.option("--round", "-r", "round_", metavar="N",
               help="Fly whole rounds instead: 1, 2, 3, 3a or learning (deck, start, rewards of that round).")
 @click.option("--opponent", "-o", "opponents", multiple=True, metavar="FILE",
@@ -253,7 +253,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: s
 
         run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
                   policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs, seed=seed,
-                  workers=workers, scheduler=scheduler, batch=batch or 32_768, fmt=fmt)
+                  workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt)
         return
     used = [k for k, v in round_only.items() if v]
     if used:

@@ -25,6 +25,11 @@ __all__ = ["simulate_round"]
 
 Progress = Callable[[int, int], Any]
 
+#: states a worker keeps between chunks; past this its tables start afresh (about 2-3 KB a state,
+#: flight-model caches included: the memory of a long run stays bounded whatever the run count)
+MAX_STATES = 150_000
+BATCH = 4096
+
 
 def _ship(s: Any, what: str) -> Ship:
     if isinstance(s, Ship):
@@ -54,13 +59,16 @@ def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
 
 # -- chunks on the chosen backend ------------------------------------------------------------------
 def _task(blob: bytes, seed: int, index: int, n: int) -> Chunk:
-    """One chunk in a worker: the job's table of states and memos is built once per worker."""
-    table, job = worker_payload(blob, _build)
-    return run_chunk(table, job.deck, chunk_rng(seed, index), n)
+    """One chunk in a worker: the job's table of states and memos is kept per worker (and started
+    afresh once it holds :data:`MAX_STATES` states, to bound memory; the numbers do not change)."""
+    held = worker_payload(blob, _build)
+    if held[0] is None or len(held[0].reg) > MAX_STATES:
+        held[0] = build_table(held[1])
+    return run_chunk(held[0], held[1].deck, chunk_rng(seed, index), n)
 
 
-def _build(job: Job) -> tuple[Table, Job]:
-    return build_table(job), job
+def _build(job: Job) -> list[Any]:
+    return [None, job]
 
 
 def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, scheduler: Any,
@@ -69,7 +77,7 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
 
     def local(i: int, n: int) -> Chunk:
         nonlocal table
-        if table is None:
+        if table is None or len(table.reg) > MAX_STATES:
             table = build_table(job)
         return run_chunk(table, job.deck, chunk_rng(seed, i), n)
 
@@ -96,7 +104,7 @@ def simulate_round(
     runs: int = 10_000,
     rng: Any = None,
     seed: int | None = None,
-    batch: int = 32_768,
+    batch: int = BATCH,
     workers: int | None = None,
     scheduler: Any = None,
     policy: str | RoundPolicy = "default",
