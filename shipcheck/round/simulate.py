@@ -112,6 +112,7 @@ def simulate_round(
     progress: Progress | None = None,
     rules: str | Path | None = None,
     five_player: bool | None = None,
+    assume_weakest: bool = False,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -145,6 +146,9 @@ def simulate_round(
         A TOML file overriding the round's numbers (``tiles/rounds.toml``).
     five_player
         Five-player rules (digest §12); default: on with five players ("4 = 5" with True).
+    assume_weakest
+        With no opponent, take the ship to be the weakest in combat zones and sabotage (a ship
+        alone otherwise ignores them): what ``simulate --card`` does with ``--assume-weakest``.
 
     Examples
     --------
@@ -176,7 +180,9 @@ def simulate_round(
     pol = resolve_policy(policy)
     opp = resolve_policy(opponent_policy if opponent_policy is not None else "default")
     five = len(ships) == 5 if five_player is None else bool(five_player)
-    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five)
+    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest)
+    if assume_weakest and not others:
+        notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
     chunks = _run(job, s, batch, runs, workers, scheduler, progress)
     notes += _notes(job, ships)
     return _assemble(job, key, s, batch, chunks, tuple(notes))
