@@ -6,7 +6,7 @@ roll at a time) measured in the same process, the scaling with worker processes,
 the exact engine on the same card. Each timing is the best of ``--repeat`` (the machine may be
 shared), and every run starts from a fresh flight model, as the CLI does.
 
-    python benchmarks/bench_montecarlo.py [--runs 2000000] [--naive-runs 50000] [--card III-10]
+    python benchmarks/bench_montecarlo.py [--runs 2000000] [--naive-runs 50000] [--card III-16]
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=2_000_000)
     ap.add_argument("--naive-runs", type=int, default=50_000)
-    ap.add_argument("--card", default="III-10")
+    ap.add_argument("--card", default="III-16")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=20070101)
     ap.add_argument("--dask", action="store_true", help="also time a 2-worker Dask LocalCluster (start-up included)")

@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "Advice": "advice", "advise": "advice", "place": "advice",
     "Attack": "cards", "Card": "cards", "find_card": "cards", "load_cards": "cards",
-    "InputError": "errors", "ShipFormatError": "errors",
+    "InputError": "errors", "ShipFormatError": "errors", "UnknownNameError": "errors",
     "FixResult": "fix", "fix": "fix",
     "DEFAULT_POLICY": "flight", "Decision": "flight", "DefaultPolicy": "flight", "FlightModel": "flight",
     "Policy": "flight", "Situation": "flight", "parse_attack": "flight",
@@ -46,15 +46,15 @@ __all__ = [
     "Advice", "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy",
     "FixResult", "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report",
     "RoundResult", "Ship", "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Square", "Tile",
-    "Violation", "advise", "builtin_board", "catalogue", "check", "check_many", "dump_ship", "find_card", "fix",
-    "load_board", "load_cards", "load_ship", "odds", "parse_attack", "parse_ship", "place", "report", "simulate",
-    "simulate_round", "stats",
+    "UnknownNameError", "Violation", "advise", "builtin_board", "catalogue", "check", "check_many", "dump_ship",
+    "find_card", "fix", "load_board", "load_cards", "load_ship", "odds", "parse_attack", "parse_ship", "place",
+    "report", "simulate", "simulate_round", "stats",
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
     from .advice import Advice, advise, place
     from .cards import Attack, Card, find_card, load_cards
-    from .errors import InputError, ShipFormatError
+    from .errors import InputError, ShipFormatError, UnknownNameError
     from .fix import FixResult, fix
     from .flight import DEFAULT_POLICY, Decision, DefaultPolicy, FlightModel, Policy, Situation, parse_attack
     from .model import KINDS, Ship, Side, Tile

@@ -19,10 +19,11 @@ is the one nearest the printed edge (OQ10).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from .cards import Attack
 from .errors import InputError
@@ -31,10 +32,16 @@ from .model import (
     BATTERY_KINDS,
     CABIN_KINDS,
     CHARGED_CANNONS,
+    DIRECTION_SIDE,
     FREE_CANNONS,
     Ship,
+    Side,
 )
 from .rules import Layout
+
+if TYPE_CHECKING:
+    from .kernel import Kernel
+    from .topology import Board
 
 KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
 DIRS = ("front", "right", "rear", "left")
@@ -225,6 +232,40 @@ class DefaultPolicy(Policy):
 DEFAULT_POLICY = DefaultPolicy()
 
 
+def board_outcomes(board: Board, front: int, side: str) -> tuple[tuple[Outcome, ...], tuple[int, ...]]:
+    """Outcomes of an attack from ship-relative ``side`` on ``board`` for a ship whose front is board
+    side ``front``, and the outcome index of each of the 36 dice pairs; cached on the board."""
+    cache = board.__dict__.setdefault("_outcome_cache", {})
+    key = (front, side)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    redirect = board.redirect_map()
+    groups: dict[tuple[int, str, int], int] = {}
+    out: list[list[Any]] = []
+    cell36 = []
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            direction = side
+            if board.dice == "2d6":
+                value = d1 + d2
+            else:
+                value = d1
+                new = redirect.get(direction, {}).get(d1)
+                if new is not None:
+                    direction, value = new, d2
+            bside = Side((DIRECTION_SIDE[direction] + front) % 4)
+            g = (int(bside), direction, value)
+            if g not in groups:
+                groups[g] = len(out)
+                out.append([0, int(bside), direction, value, board.lines_for(bside, value)])
+            out[groups[g]][0] += 1
+            cell36.append(groups[g])
+    res = (tuple(Outcome(Fraction(c, 36), s, d, v, lines) for c, s, d, v, lines in out), tuple(cell36))
+    cache[key] = res
+    return res
+
+
 @dataclass
 class FlightModel:
     """A ship compiled for flight: tables over its tiles, and memoised transitions.
@@ -252,7 +293,8 @@ class FlightModel:
         self.squares = tuple(t.at for t in tiles)
         pos = {t.at: k for k, t in enumerate(tiles)}
         lay = Layout.of(ship)
-        self.adj = tuple(sum(1 << pos[j] for j in lay.adj[t.at]) for t in tiles)
+        joined = lay.adj
+        self.adj = tuple(sum(1 << pos[j] for j in joined[t.at]) for t in tiles)
         hulls = b.hulls(ship.dice)
         self.group = tuple(-1 if (h := hulls[t.at]) is None else h for t in tiles)
         self.multi_hull = len(set(self.group)) > 1
@@ -277,27 +319,31 @@ class FlightModel:
              tuple(k for k in self.stasis if self.group[k] == g))
             for g in sorted(set(self.group))
         )
-        # which tiles a meteor from each board side meets first, line by line
-        w, h = b.width, b.height
-        self.line_order: dict[tuple[int, int], tuple[int, ...]] = {}
-        for side in range(4):
-            nlines = w if side in (0, 2) else h
-            for line in range(nlines):
-                ks = []
-                for k, t in enumerate(tiles):
-                    r, c = divmod(t.at, w)
-                    if (c if side in (0, 2) else r) == line:
-                        ks.append((r if side in (0, 2) else c, k))
-                ks.sort(reverse=side in (1, 2))
-                self.line_order[(side, line)] = tuple(k for _, k in ks)
         self.cannons = tuple(k for k, t in enumerate(tiles) if t.kind in FREE_CANNONS + CHARGED_CANNONS)
         self.free_cannon = {k: tiles[k].kind in FREE_CANNONS for k in self.cannons}
         self.shields = tuple(k for k, t in enumerate(tiles) if t.kind == "shield")
         self.boosters = sum(1 << k for k, t in enumerate(tiles) if t.kind == "shield_booster")
         self.dynamic_crew = any(t.sleepers for t in tiles)
         self.full = (1 << self.n) - 1
-        self._ids: dict[State, int] = {}
-        self._states: list[State] = []
+        self._ids: dict[int, int] = {}
+        self._states: list[int] = []  # packed states by id
+
+    @cached_property
+    def line_order(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """Per (board side, grid line): the tiles of the line in the order an attack from that side
+        meets them."""
+        w, h = self.ship.board.width, self.ship.board.height
+        out: dict[tuple[int, int], tuple[int, ...]] = {}
+        for side in range(4):
+            for line in range(w if side in (0, 2) else h):
+                ks = []
+                for k, t in enumerate(self.tiles):
+                    r, c = divmod(t.at, w)
+                    if (c if side in (0, 2) else r) == line:
+                        ks.append((r if side in (0, 2) else c, k))
+                ks.sort(reverse=side in (1, 2))
+                out[(side, line)] = tuple(k for _, k in ks)
+        return out
 
     # -- states ----------------------------------------------------------------------------------
     def initial(self) -> State:
@@ -309,14 +355,18 @@ class FlightModel:
         return (self.full, charges, crew)
 
     def state_id(self, st: State) -> int:
-        i = self._ids.get(st)
+        """A small integer naming ``st`` in this model (the Monte Carlo engine's arrays hold these)."""
+        return self.packed_id(self.kernel.pack(st))
+
+    def packed_id(self, p: int) -> int:
+        i = self._ids.get(p)
         if i is None:
-            i = self._ids[st] = len(self._states)
-            self._states.append(st)
+            i = self._ids[p] = len(self._states)
+            self._states.append(p)
         return i
 
     def state(self, i: int) -> State:
-        return self._states[i]
+        return self.kernel.unpack(self._states[i])
 
     def humans(self, st: State) -> int:
         """Awake humans aboard (sleepers and aliens are not humans)."""
@@ -344,36 +394,11 @@ class FlightModel:
 
     # -- dice ------------------------------------------------------------------------------------
     def outcomes(self, attack: Attack) -> tuple[tuple[Outcome, ...], tuple[int, ...]]:
-        """The outcomes of an attack and, for each of the 36 dice pairs (d1, d2), its outcome index."""
-        key = ("outcomes", attack.kind, attack.side)
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
-        ship, b = self.ship, self.ship.board
-        redirect = b.redirect_map()
-        groups: dict[tuple[int, str, int], int] = {}
-        out: list[list[Any]] = []
-        cell36 = []
-        for d1 in range(1, 7):
-            for d2 in range(1, 7):
-                direction = attack.side
-                if b.dice == "2d6":
-                    value = d1 + d2
-                else:
-                    value = d1
-                    new = redirect.get(direction, {}).get(d1)
-                    if new is not None:
-                        direction, value = new, d2
-                side = int(ship.ship_side(direction))
-                g = (side, direction, value)
-                if g not in groups:
-                    groups[g] = len(out)
-                    out.append([0, side, direction, value, b.lines_for(ship.ship_side(direction), value)])
-                out[groups[g]][0] += 1
-                cell36.append(groups[g])
-        res = (tuple(Outcome(Fraction(c, 36), s, d, v, lines) for c, s, d, v, lines in out), tuple(cell36))
-        self._cache[key] = res
-        return res
+        """The outcomes of an attack and, for each of the 36 dice pairs (d1, d2), its outcome index.
+
+        They depend only on the board, the ship's front and the attack's side: they are computed
+        once per board and shared by every model of a ship on it."""
+        return board_outcomes(self.ship.board, int(self.ship.front_side), attack.side)
 
     # -- one roll --------------------------------------------------------------------------------
     def situation(self, st: State, attack: Attack, a_index: int, o: Outcome) -> Situation:
@@ -563,18 +588,35 @@ class FlightModel:
         return tuple(c)
 
     def step(self, st: State, attack: Attack, a_index: int, oi: int, policy: Policy) -> State:
-        """Memoised transition: state, attack, outcome index -> next state."""
+        """Memoised transition: state, attack, outcome index -> next state.
+
+        The default policy runs on the compiled :attr:`kernel`; any other policy through :meth:`play`.
+        """
         key = (st, attack.kind, attack.side, oi, policy, -1 if policy.stationary else a_index)
         nxt = self._cache.get(key)
         if nxt is None:
-            o = self.outcomes(attack)[0][oi]
-            if not o.lines:
-                nxt = st
+            if type(policy) is DefaultPolicy:
+                k = self.kernel
+                nxt = k.unpack(k.each(k.pack(st), attack)[oi])
             else:
-                sit = self.situation(st, attack, a_index, o)
-                nxt = self.apply(sit, policy.decide(sit))
+                nxt = self.play(st, attack, a_index, oi, policy)
             self._cache[key] = nxt
         return nxt
+
+    def play(self, st: State, attack: Attack, a_index: int, oi: int, policy: Policy) -> State:
+        """One roll played through :class:`Situation`, ``policy.decide`` and :meth:`apply` (not memoised)."""
+        o = self.outcomes(attack)[0][oi]
+        if not o.lines:
+            return st
+        sit = self.situation(st, attack, a_index, o)
+        return self.apply(sit, policy.decide(sit))
+
+    @cached_property
+    def kernel(self) -> Kernel:
+        """The model compiled to packed states (:mod:`shipcheck.kernel`), built on first use."""
+        from .kernel import Kernel
+
+        return Kernel(self)
 
     # -- decisions for optimisation --------------------------------------------------------------
     def decisions(self, sit: Situation) -> Iterator[Decision]:
@@ -589,27 +631,34 @@ class FlightModel:
         boost_opts = [False] + ([True] if sit.boosted_ok and total >= 2 and sit.kind in (
             "large-meteor", "heavy-shot") and any(sit.needs) else [])
         seen: set[Any] = set()
-        for shield in shield_opts:
-            for combo in itertools.product(*per_line):
-                used = [c for c in combo if c >= 0]
-                if len(used) != len(set(used)):
+        for shield, combo, boosted, purposes in defences(shield_opts, per_line, boost_opts, sit.payable(None),
+                                                         sit.payable, self.free_cannon):
+            if len(purposes) > total:
+                continue
+            for draws in _draw_choices(list(charges), purposes):
+                key = (shield, boosted, combo, tuple(sorted(draws)))
+                if key in seen:
                     continue
-                for boosted in boost_opts:
-                    # each charge is paid by a battery allowed for its purpose
-                    purposes: list[tuple[int, ...]] = []
-                    if shield:
-                        purposes.append(sit.payable(None))
-                    purposes += [sit.payable(c) for c in used if not self.free_cannon[c]]
-                    if boosted:
-                        purposes += [sit.payable(None)] * 2
-                    if len(purposes) > total:
-                        continue
-                    for draws in _draw_choices(list(charges), purposes):
-                        key = (shield, boosted, combo, tuple(sorted(draws)))
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                        yield Decision(shield=shield, boosted=boosted, cannons=tuple(combo), draws=draws)
+                seen.add(key)
+                yield Decision(shield=shield, boosted=boosted, cannons=tuple(combo), draws=draws)
+
+
+def defences(shield_opts: list[bool], per_line: list[list[int]], boost_opts: list[bool], ship_pay: tuple[int, ...],
+             cannon_pay: Callable[[int], tuple[int, ...]], free: Mapping[int, bool]
+             ) -> Iterator[tuple[bool, tuple[int, ...], bool, list[tuple[int, ...]]]]:
+    """Every defence against a roll: (shield, cannon per line or -1, boosted shield, the batteries
+    allowed to pay each charge it costs). A cannon fires at one line at most."""
+    for shield in shield_opts:
+        for combo in itertools.product(*per_line):
+            used = [c for c in combo if c >= 0]
+            if len(used) != len(set(used)):
+                continue
+            for boosted in boost_opts:
+                purposes = [ship_pay] if shield else []
+                purposes += [cannon_pay(c) for c in used if not free[c]]
+                if boosted:
+                    purposes += [ship_pay, ship_pay]
+                yield shield, combo, boosted, purposes
 
 
 def _draw_choices(charges: list[int], purposes: list[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:

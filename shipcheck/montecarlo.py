@@ -23,14 +23,15 @@ import math
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from .cards import Attack
 from .errors import InputError
-from .flight import DEFAULT_POLICY, FlightModel, Policy, State, as_attacks
+from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
 from .model import Ship
 from .parallel import (
     DASK_HINT,
@@ -75,7 +76,9 @@ class SimulationResult:
     (components that left the ship), ``tile_lost_counts[k]`` (runs in which tile ``k`` -- in grid
     order, as in ``ship.tiles`` -- left the ship) and, when ``runs x tiles`` bytes stay below
     :data:`MASK_LIMIT_BYTES`, ``final_masks[r, k]`` (True when tile ``k`` is still aboard at the end
-    of run ``r``); otherwise ``final_masks`` is None and ``notes`` says so.
+    of run ``r``); otherwise ``final_masks`` is None and ``notes`` says so. ``final_masks`` is put
+    together on first use from ``mask_rows``: per chunk, its distinct final masks as bool rows and
+    each run's row.
 
     ``seed`` and ``batch`` repeat the run: ``simulate(ship, attacks, runs=res.runs, seed=res.seed,
     batch=res.batch)`` gives the same arrays.
@@ -89,10 +92,23 @@ class SimulationResult:
     survived: np.ndarray
     lost: np.ndarray
     tile_lost_counts: np.ndarray
-    final_masks: np.ndarray | None = None
+    mask_rows: tuple[tuple[np.ndarray, np.ndarray], ...] | None = field(default=None, repr=False)
     batch: int = 65_536
     precision: float | None = None
     notes: tuple[str, ...] = ()
+
+    @cached_property
+    def final_masks(self) -> np.ndarray | None:
+        if self.mask_rows is None:
+            return None
+        n_tiles = len(self.ship.tiles)
+        masks = np.empty((self.runs, n_tiles), dtype=bool)
+        at = 0
+        for rows, index in self.mask_rows:
+            np.take(rows, index, axis=0, out=masks[at:at + len(index)])
+            at += len(index)
+        masks.setflags(write=False)
+        return masks
 
     def __repr__(self) -> str:
         lo, hi = self.p_survive_ci
@@ -219,14 +235,28 @@ class SimulationResult:
 
 
 # -- the vectorised core --------------------------------------------------------------------------
-def _transition_table(model: FlightModel, attack: Attack, ai: int, pol: Policy) -> dict[int, int]:
-    """The model's (state id * outcomes + outcome) -> next state id table for one attack."""
+class _Table:
+    """One attack's transitions on a model: ``next[state id * 36 + dice pair]`` is the next state
+    id, -1 where not yet worked out; grown as new states appear."""
+
+    def __init__(self) -> None:
+        self.next = np.full(0, -1, dtype=np.int64)
+
+    def ensure(self, top: int) -> None:
+        if top > len(self.next):
+            grown = np.full(max(top, 2 * len(self.next)), -1, dtype=np.int64)
+            grown[:len(self.next)] = self.next
+            self.next = grown
+
+
+def _transition_table(model: FlightModel, attack: Attack, ai: int, pol: Policy) -> _Table:
+    """The model's transition table for one attack under ``pol``."""
     # a policy that is not stationary may decide differently at another attack of the same kind
     key = ("montecarlo", attack.kind, attack.side, pol, -1 if pol.stationary else ai)
     table = model._cache.get(key)
     if table is None:
-        table = model._cache[key] = {}
-    return table
+        table = model._cache[key] = _Table()
+    return table  # type: ignore[no-any-return]
 
 
 def _outcome_table(model: FlightModel, attack: Attack) -> tuple[int, np.ndarray]:
@@ -256,24 +286,69 @@ def _unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _flights(model: FlightModel, attacks: Sequence[Attack], policy: Policy, g: np.random.Generator,
              n: int) -> np.ndarray:
-    """Final state ids of ``n`` flights, dice drawn from ``g`` attack by attack."""
+    """Final state ids of ``n`` flights, dice drawn from ``g`` attack by attack.
+
+    Each attack's table is indexed by state id x 36 + dice pair, so a step of all runs is one
+    lookup; the pairs met for the first time are worked out once and kept in the table."""
     sid = np.full(n, model.state_id(model.initial()), dtype=np.int64)
+    kernel = model.kernel if type(policy) is DefaultPolicy else None
+    packed = model._states
     for ai, a in enumerate(attacks):
-        n_out, cells = _outcome_table(model, a)
+        _, cells = _outcome_table(model, a)
         table = _transition_table(model, a, ai, policy)
-        dice = g.integers(1, 7, size=(n, 2))
-        oi = np.take(cells, dice[:, 0] * 6 + dice[:, 1] - 7)
-        keys = sid * n_out + oi
-        uniq, inv = _unique_inverse(keys)
-        nxt = np.empty(len(uniq), dtype=np.int64)
-        for j, k in enumerate(uniq.tolist()):
-            v = table.get(k)
-            if v is None:
-                s, o = divmod(k, n_out)
-                v = table[k] = model.state_id(model.step(model.state(s), a, ai, o, policy))
-            nxt[j] = v
-        sid = np.take(nxt, inv)
+        keys = sid * 36
+        keys += g.integers(0, 36, size=n)  # the dice pair (d1, d2) as 6 (d1 - 1) + d2 - 1
+        table.ensure(len(packed) * 36)  # every state id known so far
+        nxt = np.take(table.next, keys)
+        if n and nxt.min() < 0:
+            for k in np.unique(keys[nxt < 0]).tolist():
+                s, c = divmod(k, 36)
+                o = int(cells[c])
+                if kernel is not None:
+                    v = model.packed_id(kernel.each(packed[s], a)[o])
+                else:
+                    v = model.state_id(model.step(model.state(s), a, ai, o, policy))
+                # every dice pair of the same outcome leads there
+                table.next[s * 36 + np.flatnonzero(cells == o)] = v
+            nxt = np.take(table.next, keys)
+        sid = nxt
     return sid
+
+
+class _Summaries:
+    """Per state id of a model: survived, components lost, and the tiles aboard as a bool row;
+    kept on the model and extended as new states appear, so no chunk works a state out twice."""
+
+    def __init__(self, n_tiles: int) -> None:
+        self.n = n_tiles
+        self.size = 0
+        self.survived = np.zeros(0, dtype=bool)
+        self.lost = np.zeros(0, dtype=np.int16)
+        self.rows = np.zeros((0, n_tiles), dtype=bool)
+
+    @classmethod
+    def of(cls, model: FlightModel) -> _Summaries:
+        hit = model._cache.get("montecarlo-summaries")
+        if hit is None:
+            hit = model._cache["montecarlo-summaries"] = cls(model.n)
+        return hit  # type: ignore[no-any-return]
+
+    def cover(self, model: FlightModel, top: int) -> None:
+        """Make sure ids below ``top`` are summarised."""
+        if top <= self.size:
+            return
+        k = model.kernel
+        new = model._states[self.size:top]
+        nbytes = (self.n + 7) // 8
+        surv = np.fromiter((k.humans(p) > 0 for p in new), dtype=bool, count=len(new))
+        masks = [p & k.full for p in new]
+        lost = np.fromiter((self.n - m.bit_count() for m in masks), dtype=np.int16, count=len(new))
+        buf = np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8)
+        rows = np.unpackbits(buf.reshape(len(new), nbytes), axis=1, bitorder="little")[:, :self.n].astype(bool)
+        self.survived = np.concatenate([self.survived, surv])
+        self.lost = np.concatenate([self.lost, lost])
+        self.rows = np.concatenate([self.rows, rows.reshape(len(new), self.n)])
+        self.size = top
 
 
 @dataclass
@@ -290,11 +365,12 @@ class _Chunk:
 
 def _summarise(model: FlightModel, sid: np.ndarray) -> _Chunk:
     uniq, inv = _unique_inverse(sid)
-    states = [model.state(int(i)) for i in uniq]
+    summ = _Summaries.of(model)
+    summ.cover(model, int(uniq[-1]) + 1 if len(uniq) else 0)
     nt = model.n
-    rows = np.array([[bool(st[0] >> k & 1) for k in range(nt)] for st in states], dtype=bool).reshape(len(states), nt)
-    surv = np.array([model.humans(st) > 0 for st in states], dtype=bool)
-    lost = np.array([model.lost(st) for st in states], dtype=np.int16)
+    rows = summ.rows[uniq]
+    surv = summ.survived[uniq]
+    lost = summ.lost[uniq]
     counts = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
     tile_lost = counts @ (~rows).astype(np.int64) if nt else np.zeros(0, dtype=np.int64)
     index_type = np.int32 if len(uniq) < 2**31 else np.int64
@@ -476,12 +552,7 @@ def _assemble(ship: Ship, atk: tuple[Attack, ...], policy: str, seed: int, batch
     runs = len(survived)
     masks = None
     if runs * n_tiles < MASK_LIMIT_BYTES:
-        masks = np.empty((runs, n_tiles), dtype=bool)
-        at = 0
-        for c in chunks:
-            np.take(c.rows, c.row_index, axis=0, out=masks[at:at + len(c.row_index)])
-            at += len(c.row_index)
-        masks.setflags(write=False)
+        masks = tuple((c.rows, c.row_index) for c in chunks)
     else:
         notes.append(f"final_masks not kept: {runs} runs x {n_tiles} tiles exceed {MASK_LIMIT_BYTES} bytes")
     if precision is not None and not converged:

@@ -1,17 +1,24 @@
 """Exact flight odds: a Markov chain over damage states, in exact fractions.
 
-Each attack maps a distribution over states to the next one; a state reached by many dice
-sequences is expanded once, and a (state, roll) transition is computed once (memoised in the
-:class:`~shipcheck.flight.FlightModel`). The cost is (distinct states after each attack) x (at most
-11 outcomes) transitions, instead of 11^attacks dice sequences: see ``benchmarks/bench_odds.py``.
+Each attack maps a distribution over states to the next one. The work runs on the model's
+:class:`~shipcheck.kernel.Kernel`: states are packed ints, probabilities integer weights over
+36^(attacks so far) turned into :class:`~fractions.Fraction` once at the end, and a state's rolls
+are grouped by what they would damage before any is played, so a state reached by many dice
+sequences is expanded once and each distinct effect on it is worked out once. The cost is
+(distinct states after each attack) x (distinct effects of a roll, at most 11) transitions, instead
+of 11^attacks dice sequences: see ``benchmarks/bench_odds.py``.
+
+The optimal policy (:class:`OptimalPolicy`) is a dynamic programme over the same states; see its
+docstring for how the battery choices are reduced without losing the optimum.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from .cards import Attack
@@ -19,13 +26,16 @@ from .errors import InputError, check_type, suggest
 from .flight import (
     DEFAULT_POLICY,
     Decision,
+    DefaultPolicy,
     FlightModel,
-    Outcome,
     Policy,
+    Situation,
     State,
     as_attacks,
+    defences,
     describe_decision,
 )
+from .kernel import HEAVY, LARGE, LIGHT, SMALL, Effect, Kernel, bits
 from .model import Ship
 
 POLICY_NOTE = (
@@ -39,44 +49,58 @@ POLICY_NOTE = (
 class OddsResult:
     """Exact outcome of a sequence of attacks.
 
-    ``distribution`` maps each final state to its probability (exact fractions); the summaries are
-    derived from it.
+    ``weights`` maps each final packed state (see :mod:`shipcheck.kernel`) to its weight over
+    ``denominator`` (36 per attack); :attr:`distribution` gives the same as public states and
+    fractions. The summaries are exact fractions.
     """
 
     ship: Ship
     attacks: tuple[Attack, ...]
     policy: str
-    distribution: dict[State, Fraction] = field(repr=False)
+    weights: dict[int, int] = field(repr=False)
+    denominator: int
     model: FlightModel = field(repr=False)
     states_expanded: int = 0
     differences: tuple[dict[str, Any], ...] = ()
     baseline: dict[str, Any] | None = None  # the default policy's figures, when another policy ran
+    states_explored: int | None = None  # the optimal policy's (attack, state) values worked out
 
-    @property
+    @cached_property
+    def distribution(self) -> dict[State, Fraction]:
+        """Each final state with its probability."""
+        k, d = self.model.kernel, self.denominator
+        return {k.unpack(p): Fraction(w, d) for p, w in self.weights.items()}
+
+    @cached_property
     def p_survive(self) -> Fraction:
-        m = self.model
-        return sum((p for st, p in self.distribution.items() if m.humans(st) > 0), Fraction(0))
+        k = self.model.kernel
+        return Fraction(sum(w for p, w in self.weights.items() if k.humans(p) > 0), self.denominator)
 
-    @property
+    @cached_property
     def lost_distribution(self) -> dict[int, Fraction]:
-        out: dict[int, Fraction] = defaultdict(Fraction)
-        for st, p in self.distribution.items():
-            out[self.model.lost(st)] += p
-        return dict(sorted(out.items()))
+        full, n = self.model.full, self.model.n
+        out: dict[int, int] = defaultdict(int)
+        for p, w in self.weights.items():
+            out[n - (p & full).bit_count()] += w
+        return {k: Fraction(v, self.denominator) for k, v in sorted(out.items())}
 
-    @property
+    @cached_property
     def expected_lost(self) -> Fraction:
-        return sum((k * p for k, p in self.lost_distribution.items()), Fraction(0))
+        full, n = self.model.full, self.model.n
+        return Fraction(sum((n - (p & full).bit_count()) * w for p, w in self.weights.items()), self.denominator)
 
     def p_lost(self) -> list[tuple[int, Fraction]]:
         """Per tile, its square and the probability it leaves the ship."""
         m = self.model
+        by_mask: dict[int, int] = defaultdict(int)
+        for p, w in self.weights.items():
+            by_mask[p & m.full] += w
+        lost = [0] * m.n
+        for mask, w in by_mask.items():
+            for k in bits(m.full & ~mask):
+                lost[k] += w
         squares = self.ship.board.squares
-        out: list[tuple[int, Fraction]] = []
-        for k, sq in enumerate(m.squares):
-            p = sum((q for st, q in self.distribution.items() if not st[0] >> k & 1), Fraction(0))
-            out.append((squares[sq], p))
-        return out
+        return [(squares[sq], Fraction(x, self.denominator)) for sq, x in zip(m.squares, lost)]
 
     # floats next to the exact fractions, for numpy and plotting
     @property
@@ -128,11 +152,13 @@ class OddsResult:
             "expected_lost": float(self.expected_lost),
             "lost_distribution": {str(k): float(v) for k, v in self.lost_distribution.items()},
             "tiles": [{"at": b.cell_name(sq), "p_lost": float(p)} for sq, p in self.p_lost()],
-            "states": len(self.distribution),
+            "states": len(self.weights),
             "states_expanded": self.states_expanded,
             "board_verified": b.verified,
             "note": POLICY_NOTE if self.policy == "default" else f"policy {self.policy}",
         }
+        if self.states_explored is not None:
+            d["states_explored"] = self.states_explored
         if fractions:
             d["fractions"] = {
                 "p_survive": str(self.p_survive),
@@ -185,99 +211,492 @@ def odds(
     elif not isinstance(policy, Policy):
         raise InputError("bad `policy`", key="policy", value=type(policy).__name__,
                          expected="'default', 'optimal' or a Policy object")
-    dist, expanded = _forward(m, atk, policy)
-    return OddsResult(ship, atk, policy.name, dist, m, expanded)
+    if type(policy) is DefaultPolicy:
+        weights, expanded = _forward_default(m.kernel, atk)
+    else:
+        weights, expanded = _forward(m, atk, policy)
+    return OddsResult(ship, atk, policy.name, weights, 36 ** len(atk), m, expanded)
 
 
-RollHook = Callable[[int, State, Fraction, int, Outcome], None]
+def _forward_default(k: Kernel, atk: tuple[Attack, ...]) -> tuple[dict[int, int], int]:
+    """The default policy's final weights (over 36^attacks) and the states expanded."""
+    dist = {k.pack(k.m.initial()): 1}
+    expanded = 0
+    for a in atk:
+        new: dict[int, int] = {}
+        get = new.get
+        memo = k.memo(a)
+        plan, kind = k.plan(a), a.kind
+        for p, w in dist.items():
+            t = memo.get(p)
+            if t is None:
+                t = memo[p] = k.expand(p, kind, plan)
+            for q, wt in t:
+                new[q] = get(q, 0) + w * wt
+        expanded += len(dist)
+        dist = new
+    return dist, expanded
 
 
-def _forward(m: FlightModel, atk: tuple[Attack, ...], policy: Policy,
-             on_roll: RollHook | None = None) -> tuple[dict[State, Fraction], int]:
-    """Push the state distribution through the attacks; ``on_roll(ai, state, p, oi, outcome)`` sees
-    every (state, roll) reached with probability ``p`` that names at least one line."""
-    dist: dict[State, Fraction] = {m.initial(): Fraction(1)}
+def _forward(m: FlightModel, atk: tuple[Attack, ...], policy: Policy) -> tuple[dict[int, int], int]:
+    """Any policy, one outcome at a time through :meth:`FlightModel.step`."""
+    k = m.kernel
+    dist = {k.pack(m.initial()): 1}
     expanded = 0
     for ai, a in enumerate(atk):
-        outs, _ = m.outcomes(a)
-        new: dict[State, Fraction] = defaultdict(Fraction)
-        for st, p in dist.items():
-            expanded += 1
-            for oi, o in enumerate(outs):
-                if on_roll is not None and o.lines:
-                    on_roll(ai, st, p * o.prob, oi, o)
-                new[m.step(st, a, ai, oi, policy)] += p * o.prob
+        outs = k.outcomes(a)
+        new: dict[int, int] = defaultdict(int)
+        for p, w in dist.items():
+            st = k.unpack(p)
+            for oi, (wt, *_) in enumerate(outs):
+                new[k.pack(m.step(st, a, ai, oi, policy))] += w * wt
+        expanded += len(dist)
         dist = dict(new)
     return dist, expanded
 
 
 # -- the optimal policy ---------------------------------------------------------------------------
 Value = tuple[Fraction, Fraction]  # (P(survive), -E[lost]); larger is better
+Action = tuple[bool, bool, tuple[tuple[int, int], ...], tuple[int, ...]]  # shield, boosted, cannons, draws
+DEFAULT_ACTION: Action = (False, False, (), (-1,))  # "as the default policy decides"
 
 
 class OptimalPolicy(Policy):
     """Battery decisions that maximise survival, then minimise expected losses, found by dynamic
-    programming over the same damage states. Built for one ship and attack sequence."""
+    programming over the same damage states. Built for one ship and attack sequence.
+
+    The search is exact and smaller than trying every decision, by three facts about values:
+
+    - More charges are never worse (a charge can be left unused), so of two decisions that
+      protect the same lines the one leaving fewer charges in every battery is dropped (a free
+      cannon before a charged one; no boosted shield where cannons already stop everything).
+    - Which battery pays matters only through batteries lost later. Over every ship the remaining
+      attacks can leave (any defence, any roll: :meth:`_futures`), battery *s* outlives *r* when
+      no such ship at a later decision holds *s* without *r*. Then paying from *r* is at least as
+      good as paying from *s* (whatever the best play does after paying from *s*, it can do after
+      paying from *r*, drawing from *s* where it would have drawn from the spent *r*), so payments
+      are tried only from batteries no other outlives, one per group of equals.
+    - Batteries that outlive each other are interchangeable: a state's value depends only on the
+      charges each such group holds, so values are memoised by those totals. After the last
+      decision charges are worth nothing: on the last attack all batteries of a hull are one group.
+
+    ``states`` counts the (attack, state) values worked out; the tests compare the optimum with the
+    unreduced search (:class:`shipcheck._reference.UnreducedOptimal`) on small ships.
+    """
 
     name = "optimal"
 
     def __init__(self, model: FlightModel, attacks: Sequence[Attack]) -> None:
         self.model = model
         self.attacks = tuple(attacks)
-        self._value: dict[tuple[int, State], Value] = {}
-        self._choice: dict[tuple[int, State, int], Decision] = {}
+        self.k = model.kernel
+        self._value: dict[tuple[int, Any], tuple[int, int]] = {}
+        self._choice: dict[tuple[int, int, Any], tuple[Action, int]] = {}
+        self._prefer: list[list[int]] | None = None  # per layer: per battery, the batteries preferred to it
+        self._groups: list[list[tuple[int, ...]]] = []
+        self._cap: list[int] = []
+        self._choice_at: list[bool] = []
+        self._tail: list[bool] = []
+        self._terminal: dict[int, tuple[int, int]] = {}
+        self.candidates = 0
 
-    def value(self, ai: int, st: State) -> Value:
-        """Best (survival, -expected lost) from attack ``ai`` on, in state ``st``."""
+    @property
+    def states(self) -> int:
+        """(attack, state) values worked out."""
+        return len(self._value)
+
+    # -- which batteries outlive which ---------------------------------------------------------
+    def _futures(self, upto: int) -> list[set[int]]:
+        """Per attack index j <= ``upto``, the crew-and-mask parts of every state the ship may be in
+        before attack j, over all rolls and all defences (charges ignored: a superset)."""
+        k = self.k
+        cur = {k.pack(self.model.initial()) & ~k.charge_mask}
+        out = [cur]
+        for a in self.attacks[:upto]:
+            nxt: set[int] = set()
+            for x in cur:
+                mask = x & k.full
+                for _, side, tol, lines in k.outcomes(a):
+                    eff = k.effect(mask, a.kind, side, lines) if lines else None
+                    if eff is None:
+                        nxt.add(x)
+                        continue
+                    for spared in self._sparable(mask, a.kind, eff, tol):
+                        destroyed = 0
+                        for i, (_, t) in enumerate(eff[1]):
+                            if not spared >> i & 1:
+                                destroyed |= 1 << t
+                        nxt.add(k.destroy(x, destroyed) if destroyed else x)
+            cur = nxt
+            out.append(cur)
+        return out
+
+    def _sparable(self, mask: int, kind: str, eff: Effect, tol: int) -> list[int]:
+        """Bitsets (over the hits of ``eff``) of hits some defence might spare, charges ignored."""
+        k = self.k
+        side, hits = eff
+        _, shields = k.shields_for(mask, eff)
+        boosted = k.boosted(mask, shields)
+        n = len(hits)
+        every = (1 << n) - 1
+        if kind in (SMALL, LIGHT):
+            return [0, every] if shields else [0]
+        if kind == HEAVY:
+            return [0, every] if boosted else [0]
+        can = 0
+        for i, (line, _) in enumerate(hits):
+            if boosted or any(mask >> c & 1 for c, _ in k.bearing(side, tol, line)):
+                can |= 1 << i
+        return [s for s in range(every + 1) if s & ~can == 0]
+
+    def _layers(self) -> None:
+        """Per attack: which batteries are preferred payers, and the groups of equal batteries."""
+        k = self.k
+        nb = len(k.btile)
+        n = len(self.attacks)
+        draws = [self._may_draw(a) for a in self.attacks]
+        last = max((j for j in range(n) if draws[j]), default=-1)
+        fut = self._futures(max(last, 0))
+        hull = [k.group[t] for t in k.btile]
+        # aboard[s]: batteries aboard in some later ship without battery s (at decisions after layer)
+        aboard = [0] * nb
+        prefer: list[list[int]] = [[] for _ in range(n)]
+        groups: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+        bat_tiles = sum(1 << t for t in k.btile)
+
+        def tables(layer: int) -> tuple[list[int], list[tuple[int, ...]]]:
+            # r preferred to s: s outlives r, and not the other way round or r comes first
+            outlives = [[r for r in range(nb) if hull[r] == hull[s] and not aboard[s] >> k.btile[r] & 1]
+                        for s in range(nb)]
+            pref = []
+            for s in range(nb):
+                bits = 0
+                for r in outlives[s]:
+                    if r != s and (s not in outlives[r] or r < s):
+                        bits |= 1 << r
+                pref.append(bits)
+            seen: set[int] = set()
+            gs = []
+            for s in range(nb):
+                if s in seen:
+                    continue
+                g = tuple(r for r in outlives[s] if s in outlives[r])
+                seen.update(g)
+                gs.append(g)
+            return pref, gs
+
+        # payment at attack ai: decisions after it are at attacks ai+1 .. n-1 (those that may draw)
+        for ai in range(n - 1, -1, -1):
+            prefer[ai], _ = tables(ai)
+            # values at layer ai (before attack ai) see decisions at ai .. n-1
+            if draws[ai] and ai <= last:
+                for x in fut[ai]:
+                    lost = bat_tiles & ~x
+                    if lost:
+                        here = x & bat_tiles
+                        for s, t in enumerate(k.btile):
+                            if lost >> t & 1:
+                                aboard[s] |= here
+            # no charge can be spent from here on: charges are worth nothing
+            _, groups[ai] = tables(ai) if any(draws[ai:]) else (None, [])
+        self._prefer = prefer
+        self._groups = groups
+        # the most charges the decisions from attack ai on can spend: more in a group is worth no more
+        self._choice_at = [draws[j] or self._free_fire(a) for j, a in enumerate(self.attacks)]
+        # from the first attack of the tail on, nothing can be defended any more
+        self._tail = [not any(self._choice_at[ai:]) for ai in range(n)]
+        self._cap = [sum(self._most_drawn(a) for j, a in enumerate(self.attacks) if j >= ai and draws[j])
+                     for ai in range(n)]
+
+    def _free_fire(self, a: Attack) -> bool:
+        """Whether a free cannon may bear on a large meteor of ``a`` (to fire it or not is a choice)."""
         m = self.model
+        sides = {side for _, side, _, lines in self.k.outcomes(a) if lines}
+        return a.kind == LARGE and any(side in m.tiles[c].barrels for c in m.cannons for side in sides)
+
+    def _most_drawn(self, a: Attack) -> int:
+        """An upper bound on the charges one roll of ``a`` can cost."""
+        if a.kind in (SMALL, LIGHT):
+            return 1
+        if a.kind == HEAVY:
+            return 2
+        return max((len(lines) for *_, lines in self.k.outcomes(a)), default=0) + 2
+
+    def _may_draw(self, a: Attack) -> bool:
+        """Whether some defence against ``a`` could cost a charge on the ship as launched."""
+        k = self.k
+        if not k.btile:
+            return False
+        sides = {side for _, side, _, lines in k.outcomes(a) if lines}
+        for side in sides:
+            shields = k.cover[side]
+            boosted = any(k.adj[s] & k.booster_mask for s in bits(shields))
+            if a.kind in (SMALL, LIGHT) and shields:
+                return True
+            if a.kind in (LARGE, HEAVY) and boosted:
+                return True
+            if a.kind == LARGE and any(side in self.model.tiles[c].barrels and not self.model.free_cannon[c]
+                                       for c in self.model.cannons):
+                return True
+        return False
+
+    def _key(self, ai: int, p: int) -> Any:
+        k = self.k
+        rest = p & ~k.charge_mask
+        if not self._groups[ai]:
+            return rest
+        bf, bo = k.bfield, k.boff
+        cap = self._cap[ai]
+        return (rest, tuple(min(cap, sum((p & bf[b]) >> bo[b] for b in g)) for g in self._groups[ai]))
+
+    # -- values ----------------------------------------------------------------------------------
+    def _v(self, ai: int, p: int) -> tuple[int, int]:
+        """(survival, -lost), both scaled by 36^(attacks left)."""
+        k = self.k
         if ai == len(self.attacks):
-            return (Fraction(1 if m.humans(st) > 0 else 0), Fraction(-m.lost(st)))
-        key = (ai, st)
+            rest = p & ~k.charge_mask
+            t = self._terminal.get(rest)
+            if t is None:
+                t = self._terminal[rest] = (1 if k.humans(p) > 0 else 0, -(k.n - (p & k.full).bit_count()))
+            return t
+        if self._prefer is None:
+            self._layers()
+        if self._tail[ai]:
+            return self._tail_value(ai, p & ~k.charge_mask)
+        key = (ai, self._key(ai, p))
         v = self._value.get(key)
         if v is not None:
             return v
         a = self.attacks[ai]
-        outs, _ = m.outcomes(a)
-        surv, neg = Fraction(0), Fraction(0)
-        for oi, o in enumerate(outs):
-            if not o.lines:
-                s, lo = self.value(ai + 1, st)
+        mask = p & k.full
+        surv = neg = 0
+        if not self._choice_at[ai]:
+            # nothing to decide against this attack: the default policy's transitions are the rules'
+            for q, w in k.transitions(p, a):
+                s, lo = self._v(ai + 1, q)
+                surv += w * s
+                neg += w * lo
+            v = self._value[key] = (surv, neg)
+            return v
+        for w, side, tol, lines in k.outcomes(a):
+            eff = k.effect(mask, a.kind, side, lines) if lines else None
+            if eff is None:
+                s, lo = self._v(ai + 1, p)
             else:
-                sit = m.situation(st, a, ai, o)
-                default = DEFAULT_POLICY.decide(sit)
-                best_d, best = default, self.value(ai + 1, m.apply(sit, default))
-                for d in m.decisions(sit):
-                    if d == default:
-                        continue
-                    v2 = self.value(ai + 1, m.apply(sit, d))
-                    if v2 > best:
-                        best_d, best = d, v2
-                self._choice[(ai, st, oi)] = best_d
-                s, lo = best
-            surv += o.prob * s
-            neg += o.prob * lo
-        self._value[key] = (surv, neg)
-        return (surv, neg)
+                _, q = self._best(ai, p, a.kind, eff, tol)
+                s, lo = self._v(ai + 1, q)
+            surv += w * s
+            neg += w * lo
+        v = self._value[key] = (surv, neg)
+        return v
 
-    def decide(self, sit: Any) -> Decision:
-        key = (sit.attack, sit.state, self.model.outcomes(self.attacks[sit.attack])[0].index(sit.outcome))
-        if key not in self._choice:
-            self.value(sit.attack, sit.state)
-        return self._choice[key]
+    def _tail_value(self, ai: int, x: int) -> tuple[int, int]:
+        """:meth:`_v` from attack ``ai`` on when no attack left can be defended: every damaging hit
+        destroys what it hits, and ``x`` carries no charges (they can no longer be spent)."""
+        key = (ai, x)
+        v = self._value.get(key)
+        if v is not None:
+            return v
+        k = self.k
+        n = len(self.attacks)
+        surv = neg = 0
+        plan = k.plan(self.attacks[ai])
+        last = ai + 1 == n and not x >> k.flag & 1
+        mask = x & k.full
+        for g, w in k.effects(mask, plan, memo=not last):
+            if last:
+                # the last attack: only whether a human is left and how many tiles are, matter
+                kept = mask
+                if g is not None:
+                    destroyed = 0
+                    for _, t in g[1]:
+                        destroyed |= 1 << t
+                    kept = k.cut(mask, destroyed, memo=False)
+                s = 1 if 2 * (kept & k.two_humans).bit_count() + (kept & k.one_human).bit_count() else 0
+                lo = kept.bit_count() - k.n
+            else:
+                q = x
+                if g is not None:
+                    destroyed = 0
+                    for _, t in g[1]:
+                        destroyed |= 1 << t
+                    q = k.destroy(x, destroyed)
+                s, lo = self._v(n, q) if ai + 1 == n else self._tail_value(ai + 1, q)
+            surv += w * s
+            neg += w * lo
+        v = self._value[key] = (surv, neg)
+        return v
+
+    def value(self, ai: int, st: State) -> Value:
+        """Best (survival, -expected lost) from attack ``ai`` on, in state ``st``."""
+        s, lo = self._v(ai, self.k.pack(st))
+        d = 36 ** (len(self.attacks) - ai)
+        return (Fraction(s, d), Fraction(lo, d))
+
+    def _best(self, ai: int, p: int, kind: str, eff: Effect, tol: int) -> tuple[Action, int]:
+        """The best action against a damaging roll and the state it leads to; the default policy's
+        unless another is strictly better."""
+        ck = (ai, p, (eff, tol))
+        hit = self._choice.get(ck)
+        if hit is not None:
+            return hit
+        default_q = self.k.play(p, kind, eff, tol)
+        best: tuple[Action, int] = (DEFAULT_ACTION, default_q)
+        best_v = self._v(ai + 1, default_q)
+        for act, q in self._candidates(ai, p, kind, eff, tol):
+            if q == default_q:
+                continue
+            v = self._v(ai + 1, q)
+            if v > best_v:
+                best, best_v = (act, q), v
+        self._choice[ck] = best
+        return best
+
+    def _candidates(self, ai: int, p: int, kind: str, eff: Effect, tol: int) -> list[tuple[Action, int]]:
+        """The decisions worth trying against a damaging roll: every defence, each paid in the ways
+        no other way dominates, dominated next states dropped."""
+        k = self.k
+        assert self._prefer is not None
+        side, hits = eff
+        mask = p & k.full
+        hull, shields = k.shields_for(mask, eff)
+        boosted_ok = k.boosted(mask, shields)
+        charges = [(p & f) >> o for f, o in zip(k.bfield, k.boff)]
+        total = sum(charges)
+        ship_pay = k.pay[hull]
+        shield_opts = [False, True] if shields and kind in (SMALL, LIGHT) and total >= 1 else [False]
+        boost_opts = [False, True] if boosted_ok and kind in (LARGE, HEAVY) and total >= 2 else [False]
+        per_line: list[list[int]] = []
+        for line, _ in hits:
+            opts = [-1]
+            if kind == LARGE:
+                opts += [c for c, _ in k.bearing(side, tol, line) if mask >> c & 1]
+            per_line.append(opts)
+        prefer = self._prefer[ai]
+        out: dict[int, Action] = {}
+        def cannon_pay(c: int) -> tuple[int, ...]:
+            return k.pay[k.group[c]] if k.multi else ship_pay
+
+        for shield, combo, boosted, purposes in defences(shield_opts, per_line, boost_opts, ship_pay, cannon_pay,
+                                                         k.m.free_cannon):
+            if len(purposes) > total:
+                continue
+            destroyed = 0
+            if not boosted and not shield:
+                for (_, t), c in zip(hits, combo):
+                    if c < 0:
+                        destroyed |= 1 << t
+            cannons = tuple((line, c) for (line, _), c in zip(hits, combo) if c >= 0)
+            for draws in _payments(charges, purposes, prefer):
+                q = p
+                for b in draws:
+                    q -= 1 << k.boff[b]
+                if destroyed:
+                    q = k.destroy(q, destroyed)
+                self.candidates += 1
+                if q not in out:
+                    out[q] = (shield, boosted, cannons, draws)
+        return _undominated(k, out)
+
+    # -- the Policy interface -------------------------------------------------------------------
+    def decide(self, sit: Situation) -> Decision:
+        k = self.k
+        p = k.pack(sit.state)
+        o = sit.outcome
+        eff = k.effect(p & k.full, sit.kind, o.side, o.lines) if o.lines else None
+        if eff is None:
+            return DEFAULT_POLICY.decide(sit)
+        tol = 0 if o.direction == "front" else 1
+        (shield, boosted, cannons, draws), _ = self._best(sit.attack, p, sit.kind, eff, tol)
+        if (shield, boosted, cannons, draws) == DEFAULT_ACTION:
+            return DEFAULT_POLICY.decide(sit)
+        by_line = dict(cannons)
+        return Decision(shield=shield, boosted=boosted, cannons=tuple(by_line.get(line, -1) for line in o.lines),
+                        draws=draws)
+
+
+def _payments(charges: list[int], purposes: list[tuple[int, ...]], prefer: list[int]) -> list[tuple[int, ...]]:
+    """Ways to pay one charge per purpose, as sorted draws, leaving out every way in which a draw
+    could move to a preferred battery (allowed for that purpose, with a charge to spare)."""
+    raw: set[tuple[int, ...]] = set()
+
+    def rec(i: int, left: list[int], acc: list[int]) -> None:
+        if i == len(purposes):
+            raw.add(tuple(sorted(acc)))
+            return
+        for b in purposes[i]:
+            if left[b] > 0:
+                left[b] -= 1
+                acc.append(b)
+                rec(i + 1, left, acc)
+                acc.pop()
+                left[b] += 1
+
+    rec(0, list(charges), [])
+    out = []
+    for draws in sorted(raw):
+        spare = list(charges)
+        for b in draws:
+            spare[b] -= 1
+        # a preferred battery is in the same hull, so it may serve whatever this draw served
+        if not any(prefer[b] >> r & 1 and spare[r] > 0 for b in set(draws) for r in range(len(charges))):
+            out.append(draws)
+    return out
+
+
+def _undominated(k: Kernel, cands: dict[int, Action]) -> list[tuple[Action, int]]:
+    """Drop next states that another matches in everything but holds no more charges anywhere."""
+    by_rest: dict[int, list[int]] = defaultdict(list)
+    for q in cands:
+        by_rest[q & ~k.charge_mask].append(q)
+    out = []
+    fields = list(zip(k.bfield, k.boff))
+    for qs in by_rest.values():
+        for q in qs:
+            cq = [(q & f) >> o for f, o in fields]
+            dominated = False
+            for r in qs:
+                if r == q:
+                    continue
+                cr = [(r & f) >> o for f, o in fields]
+                if all(x >= y for x, y in zip(cr, cq)):
+                    dominated = True
+                    break
+            if not dominated:
+                out.append((cands[q], q))
+    return out
 
 
 def _optimal(ship: Ship, atk: tuple[Attack, ...], m: FlightModel) -> OddsResult:
     pol = OptimalPolicy(m, atk)
-    pol.value(0, m.initial())
+    k = m.kernel
+    p0 = k.pack(m.initial())
+    pol._v(0, p0)
     diffs: dict[tuple[int, str, str, str], Fraction] = defaultdict(Fraction)
-
-    def compare(ai: int, st: State, p: Fraction, oi: int, o: Outcome) -> None:
-        sit = m.situation(st, atk[ai], ai, o)
-        d, dd = pol.decide(sit), DEFAULT_POLICY.decide(sit)
-        if d != dd:
-            diffs[(ai, o.describe(ship.board), describe_decision(m, dd), describe_decision(m, d))] += p
-
-    dist, expanded = _forward(m, atk, pol, compare)
+    dist = {p0: 1}
+    expanded = 0
+    scale = 1
+    for ai, a in enumerate(atk):
+        outs, _ = m.outcomes(a)
+        kouts = k.outcomes(a)
+        new: dict[int, int] = defaultdict(int)
+        for p, w in dist.items():
+            mask = p & k.full
+            for oi, (wt, side, tol, lines) in enumerate(kouts):
+                eff = k.effect(mask, a.kind, side, lines) if lines else None
+                if eff is None:
+                    new[p] += w * wt
+                    continue
+                _, q = pol._best(ai, p, a.kind, eff, tol)
+                new[q] += w * wt
+                if q != k.play(p, a.kind, eff, tol):
+                    sit = m.situation(k.unpack(p), a, ai, outs[oi])
+                    d, dd = pol.decide(sit), DEFAULT_POLICY.decide(sit)
+                    diffs[(ai, outs[oi].describe(ship.board), describe_decision(m, dd),
+                           describe_decision(m, d))] += Fraction(w * wt, scale * 36)
+        expanded += len(dist)
+        dist = dict(new)
+        scale *= 36
     base = odds(ship, atk, model=m)
     differences = tuple(
         {"attack": ai + 1, "attack_kind": str(atk[ai]), "roll": roll, "default": dflt, "optimal": opt,
@@ -285,4 +704,5 @@ def _optimal(ship: Ship, atk: tuple[Attack, ...], m: FlightModel) -> OddsResult:
         for (ai, roll, dflt, opt), p in sorted(diffs.items(), key=lambda kv: -kv[1])
     )
     baseline = {"p_survive": float(base.p_survive), "expected_lost": float(base.expected_lost)}
-    return OddsResult(ship, atk, "optimal", dist, m, expanded, differences, baseline)
+    return OddsResult(ship, atk, "optimal", dist, scale, m, expanded, differences, baseline, pol.states)
+

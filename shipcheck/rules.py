@@ -660,7 +660,7 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
         for code, edge in lay.bad_edges():
             out.append(Violation(code, (edge[0], edge[2]), _joint_message(code, edge, name)))
     # E1, E2, K1: exhausts and barrels
-    rear = ship.ship_side("rear")
+    rear = (2 + ship.front_side) % 4
     nb = b.nb
     found = []
     for s in range(4):
@@ -730,7 +730,8 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
     if len(out) > 1:
         out.sort(key=lambda v: (_ORDER[v.code], v.cells))
     total, by_side = lay.exposed()
-    return CheckReport(ship, tuple(out), total, by_side, tuple(ship_notes(ship)))
+    notes = () if b.verified and start is not None and not ship.aside else tuple(ship_notes(ship))
+    return CheckReport(ship, tuple(out), total, by_side, notes)
 
 
 def ship_notes(ship: Ship) -> Iterator[str]:

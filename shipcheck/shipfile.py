@@ -615,8 +615,8 @@ def edit_ship_text(text: str, ship: Ship, removed: Iterable[int], *, board_ref: 
     return dump_ship(expected)
 
 
-def save_text(path: str | Path, text: str, *, overwrite: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically; raises :class:`InputError`.
+def save_text(path: str | Path, text: str | bytes, *, overwrite: bool = False) -> None:
+    """Write ``text`` (UTF-8, or bytes as they are) to ``path`` atomically; raises :class:`InputError`.
 
     The text goes to a temporary file in the same folder, which then takes the name in one step,
     so a full disk or a crash never leaves a cut-off file in place of a good one. Without
@@ -641,8 +641,8 @@ def save_text(path: str | Path, text: str, *, overwrite: bool = False) -> None:
     except OSError as exc:
         raise InputError(f"cannot write there ({exc.strerror or exc})", file=shown) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text if isinstance(text, bytes) else text.encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())
         mode = _new_file_mode()
@@ -682,15 +682,15 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _write_exclusive(p: Path, text: str, mode: int) -> None:
+def _write_exclusive(p: Path, text: str | bytes, mode: int) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(p, flags, mode)
     except FileExistsError:
         raise InputError("output file exists (it appeared while shipcheck worked; nothing was written)",
                          file=printable(str(p)), expected="a new file name") from None
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-        fh.write(text)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(text if isinstance(text, bytes) else text.encode("utf-8"))
 
 
 def tile_lines(text: str, board: Board) -> dict[int, int]:

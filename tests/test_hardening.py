@@ -350,3 +350,26 @@ def test_saved_files_get_ordinary_permissions(tmp_path: Path) -> None:
     mask = os.umask(0)
     os.umask(mask)
     assert target.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+# -- the round engine's files --------------------------------------------------------------------
+@pytest.mark.parametrize("option", ["--deck", "--rules"])
+def test_round_files_are_read_safely(tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str) -> None:
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes(b'format = 1\nnote = "caf\xe9"\n')
+    huge = tmp_path / "huge.toml"
+    huge.write_text("format = 1\nx = " + "9" * 5000 + "\n", encoding="utf-8")
+    for bad, needle in [(latin1, "not UTF-8"), (huge, "number too long"), (tmp_path, "a folder")]:
+        code, out, err = run(capsys, "simulate", str(EXAMPLES / "class-I-scout.toml"), "--round", "1", "--runs", "10",
+                             option, str(bad))
+        assert code == 2 and out == "" and needle in err and "Traceback" not in err
+
+
+def test_round_arguments_raise_input_errors() -> None:
+    from shipcheck.round import simulate_round
+
+    for kw in ({"deck": 5}, {"progress": 3}):
+        with pytest.raises(InputError):
+            simulate_round(load_ship(EXAMPLES / "class-I-scout.toml"), round=1, runs=10, seed=1, **kw)
+    with pytest.raises(InputError):
+        simulate_round(3.5, round=1, runs=10, seed=1)  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ rankings, exact numbers against the exact engine run from scratch, input errors 
 from __future__ import annotations
 
 import json
+import sys
 from fractions import Fraction
 
 import pytest
@@ -259,8 +260,38 @@ def test_cli_text_and_show(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("args", [
     ("cannon:9999",), ("2007:5", "--weigh", "speed=2"), ("2007:5", "--round", "9"), ("2007:5", "--show", "99"),
-    ("2007:5", "--credits"),
+    ("2007:5", "--runs", "1"),
 ])
 def test_cli_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
     code, out, err = run(capsys, "place", SHIP, *args, "--no-exact")
     assert code == 2 and err.startswith("shipcheck: error:") and "Traceback" not in err
+
+
+# -- ranking by credits (the round simulator) ---------------------------------------------------------
+def test_credits_need_the_round_simulator(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "shipcheck.round", None)  # as if it were not installed
+    with pytest.raises(InputError) as exc:
+        advise(ship(PILOT + tile((7, 6), "cabin", "1131")), "2007:5", credits=True, exact=False)
+    assert exc.value.key == "--credits"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hand", ["shield:3030", "battery:1113:cells=2"])
+def test_credits_are_paired_differences_of_whole_rounds(hand: str) -> None:
+    # WALLED takes tiles at (7, 5) only: the shield turned to the front or to the rear; the battery in
+    # four turns that fly alike (all sides connectors), simulated once and reported for each
+    rnd = pytest.importorskip("shipcheck.round")
+    s = ship(WALLED)
+    a = advise(s, hand, exact=False, credits=True, runs=300, seed=5)
+    assert a.placements
+    creds = [p.credits for p in a.placements]
+    assert all(c is not None for c in creds)
+    assert creds == sorted(creds, reverse=True)  # type: ignore[type-var]
+    base = rnd.simulate_round(s, round="1", runs=300, seed=5).ship_result  # the same seed: the same decks and dice
+    for p in a.placements:
+        r = rnd.simulate_round(p.ship, round="1", runs=300, seed=5).ship_result
+        assert p.credits == pytest.approx(float((r.credits - base.credits).mean()))
+        assert p.credits_ci is not None and p.credits_ci[0] <= p.credits <= p.credits_ci[1]
+    assert a.set_aside == (a.placements[0].credits <= 0)  # type: ignore[operator]
+    again = advise(s, hand, exact=False, credits=True, runs=300, seed=5)
+    assert [p.credits for p in again.placements] == creds

@@ -19,13 +19,15 @@ The score of a placement is the weighted sum of its benefits, in rough credits (
             + battery * Δbattery
 
 The advice is to set the tile aside (or put it back) when no placement scores above 0, or when
-there is no legal placement.
+there is no legal placement. With ``credits=True`` the round simulator flies every placement
+through whole rounds with common random numbers and the change in expected credits ranks them
+(:mod:`.credits`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -134,6 +136,8 @@ class Placement:
     exposes: tuple[str, ...]
     score: float
     rank: int = 0
+    credits: float | None = None  # with ``credits=True``: change in expected credits over the round
+    credits_ci: tuple[float, float] | None = None  # its 95 % interval (paired runs)
 
     def to_dict(self) -> dict[str, Any]:
         b = self.ship.board
@@ -149,6 +153,9 @@ class Placement:
         }
         d.update({k: num(v) for k, v in self.params.items()})
         d.update({"alien": self.alien, "shields": list(self.shields), "exposes": list(self.exposes)})
+        if self.credits is not None:
+            d["credits"] = self.credits
+            d["credits_ci"] = list(self.credits_ci or ())
         if self.loss is not None and self.survive is not None:
             d["fractions"] = {"loss": str(self.loss), "survive": str(self.survive), "own": str(self.own)}
         return d
@@ -182,6 +189,8 @@ class Advice:
 
         cols = ["rank", "at", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "own", *PARAMS, "alien",
                 "shields", "exposes"]
+        if any(p.credits is not None for p in self.placements):
+            cols[4:4] = ["credits", "credits_ci"]
         rows = []
         for p in self.placements:
             d = p.to_dict()
@@ -250,17 +259,18 @@ def advise(
     weigh: str | Mapping[str, float] | None = None,
     exact: bool = True,
     credits: bool = False,
+    runs: int = 2000,
+    seed: int = 0,
 ) -> Advice:
     """Every legal placement of ``tile`` on ``ship``, ranked by score (see the module docstring).
 
     ``round``: the round whose cards weigh the exact loss (default: the board's level; ``"learning"``
     for the learning flight). ``top``: keep the best ``top``. ``exact=False`` leaves the exact loss and
-    survival out (``None``) and ranks by the rest, for speed. ``credits`` (ranking by the round
-    simulator's expected credits) is not available yet and raises.
+    survival out (``None``) and ranks by the rest, for speed. ``credits=True`` also flies every
+    placement through ``runs`` whole rounds of the round simulator, with the same decks and dice as
+    the ship without the tile (``seed``), and ranks by the change in expected credits (see
+    :mod:`.credits`); the score breaks ties.
     """
-    if credits:
-        raise NotImplementedError("ranking by expected credits needs the round simulator (shipcheck.round), "
-                                  "which this version does not have")
     hand = parse_tile(tile, ship.edition)
     weights = parse_weights(weigh)
     rnd = str(round).strip().lower() if round is not None else default_round(ship.board.level)
@@ -300,12 +310,30 @@ def advise(
             score += -weights["loss"] * float(loss) + weights["survive"] * float(survive)
         placed.append(Placement(c.at, c.rot, c.ship, exposed, blocked, loss, survive, own, params, _alien_option(c),
                                 shields, exposes, score))
-    placed.sort(key=lambda p: (-p.score, p.at, p.rot))
-    ranked = tuple(Placement(**{**p.__dict__, "rank": k + 1}) for k, p in enumerate(placed))
+    if credits and placed:
+        from .credits import credit_effects
+
+        # placements that fly alike fly whole rounds alike too: one simulation per flight key
+        keys = [flight_key(c) for c in cands]
+        first = {k: i for i, k in reversed(list(enumerate(keys)))}
+        order = sorted(first.values())
+        effects = dict(zip(order, credit_effects(ship, [placed[i].ship for i in order], round=rc.round, runs=runs,
+                                                 seed=seed)))
+        placed = [replace(p, credits=effects[first[k]].credits, credits_ci=effects[first[k]].credits_ci)
+                  for p, k in zip(placed, keys)]
+        placed.sort(key=lambda p: (-(p.credits or 0.0), -p.score, p.at, p.rot))
+    else:
+        placed.sort(key=lambda p: (-p.score, p.at, p.rot))
+    ranked = tuple(replace(p, rank=k + 1) for k, p in enumerate(placed))
     if top is not None:
         ranked = ranked[:top]
     if not ranked:
         aside, reason = True, "no legal placement: set the tile aside (or put it back)"
+    elif credits:
+        best = ranked[0].credits or 0.0
+        aside = best <= 0
+        reason = (f"no placement raises the expected credits (best {best:+.2f}): set the tile aside (or put it back)"
+                  if aside else f"best placement raises the expected credits by {best:+.2f}")
     elif ranked[0].score <= 0:
         aside, reason = True, (f"no placement improves the ship (best score {ranked[0].score:.2f}): "
                                "set the tile aside (or put it back)")
@@ -323,7 +351,10 @@ def place(
     weigh: str | Mapping[str, float] | None = None,
     exact: bool = True,
     credits: bool = False,
+    runs: int = 2000,
+    seed: int = 0,
 ) -> pd.DataFrame:
     """:func:`advise` as a DataFrame, one row per legal placement, best first (``df.attrs`` holds
     ``set_aside`` and ``reason``)."""
-    return advise(ship, tile, round=round, top=top, weigh=weigh, exact=exact, credits=credits).to_frame()
+    return advise(ship, tile, round=round, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs,
+                  seed=seed).to_frame()

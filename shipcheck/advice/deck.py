@@ -1,32 +1,41 @@
 """The attack cards of a round and the chance that its deck holds each (rules digest §14).
 
 A round's deck takes, from the edition's 20 cards of each level, a number of each level: round 1
-8 of level I, round 2 4 of I and 8 of II, round 3 (and 3a) 4 of I, 4 of II and 8 of III; class IV
-without level-IV cards 4, 4 and 12; the learning flight flies the 8 starred level-I cards. A card
-of level L is in the deck with probability (cards of L drawn) / (cards of L in the edition). The
-advisor weighs each meteor swarm and each card with shots (pirates, a combat zone's shots line)
-by that probability.
+8 of level I, round 2 4 of I and 8 of II, round 3 (and 3a) 4 of I, 4 of II and 8 of III; the
+learning flight flies the 8 starred level-I cards. These come from the round simulator's table,
+``tiles/rounds.toml``, read here without importing the simulator. Class IV without level-IV cards
+(rules §14.3, not a round the simulator flies) takes 4, 4 and 12. A card of level L is in the deck
+with probability (cards of L drawn) / (cards of L in the edition). The advisor weighs each meteor
+swarm and each card with shots (pirates, a combat zone's shots line) by that probability.
 """
 
 from __future__ import annotations
 
+import functools
+import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..cards import Card, load_cards
+from ..data import data_path
 from ..errors import InputError
 
-__all__ = ["DECKS", "RoundCards", "round_cards"]
+__all__ = ["RoundCards", "decks", "round_cards"]
 
-#: round -> cards of each level its deck draws; None: the learning flight's starred cards
-DECKS: dict[str, dict[int, int] | None] = {
-    "learning": None,
-    "1": {1: 8},
-    "2": {1: 4, 2: 8},
-    "3": {1: 4, 2: 4, 3: 8},
-    "3a": {1: 4, 2: 4, 3: 8},
-    "4": {1: 4, 2: 4, 3: 12},
-}
+_LEVELS = {"I": 1, "II": 2, "III": 3}
+CLASS_IV: dict[int, int] = {1: 4, 2: 4, 3: 12}
+
+
+@functools.cache
+def decks() -> dict[str, dict[int, int] | None]:
+    """Round -> cards of each level its deck draws; None: the learning flight's starred cards."""
+    doc = tomllib.loads(data_path("rounds.toml").read_text(encoding="utf-8"))
+    out: dict[str, dict[int, int] | None] = {}
+    for key, table in doc.get("round", {}).items():
+        deck = table.get("deck")
+        out[str(key)] = None if deck == "learning" else {_LEVELS[k]: int(n) for k, n in deck.items()}
+    out["4"] = CLASS_IV
+    return out
 
 
 @dataclass(frozen=True)
@@ -45,19 +54,21 @@ class RoundCards:
 
 def default_round(level: int) -> str:
     """The round a board of this level flies: its level (class IV: 4)."""
-    return str(level) if str(level) in DECKS else "3"
+    return str(level) if str(level) in decks() else "3"
 
 
 def round_cards(round: str | int, edition: str = "2007") -> RoundCards:
     """The meteor swarms and cards with shots of ``round``'s deck, with their draw probabilities."""
     key = str(round).strip().lower()
-    if key not in DECKS:
-        raise InputError("unknown round", key="--round", value=round, expected="1, 2, 3, 3a, 4 or learning")
+    table = decks()
+    if key not in table:
+        raise InputError("unknown round", key="--round", value=round,
+                         expected=", ".join(sorted(table, key=lambda k: (not k[0].isdigit(), k))))
     try:
         cards = load_cards(edition)
     except ValueError as exc:
         raise InputError(str(exc), key="edition", value=edition, expected="2007 or 2021") from None
-    plan = DECKS[key]
+    plan = table[key]
     out = []
     if plan is None:
         out = [(c, Fraction(1)) for c in cards if c.learning and c.level == 1 and c.attacks()]

@@ -40,18 +40,24 @@ def _fmt(x: Any, signed: bool = True) -> str:
               help="Draw the ship with the N-th placement welded.")
 @click.option("--exact/--no-exact", default=True, show_default=True,
               help="Work out the exact loss and survival over the round's attack cards (the slow part).")
-@click.option("--credits", is_flag=True, hidden=True)
+@click.option("--credits", is_flag=True,
+              help="Also fly every placement through whole rounds (the round simulator, same decks and dice for "
+                   "every placement) and rank by the change in expected credits.")
+@click.option("--runs", type=click.IntRange(min=2), default=2000, show_default=True,
+              help="Rounds flown per placement with --credits.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the rounds flown with --credits.")
 @format_option
 def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str | None, show_n: int | None,
-              exact: bool, credits: bool, fmt: str) -> None:
+              exact: bool, credits: bool, runs: int, seed: int, fmt: str) -> None:
     """Rank every square and rotation where TILE can be welded onto SHIP.
 
     SHIP may be half built and need not be legal yet; a placement is listed when it adds no rule
     break (on the board, joined by a legal connector, no C1 C2 C3 E1 E2 K1, blocking no barrel or
     exhaust). Each placement shows the change in exposed connectors, in exact expected loss and
     survival over the round's meteor swarms and shots, in engine power, firepower, crew, cargo and
-    battery cells, the attacks it shields or exposes, and a score (weights: --weigh). The board
-    drawing marks each candidate square with its best rank.
+    battery cells, the attacks it shields or exposes, and a score (weights: --weigh); with --credits,
+    the change in expected credits over whole rounds (same decks and dice for every placement),
+    which then ranks them. The board drawing marks each candidate square with its best rank.
 
     \b
     Examples:
@@ -61,14 +67,11 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
     """
     from ..advice import advise
 
-    if credits:
-        raise InputError("--credits needs the round simulator, which this version does not have", key="--credits",
-                         expected="no --credits")
     s = load_ship(ship)
     from ._common import spinner
 
     with spinner("weighing every square and rotation"):
-        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact)
+        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs, seed=seed)
     if show_n is not None and show_n > len(a.placements):
         raise InputError("no such placement", key="--show", value=show_n,
                          expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")
@@ -94,13 +97,15 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
     echo(f"tile {a.to_dict()['tile']}; round {a.round} attack cards"
          + ("" if exact else " (exact loss not worked out: --no-exact)"))
     if a.placements:
-        head = ["rank", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "engine", "fire", "crew", "cargo",
+        head = ["rank", "square", "rot", *(["credits", "95% interval"] if credits else []), "score", "exposed", "blocked", "loss", "survive", "engine", "fire", "crew", "cargo",
                 "cells", "shields / exposes"]
         rows = [head]
         for p in a.placements:
             pr = p.params
             cover = ", ".join(p.shields) + (" / " if p.shields or p.exposes else "") + ", ".join(p.exposes)
-            rows.append([str(p.rank), b.cell_text(p.at), str(p.rot * 90), f"{p.score:+.2f}", _fmt(p.exposed),
+            cred = [f"{p.credits:+.2f}", f"{p.credits_ci[0]:+.2f}..{p.credits_ci[1]:+.2f}"] \
+                if p.credits is not None and p.credits_ci is not None else []
+            rows.append([str(p.rank), b.cell_text(p.at), str(p.rot * 90), *cred, f"{p.score:+.2f}", _fmt(p.exposed),
                          str(p.blocked),
                          _fmt(p.loss), _fmt(p.survive), _fmt(pr["engine"]), _fmt(pr["firepower"]), _fmt(pr["crew"]),
                          _fmt(pr["cargo"]), _fmt(pr["battery"]), cover + (" (alien may board)" if p.alien else "")])

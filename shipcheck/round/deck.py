@@ -21,11 +21,13 @@ from typing import Any
 import numpy as np
 
 from shipcheck.cards import DEFAULT_EDITION, Card, find_card, format_card_id, load_cards
-from shipcheck.errors import InputError, Locator, read_toml
+from shipcheck.errors import InputError, Locator, read_text_file, read_toml
 
 from .rulebook import RoundRules
 
 __all__ = ["Deck", "build_deck", "load_deck_file"]
+
+DECK_BYTES = 256 * 1024  # the largest deck file read
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,10 +114,7 @@ def fixed_deck(card_ids: list[str], edition: str | None = None, *, source: str |
 def load_deck_file(path: str | Path) -> Deck:
     """A deck file (contract §5): ``format = 1``, ``edition``, ``cards = ["I-05", ...]``."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read the deck file ({exc.strerror})", file=p) from None
+    text = read_text_file(p, what="the deck file", limit=DECK_BYTES)
     doc = read_toml(text, p)
     loc = Locator(text)
     for k in doc:

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from shipcheck.data import data_path
-from shipcheck.errors import InputError, Locator, read_toml
+from shipcheck.errors import InputError, Locator, read_text_file, read_toml
 
 __all__ = ["ROUNDS", "RoundRules", "round_key", "round_rules"]
 
 ROUNDS = ("learning", "1", "2", "3", "3a")
+RULES_BYTES = 1024 * 1024  # the largest rules file read
 _LEVELS = {"I": 1, "II": 2, "III": 3}
 _ROUND_KEYS = ("level", "deck", "track", "start_gaps", "arrival", "best_looking", "luxury", "provisional")
 
@@ -102,10 +103,7 @@ def _read(path: str) -> dict[str, Any]:
 @functools.lru_cache(maxsize=8)
 def _read_cached(path: str, stamp: int) -> dict[str, Any]:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read the rules file ({exc.strerror})", file=p) from None
+    text = read_text_file(p, what="the rules file", limit=RULES_BYTES)
     doc = read_toml(text, p)
     doc["__locator__"] = Locator(text)
     return doc

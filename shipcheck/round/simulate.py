@@ -38,7 +38,8 @@ def _ship(s: Any, what: str) -> Ship:
         from shipcheck.shipfile import load_ship
 
         return load_ship(s)
-    raise TypeError(f"{what} must be a Ship or a ship file path, not {type(s).__name__}")
+    raise InputError(f"{what} must be a Ship or a ship file path", key=what.strip("`"), value=type(s).__name__,
+                     expected="a Ship or a path")
 
 
 def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
@@ -54,7 +55,8 @@ def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
         return d
     if isinstance(deck, Sequence) and all(isinstance(c, str) for c in deck):
         return fixed_deck(list(deck), edition)
-    raise TypeError("`deck` must be None (drawn), a Deck, a deck file path or a list of card ids")
+    raise InputError("bad `deck`", key="deck", value=type(deck).__name__,
+                     expected="None (drawn), a Deck, a deck file path or a list of card ids")
 
 
 # -- chunks on the chosen backend ------------------------------------------------------------------
@@ -163,7 +165,8 @@ def simulate_round(
     if workers is not None:
         workers = positive_int("workers", workers)
     if progress is not None and not callable(progress):
-        raise TypeError("`progress` must be a callable(done_runs, total_runs) or None.")
+        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
+                         expected="a callable(done_runs, total_runs) or None")
     s = seed_of(rng, seed)
     me = _ship(ship, "`ship`")
     notes: list[str] = []

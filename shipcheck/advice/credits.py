@@ -1,0 +1,65 @@
+"""Ranking placements by expected credits: whole rounds flown by the round simulator.
+
+Every placement's ship flies the same ``runs`` rounds as the ship without the tile: the same seed
+gives run ``r`` the same deck and the same dice whatever the ship (common random numbers, see
+:func:`shipcheck.round.simulate_round`), so the per-run differences of credits are paired and their
+mean has a small standard error even though the credits of a round vary a lot. The opponents are
+the default field of the ship's class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InputError
+from ..model import Ship
+
+__all__ = ["CreditEffect", "credit_effects"]
+
+
+@dataclass(frozen=True)
+class CreditEffect:
+    """Change in expected credits (and in components lost) over a round, with 95 % intervals."""
+
+    credits: float
+    credits_ci: tuple[float, float]
+    lost: float
+    lost_ci: tuple[float, float]
+
+
+def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, seed: int) -> list[CreditEffect]:
+    """For each ship of ``ships`` (the placements), its paired effect against ``ship`` over ``runs`` rounds."""
+    try:
+        from ..round import simulate_round  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        raise InputError("ranking by credits needs the round simulator (shipcheck.round), which this "
+                         "installation does not have", key="--credits", expected="no --credits") from None
+
+    def fly(s: Ship):  # type: ignore[no-untyped-def]
+        try:
+            return simulate_round(s, round=round, runs=runs, seed=seed).ship_result
+        except ValueError as exc:  # a round the simulator does not fly (class IV)
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(str(exc), key="--round", value=round, expected="1, 2, 3, 3a or learning") from None
+
+    base = fly(ship)
+    out = []
+    for s in ships:
+        r = fly(s)
+        c, cci = _mean_ci(r.credits - base.credits)
+        lo, lci = _mean_ci(r.lost - base.lost)
+        out.append(CreditEffect(c, cci, lo, lci))
+    return out
+
+
+def _mean_ci(d: Any) -> tuple[float, tuple[float, float]]:
+    """Mean of per-run differences and its 95 % normal interval."""
+    import numpy as np
+
+    d = np.asarray(d, dtype=np.float64)
+    m = float(d.mean())
+    h = 1.959963984540054 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else 0.0
+    return m, (m - h, m + h)
