@@ -234,7 +234,7 @@ def read_text_file(path: str | Path, *, what: str, limit: int, private: bool = F
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-            raise InputError(f"cannot read {what} ({kind})", file=shown, expected="a regular file")
+            raise InputError(f"cannot read {what} ({kind})", file=shown)
         if st.st_size > limit:
             raise InputError(f"{what} too large ({st.st_size} bytes)", file=shown,
                              expected=f"at most {limit} bytes")
@@ -279,11 +279,14 @@ def read_toml(text: str, file: str | Path | None, *, private: bool = False) -> d
     except RecursionError:
         raise InputError("arrays or tables nested too deeply", file=file, line=_deep_line(text),
                          expected=f"at most {MAX_DEPTH} levels") from None
-    except ValueError as exc:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+    except ValueError:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+        import sys
+
+        limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
         m = re.search(r"\d{400,}", text)
         line = text.count("\n", 0, m.start()) + 1 if m else None
-        raise InputError("number too long", file=file, line=line,
-                         expected=f"a number of a sensible size ({type(exc).__name__})") from None
+        raise InputError("number too long to read", file=file, line=line,
+                         expected=f"a number of at most {limit} digits") from None
     depth, path = _depth(doc)
     if depth > MAX_DEPTH:
         raise InputError(f"nested more than {MAX_DEPTH} levels deep", file=file, key=".".join(path[:4]) + ("..." if len(path) > 4

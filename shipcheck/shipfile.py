@@ -329,7 +329,8 @@ def _ship_board(doc: dict[str, Any], base_dir: str | Path | None, edition: str, 
         text = read_text_file(bpath, what="the board file", limit=BOARD_BYTES, private=True)
     except InputError as exc:
         at_line = f" (line {exc.line})" if exc.line else ""
-        col.add(top(exc.message + at_line, "board", ref, f"a board file at {printable(str(bpath))}"))
+        where = "a path without NUL bytes" if "\x00" in ref else f"a board file at {printable(str(bpath))}"
+        col.add(top(exc.message + at_line, "board", ref, where))
         return None, None
     with col.guard():
         return parse_board(text, file=bpath, private=True), ref

@@ -428,9 +428,12 @@ def _redirect(raw: Any, err: Any, col: Collector) -> list[tuple[str, tuple[tuple
         items = []
         for k, v in m.items():
             # "²".isdigit() is true and int("²") fails: only ASCII digits name a roll
-            if not (k.isascii() and k.isdigit() and 1 <= int(k) <= 12) or v not in DIRECTIONS:
-                col.add(err("bad redirect roll", "redirect", f"{d}.{k} = {short_repr(v)}",
-                            "a roll 1-12 mapped to front, rear, left or right",
+            if not (k.isascii() and k.isdigit() and 1 <= int(k) <= 12):
+                col.add(err(f"bad redirect roll {d}.{short_repr(k)}", "redirect", None,
+                            "a roll 1-12 (ASCII digits) mapped to front, rear, left or right"))
+                continue
+            if not isinstance(v, str) or v not in DIRECTIONS:
+                col.add(err(f"bad redirect side for {d}.{k}", "redirect", v, "front, rear, left or right",
                             hint=suggest(v, DIRECTIONS)))
                 continue
             items.append((int(k), v))

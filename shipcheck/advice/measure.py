@@ -58,12 +58,11 @@ def fly(ship: Ship, rc: RoundCards, square: int | None = None) -> Flight:
     One flight model serves every card, so transitions shared by several cards are worked out once.
     """
     model = FlightModel(ship)
-    k = model.squares.index(square) if square is not None else -1
 
     def own(r: OddsResult) -> Fraction:
-        if k < 0:
+        if square is None:
             return Fraction(0)
-        return sum((p for st, p in r.distribution.items() if not st[0] >> k & 1), Fraction(0))
+        return next(p for sq, p in r.p_lost() if sq == square)
 
     loss = surv = mine = Fraction(0)
     for card, w in rc.cards:
