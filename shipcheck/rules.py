@@ -449,12 +449,12 @@ class Layout:
             m |= 1 << j
         return m
 
-    def spread(self, seed: int, within: int = -1) -> int:
-        """All squares reachable from ``seed`` over joins (staying ``within`` a mask, if given)."""
+    def spread(self, seed: int) -> int:
+        """All squares reachable from ``seed`` over joins."""
         g = self.geo
         je, js = self.joined
         # per shift of an east-west or north-south edge, the squares west (north) of a joined edge
-        parts = [(d, je & src & within) for d, src in g.to[E]] + [(d, js & src & within) for d, src in g.to[S]]
+        parts = [(d, je & src) for d, src in g.to[E]] + [(d, js & src) for d, src in g.to[S]]
         comp = frontier = seed
         if len(parts) == 2 and parts[0][0] > 0 and parts[1][0] > 0:  # a flat board: two plain shifts
             (d1, m1), (d2, m2) = parts

@@ -257,3 +257,20 @@ def test_ctrl_c_stops_a_local_dask_cluster_quietly() -> None:
             pass
     # a press that lands while the interpreter shuts down ends it by SIGINT: a shell shows 130 too
     _ends_clean(proc, group, 130, -signal.SIGINT)
+
+
+@pytestmark_linux
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_DASK, reason="dask[distributed] not installed")
+def test_sigterm_stops_a_local_dask_cluster() -> None:
+    proc, group = _busy_simulation("--dask", "--workers", "2")
+    # SIGTERM closes the cluster and exits 143; one that lands while the cluster closes ends the
+    # parent by the signal itself, and the workers follow it through distributed's parent-alive pipe
+    deadline = time.monotonic() + 30
+    while proc.poll() is None and time.monotonic() < deadline:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            pass
+    _ends_clean(proc, group, 128 + signal.SIGTERM, -signal.SIGTERM)

@@ -61,9 +61,9 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
 
     \b
     Examples:
-      shipcheck place examples/blue-round1.toml cannon:0111
-      shipcheck place examples/blue-round1.toml 2007:5 --top 3 --format json
-      shipcheck place examples/blue-round1.toml shield:1111 --weigh loss=3 --show 1
+      shipcheck place examples/building/class-I-start.toml cannon:0111
+      shipcheck place examples/building/class-I-start.toml 2007:5 --top 3 --format json
+      shipcheck place examples/building/class-III-half.toml shield:1111 --weigh loss=3 --show 1
     """
     from ..advice import advise
 
