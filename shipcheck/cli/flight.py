@@ -27,8 +27,10 @@ from ._common import (
 
 _ATTACK_HELP = ("An attack, repeatable, in order: small-meteor, large-meteor, light-shot or heavy-shot, from "
                 "front, rear, left or right.")
-_CARD_HELP = ("A card whose meteors or shots to fly through: I-09, III-10, 2021:II-10 (see `shipcheck cards`). "
-              "Pirates: all shots taken; combat zone: the shots of its shots line.")
+_CARD_HELP = ("A card to fly through, repeatable (the cards one after another): I-09, III-10, 2021:II-10 (see "
+              "`shipcheck cards`). Meteor swarms, and pirates, smugglers, slavers and combat zones played for "
+              "real: the fight is decided by the ship's firepower (win, tie: nothing, lose: the penalty); a "
+              "combat zone's lines hit the weakest ship (give --opponent, or --assume-weakest).")
 _POLICY_HELP = ("default: a careful player (docs/flight-model.md); optimal: battery decisions that maximise survival, then "
                 "minimise losses.")
 
@@ -37,31 +39,62 @@ def attack_options(f: Any, *, rounds: bool = False) -> Any:
     choices = ["default", "optimal", "racing"] if rounds else ["default", "optimal"]
     help_ = _POLICY_HELP + (" With --round: default or racing (engines first, days kept)." if rounds else "")
     f = click.option("--policy", type=click.Choice(choices), default="default", show_default=True, help=help_)(f)
-    f = click.option("--card", "-c", metavar="ID", help=_CARD_HELP)(f)
+    f = click.option("--assume-weakest", is_flag=True,
+                     help="With --card and no --opponent: take the ship to be the weakest on every combat-zone "
+                          "line (alone, a ship ignores combat zones).")(f)
+    f = click.option("--card", "-c", "card", multiple=True, metavar="ID", help=_CARD_HELP)(f)
     return click.option("--attack", "-a", "attack", multiple=True, metavar="KIND:FROM", help=_ATTACK_HELP)(f)
 
 
-def flight_attacks(ship: Ship, attack: tuple[str, ...], card: str | None) -> tuple[list[Any], str]:
-    """The attacks named by ``--attack`` or ``--card``, and a line describing them."""
+def flight_cards(ship: Ship, card: tuple[str, ...]) -> list[Any]:
+    """The cards named by ``--card``, in order."""
     from ..cards import find_card
+
+    out = []
+    for cid in card:
+        try:
+            out.append(find_card(cid) if ":" in cid else find_card(cid, ship.edition))
+        except InputError as exc:
+            raise as_options(exc, {"card": "--card"}) from None
+    return out
+
+
+def flight_attacks(ship: Ship, attack: tuple[str, ...], card: tuple[str, ...]) -> tuple[list[Any], str, list[Any]]:
+    """The attacks named by ``--attack`` or by ``--card`` meteor swarms, a line describing them, and
+    the cards when one of them has decisions (enemies, combat zones: flown by the round model)."""
     from ..flight import parse_attack
+    from ..round.exact import CARD_TYPES
 
     if bool(attack) == bool(card):
-        raise InputError("give --attack KIND:FROM (repeatable) or --card ID, not both and not neither",
+        raise InputError("give --attack KIND:FROM or --card ID (each repeatable), not both and not neither",
                          key="--attack/--card", value=None, expected="one of the two")
     if attack:
         atk = [parse_attack(a, key="--attack") for a in attack]
-        return atk, ", ".join(str(a) for a in atk)
-    assert card is not None
-    try:
-        c = find_card(card) if ":" in card else find_card(card, ship.edition)
-    except InputError as exc:
-        raise as_options(exc, {"card": "--card"}) from None
-    atk = list(c.attacks())
-    if not atk:
-        raise InputError(f"card {c.full_id} ({c.type}) has no meteors or shots", key="--card", value=card,
-                         expected="a meteor swarm, pirates or combat zone card")
-    return atk, f"card {c.full_id} ({c.type}): " + ", ".join(str(a) for a in atk)
+        return atk, ", ".join(str(a) for a in atk), []
+    cards = flight_cards(ship, card)
+    for c in cards:
+        if c.type not in CARD_TYPES:
+            raise InputError(f"card {c.full_id} ({c.type}) has no meteors, shots or fight", key="--card", value=c.id,
+                             expected="meteor swarms, pirates, smugglers, slavers or combat zones (fly other cards "
+                                      "with `simulate --round N --deck FILE`)")
+    what = "; ".join(f"card {c.full_id} ({c.type.replace('_', ' ')})" + (
+        ": " + ", ".join(str(a) for a in c.meteors) if c.type == "meteor_swarm" else "") for c in cards)
+    if all(c.type == "meteor_swarm" for c in cards):
+        return [a for c in cards for a in c.meteors], what, []
+    return [], what, cards
+
+
+def card_outcome_lines(events: list[dict[str, Any]]) -> list[str]:
+    """One line per card with a decision: the fight's outcome, or the combat-zone lines that hit."""
+    out = []
+    for e in events:
+        if e["type"] == "combat_zone":
+            hits = ", ".join(f"line {i + 1} {float(p) * 100:.1f} %" for i, p in enumerate(e["hit"]))
+            out.append(f"  {e['card']} combat zone: hit the ship on {hits}")
+        elif e["type"] != "meteor_swarm":
+            out.append(f"  {e['card']} {e['type']}: win {float(e['win']) * 100:.1f} %, "
+                       f"tie {float(e['tie']) * 100:.1f} %, lose {float(e['lose']) * 100:.1f} %")
+    return out
 
 
 def flight_header(s: Ship, path: str, what: str) -> None:
@@ -130,11 +163,15 @@ def stats_cmd(ship: str, fmt: str) -> None:
 @click.command("odds")
 @ship_argument
 @attack_options
+@click.option("--opponent", "-o", "opponents", multiple=True, metavar="FILE",
+              help="With --card: an opponent's ship file, repeatable (combat zones hit the weakest ship; the ship "
+                   "leads, the opponents follow at the round's start spacing).")
 @click.option("--no-cache", is_flag=True,
               help="Compute again instead of reading the on-disk cache of exact results (SHIPCHECK_NO_CACHE=1 "
               "turns the cache off).")
 @format_option
-def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, no_cache: bool, fmt: str) -> None:
+def odds_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: str, assume_weakest: bool,
+             opponents: tuple[str, ...], no_cache: bool, fmt: str) -> None:
     """Exact odds of a sequence of attacks: survival, components lost, each square's risk.
 
     Every dice outcome is enumerated (a Markov chain over damage states, in exact fractions). Results
@@ -144,6 +181,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
     Examples:
       shipcheck odds examples/class-II-freighter.toml --attack large-meteor:front --attack small-meteor:left
       shipcheck odds examples/class-III-hauler.toml --card III-10 --policy optimal
+      shipcheck odds examples/class-I-scout.toml --card I-03 --card I-16 --assume-weakest
     """
     from fractions import Fraction
 
@@ -153,7 +191,14 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
     from ._common import spinner
 
     s = load_ship(ship)
-    atk, what = flight_attacks(s, attack, card)
+    atk, what, cards = flight_attacks(s, attack, card)
+    if (opponents or assume_weakest) and not cards:
+        raise InputError("--opponent and --assume-weakest go with --card enemies or combat zones",
+                         key="--opponent" if opponents else "--assume-weakest",
+                         expected="--card with a pirates, smugglers, slavers or combat zone card")
+    if cards:
+        _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt)
+        return
     key = cache.odds_key(s, atk, policy)
     d = None if no_cache else cache.load(key)
     if d is None:
@@ -188,6 +233,69 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
             echo(f"  ... {len(differences) - 10} more (see --format json)")
 
 
+def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opponents: tuple[str, ...],
+               assume_weakest: bool, fmt: str) -> None:
+    """``odds --card`` with fights or combat zones: the exact round model (shipcheck.round.exact)."""
+    from ..round.exact import card_odds
+    from ._common import spinner
+
+    if policy != "default":
+        raise InputError("--policy optimal searches battery decisions against attacks only; cards with fights "
+                         "are flown under the default policy", key="--policy", value=policy, expected="default")
+    with spinner("computing exact odds"):
+        r = card_odds(s, cards, opponents=[load_ship(o) for o in opponents], assume_weakest=assume_weakest)
+    if fmt == "json":
+        print_json({"ship": path, **r.to_dict()})
+        return
+    flight_header(s, path, what)
+    echo("policy: the round's default decisions (contract §5): the fewest charges that beat an enemy, else tie "
+         "it; meteors and shots defended as in odds")
+    for line in card_outcome_lines(list(r.events)):
+        echo(line)
+    for n in r.notes:
+        echo(f"note: {n}")
+    draw_losses(s, r.p_lost())
+    echo(f"survive:        {pct(r.p_survive)}  ({r.p_survive})")
+    echo(f"expected lost:  {float(r.expected_lost):.4f}  ({r.expected_lost})")
+    for line in dist_lines(r.lost_distribution, True):
+        echo(line)
+
+
+def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: tuple[str, ...],
+                    assume_weakest: bool, runs: int, seed: int | None, workers: int, scheduler: str | None,
+                    fmt: str) -> None:
+    """``simulate --card`` with fights or combat zones: the round engine on a fixed deck."""
+    from ..round import simulate_round
+
+    rnd = {1: "1", 2: "2"}.get(s.board.level, "3")
+    with progress_bar() as bar:
+        r = simulate_round(s, round=rnd, opponents=[load_ship(o) for o in opponents], deck=[c.id for c in cards],
+                           edition=cards[0].edition, runs=runs, seed=seed, workers=workers, scheduler=scheduler,
+                           progress=bar, assume_weakest=assume_weakest)
+    keys = ("exact", "runs", "seed", "batch", "policy", "p_survive", "p_survive_ci", "expected_lost",
+            "expected_lost_ci", "lost_distribution", "tiles", "by_card_type")
+    d = r.to_dict()
+    out = {"ship": path, "cards": [c.full_id for c in cards], **{k: d[k] for k in keys},
+           "opponents": len(opponents), "assume_weakest": assume_weakest,
+           "notes": [n for n in r.notes if "provisional" not in n and "default class" not in n]}
+    if fmt == "json":
+        print_json(out)
+        return
+    me = r.ship_result
+    flight_header(s, path, what)
+    echo(f"{r.runs} runs, seed {r.seed}; the round's default decisions (contract §5)")
+    for n in out["notes"]:
+        echo(f"note: {n}")
+    draw_losses(s, [(t.at, c / r.runs) for t, c in zip(s.tiles, me.tile_lost)])
+    echo("(estimated from the runs)")
+    lo, hi = me.p_survive_ci
+    echo(f"survive:        {pct(me.p_survive)}  95 % CI [{lo * 100:.2f} %, {hi * 100:.2f} %]")
+    lo, hi = me.expected_lost_ci
+    echo(f"expected lost:  {me.expected_lost:.4f}  95 % CI [{lo:.4f}, {hi:.4f}]")
+    for line in dist_lines(me.lost_distribution, False):
+        echo(line)
+
+
 @click.command("simulate")
 @ship_argument
 @functools.partial(attack_options, rounds=True)
@@ -204,7 +312,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
 @click.option("--precision", type=float, metavar="WIDTH",
               help="Run until the 95 % interval of p_survive is this narrow (ignores --runs).")
 @click.option("--batch", type=click.IntRange(min=1), metavar="RUNS",
-              help="Runs per chunk (bounds memory; part of what the seed means). Default 65536; rounds 32768.")
+              help="Runs per chunk (bounds memory; part of what the seed means). Default 65536; rounds 4096.")
 @click.option("--round", "-r", "round_", metavar="N",
               help="Fly whole rounds instead: 1, 2, 3, 3a or learning (deck, start, rewards of that round).")
 @click.option("--opponent", "-o", "opponents", multiple=True, metavar="FILE",
@@ -220,7 +328,8 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, 
 @click.option("--five-player", is_flag=True,
               help="With --round: five-player rules with four players (the '4 = 5' variant).")
 @format_option
-def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: str, runs: int, seed: int | None,
+def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: str, assume_weakest: bool,
+                 runs: int, seed: int | None,
                  workers: int, dask: bool, scheduler: str | None, precision: float | None, batch: int | None,
                  round_: str | None, opponents: tuple[str, ...], deck: str | None, edition: str | None,
                  rules_file: str | None, opponent_policy: str, five_player: bool, fmt: str) -> None:
@@ -241,19 +350,19 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: s
 
     if dask and scheduler is None:
         scheduler = "local"
-    round_only = {"--opponent": bool(opponents), "--deck": deck is not None, "--edition": edition is not None,
+    round_only = {"--deck": deck is not None, "--edition": edition is not None,
                   "--rules": rules_file is not None, "--five-player": five_player,
                   "--opponent-policy": opponent_policy != "default"}
     if round_ is not None:
-        if attack or card or precision is not None:
-            raise InputError("--round flies whole decks: it takes no --attack, --card or --precision "
-                             "(a deck file is how to fly given cards)", key="--round", value=round_,
-                             expected="--round without --attack, --card, --precision")
+        if attack or card or precision is not None or assume_weakest:
+            raise InputError("--round flies whole decks: it takes no --attack, --card, --assume-weakest or "
+                             "--precision (a deck file is how to fly given cards)", key="--round", value=round_,
+                             expected="--round without --attack, --card, --assume-weakest, --precision")
         from .round import run as run_round
 
         run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
                   policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs, seed=seed,
-                  workers=workers, scheduler=scheduler, batch=batch or 32_768, fmt=fmt)
+                  workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt)
         return
     used = [k for k, v in round_only.items() if v]
     if used:
@@ -263,7 +372,18 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: str | None, policy: s
                          expected="default or optimal (racing goes with --round)")
     batch = batch or 65_536
     s = load_ship(ship)
-    atk, what = flight_attacks(s, attack, card)
+    atk, what, cards = flight_attacks(s, attack, card)
+    if (opponents or assume_weakest) and not cards:
+        raise InputError("--opponent and --assume-weakest go with --round, or --card enemies or combat zones",
+                         key="--opponent" if opponents else "--assume-weakest",
+                         expected="--round N, or --card with a pirates, smugglers, slavers or combat zone card")
+    if cards:
+        if policy != "default" or precision is not None:
+            raise InputError("cards with fights fly under the default policy, for --runs runs",
+                             key="--policy" if policy != "default" else "--precision",
+                             expected="--policy default, no --precision")
+        _simulate_cards(s, ship, cards, what, opponents, assume_weakest, runs, seed, workers, scheduler, fmt)
+        return
     if precision is not None and not 0 < precision < 1:
         raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")
     try:

@@ -77,7 +77,7 @@ def run(ship: str, *, round_: str, opponents: tuple[str, ...], deck: str | None,
         what = f"{d.size} cards drawn per run (" + ", ".join(
             f"{n} of level {'I' * lv}" for lv, n in r.rules.deck or ()) + ")"
     echo(f"round {r.round}, edition {d.edition}: {what}")
-    echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 32_768 else ''})")
+    echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 4096 else ''})")
     names = [f"{i + 1}. {p.name}" + (" (this ship)" if i == 0 else "") for i, p in enumerate(r.players)]
     echo("players in launch order: " + ", ".join(names) + (" — five-player rules" if r.five_player else ""))
     echo(f"policies: this ship {me.policy}; opponents {opponent_policy if r.opponents else '-'}")

@@ -10,30 +10,39 @@ type), :mod:`~shipcheck.round.scoring`, :mod:`~shipcheck.round.engine` (the vect
 
 from __future__ import annotations
 
-from .deck import Deck, build_deck, fixed_deck, load_deck_file
-from .policy import DefaultPolicy, PlanetOption, RacingPolicy, RoundPolicy, View
-from .race import CAUSES
-from .result import PlayerResult, RoundResult
-from .rulebook import RoundRules, round_rules
-from .simulate import simulate_round
-from .state import Firepower, ShipModel
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: public name -> submodule; loaded on first use, so importing a light submodule (the CLI asks
+#: ``shipcheck.round.exact`` which card types it plays) does not load numpy
+_EXPORTS = {
+    "CAUSES": "race", "Deck": "deck", "DefaultPolicy": "policy", "Firepower": "state",
+    "PlanetOption": "policy", "PlayerResult": "result", "RacingPolicy": "policy", "RoundPolicy": "policy",
+    "RoundResult": "result", "RoundRules": "rulebook", "ShipModel": "state", "View": "policy",
+    "build_deck": "deck", "fixed_deck": "deck", "load_deck_file": "deck", "round_rules": "rulebook",
+    "simulate_round": "simulate",
+}
 
 __all__ = [
-    "CAUSES",
-    "Deck",
-    "DefaultPolicy",
-    "Firepower",
-    "PlanetOption",
-    "PlayerResult",
-    "RacingPolicy",
-    "RoundPolicy",
-    "RoundResult",
-    "RoundRules",
-    "ShipModel",
-    "View",
-    "build_deck",
-    "fixed_deck",
-    "load_deck_file",
-    "round_rules",
+    "CAUSES", "Deck", "DefaultPolicy", "Firepower", "PlanetOption", "PlayerResult", "RacingPolicy", "RoundPolicy",
+    "RoundResult", "RoundRules", "ShipModel", "View", "build_deck", "fixed_deck", "load_deck_file", "round_rules",
     "simulate_round",
 ]
+
+if TYPE_CHECKING:
+    from .deck import Deck, build_deck, fixed_deck, load_deck_file
+    from .policy import DefaultPolicy, PlanetOption, RacingPolicy, RoundPolicy, View
+    from .race import CAUSES
+    from .result import PlayerResult, RoundResult
+    from .rulebook import RoundRules, round_rules
+    from .simulate import simulate_round
+    from .state import Firepower, ShipModel
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'shipcheck.round' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

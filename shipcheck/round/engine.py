@@ -47,6 +47,7 @@ class Job:
     rules: RoundRules
     deck: Deck
     five: bool
+    assume_weakest: bool = False  # a ship alone is the weakest in combat zones and sabotage
 
 
 @dataclass
@@ -69,7 +70,7 @@ def build_table(job: Job) -> Table:
     for s in job.ships:
         same = next((m for m in models if m.ship == s), None)
         models.append(ShipModel(s, flight=same.fm if same is not None else None))
-    return Table(models, list(job.policies), job.rules, job.five)
+    return Table(models, list(job.policies), job.rules, job.five, job.assume_weakest)
 
 
 def _overrides(policies: list[RoundPolicy], name: str) -> bool:

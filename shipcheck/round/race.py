@@ -36,11 +36,12 @@ class Table:
     the memo tables (shared by every chunk the worker runs)."""
 
     def __init__(self, models: list[ShipModel], policies: list[RoundPolicy], rules: RoundRules,
-                 five: bool) -> None:
+                 five: bool, assume_weakest: bool = False) -> None:
         self.models = models
         self.policies = policies
         self.rules = rules
         self.five = five
+        self.assume_weakest = assume_weakest
         self.P = len(models)
         self.reg = Registry()
         self.memos: dict[Any, Memo] = {}

@@ -25,6 +25,11 @@ __all__ = ["simulate_round"]
 
 Progress = Callable[[int, int], Any]
 
+#: states a worker keeps between chunks; past this its tables start afresh (about 2-3 KB a state,
+#: flight-model caches included: the memory of a long run stays bounded whatever the run count)
+MAX_STATES = 150_000
+BATCH = 4096
+
 
 def _ship(s: Any, what: str) -> Ship:
     if isinstance(s, Ship):
@@ -56,13 +61,16 @@ def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
 
 # -- chunks on the chosen backend ------------------------------------------------------------------
 def _task(blob: bytes, seed: int, index: int, n: int) -> Chunk:
-    """One chunk in a worker: the job's table of states and memos is built once per worker."""
-    table, job = worker_payload(blob, _build)
-    return run_chunk(table, job.deck, chunk_rng(seed, index), n)
+    """One chunk in a worker: the job's table of states and memos is kept per worker (and started
+    afresh once it holds :data:`MAX_STATES` states, to bound memory; the numbers do not change)."""
+    held = worker_payload(blob, _build)
+    if held[0] is None or len(held[0].reg) > MAX_STATES:
+        held[0] = build_table(held[1])
+    return run_chunk(held[0], held[1].deck, chunk_rng(seed, index), n)
 
 
-def _build(job: Job) -> tuple[Table, Job]:
-    return build_table(job), job
+def _build(job: Job) -> list[Any]:
+    return [None, job]
 
 
 def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, scheduler: Any,
@@ -71,7 +79,7 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
 
     def local(i: int, n: int) -> Chunk:
         nonlocal table
-        if table is None:
+        if table is None or len(table.reg) > MAX_STATES:
             table = build_table(job)
         return run_chunk(table, job.deck, chunk_rng(seed, i), n)
 
@@ -98,7 +106,7 @@ def simulate_round(
     runs: int = 10_000,
     rng: Any = None,
     seed: int | None = None,
-    batch: int = 32_768,
+    batch: int = BATCH,
     workers: int | None = None,
     scheduler: Any = None,
     policy: str | RoundPolicy = "default",
@@ -106,6 +114,7 @@ def simulate_round(
     progress: Progress | None = None,
     rules: str | Path | None = None,
     five_player: bool | None = None,
+    assume_weakest: bool = False,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -139,6 +148,9 @@ def simulate_round(
         A TOML file overriding the round's numbers (``tiles/rounds.toml``).
     five_player
         Five-player rules (digest §12); default: on with five players ("4 = 5" with True).
+    assume_weakest
+        With no opponent, take the ship to be the weakest in combat zones and sabotage (a ship
+        alone otherwise ignores them): what ``simulate --card`` does with ``--assume-weakest``.
 
     Examples
     --------
@@ -171,7 +183,9 @@ def simulate_round(
     pol = resolve_policy(policy)
     opp = resolve_policy(opponent_policy if opponent_policy is not None else "default")
     five = len(ships) == 5 if five_player is None else bool(five_player)
-    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five)
+    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest)
+    if assume_weakest and not others:
+        notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
     chunks = _run(job, s, batch, runs, workers, scheduler, progress)
     notes += _notes(job, ships)
     return _assemble(job, key, s, batch, chunks, tuple(notes))

@@ -38,11 +38,14 @@ def two_weakest(values: np.ndarray, pos: np.ndarray, present: np.ndarray,
 
 
 def contest(race: Race, cols: np.ndarray, memo: Memo) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The runs with at least two ships present (a ship alone ignores the card, rules §10.1(3)),
+    """The runs with at least two ships present (a ship alone ignores the card, rules §10.1(3), unless
+    the table assumes the ship to be the weakest),
     their presence mask and each present ship's value (output 1 of ``memo``, declared in flight
     order; output 0 is the state after the declaration). None when no run qualifies."""
     pres = race.present(cols)
     ok = pres.sum(axis=0) >= 2
+    if race.t.assume_weakest:  # the ship alone is taken to be the weakest (single-card odds)
+        ok |= pres[0] & (pres.sum(axis=0) == 1)
     if not ok.any():
         return None
     cols, pres = cols[ok], pres[:, ok]
