@@ -42,8 +42,10 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("reports")
-    one = shipcheck.report(ROOT / "examples" / "class-II-freighter.toml")
-    two = shipcheck.report(ROOT / "examples" / "blue-round1.toml", ROOT / "examples" / "mistakes" / "cannon-blocked.toml")
+    # every kind of figure: the default field (against the field), the search for changes, an illegal ship
+    one = shipcheck.report(ROOT / "examples" / "blue-round1.toml", runs=40, seed=1)
+    two = shipcheck.report(ROOT / "examples" / "blue-round1.toml", ROOT / "examples" / "mistakes" / "cannon-blocked.toml",
+                           runs=40, seed=1, recommendations=False)
     one.write(out / "one")
     two.write(out / "two")
     return {"one": out / "one" / "index.html", "two": out / "two" / "index.html"}

@@ -24,28 +24,36 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_report_into_the_default_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, "report", BLUE)
+    code, out, err = run(capsys, "report", BLUE, "--runs", "40", "--seed", "1", "--no-advice")
     assert code == 0, err
     page = tmp_path / "reports" / "blue-round-1" / "index.html"
     assert page.is_file() and (page.parent / "ship.svg").is_file() and (page.parent / "heat-all.png").is_file()
     assert "Blue, round 1: legal" in out and "reports/blue-round-1/index.html" in out
-    code, _, err = run(capsys, "report", BLUE)  # its own files: written again
+    code, _, err = run(capsys, "report", BLUE, "--runs", "40", "--seed", "1", "--no-advice")  # its own files again
     assert code == 0, err
 
 
 def test_report_json_and_two_ships(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, err = run(capsys, "report", BLUE, SCOUT, "--out", str(tmp_path / "cmp"), "--format", "json")
+    code, out, err = run(capsys, "report", BLUE, SCOUT, "--out", str(tmp_path / "cmp"), "--format", "json",
+                         "--runs", "60", "--seed", "5", "--opponent", SCOUT, "--no-advice")
     assert code == 0, err
     doc = json.loads(out)
     assert [s["ship"] for s in doc["ships"]] == [BLUE, SCOUT]
     assert doc["round"] == 1 and doc["out"] == str(tmp_path / "cmp")
-    assert {"a-ship.png", "b-ship.png", "a-heat-all.svg", "index.html"} <= {Path(f).name for f in doc["files"]}
+    assert doc["settings"]["seed"] == 5 and doc["settings"]["runs"] == 60
+    assert {"a-ship.png", "b-ship.png", "a-heat-all.svg", "a-credits.png", "b-field.svg", "index.html"} <= {
+        Path(f).name for f in doc["files"]}
+    assert doc["ships"][0]["recommendations"] is None
     assert 0 <= doc["ships"][0]["meteors"]["p_survive"] <= 1
+    # both ships flew the same decks and dice: the comparison is the mean of the run-by-run differences
+    a, b = (s["round"]["credits"]["mean"] for s in doc["ships"])
+    assert doc["comparison"]["credits"] == pytest.approx(b - a)
+    assert doc["ships"][0]["round"]["opponents"][0]["name"] == "Scout"
 
 
 def test_report_refuses_to_overwrite_a_users_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("mine")
-    code, out, err = run(capsys, "report", BLUE, "--out", str(tmp_path))
+    code, out, err = run(capsys, "report", BLUE, "--out", str(tmp_path), "--runs", "20", "--no-advice")
     assert code == 2
     assert err.startswith("shipcheck: error: ") and "index.html" in err and len(err.splitlines()) == 1
     assert (tmp_path / "index.html").read_text() == "mine"
@@ -53,8 +61,11 @@ def test_report_refuses_to_overwrite_a_users_file(capsys: pytest.CaptureFixture[
 
 @pytest.mark.parametrize("args,needle", [
     (["--round", "4"], "--round"),
-    (["--round", "3", "--edition", "2021"], "level-3"),
+    (["--round", "3", "--edition", "2021"], "round"),
     (["--edition", "1999"], "--edition"),
+    (["--opponent", "nope.toml"], "nope.toml"),
+    (["--deck", "nope.toml"], "nope.toml"),
+    (["--runs", "0"], "--runs"),
 ])
 def test_report_bad_options(capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], needle: str) -> None:
     code, _, err = run(capsys, "report", BLUE, "--out", str(tmp_path / "x"), *args)
@@ -67,15 +78,16 @@ def test_report_of_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert code == 2 and "nope.toml" in err
 
 
+@pytest.mark.slow
 def test_the_sample_report_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
-    """reports/freighter is what `shipcheck report examples/class-II-freighter.toml --out
+    """reports/freighter is what `shipcheck report examples/class-II-freighter.toml --seed 1 --out
     reports/freighter` writes today (docs/reports.md): same numbers, same files."""
     import shipcheck
     from shipcheck.report.output import read_manifest
 
     monkeypatch.chdir(ROOT)
     sample = ROOT / "reports" / "freighter"
-    rep = shipcheck.report("examples/class-II-freighter.toml")
+    rep = shipcheck.report("examples/class-II-freighter.toml", seed=1)
     committed = json.loads((sample / "report.json").read_text(encoding="utf-8"))
     assert json.loads(json.dumps(rep.to_dict())) == committed, "regenerate the sample (docs/reports.md)"
     names = {f"{k}.{ext}" for k in rep.figures() for ext in ("png", "svg")} | {"index.html", "report.json"}

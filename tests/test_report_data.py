@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import pytest
 from shipbuild import PILOT, ship, tile
 
-from shipcheck.cards import Attack, Card, load_cards
+from shipcheck.cards import Attack, Card
 from shipcheck.fix import fix
 from shipcheck.report.data import (
     EMPTY,
@@ -15,7 +15,6 @@ from shipcheck.report.data import (
     START,
     TILE,
     check_table,
-    deck_levels,
     fix_table,
     meteor_data,
     pct,
@@ -87,28 +86,6 @@ def test_ship_view_hints_and_empty_start() -> None:
     assert engine is not None and engine.exhausts == (S,) and engine.hint == ""
 
 
-# -- decks and swarm weights -----------------------------------------------------------------------
-def test_deck_levels_follow_the_rules() -> None:
-    assert deck_levels(1) == {1: 8}
-    assert deck_levels(2) == {1: 4, 2: 8}
-    assert deck_levels(3) == {1: 4, 2: 4, 3: 8}
-    with pytest.raises(ValueError):
-        deck_levels(4)
-
-
-def test_swarm_weights_are_the_chance_a_card_is_in_the_deck() -> None:
-    # 2007: 20 cards a level, three meteor swarms in each
-    r1 = swarm_weights(1)
-    assert [c.id for c, _ in r1] == ["I-09", "I-10", "I-11"]
-    assert {w for _, w in r1} == {F(8, 20)}
-    r3 = swarm_weights(3)
-    assert [(c.level, w) for c, w in r3] == [(1, F(4, 20))] * 3 + [(2, F(4, 20))] * 3 + [(3, F(8, 20))] * 3
-    assert all(c.type == "meteor_swarm" for c, _ in r3)
-    with pytest.raises(ValueError, match="level-3"):
-        swarm_weights(3, "2021")
-    assert len(load_cards("2007")) == 60
-
-
 # -- heat maps and swarm odds (exact engine) -------------------------------------------------------
 def test_heat_maps_of_one_swarm_on_a_lone_pilot() -> None:
     # the pilot cabin alone at (7,7): a meteor hits it when the roll names column / row 7 (6/36),
@@ -149,10 +126,11 @@ def test_a_shield_with_a_charge_keeps_small_meteors_off() -> None:
 
 
 def test_meteor_data_of_a_real_round_is_a_probability_everywhere() -> None:
+    from shipcheck.round import build_deck, round_rules
     from shipcheck.shipfile import load_ship
 
     s = load_ship("examples/class-II-freighter.toml")
-    m = meteor_data(s, round=2)
+    m = meteor_data(s, round=2, cards=swarm_weights(build_deck(round_rules(2), "2007")))
     assert [sw.card for sw in m.swarms] == [f"2007:{c}" for c in ("I-09", "I-10", "I-11", "II-09", "II-10", "II-11")]
     for mp in m.maps:
         assert all(0 <= p <= 1 for _, p in mp.p_lost)
@@ -203,3 +181,12 @@ def test_swarm_table_rows() -> None:
                                     (F(1), "100%")])
 def test_pct(p: F, text: str) -> None:
     assert pct(p) == text
+
+
+def test_ship_view_names_grid_indices_where_squares_are_written_by_index() -> None:
+    from shipcheck.shipfile import load_ship
+
+    s = load_ship("examples/class-IA-sidewinder.toml")  # class IA: a line carries several labels
+    v = ship_data(s, check(s))
+    assert v.columns[0] == "2/3\nc0" and v.rows[2] == "6-8\nr2"
+    assert v.front == E  # the file chooses the right side as the front

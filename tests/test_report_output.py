@@ -54,7 +54,7 @@ def test_rendering_repeats_byte_for_byte() -> None:
 
 @pytest.fixture(scope="module")
 def small_report() -> shipcheck.Report:
-    return shipcheck.report(SMALL)
+    return shipcheck.report(SMALL, opponents=[], runs=60, seed=1, recommendations=False)
 
 
 def test_write_and_rewrite(tmp_path: Path, small_report: shipcheck.Report) -> None:

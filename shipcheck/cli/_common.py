@@ -201,13 +201,14 @@ def summary(report: CheckReport) -> str:
 
 
 @contextmanager
-def spinner(description: str, *, delay: float = 1.0) -> Iterator[None]:
+def spinner(description: str, *, delay: float = 1.0) -> Iterator[Callable[[str], None]]:
     """A transient spinner on stderr for work that may take a while; it shows only after ``delay``
-    seconds and only on a terminal, so quick runs and pipes print nothing."""
+    seconds and only on a terminal, so quick runs and pipes print nothing. Yields ``update(text)``
+    to say which stage the work is in."""
     import threading
 
     if not sys.stderr.isatty():
-        yield
+        yield lambda text: None
         return
     from rich.console import Console
 
@@ -222,7 +223,7 @@ def spinner(description: str, *, delay: float = 1.0) -> Iterator[None]:
     timer.daemon = True
     timer.start()
     try:
-        yield
+        yield lambda text: status.update(text)
     finally:
         timer.cancel()
         if started.is_set():

@@ -19,42 +19,68 @@ def slug(text: str) -> str:
 @click.command("report")
 @click.argument("ship", metavar="SHIP", type=click.Path(path_type=str))
 @click.argument("other", metavar="[SHIP2]", required=False, type=click.Path(path_type=str))
-@click.option("--round", "-r", "rnd", type=click.IntRange(1, 3), metavar="N",
-              help="The round (1-3) whose cards to fly. Default: the level of the ship's board.")
+@click.option("--round", "-r", "rnd", type=click.Choice(["1", "2", "3", "3a", "learning"]), metavar="N",
+              help="The round: 1, 2, 3, 3a or learning. Default: the level of the ship's board.")
+@click.option("--opponent", "-p", "opponents", multiple=True, metavar="FILE", type=click.Path(path_type=str),
+              help="An opponent's ship file, repeatable (at most 4). Default: the field shipped for the class.")
+@click.option("--deck", "-d", metavar="FILE", type=click.Path(path_type=str),
+              help="A deck file fixing the cards and their order. Default: a fresh deck every round.")
 @click.option("--edition", "-e", type=click.Choice(["2007", "2021"]),
               help="Which cards. Default: the ship file's edition.")
+@click.option("--runs", "-n", type=click.IntRange(min=10), metavar="R",
+              help="Rounds to fly; default 1000 (the search for better variants flies more).")
+@click.option("--seed", "-s", type=int, metavar="SEED", help="Seed; the same seed gives the same report. Random if "
+              "omitted (the report says which).")
+@click.option("--no-advice", is_flag=True, help="Skip the search for better variants (the slow part).")
 @click.option("--out", "-o", metavar="DIR", type=click.Path(path_type=str),
               help="Folder to write into. Default: reports/<ship name>/ (reports/<a>-vs-<b>/ for two ships).")
 @format_option
-def report_cmd(ship: str, other: str | None, rnd: int | None, edition: str | None, out: str | None,
+def report_cmd(ship: str, other: str | None, rnd: str | None, opponents: tuple[str, ...], deck: str | None,
+               edition: str | None, runs: int | None, seed: int | None, no_advice: bool, out: str | None,
                fmt: str) -> None:
-    """A strategy report: the ship drawn, its meteor risks square by square, its parameters and
-    checks, written as one self-contained page (index.html) with every figure as PNG and SVG.
+    """A strategy report: what to change, the credits a round earns, the ship drawn, its meteor risks
+    square by square, its parameters and checks, as one self-contained page (index.html) with every
+    figure beside it as PNG and SVG.
 
-    Given two ships, compares them side by side. Files the report did not write itself are never
-    overwritten (the folder keeps a manifest of what it wrote).
+    Given two ships, compares them side by side on the same decks and dice. Files the report did not
+    write itself are never overwritten (the folder keeps a manifest of what it wrote).
 
     \b
     Examples:
-      shipcheck report examples/class-II-freighter.toml
+      shipcheck report examples/class-II-freighter.toml --seed 1
       shipcheck report examples/blue-round1.toml examples/class-I-scout.toml --out /tmp/blue-vs-scout
     """
+    from ..report import RUNS
     from ..report import report as make_report
     from ..report.data import pct
     from ._common import spinner
 
-    with spinner("drawing the report"):
-        rep = make_report(ship, other, round=rnd, edition=edition)
-    folder = Path(out) if out else Path("reports") / "-vs-".join(slug(s.name) for s in rep.ships)
-    written = rep.write(folder)
+    with spinner("report") as stage:
+        rep = make_report(ship, other, round=rnd, opponents=list(opponents) if opponents else None, deck=deck,
+                          edition=edition, runs=runs or RUNS, seed=seed, recommendations=not no_advice,
+                          progress=stage)
+        folder = Path(out) if out else Path("reports") / "-vs-".join(slug(s.name) for s in rep.ships)
+        stage("drawing the figures")
+        written = rep.write(folder)
     if fmt == "json":
         print_json({"out": str(folder), "files": [str(p) for p in written], **rep.to_dict()})
         return
     for s in rep.ships:
-        m = s.meteors
         verdict = "legal" if s.check.legal else "ILLEGAL"
-        echo(f"{s.name}: {verdict}, {s.check.exposed_connectors} exposed connectors; a round-{m.round} meteor "
-             f"swarm: survive {pct(m.p_survive)}, {float(m.expected_lost):.2f} components lost on average")
+        line = f"{s.name}: {verdict}, {s.check.exposed_connectors} exposed connectors"
+        if s.round is not None:
+            r = s.round
+            line += (f"; round {rep.round}: {r.credits.mean:.1f} credits on average, finishes {pct(r.p_finish)}, "
+                     f"loses {r.lost.mean:.1f} components")
+        echo(line)
+        if s.advice is not None and s.advice.effects and s.advice.effects[0].credits_ci[0] > 0:
+            e = s.advice.effects[0]
+            echo(f"  best change: {e.variant.text} ({e.credits:+.2f} credits, 95% interval "
+                 f"{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f})")
+    if rep.comparison is not None:
+        c = rep.comparison
+        echo(f"{rep.ships[1].name} minus {rep.ships[0].name}: {c.credits:+.2f} credits per round "
+             f"({c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f}), same decks and dice")
     for note in rep.notes:
         echo(f"note: {note}")
     echo(f"wrote {len(written)} files; open {folder / 'index.html'}")

@@ -1,11 +1,12 @@
 """Strategy reports: the ship, its risks and what to change, as figures and one self-contained page.
 
-:func:`report` gathers every figure's data (:mod:`.data`), and :class:`Report` draws the figures
+:func:`report` gathers every figure's data (:mod:`.data`), flies the round (:mod:`shipcheck.round`)
+and searches for better variants (:mod:`.recommend`); :class:`Report` draws the figures
 (:mod:`.plots`, matplotlib, imported only when drawing) and writes the page (:mod:`.html`)::
 
-    rep = shipcheck.report(ship)          # numbers only: rep.ships[0].meteors.maps ...
-    figs = rep.figures()                  # {"ship": Figure, "heat-front": Figure, ...}
-    rep.write("reports/my-ship")          # index.html, PNG and SVG files, report.json
+    rep = shipcheck.report(ship, seed=1)   # numbers only: rep.ships[0].round.credits ...
+    figs = rep.figures()                   # {"ship": Figure, "credits": Figure, ...}
+    rep.write("reports/my-ship")           # index.html, PNG and SVG files, report.json
 
 ``shipcheck.report`` is the function (the package keeps public functions over submodules of the
 same name); this package is reached with ``from shipcheck.report import ...``.
@@ -13,6 +14,7 @@ same name); this package is reached with ``from shipcheck.report import ...``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,26 +26,35 @@ from ..rules import CheckReport, check
 from ..stats import ShipStats, stats
 from .data import (
     MeteorData,
+    RoundView,
     ShipView,
     Table,
     check_table,
     fix_table,
     meteor_data,
+    round_data,
+    round_table,
     ship_data,
     ship_title,
     stats_table,
     swarm_table,
     swarm_weights,
 )
+from .recommend import Recommendations, paired, recommend
 
 __all__ = ["Report", "ShipReport", "report"]
 
 DIRECTIONS = ("front", "right", "rear", "left", "all")
+RUNS = 1000  # rounds flown for the figures, and for each change the search measures (see recommend)
 
 
 @dataclass(frozen=True)
 class ShipReport:
-    """Everything the report shows about one ship."""
+    """Everything the report shows about one ship.
+
+    ``result`` is the raw :class:`~shipcheck.round.RoundResult` (per-run arrays of every player);
+    ``round`` the numbers its figures show; ``advice`` the ranked what-if changes.
+    """
 
     ship: Ship
     check: CheckReport
@@ -52,6 +63,9 @@ class ShipReport:
     view: ShipView
     meteors: MeteorData
     flown: Ship  # the ship that flies: the repaired one when the written one is illegal
+    result: Any = field(default=None, repr=False)
+    round: RoundView | None = None
+    advice: Recommendations | None = None
     path: str | None = None
 
     @property
@@ -59,16 +73,19 @@ class ShipReport:
         return ship_title(self.ship)
 
     def tables(self) -> dict[str, Table]:
-        """The page's tables: ``check``, ``fix`` (illegal ships only), ``stats`` and ``swarms``."""
+        """The page's tables: ``check``, ``fix`` (illegal ships only), ``round``, ``stats``, ``swarms``."""
         out = {"check": check_table(self.check)}
         if self.fix is not None:
             out["fix"] = fix_table(self.fix)
+        if self.round is not None:
+            out["round"] = round_table(self.round)
         out["stats"] = stats_table(self.stats)
         out["swarms"] = swarm_table(self.meteors)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         m = self.meteors
+        name = self.ship.board.cell_name
         return {
             "ship": self.path,
             "name": self.name,
@@ -78,6 +95,8 @@ class ShipReport:
             "check": self.check.to_dict(self.path),
             "fix": self.fix.to_dict(self.path) if self.fix is not None else None,
             "stats": self.stats.to_dict(),
+            "round": self.result.to_dict() if self.result is not None else None,
+            "recommendations": self.advice.to_dict(self.flown) if self.advice is not None else None,
             "meteors": {
                 "round": m.round,
                 "edition": m.edition,
@@ -88,11 +107,21 @@ class ShipReport:
                             "lost_distribution": {str(k): float(p) for k, p in s.lost_distribution}}
                            for s in m.swarms],
                 "heat_maps": {h.direction: {"meteors": float(h.meteors),
-                                            "p_lost": [{"at": self.ship.board.cell_name(sq), "p_lost": float(p)}
-                                                       for sq, p in h.p_lost]}
+                                            "p_lost": [{"at": name(sq), "p_lost": float(p)} for sq, p in h.p_lost]}
                               for h in m.maps},
             },
         }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two ships flown on the same decks and dice: the second minus the first, run by run."""
+
+    credits: float
+    credits_ci: tuple[float, float]
+    lost: float
+    lost_ci: tuple[float, float]
+    runs: int
 
 
 @dataclass(frozen=True)
@@ -100,10 +129,11 @@ class Report:
     """A report on one ship, or two compared side by side; :meth:`figures` draws, :meth:`write` saves."""
 
     ships: tuple[ShipReport, ...]
-    round: int
+    round: str
     edition: str
     notes: tuple[str, ...] = ()
     settings: dict[str, Any] = field(default_factory=dict)
+    comparison: Comparison | None = None
 
     @property
     def title(self) -> str:
@@ -111,13 +141,21 @@ class Report:
         return f"{names}: round {self.round} report"
 
     def figures(self) -> dict[str, Any]:
-        """Every figure as a matplotlib ``Figure``, keyed by file stem (``"ship"``, ``"heat-front"``...;
-        with two ships each key is prefixed ``a-`` / ``b-``)."""
+        """Every figure as a matplotlib ``Figure``, keyed by file stem (``"ship"``, ``"heat-front"``,
+        ``"credits"``...; with two ships each key is prefixed ``a-`` / ``b-``)."""
         from . import plots
 
         out: dict[str, Any] = {}
         for prefix, s in self._prefixed():
             out[f"{prefix}ship"] = plots.ship_figure(s.view)
+            if s.advice is not None and s.advice.effects:
+                out[f"{prefix}changes"] = plots.recommendations_figure(s.advice)
+            if s.round is not None:
+                out[f"{prefix}credits"] = plots.credits_figure(s.round)
+                out[f"{prefix}losses"] = plots.losses_figure(s.round)
+                out[f"{prefix}cards"] = plots.card_types_figure(s.round)
+                if len(s.round.players) > 1:
+                    out[f"{prefix}field"] = plots.field_figure(s.round)
             for d in DIRECTIONS:
                 out[f"{prefix}heat-{d}"] = plots.heat_figure(s.meteors, s.view, d)
         return out
@@ -130,14 +168,19 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         from .. import __version__
 
-        return {
+        out: dict[str, Any] = {
             "shipcheck": __version__,
-            "round": self.round,
+            "round": int(self.round) if self.round.isdigit() else self.round,
             "edition": self.edition,
             "settings": self.settings,
             "notes": list(self.notes),
             "ships": [s.to_dict() for s in self.ships],
         }
+        if self.comparison is not None:
+            c = self.comparison
+            out["comparison"] = {"credits": c.credits, "credits_ci": list(c.credits_ci), "lost": c.lost,
+                                 "lost_ci": list(c.lost_ci), "runs": c.runs}
+        return out
 
     def html(self, images: dict[str, str] | None = None) -> str:
         """The page; ``images`` maps figure keys to ``src`` values (data URIs); drawn when omitted."""
@@ -156,29 +199,50 @@ class Report:
         return write_report(self, Path(out))
 
 
-def _ship_report(ship: Ship, *, round: int, edition: str, path: str | None) -> ShipReport:
-    rep = check(ship)
-    repair = None
-    flown = ship
-    if not rep.legal:
-        repair = fix(ship)
-        if repair.fixed is not None:
-            flown = repair.fixed
-    return ShipReport(
-        ship=ship, check=rep, fix=repair, stats=stats(ship), view=ship_data(ship, rep),
-        meteors=meteor_data(flown, round=round, edition=edition), flown=flown, path=path,
-    )
+Progress = Callable[[str], Any]
 
 
-def report(ship: Ship | str | Path, other: Ship | str | Path | None = None, *, round: int | None = None,
-           edition: str | None = None) -> Report:
+def report(
+    ship: Ship | str | Path,
+    other: Ship | str | Path | None = None,
+    *,
+    round: int | str | None = None,
+    opponents: Sequence[Ship | str | Path] | None = None,
+    deck: Any = None,
+    edition: str | None = None,
+    runs: int = RUNS,
+    seed: int | None = None,
+    rng: Any = None,
+    recommendations: bool = True,
+    progress: Progress | None = None,
+) -> Report:
     """The data of a strategy report on ``ship`` (and ``other``, compared side by side).
 
-    ``round`` defaults to the level of the ship's board (class I: round 1...); ``edition`` to the
-    ship's. Ship files are loaded from paths. An illegal ship flies as the minimal fix leaves it.
+    Parameters
+    ----------
+    ship, other
+        Ships or ship files. An illegal ship flies as the minimal fix leaves it.
+    round
+        ``1``, ``2``, ``3``, ``"3a"`` or ``"learning"``; default the level of the ship's board (``"3a"``
+        for class IIIa).
+    opponents, deck, edition
+        As :func:`shipcheck.simulate_round`: None flies the default field and drawn decks; the
+        edition defaults to the ship's.
+    runs, seed, rng
+        Rounds flown for the round's figures, and the random stream (an int seed, or as
+        :func:`shipcheck.simulate`); every ship and every variant flies the same decks and dice.
+    recommendations
+        Search legal single changes ranked by their effect on credits (the slow part).
+    progress
+        ``progress(stage)`` is called with a word as each stage starts.
     """
+    from ..parallel import seed_of
+    from ..round import build_deck, load_deck_file, round_rules, simulate_round
+    from ..round.deck import Deck
+    from ..round.rulebook import round_key
     from ..shipfile import load_ship
 
+    say = progress or (lambda stage: None)
     loaded: list[tuple[Ship, str | None]] = []
     for given in (ship, other):
         if given is None:
@@ -188,23 +252,73 @@ def report(ship: Ship | str | Path, other: Ship | str | Path | None = None, *, r
         else:
             loaded.append((load_ship(given), str(given)))
     first = loaded[0][0]
-    rnd = round if round is not None else min(first.board.level, 3)
-    ed = edition or first.edition
     try:
-        swarm_weights(rnd, ed)
+        default = "3a" if first.board.name == "IIIa" else min(first.board.level, 3)
+        key = round_key(round if round is not None else default)
     except ValueError as exc:
-        raise InputError(str(exc), key="round", value=rnd, expected="a round whose card levels the edition has "
-                         "(2021: rounds 1 and 2)") from None
-    ships = tuple(_ship_report(sh, round=rnd, edition=ed, path=p) for sh, p in loaded)
-    notes = []
-    for s in ships:
-        if s.fix is not None:
-            if s.fix.fixed is not None:
-                notes.append(f"{s.name} is illegal: its flight figures are for the ship the minimal fix leaves "
-                             f"({s.fix.lost} component(s) removed at the inspection)")
+        raise InputError(str(exc), key="round", value=round, expected="1, 2, 3, 3a or learning") from None
+    rules = round_rules(key)
+    ed = edition or first.edition
+    if deck is None:
+        try:
+            the_deck: Deck = build_deck(rules, ed)
+        except ValueError as exc:
+            raise InputError(str(exc), key="round", value=key, expected="a round whose card levels the edition has "
+                             "(2021: levels I and II)") from None
+    elif isinstance(deck, Deck):
+        the_deck = deck
+    else:
+        the_deck = load_deck_file(deck)
+    weights = swarm_weights(the_deck)
+    s = seed_of(rng, seed)
+    opp = [o if isinstance(o, Ship) else load_ship(o) for o in opponents] if opponents is not None else None
+
+    def fly(sh: Ship, policy: str, n: int, sd: int) -> Any:
+        return simulate_round(sh, round=key, opponents=opp, deck=the_deck, runs=n, seed=sd, policy=policy)
+
+    ships = []
+    notes: list[str] = []
+    results = []
+    for sh, path in loaded:
+        say(f"checking {ship_title(sh)}")
+        rep = check(sh)
+        repair = None
+        flown = sh
+        if not rep.legal:
+            repair = fix(sh)
+            if repair.fixed is not None:
+                flown = repair.fixed
+                notes.append(f"{ship_title(sh)} is illegal: its flight figures are for the ship the minimal fix "
+                             f"leaves ({repair.lost} component(s) removed at the inspection)")
             else:
-                notes.append(f"{s.name} is illegal and cannot be fixed by removal: its flight figures are for "
-                             "the ship as written")
-        if not s.ship.board.verified:
-            notes.append(f"board {s.ship.board.name} is provisional (geometry from secondary sources)")
-    return Report(ships, rnd, ed, tuple(notes), {"round": rnd, "edition": ed})
+                notes.append(f"{ship_title(sh)} is illegal and no removal mends it: its flight figures are for the "
+                             "ship as written")
+        say("exact meteor odds")
+        meteors = meteor_data(flown, round=key, edition=the_deck.edition, cards=weights)
+        say(f"flying {runs:,} rounds")
+        result = fly(flown, "default", runs, s)
+        results.append(result)
+        advice = None
+        if recommendations:
+            say("searching for better variants")
+            from ..round.policy import POLICIES
+
+            advice = recommend(flown, lambda v, pol, n, sd: fly(v, pol, n, sd).players[0], runs=runs, seed=s,
+                               policies=tuple(POLICIES))
+        ships.append(ShipReport(ship=sh, check=rep, fix=repair, stats=stats(sh), view=ship_data(sh, rep),
+                                meteors=meteors, flown=flown, result=result, round=round_data(result),
+                                advice=advice, path=path))
+    for note in results[0].notes:
+        notes.append(note)
+    for sr in ships:
+        if not sr.ship.board.verified:
+            notes.append(f"board {sr.ship.board.name} is provisional (geometry from secondary sources)")
+    comparison = None
+    if len(results) == 2:
+        a, b = results[0].players[0], results[1].players[0]
+        c, cci = paired(b.credits, a.credits)
+        lo, lci = paired(b.lost, a.lost)
+        comparison = Comparison(c, cci, lo, lci, runs)
+    settings = {"round": int(key) if key.isdigit() else key, "edition": the_deck.edition, "deck": the_deck.describe(), "runs": runs, "seed": s,
+                "opponents": [p.name for p in results[0].players[1:]]}
+    return Report(tuple(ships), key, the_deck.edition, tuple(dict.fromkeys(notes)), settings, comparison)

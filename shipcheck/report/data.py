@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Card, load_cards
+from ..cards import Card
 from ..fix import FixResult
 from ..flight import DEFAULT_POLICY, FlightModel
 from ..model import BATTERY_KINDS, Ship
@@ -68,7 +68,7 @@ class ShipView:
     board: str
     width: int
     height: int
-    columns: tuple[str, ...]  # printed labels
+    columns: tuple[str, ...]  # printed labels (and grid indices where squares are written by index)
     rows: tuple[str, ...]
     squares: tuple[str, ...]  # per grid square: tile, empty, start, locked, hull or off
     tiles: tuple[TileView, ...]
@@ -138,9 +138,13 @@ def ship_data(ship: Ship, report: CheckReport) -> ShipView:
         ca, cb = b.column_of_label(a), b.column_of_label(bb)
         if ca is not None and cb is not None:
             seams.append(min(ca, cb))
+    columns = tuple(label_text(x) for x in b.columns)
+    rows = tuple(label_text(x) for x in b.rows)
+    if b.index_cells:  # squares are written {col = i, row = j} there: show the grid indices too
+        columns = tuple(f"{lab}\nc{j}" for j, lab in enumerate(columns))
+        rows = tuple(f"{lab}\nr{j}" for j, lab in enumerate(rows))
     return ShipView(
-        name=ship_title(ship), board=b.name, width=b.width, height=b.height,
-        columns=tuple(label_text(x) for x in b.columns), rows=tuple(label_text(x) for x in b.rows),
+        name=ship_title(ship), board=b.name, width=b.width, height=b.height, columns=columns, rows=rows,
         squares=tuple(squares), tiles=tuple(views),
         violations=tuple((v.code, v.cells, v.message) for v in report.violations),
         exposed=report.exposed_connectors, legal=report.legal, front=int(ship.front_side),
@@ -160,30 +164,30 @@ def ship_title(ship: Ship) -> str:
 
 
 # -- the round's meteor swarms (exact engine) --------------------------------------------------
-def deck_levels(round: int) -> dict[int, int]:
-    """Cards of each level in a round's deck (rules digest §14.1): 4 piles of 2 cards of the round's
-    level and 1 of each lower level, so 8 x I; 4 x I + 8 x II; 4 x I + 4 x II + 8 x III."""
-    if round not in (1, 2, 3):
-        raise ValueError(f"round {round!r}: expected 1, 2 or 3")
-    return {lv: (8 if lv == round else 4) for lv in range(1, round + 1)}
+def swarm_weights(deck: Any) -> list[tuple[Card, Fraction]]:
+    """The meteor-swarm cards a round's deck (a :class:`~shipcheck.round.Deck`) can hold, each with its
+    chance of being in it.
 
-
-def swarm_weights(round: int, edition: str = "2007") -> list[tuple[Card, Fraction]]:
-    """The meteor-swarm cards a round's deck can hold, each with its chance of being in the deck.
-
-    A level-L card is in the deck with probability (cards of level L the deck takes) / (cards of
-    level L in the edition).
+    A drawn deck takes ``k`` of the ``n`` cards of a level: each is in with probability ``k / n`` (a
+    round-3 deck: 4 of the 20 level-I cards, 4 of the level-II, 8 of the level-III ones). The
+    learning flight and a fixed deck hold each of their cards for sure (a card listed twice counts
+    twice).
     """
-    cards = load_cards(edition)
-    out = []
-    for level, taken in deck_levels(round).items():
-        pool = [c for c in cards if c.level == level]
-        if not pool:
-            raise ValueError(f"edition {edition} has no level-{level} cards for round {round}")
-        for c in pool:
-            if c.type == "meteor_swarm":
-                out.append((c, Fraction(min(taken, len(pool)), len(pool))))
-    return out
+    out: dict[str, tuple[Card, Fraction]] = {}
+
+    def add(c: Card, w: Fraction) -> None:
+        if c.type == "meteor_swarm":
+            prev = out.get(c.id)
+            out[c.id] = (c, w + (prev[1] if prev else 0))
+
+    if deck.fixed or deck.learning:
+        for c in deck.cards:
+            add(c, Fraction(1))
+    else:
+        for _, idx, k in deck.plan:
+            for i in idx:
+                add(deck.cards[i], Fraction(k, len(idx)))
+    return sorted(out.values(), key=lambda cw: (cw[0].level, cw[0].index))
 
 
 @dataclass(frozen=True)
@@ -225,7 +229,7 @@ class HeatMap:
 class MeteorData:
     """The heat maps and the table of every meteor swarm of a round's levels."""
 
-    round: int
+    round: int | str
     edition: str
     swarms: tuple[SwarmOdds, ...]
     maps: tuple[HeatMap, ...]  # front, right, rear, left, all
@@ -235,28 +239,31 @@ class MeteorData:
 
     @property
     def p_survive(self) -> Fraction:
-        """Survival of one swarm of the round, the card weighted as in the heat maps."""
+        """Survival of one swarm of the round, the card weighted as in the heat maps (1 without swarms)."""
         total = sum((s.in_deck for s in self.swarms), Fraction(0))
+        if not total:
+            return Fraction(1)
         return sum((s.in_deck * s.p_survive for s in self.swarms), Fraction(0)) / total
 
     @property
     def expected_lost(self) -> Fraction:
         total = sum((s.in_deck for s in self.swarms), Fraction(0))
+        if not total:
+            return Fraction(0)
         return sum((s.in_deck * s.expected_lost for s in self.swarms), Fraction(0)) / total
 
 
-def meteor_data(ship: Ship, *, round: int, edition: str = "2007",
-                cards: Sequence[tuple[Card, Fraction]] | None = None) -> MeteorData:
-    """Exact odds of every meteor swarm of the round's levels, and the loss heat maps.
+def meteor_data(ship: Ship, *, cards: Sequence[tuple[Card, Fraction]], round: int | str = "",
+                edition: str = "2007") -> MeteorData:
+    """Exact odds of every meteor swarm ``cards`` names, with its weight, and the loss heat maps.
 
-    ``cards`` overrides the swarms and their weights (default :func:`swarm_weights`). The default
-    flight policy (contract §4) flies a ship with full batteries into each swarm.
+    The weights (:func:`swarm_weights` of the round's deck) need not add up to 1: a swarm is taken
+    to be each card with probability proportional to its weight. The default flight policy
+    (contract §4) flies a ship with full batteries into each swarm.
     """
-    pairs = list(cards) if cards is not None else swarm_weights(round, edition)
-    if not pairs:
-        raise ValueError("no meteor-swarm cards to weigh")
+    pairs = list(cards)
     model = FlightModel(ship)
-    total = sum((w for _, w in pairs), Fraction(0))
+    total = sum((w for _, w in pairs), Fraction(0)) or Fraction(1)
     squares = model.squares
     acc: dict[str, list[Fraction]] = {d: [Fraction(0)] * len(squares) for d in (*DIRS, "all")}
     count: dict[str, Fraction] = {d: Fraction(0) for d in (*DIRS, "all")}
@@ -363,7 +370,7 @@ def swarm_table(m: MeteorData) -> Table:
         rows.append((s.card, ", ".join(_short_attack(a) for a in s.meteors), pct(s.in_deck),
                      pct(s.p_survive), f"{float(s.expected_lost):.2f}", dist))
     notes = (
-        f"each card flown alone on the ship as it launches, full batteries, default policy; "
+        "each card flown alone on the ship as it launches, full batteries, default policy; "
         f"'in deck' is the chance a round-{m.round} deck holds the card",
         f"a swarm of this round (cards weighted by 'in deck'): survival {pct(m.p_survive)}, "
         f"expected loss {float(m.expected_lost):.2f} components",
@@ -378,3 +385,123 @@ def _short_attack(a: str) -> str:
     kind, _, side = a.partition(":")
     size = {"small-meteor": "s", "large-meteor": "L"}.get(kind, kind)
     return f"{size} {side}"
+
+
+# -- the round (Monte Carlo) --------------------------------------------------------------------
+@dataclass(frozen=True)
+class Distribution:
+    """A whole-number outcome over the runs: each value seen and its share, the mean with its 95 %
+    interval, and percentiles."""
+
+    values: tuple[int, ...]
+    shares: tuple[float, ...]
+    mean: float
+    ci: tuple[float, float]
+    percentiles: tuple[tuple[int, int], ...]  # (percent, value)
+
+    def share(self, value: int) -> float:
+        return dict(zip(self.values, self.shares, strict=True)).get(value, 0.0)
+
+
+PERCENTS = (5, 50, 95)
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
+    """The mean of an array and its 95 % normal interval (mean +- 1.96 standard errors)."""
+    import numpy as np
+
+    x = np.asarray(a, dtype=np.float64)
+    m = float(x.mean())
+    if len(x) < 2:
+        return m, (m, m)
+    h = Z95 * float(x.std(ddof=1)) / len(x) ** 0.5
+    return m, (m - h, m + h)
+
+
+def distribution(a: Any) -> Distribution:
+    """The :class:`Distribution` of an array of whole numbers."""
+    import numpy as np
+
+    x = np.asarray(a, dtype=np.int64)
+    vals, counts = np.unique(x, return_counts=True)
+    mean, ci = mean_ci(x)
+    pcs = np.percentile(x, PERCENTS, method="inverted_cdf")
+    return Distribution(tuple(int(v) for v in vals), tuple(int(c) / len(x) for c in counts), mean, ci,
+                        tuple((p, int(v)) for p, v in zip(PERCENTS, pcs, strict=True)))
+
+
+@dataclass(frozen=True)
+class CardTypeRow:
+    """Per card type, per round: how many such cards come, and what they cost or bring the ship."""
+
+    type: str
+    drawn: float  # cards of the type met
+    lost: float  # components lost on them
+    credits: float  # credits earned on them
+    gave_up: float  # share of rounds the ship gave up on such a card
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One ship of the field: its credits and its chance to finish."""
+
+    name: str
+    ship: bool  # the ship the report is about
+    credits: float
+    credits_ci: tuple[float, float]
+    p_finish: float
+    p_finish_ci: tuple[float, float]
+    p_survive: float
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """What the round's figures show for the ship (player 0) of a :class:`~shipcheck.round.RoundResult`."""
+
+    round: str
+    runs: int
+    seed: int
+    deck: Any  # "drawn" or the card ids
+    policy: str
+    credits: Distribution
+    lost: Distribution
+    p_survive: float
+    p_survive_ci: tuple[float, float]
+    p_finish: float
+    p_finish_ci: tuple[float, float]
+    gave_up: tuple[tuple[str, float], ...]  # (cause, share of runs)
+    by_type: tuple[CardTypeRow, ...]
+    players: tuple[PlayerRow, ...]
+    notes: tuple[str, ...]
+
+
+def round_data(result: Any) -> RoundView:
+    """The round figures' numbers, from a :class:`~shipcheck.round.RoundResult`."""
+    me = result.players[0]
+    rows = tuple(CardTypeRow(t, v["drawn"], v["expected_lost"], v["expected_credits"], v["p_gave_up"])
+                 for t, v in me.by_card_type.items())
+    players = tuple(PlayerRow(p.name, k == 0, p.credits_mean, tuple(p.credits_ci), p.p_finish, tuple(p.p_finish_ci),
+                              p.p_survive) for k, p in enumerate(result.players))
+    return RoundView(
+        round=str(result.round), runs=result.runs, seed=result.seed, deck=result.deck.describe(), policy=me.policy,
+        credits=distribution(me.credits), lost=distribution(me.lost), p_survive=me.p_survive,
+        p_survive_ci=tuple(me.p_survive_ci), p_finish=me.p_finish, p_finish_ci=tuple(me.p_finish_ci),
+        gave_up=tuple(me.gave_up_shares.items()), by_type=rows, players=players, notes=tuple(result.notes),
+    )
+
+
+def round_table(v: RoundView) -> Table:
+    """The round's summary, as ``simulate --round`` gives it."""
+    c, lo = v.credits, v.lost
+    pcs = ", ".join(f"{p}%: {x}" for p, x in c.percentiles)
+    deck = v.deck if isinstance(v.deck, str) else ", ".join(v.deck)
+    rows = (
+        ("credits", f"{c.mean:.2f} (95% interval {c.ci[0]:.2f} to {c.ci[1]:.2f}); percentiles {pcs}"),
+        ("finishes the round", f"{pct(v.p_finish)} ({pct(v.p_finish_ci[0])} to {pct(v.p_finish_ci[1])})"),
+        ("a human aboard at the end", f"{pct(v.p_survive)} ({pct(v.p_survive_ci[0])} to {pct(v.p_survive_ci[1])})"),
+        ("components lost", f"{lo.mean:.2f} (95% interval {lo.ci[0]:.2f} to {lo.ci[1]:.2f})"),
+        ("gives up", ", ".join(f"{cause.replace('_', ' ')} {pct(p)}" for cause, p in v.gave_up) or "never"),
+        ("rounds flown", f"{v.runs:,} (seed {v.seed}); deck {deck}; policy {v.policy}"),
+    )
+    return Table(f"Round {v.round}", ("", "value"), rows, v.notes)

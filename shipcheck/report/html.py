@@ -94,12 +94,19 @@ def _stat(value: str, label: str, tone: str = "") -> str:
 def _glance(s: ShipReport) -> str:
     c = s.check
     m = s.meteors
-    parts = [
-        _stat("legal" if c.legal else "ILLEGAL", "construction", "good" if c.legal else "bad"),
+    parts = [_stat("legal" if c.legal else "ILLEGAL", "construction", "good" if c.legal else "bad")]
+    if s.round is not None:
+        r = s.round
+        parts += [
+            _stat(f"{r.credits.mean:.1f}", "credits per round, on average"),
+            _stat(pct(r.p_finish), "finishes the round", "good" if r.p_finish >= 0.95 else "bad" if r.p_finish < 0.8
+                  else ""),
+            _stat(f"{r.lost.mean:.1f}", "components lost per round"),
+        ]
+    parts += [
         _stat(str(c.exposed_connectors), "exposed connectors"),
         _stat(pct(m.p_survive), f"survive a round-{m.round} meteor swarm",
               "good" if m.p_survive == 1 else "bad" if m.p_survive < 0.9 else ""),
-        _stat(f"{float(m.expected_lost):.2f}", "components lost per swarm"),
     ]
     if s.fix is not None and s.fix.lost is not None:
         parts.append(_stat(str(s.fix.lost), "lost at the inspection", "bad"))
@@ -129,7 +136,24 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
     # at a glance
     out.append('<section id="glance"><h2>At a glance</h2>')
     out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _glance(s) for _, s in pref]))
+    if rep.comparison is not None:
+        c = rep.comparison
+        a, b = rep.ships[0].name, rep.ships[1].name
+        tone = "good" if c.credits_ci[0] > 0 else "bad" if c.credits_ci[1] < 0 else ""
+        out.append(f'<p><b>{_e(b)}</b> against <b>{_e(a)}</b>, on the same {c.runs:,} decks and dice: '
+                   f'<span class="tag {tone}">{c.credits:+.2f} credits</span> per round (95% interval '
+                   f"{c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f}), {c.lost:+.2f} components lost "
+                   f"({c.lost_ci[0]:+.2f} to {c.lost_ci[1]:+.2f}).</p>")
     out.append("</section>")
+
+    # what to change
+    if any(s.advice is not None for s in rep.ships):
+        out.append('<section id="changes"><h2>What to change</h2><p class="lead">Legal single changes of the '
+                   "ship, each flown on the very decks and dice the ship flew, so the difference is the "
+                   "change's own. Green: the change earns more credits for sure (its 95% interval is above "
+                   "zero); red: it costs credits.</p>")
+        out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _advice(images, p, s) for p, s in pref]))
+        out.append("</section>")
 
     # the ship
     out.append('<section id="ship"><h2>The ship</h2><p class="lead">Tiles as built: connectors as pipes, '
@@ -139,12 +163,30 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
     for p, s in pref:
         b = _figure(images, f"{p}ship", f"drawing of {s.name}")
         tables = s.tables()
-        b += _table(tables["check"])
+        if s.check.violations:
+            b += _table(tables["check"])
+        else:
+            b += f'<h3>Construction check</h3><p><span class="tag good">legal</span> no rule broken; ' \
+                 f'{s.check.exposed_connectors} exposed connector(s)</p>'
+            b += "".join(f'<p class="note">{_e(n)}</p>' for n in s.check.notes)
         if "fix" in tables:
             b += _table(tables["fix"])
         blocks.append(b)
     out.append(_columns(blocks))
     out.append("</section>")
+
+    # the round
+    if all(s.round is not None for s in rep.ships):
+        out.append(f'<section id="round"><h2>The round</h2><p class="lead">{rep.settings.get("runs", 0):,} rounds '
+                   f"of round {_e(rep.round)} flown against the field, each with a freshly drawn deck, by the "
+                   "default decisions (batteries kept for defence, rewards taken, the most valuable goods).</p>")
+        for key in ("credits", "losses", "cards", "field"):
+            if any(f"{p}{key}" in images for p, _ in pref):
+                out.append(_columns([_figure(images, f"{p}{key}", f"{s.name}: {key}") for p, s in pref
+                                     if f"{p}{key}" in images]))
+        out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _table(s.tables()["round"], title=not two)
+                             for _, s in pref]))
+        out.append("</section>")
 
     # meteors
     m0 = rep.ships[0].meteors
@@ -186,6 +228,31 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_e(rep.title)}</title><style>{CSS}</style></head><body>" + "".join(out) + "</body></html>\n")
+
+
+def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
+    adv = s.advice
+    if adv is None:
+        return ""
+    if not adv.effects:
+        return "<p>No legal single change found to try.</p>"
+    out = _figure(images, f"{prefix}changes", f"{s.name}: effects of changes")
+    rows = []
+    for e in adv.effects:
+        tone = "good" if e.credits_ci[0] > 0 else "bad" if e.credits_ci[1] < 0 else ""
+        rows.append(f"<tr><td>{_e(e.variant.text)}</td>"
+                    f'<td class="num"><span class="tag {tone}">{e.credits:+.2f}</span>'
+                    f'<br><small>{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f}</small></td>'
+                    f'<td class="num">{e.lost:+.2f}</td><td class="num">{e.finish * 100:+.0f}%</td></tr>')
+    out += ('<div class="scroll"><table><thead><tr><th>change</th><th class="num">credits</th>'
+            '<th class="num">lost</th><th class="num">finish</th></tr>'
+            f"</thead><tbody>{''.join(rows)}</tbody></table></div>")
+    out += (f'<p class="note">{adv.screened} legal variants screened on {adv.screen_runs:,} rounds each; the '
+            f"{len(adv.effects)} most promising measured again on {adv.runs:,} other rounds, shown here with "
+            "95% intervals. Differences are per round, the change minus the ship as built: credits, "
+            "components lost, chance to finish."
+            + (f" {len(adv.idle)} change(s) made no difference in any round." if adv.idle else "") + "</p>")
+    return out
 
 
 def inline_images(figures: dict[str, Any]) -> dict[str, str]:

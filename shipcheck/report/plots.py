@@ -188,17 +188,34 @@ def _tile(ax: Axes, layers: _Layers, t: TileView, *, fontsize: float) -> None:
                 bbox={"boxstyle": "round,pad=0.15", "facecolor": BAD if error else WARN, "edgecolor": "none"})
 
 
-def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED) -> None:
-    ax.set_title(title, fontsize=12, color=INK, fontweight="bold", loc="left", pad=20)
-    ax.annotate(subtitle, xy=(0, 1), xycoords="axes fraction", xytext=(0, 5), textcoords="offset points",
-                fontsize=8.5, color=colour, ha="left", va="bottom")
+def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: int = 60,
+            flush: bool = False) -> None:
+    """A bold title and a grey subtitle over the Axes; ``flush`` starts them at the figure's left
+    edge instead of the Axes' (charts whose tick labels take the left margin)."""
+    import textwrap
+
+    x = 0.0
+    if flush:
+        pos = ax.get_position()
+        width = ax.get_figure(root=True).get_figwidth()  # type: ignore[union-attr]
+        x = -(pos.x0 * width - 0.2) / (pos.width * width)
+    sub = "\n".join(textwrap.fill(line, int(wrap * 1.45)) for line in subtitle.split("\n"))
+    t = ax.set_title(textwrap.fill(title, wrap), fontsize=12, color=INK, fontweight="bold", loc="left",
+                     pad=9 + 11 * (sub.count("\n") + 1))
+    t.set_x(x)
+    ax.annotate(sub, xy=(x, 1),
+                xycoords="axes fraction", xytext=(0, 5), textcoords="offset points", fontsize=8.5, color=colour,
+                ha="left", va="bottom")
 
 
-def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = True) -> None:
+def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = True, wrap: int = 60,
+              legend_columns: int = 3) -> None:
     """The ship drawn as tiles on its board: kinds, connectors, barrels, exhausts, shields, exposed
-    connectors (red rings) and rule breaks (red outline with the codes)."""
+    connectors (red rings) and rule breaks (red outline with the codes); on a board whose front the
+    player chooses, an arrow in the margin on the front side."""
     fontsize = 7.5 if data.width <= 7 else 6.8
-    _board_frame(ax, data.width, data.height, data.columns, data.rows)
+    _board_frame(ax, data.width, data.height, data.columns, data.rows,
+                 margin=data.front if data.front != 0 else None)
     layers = _Layers()
     _empty_squares(ax, layers, data.squares, data.width)
     for c in data.seams:
@@ -208,19 +225,31 @@ def plot_ship(data: ShipView, *, ax: Axes, title: bool = True, legend: bool = Tr
         _tile(ax, layers, t, fontsize=fontsize)
     layers.draw(ax)
     if data.front != 0:
-        ax.annotate("▲ front" if data.front == 0 else "front", xy=(0.5 + 0.5 * _DX[data.front],
-                    0.5 - 0.5 * _DY[data.front]), xycoords="axes fraction", ha="center", va="center",
-                    fontsize=9, color=INK, fontweight="bold")
+        _front_arrow(ax, data)
     if title:
         errors = sum(1 for v in data.violations if v[0] != "W1")
         sub = f"class {data.board} · " + ("legal" if data.legal else "ILLEGAL")
         if errors:
             sub += f" ({errors} rule break{'s' if errors != 1 else ''})"
         sub += f" · {data.exposed} exposed connector{'s' if data.exposed != 1 else ''}"
-        _titles(ax, data.name, sub, colour=MUTED if data.legal else BAD)
+        _titles(ax, data.name, sub, colour=MUTED if data.legal else BAD, wrap=wrap)
     if legend:
-        ax.legend(handles=_ship_legend(data), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3,
+        ax.legend(handles=_ship_legend(data), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=legend_columns,
                   frameon=False, fontsize=8, handlelength=1.4, columnspacing=1.2)
+
+
+def _front_arrow(ax: Axes, data: ShipView) -> None:
+    """An arrow and the word "front" in the margin of the side the player chose as the front."""
+    side = data.front
+    w, h = data.width, data.height
+    cx = {1: w + 0.05, 3: -1.75}.get(side, (w - 1) / 2)
+    cy = {0: -1.75, 2: h + 0.1}.get(side, (h - 1) / 2)
+    ax.add_patch(FancyArrow(cx - 0.25 * _DX[side], cy - 0.25 * _DY[side], 0.5 * _DX[side], 0.5 * _DY[side],
+                            width=0.07, head_width=0.28, head_length=0.22, color=INK, zorder=7))
+    if side in (1, 3):
+        ax.text(cx, cy + 0.3, "front", ha="center", va="top", fontsize=8.5, color=INK, fontweight="bold")
+    else:
+        ax.text(cx + 0.3, cy, "front", ha="left", va="center", fontsize=8.5, color=INK, fontweight="bold")
 
 
 def _ship_legend(data: ShipView) -> list[Any]:
@@ -317,8 +346,15 @@ def _board_figure(width: int, height: int, *, scale: float, top: float, bottom: 
 
 def ship_figure(data: ShipView) -> Figure:
     """The ship drawing, sized to the board."""
-    fig, ax = _board_figure(data.width, data.height, scale=0.72, top=0.6, bottom=0.55)
-    plot_ship(data, ax=ax)
+    import textwrap
+
+    margin = data.front if data.front != 0 else None
+    wrap = max(20, int(((data.width + 0.75) * 0.72) * 8))  # characters of the title that fit the width
+    lines = len(textwrap.wrap(data.name, wrap)) or 1
+    columns = 3 if data.width >= 6 else 2  # a legend as wide as the board
+    fig, ax = _board_figure(data.width, data.height, scale=0.72, top=0.4 + 0.22 * lines,
+                            bottom=0.55 if columns == 3 else 0.72, margin=margin)
+    plot_ship(data, ax=ax, wrap=wrap, legend_columns=columns)
     return fig
 
 
@@ -336,4 +372,190 @@ def heat_figure(data: MeteorData, ship: ShipView, direction: str) -> Figure:
     bar.set_ticks(ticks, labels=[f"{t:.0%}" for t in ticks])
     bar.ax.tick_params(labelsize=8, colors=MUTED, length=2)
     bar.outline.set_visible(False)
+    return fig
+
+
+# -- the round -----------------------------------------------------------------------------------
+CARD_TYPE_LABEL = {
+    "open_space": "open space", "planets": "planets", "meteor_swarm": "meteor swarm", "abandoned_ship": "abandoned ship",
+    "abandoned_station": "abandoned station", "slavers": "slavers", "smugglers": "smugglers", "pirates": "pirates",
+    "combat_zone": "combat zone", "stardust": "stardust", "epidemic": "epidemic", "sabotage": "sabotage",
+}
+
+
+def _clean(ax: Axes) -> None:
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.spines["left"].set_color(GRID)
+    ax.spines["bottom"].set_color(GRID)
+    ax.tick_params(colors=MUTED, labelsize=8.5)
+
+
+def plot_distribution(data: Any, *, ax: Axes, title: str, unit: str, colour: str = GOOD,
+                      negative: str = BAD, note: str = "") -> None:
+    """Bars of a whole-number distribution (share of rounds per value), the mean and its interval."""
+    vals = np.asarray(data.values)
+    shares = np.asarray(data.shares) * 100
+    colours = [negative if v < 0 else colour for v in vals]
+    width = 0.85 if len(vals) < 60 else 1.0
+    ax.bar(vals, shares, width=width, color=colours, edgecolor="none", zorder=2)
+    lo, hi = data.ci
+    ax.axvspan(lo, hi, color=INK, alpha=0.12, zorder=1, linewidth=0)
+    ax.axvline(data.mean, color=INK, linewidth=1.4, linestyle="--", zorder=3)
+    top = float(shares.max()) if len(shares) else 1.0
+    ax.set_ylim(0, top * 1.22)
+    ax.annotate(f"mean {data.mean:.1f}", xy=(data.mean, top * 1.12), ha="left", va="center", fontsize=8.5,
+                color=INK, xytext=(4, 0), textcoords="offset points")
+    pct_of = dict(data.percentiles)
+    _clean(ax)
+    ax.set_ylabel("% of rounds", fontsize=8.5, color=MUTED)
+    ax.set_xlabel(unit, fontsize=8.5, color=MUTED)
+    ax.yaxis.grid(True, color="#eef0f3", zorder=0)
+    ax.set_axisbelow(True)
+    sub = f"mean {data.mean:.1f} ({lo:.1f} to {hi:.1f}) · 90% of rounds {pct_of[5]} to {pct_of[95]}"
+    _titles(ax, title, sub + (f" · {note}" if note else ""), flush=True)
+    if len(vals) and vals.max() - vals.min() <= 12:
+        ax.set_xticks(range(int(vals.min()), int(vals.max()) + 1))
+
+
+def plot_credits(data: Any, *, ax: Axes) -> None:
+    """The credits the round earns (a :class:`~shipcheck.report.data.RoundView`)."""
+    plot_distribution(data.credits, ax=ax, title="Credits this round", unit="credits (rewards, goods, arrival, "
+                      "minus lost components)", note=f"finishes {data.p_finish:.0%}")
+
+
+def plot_losses(data: Any, *, ax: Axes) -> None:
+    """Components lost in the round."""
+    plot_distribution(data.lost, ax=ax, title="Components lost", unit="components lost in the round",
+                      colour="#e76f51", note=f"a human aboard at the end {data.p_survive:.0%}")
+
+
+def plot_card_types(data: Any, *, ax: Axes) -> None:
+    """Per card type: components lost and credits earned per round, and the share of rounds ended there.
+    Card types that did none of these are named under the title."""
+    rows = sorted((r for r in data.by_type if r.lost or r.credits or r.gave_up),
+                  key=lambda r: -(r.lost + r.credits + 10 * r.gave_up))
+    idle = [CARD_TYPE_LABEL.get(r.type, r.type) for r in data.by_type if not (r.lost or r.credits or r.gave_up)]
+    names = [CARD_TYPE_LABEL.get(r.type, r.type) for r in rows]
+    y = np.arange(len(rows))
+    h = 0.38
+    ax.barh(y - h / 2, [r.credits for r in rows], height=h, color=GOOD, label="credit rewards", zorder=2)
+    ax.barh(y + h / 2, [r.lost for r in rows], height=h, color="#e76f51", label="components lost", zorder=2)
+    right = max([r.credits for r in rows] + [r.lost for r in rows] + [0.1])
+    for k, r in enumerate(rows):
+        if r.gave_up >= 0.0005:
+            ax.text(right * 1.02, k, f"gives up {r.gave_up:.1%}", va="center", ha="left", fontsize=8, color=BAD)
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, right * 1.35)
+    _clean(ax)
+    ax.xaxis.grid(True, color="#eef0f3", zorder=0)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("per round, on average", fontsize=8.5, color=MUTED)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False, fontsize=8)
+    sub = "credit rewards and components lost per kind of card, and where the ship gives up"
+    if idle:
+        sub += "\nno reward in credits, nothing lost: " + ", ".join(idle)
+    _titles(ax, "Card by card", sub, flush=True)
+
+
+def plot_field(data: Any, *, ax: Axes) -> None:
+    """The ship against its opponents: mean credits with 95 % intervals, and the chance to finish."""
+    rows = data.players
+    y = np.arange(len(rows))
+    colours = [ACCENT if r.ship else "#9aa3ad" for r in rows]
+    means = [r.credits for r in rows]
+    err = np.array([[r.credits - r.credits_ci[0] for r in rows], [r.credits_ci[1] - r.credits for r in rows]])
+    ax.barh(y, means, color=colours, height=0.6, zorder=2)
+    ax.errorbar(means, y, xerr=err, fmt="none", ecolor=INK, elinewidth=1, capsize=3, zorder=3)
+    lo = min(0.0, min(means))
+    hi = max(means + [1.0])
+    for k, r in enumerate(rows):
+        ax.text(hi * 1.08 + 0.5, k, f"finishes {r.p_finish:.0%}", va="center", ha="left", fontsize=8.5,
+                color=INK if r.ship else MUTED, fontweight="bold" if r.ship else "normal")
+    ax.set_yticks(y, [_short(r.name) for r in rows])
+    ax.invert_yaxis()
+    ax.set_xlim(lo * 1.1, hi * 1.45 + 1)
+    ax.axvline(0, color=GRID, linewidth=0.8)
+    _clean(ax)
+    for label, r in zip(ax.get_yticklabels(), rows, strict=True):
+        if r.ship:
+            label.set_fontweight("bold")
+            label.set_color(INK)
+    ax.set_xlabel("mean credits this round (95% interval)", fontsize=8.5, color=MUTED)
+    _titles(ax, "Against the field", "the same decks and dice for every ship", flush=True)
+
+
+def _short(name: str, width: int = 24) -> str:
+    """A name in at most two lines of ``width`` characters (an ellipsis cuts the rest)."""
+    import textwrap
+
+    lines = textwrap.wrap(name, width)
+    if len(lines) > 2:
+        lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), width, placeholder="…")]
+    return "\n".join(lines)
+
+
+def plot_recommendations(data: Any, *, ax: Axes, wrap: int = 46) -> None:
+    """Each change's effect on credits with its 95 % interval (paired runs), best first."""
+    import textwrap
+
+    effects = list(data.effects)
+    y = np.arange(len(effects))
+    for k, e in enumerate(effects):
+        lo, hi = e.credits_ci
+        colour = GOOD if lo > 0 else BAD if hi < 0 else "#9aa3ad"
+        ax.plot([lo, hi], [k, k], color=colour, linewidth=2.2, solid_capstyle="round", zorder=2)
+        ax.plot([e.credits], [k], marker="o", color=colour, markersize=7, zorder=3)
+    ax.axvline(0, color=INK, linewidth=0.9, zorder=1)
+    ax.set_yticks(y, [textwrap.fill(e.variant.text, wrap) for e in effects], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_ylim(len(effects) - 0.5, -0.5)
+    _clean(ax)
+    ax.xaxis.grid(True, color="#eef0f3", zorder=0)
+    ax.set_xlabel("change in mean credits this round (95% interval)", fontsize=8.5, color=MUTED)
+    _titles(ax, "What to change", f"each change flown on the same {data.runs:,} decks and dice as the ship",
+            flush=True)
+
+
+ACCENT = "#3b5bdb"
+
+
+def _chart(width: float, height: float, *, left: float = 1.0, top: float = 0.75, bottom: float = 0.55,
+           right: float = 0.3) -> tuple[Figure, Axes]:
+    fig = Figure(figsize=(width, height))
+    ax = fig.add_axes((left / width, bottom / height, 1 - (left + right) / width, 1 - (top + bottom) / height))
+    return fig, ax
+
+
+def credits_figure(data: Any) -> Figure:
+    fig, ax = _chart(6.4, 3.4, left=0.7)
+    plot_credits(data, ax=ax)
+    return fig
+
+
+def losses_figure(data: Any) -> Figure:
+    fig, ax = _chart(6.4, 3.4, left=0.7)
+    plot_losses(data, ax=ax)
+    return fig
+
+
+def card_types_figure(data: Any) -> Figure:
+    shown = sum(1 for r in data.by_type if r.lost or r.credits or r.gave_up)
+    fig, ax = _chart(6.4, 1.9 + 0.42 * max(2, shown), left=1.45, top=1.1, bottom=0.95)
+    plot_card_types(data, ax=ax)
+    return fig
+
+
+def field_figure(data: Any) -> Figure:
+    longest = max((len(line) for r in data.players for line in _short(r.name).split("\n")), default=8)
+    fig, ax = _chart(6.4, 1.3 + 0.5 * len(data.players), left=0.3 + 0.075 * longest)
+    plot_field(data, ax=ax)
+    return fig
+
+
+def recommendations_figure(data: Any) -> Figure:
+    lines = sum(max(1, -(-len(e.variant.text) // 46)) for e in data.effects)
+    fig, ax = _chart(6.4, 1.4 + 0.2 * lines + 0.25 * len(data.effects), left=2.9)
+    plot_recommendations(data, ax=ax)
     return fig

@@ -15,7 +15,6 @@ best of many noisy guesses.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,8 +23,8 @@ import numpy as np
 
 from ..model import Ship, Tile
 from ..rules import check
+from .data import mean_ci
 
-Z95 = 1.959963984540054
 SIDE_WORDS = ("front", "right", "rear", "left")
 
 
@@ -49,6 +48,28 @@ def _looks(t: Tile) -> tuple[Any, ...]:
     return (t.eff, t.barrels, t.exhausts, t.covers)
 
 
+def flight_signature(ship: Ship) -> tuple[Any, ...]:
+    """What a flight can tell apart: per tile its kind, contents, barrels, exhausts and shield
+    cover, the tiles it is joined to, and which of its open sides are connectors (a small meteor
+    bounces off a smooth side and hits any connector; stardust and the best-looking ship count
+    connectors of any type). Two ships with one signature fly every round alike, so a change that
+    keeps it needs no measuring. On a wrap-around board every side counts (the first tile of a
+    line may have a neighbour across the edge)."""
+    from ..rules import Layout
+
+    tiles = ship.by_index
+    nb = ship.board.nb
+    wrap = ship.board.wrap
+    adj = Layout.of(ship, tiles).adj
+    out = []
+    for t in ship.tiles:
+        sides = tuple(t.eff[s] != 0 if wrap or nb[t.at][s] < 0 or nb[t.at][s] not in tiles else None
+                      for s in range(4))
+        out.append((t.at, t.kind, t.attrs, t.crew, t.charge, t.goods, t.barrels, t.exhausts, t.covers, sides,
+                    tuple(sorted(adj[t.at]))))
+    return (tuple(out), ship.aside, ship.front, ship.dice)
+
+
 def _with(ship: Ship, drop: set[int], add: Tile | None = None) -> Ship:
     tiles = [t for t in ship.tiles if t.at not in drop]
     if add is not None:
@@ -70,8 +91,10 @@ def _neighbours(ship: Ship, at: int) -> Iterator[int]:
 def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) -> list[Variant]:
     """Every legal single change of ``ship`` (see the module's docstring), in a stable order.
 
-    Only variants that pass :func:`~shipcheck.rules.check` are kept; a rotation that changes
-    nothing (a symmetric tile) is skipped. ``policies`` adds one variant per other policy name.
+    Only variants that pass :func:`~shipcheck.rules.check` are kept, and only one of those that
+    fly alike (:func:`flight_signature`): a turn that changes nothing a flight can tell (a
+    symmetric tile, a tile whose turned connectors all stay joined) is skipped. ``policies`` adds
+    one variant per other policy name.
     """
     name = ship.board.cell_text
     out: list[Variant] = []
@@ -79,7 +102,7 @@ def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) ->
     base_exposed = check(ship).exposed_connectors
 
     def keep(v: Variant) -> None:
-        key = tuple(sorted((t.at, _looks(t), t.kind) for t in v.ship.tiles)) + (v.policy,)
+        key = (flight_signature(v.ship), v.policy)
         if key in seen:
             return
         rep = check(v.ship)
@@ -91,7 +114,7 @@ def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) ->
                             + ("s" if covered != 1 else ""))
             out.append(v)
 
-    seen.add(tuple(sorted((t.at, _looks(t), t.kind) for t in ship.tiles)) + ("default",))
+    seen.add((flight_signature(ship), "default"))
     tiles = {t.at: t for t in ship.tiles}
     for t in ship.tiles:
         for k in (1, 2, 3):
@@ -162,12 +185,7 @@ class Effect:
 
 def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, tuple[float, float]]:
     """Mean of ``a - b`` run by run, and its 95 % normal interval."""
-    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
-    m = float(d.mean())
-    if len(d) < 2:
-        return m, (m, m)
-    h = Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
-    return m, (m - h, m + h)
+    return mean_ci(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
 
 
 Fly = Callable[[Ship, str, int, int], Any]  # (ship, policy, runs, seed) -> the ship's PlayerResult
@@ -175,13 +193,18 @@ Fly = Callable[[Ship, str, int, int], Any]  # (ship, policy, runs, seed) -> the 
 
 @dataclass(frozen=True)
 class Recommendations:
-    """The ranked effects (best first), how many variants were screened, and the settings used."""
+    """The ranked effects (best first), how many variants were screened, and the settings used.
+
+    ``idle`` lists the measured changes that made no difference in any run (a turned tile whose
+    new sides matter to no card); they are not in ``effects``.
+    """
 
     effects: tuple[Effect, ...]
     screened: int
     runs: int
     screen_runs: int
     seed: int
+    idle: tuple[Variant, ...] = ()
 
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         name = ship.board.cell_name
@@ -194,36 +217,50 @@ class Recommendations:
         }
 
 
-def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect:
-    """The effect of ``v`` against ``base`` (the ship's result of ``runs`` runs with ``seed``)."""
+def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect | None:
+    """The effect of ``v`` against ``base`` (the ship's result of ``runs`` runs with ``seed``);
+    None when the variant did exactly what the ship did in every run."""
     r = fly(v.ship, v.policy, runs, seed)
+    if (np.array_equal(r.credits, base.credits) and np.array_equal(r.lost, base.lost)
+            and np.array_equal(r.gave_up, base.gave_up)):
+        return None
     c, cci = paired(r.credits, base.credits)
     lo, lci = paired(r.lost, base.lost)
     fin = float(np.mean(r.gave_up == 0) - np.mean(base.gave_up == 0))
     return Effect(v, runs, c, cci, lo, lci, fin)
 
 
-def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | None = None, top: int = 8,
+def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | None = None, top: int = 5,
               policies: Sequence[str] = (), candidates: Sequence[Variant] | None = None) -> Recommendations:
     """Rank legal variants of ``ship`` by their effect on credits, with common random numbers.
 
     ``fly(ship, policy, runs, seed)`` flies a ship and returns its per-run arrays (``credits``,
     ``lost``, ``gave_up``); the same seed must give the same decks and dice whatever the ship.
-    Every candidate is screened on ``screen_runs`` runs (default ``runs // 4``, at least 100); the
+    Every candidate is screened on ``screen_runs`` runs (default ``runs // 10``, at least 100 or
+    ``runs``); the
     ``top`` best by credits (then by fewer losses) are measured again on ``runs`` runs of another
     stream, and those come back ranked by credits.
     """
     cands = list(candidates) if candidates is not None else variants(ship, policies=policies)
     screened = len(cands)
-    screen_runs = screen_runs or max(100, runs // 4)
+    screen_runs = screen_runs or max(runs // 10, min(runs, 100))
     ss = np.random.SeedSequence(seed)
     screen_seed, final_seed = (int(s.generate_state(1, np.uint32)[0]) for s in ss.spawn(2))
+    idle: list[Variant] = []
+
+    def ranked(vs: Sequence[Variant], n: int, sd: int) -> list[Effect]:
+        """Effects of ``vs`` on ``n`` runs of stream ``sd``, best first; idle variants set apart."""
+        base = fly(ship, "default", n, sd)
+        out = []
+        for v in vs:
+            e = measure(fly, base, v, n, sd)
+            if e is None:
+                idle.append(v)
+            else:
+                out.append(e)
+        return sorted(out, key=lambda e: (-e.credits, e.lost))
+
     if len(cands) > top:
-        base = fly(ship, "default", screen_runs, screen_seed)
-        scored = [measure(fly, base, v, screen_runs, screen_seed) for v in cands]
-        scored.sort(key=lambda e: (-e.credits, e.lost))
-        cands = [e.variant for e in scored[:top]]
-    base = fly(ship, "default", runs, final_seed)
-    effects = [measure(fly, base, v, runs, final_seed) for v in cands]
-    effects.sort(key=lambda e: (-e.credits, e.lost))
-    return Recommendations(tuple(effects), screened, runs, screen_runs, final_seed)
+        cands = [e.variant for e in ranked(cands, screen_runs, screen_seed)[:top]]
+    effects = ranked(cands, runs, final_seed)
+    return Recommendations(tuple(effects), screened, runs, screen_runs, final_seed, tuple(idle))
