@@ -99,7 +99,7 @@ class Race:
         """For each rank: (player per selected run, selected positions into ``cols``)."""
         order = self.order(cols, present)
         count = present.sum(axis=0)
-        ranks = range(self.P - 1, -1, -1) if rear_first else range(self.P)
+        ranks = range(self.P)
         for r in ranks:
             sel = np.flatnonzero(r < count)
             if len(sel) == 0:
