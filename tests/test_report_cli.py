@@ -89,7 +89,8 @@ def test_the_sample_report_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
     sample = ROOT / "reports" / "freighter"
     rep = shipcheck.report("examples/class-II-freighter.toml", seed=1)
     committed = json.loads((sample / "report.json").read_text(encoding="utf-8"))
-    assert json.loads(json.dumps(rep.to_dict())) == committed, "regenerate the sample (docs/reports.md)"
+    assert json.loads(json.dumps(rep.to_dict())) == committed, (
+        "the sample is stale: shipcheck report examples/class-II-freighter.toml --seed 1 --out reports/freighter")
     names = {f"{k}.{ext}" for k in rep.figures() for ext in ("png", "svg")} | {"index.html", "report.json"}
     assert set(read_manifest(sample)) == names
     assert all((sample / n).is_file() for n in names)

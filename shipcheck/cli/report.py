@@ -77,6 +77,8 @@ def report_cmd(ship: str, other: str | None, rnd: str | None, opponents: tuple[s
             e = s.advice.effects[0]
             echo(f"  best change: {e.variant.text} ({e.credits:+.2f} credits, 95% interval "
                  f"{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f})")
+        elif s.advice is not None:
+            echo(f"  no single change surely earns more ({s.advice.screened} legal variants tried)")
     if rep.comparison is not None:
         c = rep.comparison
         echo(f"{rep.ships[1].name} minus {rep.ships[0].name}: {c.credits:+.2f} credits per round "

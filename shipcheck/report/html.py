@@ -29,7 +29,7 @@ h2 { margin: 0 0 6px; font-size: 1.2rem; }
 h3 { margin: 12px 0 4px; font-size: 1rem; }
 p.lead { margin: 0 0 10px; color: var(--muted); font-size: .92rem; }
 figure { margin: 8px 0; min-width: 0; }
-figure img { display: block; width: 100%; height: auto; }
+figure img { display: block; width: 100%; max-width: 720px; height: auto; margin: 0 auto; }
 figcaption { color: var(--muted); font-size: .85rem; margin-top: 2px; }
 .grid { display: grid; grid-template-columns: 1fr; gap: 6px 18px; }
 .pair { display: grid; grid-template-columns: 1fr; gap: 6px 18px; }
@@ -236,7 +236,14 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
         return ""
     if not adv.effects:
         return "<p>No legal single change found to try.</p>"
-    out = _figure(images, f"{prefix}changes", f"{s.name}: effects of changes")
+    best = adv.effects[0]
+    if best.credits_ci[0] > 0:
+        out = (f'<p><b>Best change:</b> {_e(best.variant.text)}: <span class="tag good">{best.credits:+.2f} '
+               f"credits</span> per round ({best.credits_ci[0]:+.2f} to {best.credits_ci[1]:+.2f}).</p>")
+    else:
+        out = (f"<p>No single change was found that surely earns more: the ship as built holds its own "
+               f"against the {adv.screened} legal variants tried.</p>")
+    out += _figure(images, f"{prefix}changes", f"{s.name}: effects of changes")
     rows = []
     for e in adv.effects:
         tone = "good" if e.credits_ci[0] > 0 else "bad" if e.credits_ci[1] < 0 else ""

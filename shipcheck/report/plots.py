@@ -21,6 +21,7 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrow, FancyBboxPatch, Patch, Polygon, Rectangle, Wedge
+from matplotlib.ticker import MaxNLocator
 
 from .data import DIRS, EMPTY, HULL, LOCKED, START, MeteorData, ShipView, TileView, pct
 
@@ -508,6 +509,7 @@ def plot_recommendations(data: Any, *, ax: Axes, wrap: int = 46) -> None:
         ax.plot([lo, hi], [k, k], color=colour, linewidth=2.2, solid_capstyle="round", zorder=2)
         ax.plot([e.credits], [k], marker="o", color=colour, markersize=7, zorder=3)
     ax.axvline(0, color=INK, linewidth=0.9, zorder=1)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
     ax.set_yticks(y, [textwrap.fill(e.variant.text, wrap) for e in effects], fontsize=8)
     ax.invert_yaxis()
     ax.set_ylim(len(effects) - 0.5, -0.5)
