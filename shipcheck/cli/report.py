@@ -52,7 +52,7 @@ def report_cmd(ship: str, other: str | None, rnd: str | None, opponents: tuple[s
     """
     from ..report import RUNS
     from ..report import report as make_report
-    from ..report.data import pct
+    from ..report.data import pct, round_name
     from ._common import spinner
 
     with spinner("report") as stage:
@@ -70,7 +70,7 @@ def report_cmd(ship: str, other: str | None, rnd: str | None, opponents: tuple[s
         line = f"{s.name}: {verdict}, {s.check.exposed_connectors} exposed connectors"
         if s.round is not None:
             r = s.round
-            line += (f"; round {rep.round}: {r.credits.mean:.1f} credits on average, finishes {pct(r.p_finish)}, "
+            line += (f"; {round_name(rep.round)}: {r.credits.mean:.1f} credits on average, finishes {pct(r.p_finish)}, "
                      f"loses {r.lost.mean:.1f} components")
         echo(line)
         if s.advice is not None and s.advice.effects and s.advice.effects[0].credits_ci[0] > 0:

@@ -33,6 +33,7 @@ from .data import (
     fix_table,
     meteor_data,
     round_data,
+    round_name,
     round_table,
     ship_data,
     ship_title,
@@ -138,7 +139,7 @@ class Report:
     @property
     def title(self) -> str:
         names = " vs ".join(s.name for s in self.ships)
-        return f"{names}: round {self.round} report"
+        return f"{names}: {round_name(self.round)} report"
 
     def figures(self) -> dict[str, Any]:
         """Every figure as a matplotlib ``Figure``, keyed by file stem (``"ship"``, ``"heat-front"``,

@@ -29,6 +29,11 @@ DIRS = ("front", "right", "rear", "left")
 TILE, EMPTY, START, LOCKED, HULL, OFF = "tile", "empty", "start", "locked", "hull", "off"
 
 
+def round_name(key: Any) -> str:
+    """``"round 3"``, ``"round 3a"``, ``"the learning flight"``."""
+    return "the learning flight" if str(key) == "learning" else f"round {key}"
+
+
 def pct(x: Fraction | float) -> str:
     """A probability for people: ``"12%"``, ``"<1%"`` for a small non-zero one, ``"100%"``."""
     v = float(x) * 100
@@ -371,11 +376,11 @@ def swarm_table(m: MeteorData) -> Table:
                      pct(s.p_survive), f"{float(s.expected_lost):.2f}", dist))
     notes = (
         "each card flown alone on the ship as it launches, full batteries, default policy; "
-        f"'in deck' is the chance a round-{m.round} deck holds the card",
+        f"'in deck' is the chance the deck of {round_name(m.round)} holds the card",
         f"a swarm of this round (cards weighted by 'in deck'): survival {pct(m.p_survive)}, "
         f"expected loss {float(m.expected_lost):.2f} components",
     )
-    return Table(f"Meteor swarms of round {m.round} (exact)",
+    return Table(f"Meteor swarms of {round_name(m.round)} (exact)",
                  ("card", "meteors", "in deck", "survive", "expected lost", "components lost: chance"),
                  tuple(rows), notes, numeric=(2, 3, 4))
 

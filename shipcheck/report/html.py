@@ -7,7 +7,7 @@ import base64
 import html
 from typing import TYPE_CHECKING, Any
 
-from .data import DIRS, Table, pct
+from .data import DIRS, Table, pct, round_name
 
 if TYPE_CHECKING:
     from . import Report, ShipReport
@@ -105,7 +105,7 @@ def _glance(s: ShipReport) -> str:
         ]
     parts += [
         _stat(str(c.exposed_connectors), "exposed connectors"),
-        _stat(pct(m.p_survive), f"survive a round-{m.round} meteor swarm",
+        _stat(pct(m.p_survive), f"survive a meteor swarm of {round_name(m.round)}",
               "good" if m.p_survive == 1 else "bad" if m.p_survive < 0.9 else ""),
     ]
     if s.fix is not None and s.fix.lost is not None:
@@ -130,7 +130,7 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
     out: list[str] = []
     names = " vs ".join(s.name for s in rep.ships)
     classes = ", ".join(sorted({f"class {s.ship.board.name}" for s in rep.ships}))
-    out.append(f"<header><h1>{_e(names)}</h1><p>{_e(classes)} · round {rep.round} · "
+    out.append(f"<header><h1>{_e(names)}</h1><p>{_e(classes)} · {_e(round_name(rep.round))} · "
                f"{_e(rep.edition)} cards · shipcheck {__version__}</p></header><main>")
 
     # at a glance
@@ -178,7 +178,7 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
     # the round
     if all(s.round is not None for s in rep.ships):
         out.append(f'<section id="round"><h2>The round</h2><p class="lead">{rep.settings.get("runs", 0):,} rounds '
-                   f"of round {_e(rep.round)} flown against the field, each with a freshly drawn deck, by the "
+                   f"of {_e(round_name(rep.round))} flown against the field, {_e(_deck_words(rep.settings))}, by the "
                    "default decisions (batteries kept for defence, rewards taken, the most valuable goods).</p>")
         for key in ("credits", "losses", "cards", "field"):
             if any(f"{p}{key}" in images for p, _ in pref):
@@ -190,11 +190,11 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
 
     # meteors
     m0 = rep.ships[0].meteors
-    out.append(f'<section id="meteors"><h2>Meteor swarms of round {rep.round}</h2><p class="lead">The chance '
+    out.append(f'<section id="meteors"><h2>Meteor swarms of {_e(round_name(rep.round))}</h2><p class="lead">The chance '
                "each square is lost when a meteor swarm of this round comes, counting the meteors from one "
                "side at a time, then whole swarms; exact, with the default defence (shields and cannons "
-               f"whenever a charge allows). Swarm cards are weighted by their chance of being in a round-"
-               f"{m0.round} deck.</p>")
+               f"whenever a charge allows). Swarm cards are weighted by their chance of being in the deck of "
+               f"{_e(round_name(m0.round))}.</p>")
     if two:
         out.append(_columns([_figure(images, f"{p}heat-all", f"{s.name}: whole swarms", s.name) for p, s in pref]))
         for d in DIRS:
@@ -228,6 +228,13 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_e(rep.title)}</title><style>{CSS}</style></head><body>" + "".join(out) + "</body></html>\n")
+
+
+def _deck_words(settings: dict[str, Any]) -> str:
+    deck = settings.get("deck", "drawn")
+    if deck == "drawn":
+        return "each with a deck drawn as the rules build it"
+    return "each with the deck " + ", ".join(deck) + " in that order"
 
 
 def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
