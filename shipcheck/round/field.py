@@ -20,11 +20,14 @@ _BY_LEVEL = {1: "I", 2: "II", 3: "III"}
 
 @functools.lru_cache(maxsize=8)
 def field_ships(cls: str) -> tuple[Ship, ...]:
-    """The field of class ``cls`` (one of :data:`FIELD_CLASSES`), in launch order."""
+    """The field of class ``cls`` (one of :data:`FIELD_CLASSES`), in launch order. Their ``source``
+    is ``"field:<class>/<file>"``, the same on every machine (not the installed file's path)."""
+    import dataclasses
+
     from shipcheck.shipfile import load_ship
 
     folder = data_path("field", cls)
-    return tuple(load_ship(p) for p in sorted(folder.glob("*.toml")))
+    return tuple(dataclasses.replace(load_ship(p), source=f"field:{cls}/{p.name}") for p in sorted(folder.glob("*.toml")))
 
 
 def default_field(ship: Ship, level: int) -> tuple[list[Ship], str]:

@@ -74,7 +74,6 @@ class ShipModel:
         self.cabins = tuple(k for k, t in enumerate(tiles) if t.kind in CABINS)
         self.alien_colour = {k: t.crew for k, t in enumerate(tiles) if t.kind in CABINS and t.crew in ALIENS}
         self.luxury = tuple(k for k, t in enumerate(tiles) if t.kind == "luxury_cabin")
-        self.stasis = tuple(k for k, t in enumerate(tiles) if t.kind == "stasis_chamber")
         self.life = {c: sum(1 << k for k, t in enumerate(tiles) if t.kind == "life_support" and t.attr("color") == c)
                      for c in ALIENS}
         self.batteries = fm.batteries
@@ -205,7 +204,9 @@ class ShipModel:
     def flight_step(self, st: RState, attack: Attack, ai: int, oi: int, policy: Policy) -> RState:
         """A meteor or shot through the flight model, then the goods of lost holds dropped."""
         mask, charges, crew, goods, gone = st
-        nm, nc, ncrew = self.fm.step((mask, charges, crew), attack, ai, oi, policy)
+        # one outcome played (the round memoises per state and outcome): the flight model's step
+        # works out every outcome of a state at once, which most states of a round never need
+        nm, nc, ncrew = self.fm.play((mask, charges, crew), attack, ai, oi, policy)
         if nm == mask and nc == charges and ncrew == crew:
             return st
         assert ncrew is not None
