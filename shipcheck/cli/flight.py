@@ -59,9 +59,11 @@ def flight_cards(ship: Ship, card: tuple[str, ...]) -> list[Any]:
     return out
 
 
-def flight_attacks(ship: Ship, attack: tuple[str, ...], card: tuple[str, ...]) -> tuple[list[Any], str, list[Any]]:
+def flight_attacks(ship: Ship, attack: tuple[str, ...], card: tuple[str, ...], opponents: tuple[str, ...] = (),
+                   assume_weakest: bool = False, *, rounds: bool = False) -> tuple[list[Any], str, list[Any]]:
     """The attacks named by ``--attack`` or by ``--card`` meteor swarms, a line describing them, and
-    the cards when one of them has decisions (enemies, combat zones: flown by the round model)."""
+    the cards when one of them has decisions (enemies, combat zones: flown by the round model, the
+    only use of ``--opponent`` and ``--assume-weakest`` besides ``--round``)."""
     from ..flight import parse_attack
     from ..round.exact import CARD_TYPES
 
@@ -69,6 +71,7 @@ def flight_attacks(ship: Ship, attack: tuple[str, ...], card: tuple[str, ...]) -
         raise InputError("give --attack KIND:FROM or --card ID (each repeatable), not both and not neither",
                          key="--attack/--card", value=None, expected="one of the two")
     if attack:
+        _no_fight(opponents, assume_weakest, rounds)
         atk = [parse_attack(a, key="--attack") for a in attack]
         return atk, ", ".join(str(a) for a in atk), []
     cards = flight_cards(ship, card)
@@ -80,8 +83,18 @@ def flight_attacks(ship: Ship, attack: tuple[str, ...], card: tuple[str, ...]) -
     what = "; ".join(f"card {c.full_id} ({c.type.replace('_', ' ')})" + (
         ": " + ", ".join(str(a) for a in c.meteors) if c.type == "meteor_swarm" else "") for c in cards)
     if all(c.type == "meteor_swarm" for c in cards):
+        _no_fight(opponents, assume_weakest, rounds)
         return [a for c in cards for a in c.meteors], what, []
     return [], what, cards
+
+
+def _no_fight(opponents: tuple[str, ...], assume_weakest: bool, rounds: bool) -> None:
+    """Refuse --opponent and --assume-weakest where no card has a fight or a combat zone."""
+    if opponents or assume_weakest:
+        uses = "--round, or --card" if rounds else "--card"
+        raise InputError(f"--opponent and --assume-weakest go with {uses} enemies or combat zones",
+                         key="--opponent" if opponents else "--assume-weakest",
+                         expected=f"{uses} with a pirates, smugglers, slavers or combat zone card")
 
 
 def card_outcome_lines(events: list[dict[str, Any]]) -> list[str]:
@@ -191,11 +204,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: 
     from ._common import spinner
 
     s = load_ship(ship)
-    atk, what, cards = flight_attacks(s, attack, card)
-    if (opponents or assume_weakest) and not cards:
-        raise InputError("--opponent and --assume-weakest go with --card enemies or combat zones",
-                         key="--opponent" if opponents else "--assume-weakest",
-                         expected="--card with a pirates, smugglers, slavers or combat zone card")
+    atk, what, cards = flight_attacks(s, attack, card, opponents, assume_weakest)
     if cards:
         _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt)
         return
@@ -372,11 +381,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
                          expected="default or optimal (racing goes with --round)")
     batch = batch or 65_536
     s = load_ship(ship)
-    atk, what, cards = flight_attacks(s, attack, card)
-    if (opponents or assume_weakest) and not cards:
-        raise InputError("--opponent and --assume-weakest go with --round, or --card enemies or combat zones",
-                         key="--opponent" if opponents else "--assume-weakest",
-                         expected="--round N, or --card with a pirates, smugglers, slavers or combat zone card")
+    atk, what, cards = flight_attacks(s, attack, card, opponents, assume_weakest, rounds=True)
     if cards:
         if policy != "default" or precision is not None:
             raise InputError("cards with fights fly under the default policy, for --runs runs",

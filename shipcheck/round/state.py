@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from shipcheck.cards import Attack
 from shipcheck.flight import ALIEN, FlightModel, Policy
+from shipcheck.kernel import bits
 from shipcheck.model import ALIENS, Ship
 
 __all__ = ["COLOURS", "Firepower", "RState", "ShipModel"]
@@ -43,15 +44,6 @@ class Firepower:
 
     charges: int = 0
     boost: int = -1
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class ShipModel:
@@ -175,7 +167,7 @@ class ShipModel:
     def exposed(self, st: RState) -> int:
         mask = st[0]
         out = 0
-        for k in _bits(mask):
+        for k in bits(mask):
             eff = self.tiles[k].eff
             for s in range(4):
                 if eff[s]:
@@ -238,7 +230,7 @@ class ShipModel:
         on the state before the card (rules §9.2(9), OQ14: joined, start and luxury cabins count)."""
         mask, charges, crew, goods, gone = st
         occupied = sum(1 << k for k in self.cabins if mask >> k & 1 and crew[k] != 0)
-        hit = [k for k in _bits(occupied) if self.adj[k] & occupied]
+        hit = [k for k in bits(occupied) if self.adj[k] & occupied]
         if not hit:
             return st
         c = list(crew)
