@@ -304,8 +304,9 @@ def report(
             say("searching for better variants")
             from ..round.policy import POLICIES
 
+            # the figures' own flight is the final measurement's baseline: same runs, same seed
             advice = recommend(flown, lambda v, pol, n, sd: fly(v, pol, n, sd).players[0], runs=runs, seed=s,
-                               policies=tuple(POLICIES))
+                               policies=tuple(POLICIES), base=result.players[0])
         ships.append(ShipReport(ship=sh, check=rep, fix=repair, stats=stats(sh), view=ship_data(sh, rep),
                                 meteors=meteors, flown=flown, result=result, round=round_data(result),
                                 advice=advice, path=path))

@@ -262,7 +262,7 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
             '<th class="num">lost</th><th class="num">finish</th></tr>'
             f"</thead><tbody>{''.join(rows)}</tbody></table></div>")
     out += (f'<p class="note">{adv.screened} legal variants screened on {adv.screen_runs:,} rounds each; the '
-            f"{len(adv.effects)} most promising measured again on {adv.runs:,} other rounds, shown here with "
+            f"{len(adv.effects)} most promising measured again on the report's own {adv.runs:,} rounds, shown here with "
             "95% intervals. Differences are per round, the change minus the ship as built: credits, "
             "components lost, chance to finish."
             + (f" {len(adv.idle)} change(s) made no difference in any round." if adv.idle else "") + "</p>")

@@ -231,26 +231,27 @@ def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect | N
 
 
 def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | None = None, top: int = 5,
-              policies: Sequence[str] = (), candidates: Sequence[Variant] | None = None) -> Recommendations:
+              policies: Sequence[str] = (), candidates: Sequence[Variant] | None = None,
+              base: Any = None) -> Recommendations:
     """Rank legal variants of ``ship`` by their effect on credits, with common random numbers.
 
     ``fly(ship, policy, runs, seed)`` flies a ship and returns its per-run arrays (``credits``,
     ``lost``, ``gave_up``); the same seed must give the same decks and dice whatever the ship.
     Every candidate is screened on ``screen_runs`` runs (default ``runs // 10``, at least 100 or
-    ``runs``); the
-    ``top`` best by credits (then by fewer losses) are measured again on ``runs`` runs of another
-    stream, and those come back ranked by credits.
+    ``runs``) of a stream derived from ``seed``; the ``top`` best by credits (then by fewer losses)
+    are measured again on ``runs`` runs of ``seed`` itself, and those come back ranked by credits.
+    ``base`` is the ship's own flight of those ``runs`` runs when the caller has it already.
     """
     cands = list(candidates) if candidates is not None else variants(ship, policies=policies)
     screened = len(cands)
     screen_runs = screen_runs or max(runs // 10, min(runs, 100))
-    ss = np.random.SeedSequence(seed)
-    screen_seed, final_seed = (int(s.generate_state(1, np.uint32)[0]) for s in ss.spawn(2))
+    screen_seed = int(np.random.SeedSequence(seed).spawn(1)[0].generate_state(1, np.uint32)[0])
     idle: list[Variant] = []
 
-    def ranked(vs: Sequence[Variant], n: int, sd: int) -> list[Effect]:
+    def ranked(vs: Sequence[Variant], n: int, sd: int, base: Any = None) -> list[Effect]:
         """Effects of ``vs`` on ``n`` runs of stream ``sd``, best first; idle variants set apart."""
-        base = fly(ship, "default", n, sd)
+        if base is None:
+            base = fly(ship, "default", n, sd)
         out = []
         for v in vs:
             e = measure(fly, base, v, n, sd)
@@ -262,5 +263,5 @@ def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | 
 
     if len(cands) > top:
         cands = [e.variant for e in ranked(cands, screen_runs, screen_seed)[:top]]
-    effects = ranked(cands, runs, final_seed)
-    return Recommendations(tuple(effects), screened, runs, screen_runs, final_seed, tuple(idle))
+    effects = ranked(cands, runs, seed, base)
+    return Recommendations(tuple(effects), screened, runs, screen_runs, seed, tuple(idle))
