@@ -111,3 +111,18 @@ def test_provisional_values_are_named_and_a_rules_file_overrides_them(tmp_path):
     rr = round_rules("3", f)
     assert rr.arrival == (10, 8, 6, 4) and "arrival" not in rr.provisional and "track" in rr.provisional
     assert rr.cap_for("III", None) == (11, None)
+
+
+@pytest.mark.parametrize("path,rnd,edition", [
+    ("examples/class-I-scout.toml", "learning", "2007"),
+    ("examples/class-I-scout.toml", "1", "2021"),
+    ("examples/class-II-freighter.toml", "2", "2021"),
+    ("examples/class-IIIa-longboat.toml", "3a", "2007"),
+    ("examples/class-IIA-twins.toml", "2", "2007"),
+])
+def test_every_round_and_edition_flies(path, rnd, edition):
+    r = shipcheck.simulate_round(path, round=rnd, edition=edition, runs=60, seed=1)
+    assert r.deck.edition == edition and len(r.players) == 4
+    assert abs(sum(r.credits_distribution.values()) - 1) < 1e-9
+    from shipcheck.cards import CARD_TYPES
+    assert set(r.to_dict()["by_card_type"]) <= set(CARD_TYPES)

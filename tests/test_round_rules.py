@@ -75,3 +75,30 @@ def test_cyan_merchant_and_manager():
     # the Merchant adds 1 per red and yellow good; the Manager 1 when it is the only alien aboard
     assert credits(fly(["I-05"], [_luxury('[meta]\ncyan = "merchant"\n', cyan=True)])) == [4 + 2 + 3 + 1]
     assert credits(fly(["I-05"], [_luxury('[meta]\ncyan = "manager"\n', cyan=True)])) == [4 + 2 + 3 + 1]
+
+
+def test_cannon_booster_used_to_tie_and_the_boosted_cannon_is_lost():
+    # one forward cannon (firepower 1) joined to a cannon booster, a battery for its charge. Against
+    # I-02 smugglers (strength 4) nothing beats; the booster (+3 for one charge) ties: no penalty,
+    # and the boosted cannon is destroyed (1 lost). Its loss leaves the pilot cabin's front and the
+    # booster's right connectors exposed: A, behind, alone is best-looking.
+    k = ship(tile((7, 7), "start_cabin", "3333") + tile((7, 6), "cannon", "0011")
+             + tile((6, 6), "cannon_booster", "0110") + tile((6, 7), "battery", "1100", cells=2) + ENGINE)
+    assert check(k).legal
+    from tests.roundkit import A
+    out = fly(["I-02"], [k, A()])
+    assert out.lost[:, 0].tolist() == [1, 0]
+    assert credits(out) == [4 - 1, 3 + 2]
+
+
+def test_reactor_furnace_burns_a_good_left_over_to_recharge_a_battery():
+    # a double engine and an empty battery: on I-12 the ship lands on [red, yellow, blue] (its one
+    # slot takes the yellow); with a furnace joined to the battery, the blue left over recharges it
+    # and the ship can fly the Open Space that follows; without one it has no engine power and gives up.
+    def fuelled(furnace: bool) -> object:
+        return ship(tile((7, 7), "start_cabin", "0111") + tile((7, 8), "double_engine", "1000")
+                    + tile((8, 7), "cargo", "0001", slots=1) + tile((6, 7), "battery", "0110", cells=2, charge=0)
+                    + tile((6, 8), "reactor_furnace" if furnace else "structural", "1000"))
+    from shipcheck.round.race import CAUSES
+    assert fly(["I-12", "I-05"], [fuelled(True)]).gave_up[0, 0] == 0
+    assert fly(["I-12", "I-05"], [fuelled(False)]).gave_up[0, 0] == CAUSES.index("no_engine_power")
