@@ -58,7 +58,7 @@ def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
 
         rules = table.rules
         prices = np.array([table.prices[c] for c in ("red", "yellow", "green", "blue")], dtype=np.int64)
-        S = ship_tables(table.models, table.prices, rules, ("red", "yellow", "green", "blue"))
+        S = ship_tables(table.models, rules)
         P = table.P
         hit = cache["ships"] = {
             "S": S,
@@ -95,7 +95,7 @@ def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.nda
     place = np.zeros((P, n), dtype=np.int8)
     card_credits = np.zeros((P, n), dtype=np.int32)
     by_type = np.zeros((P, nt, 5), dtype=np.int64)
-    tile_lost = np.zeros((P, t["S"].n.max()), dtype=np.int64)
+    tile_lost = np.zeros((P, max(m.n for m in table.models)), dtype=np.int64)
     kernel.play(t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["pol"], t["init"],
                 np.ascontiguousarray(decks, dtype=np.int64), np.ascontiguousarray(rolls, dtype=np.int64),
                 credits, lost, survived, gave_up, days, place, card_credits, by_type, tile_lost)

@@ -20,47 +20,127 @@ import numpy as np
 from numba import njit
 
 # attack kinds, alien colours, specialisations, card types, causes (the orders of .tables, ALIENS,
-# SPECIALISATIONS, engine.TYPES and race.CAUSES; fast.__init__ checks them)
-SMALL, LARGE, LIGHT, HEAVY = 0, 1, 2, 3
-PURPLE, ORANGE, CYAN = 0, 1, 2
-LAWYER, MANAGER, MERCHANT = 0, 1, 2
+# SPECIALISATIONS, engine.TYPES and race.CAUSES; fast.__init__ checks them). numpy integers, not
+# Python ints: numba would compile a function once more for every literal argument
+_i = np.int64
+SMALL, LARGE, LIGHT, HEAVY = _i(0), _i(1), _i(2), _i(3)
+PURPLE, ORANGE, CYAN = _i(0), _i(1), _i(2)
+LAWYER, MANAGER, MERCHANT = _i(0), _i(1), _i(2)
 (SLAVERS, SMUGGLERS, PIRATES, STARDUST, EPIDEMIC, SABOTAGE, OPEN_SPACE, METEOR_SWARM, PLANETS, COMBAT_ZONE,
- ABANDONED_SHIP, ABANDONED_STATION) = range(12)
-NO_HUMANS, NO_ENGINES, LAPPED = 1, 2, 3
-WIN, TIE, LOSE = 2, 1, 0
-ALIEN = -1
+ ABANDONED_SHIP, ABANDONED_STATION) = (_i(t) for t in range(12))
+NO_HUMANS, NO_ENGINES, LAPPED = _i(1), _i(2), _i(3)
+WIN, TIE, LOSE = _i(2), _i(1), _i(0)
+ALIEN = _i(-1)
+ANY = _i(-1)  # any hull / no cannon / no player
+ZERO = _i(0)
 WAKE_PLACES = 2
-OFF = np.iinfo(np.int32).min // 2
-BIG = np.iinfo(np.int64).max
+# regions of the scratch array (no allocation inside the loop): per hull (at most 8), per cannon and
+# per hold (at most 64), goods counts
+POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, TMP = 0, 8, 16, 24, 32, 40, 104, 168, 232, 296, 308, 320
+OFF = _i(np.iinfo(np.int32).min // 2)
+BIG = _i(np.iinfo(np.int64).max)
 # R: the race's numbers
 R_P, R_FIVE, R_WEAKEST, R_TRACK, R_BEST, R_LUXURY = range(6)
+# rows of the packed ship tables (the names of .tables.SHIP_TABLES)
+from .tables import (  # noqa: E402
+    ADJ,
+    ALMASK,
+    ASIDE,
+    BATCAP,
+    BATHOLD,
+    BATTILE,
+    BOOSTABLE,
+    BOOSTERS,
+    CABIN,
+    CABMASK,
+    CANDBL,
+    CANFWD,
+    CANTILE,
+    CANVAL,
+    CAP,
+    CBTILE,
+    CCRED,
+    CCREWCOST,
+    CCREWPEN,
+    CCREWREQ,
+    CDAYS,
+    CGOODSPEN,
+    CREWTILES,
+    CSTR,
+    CTYPE,
+    EFF,
+    ENGDBL,
+    ENGPOW,
+    ENGTILE,
+    FURTILE,
+    GIDX,
+    GMASK,
+    HCAB,
+    HCHM,
+    HOLDBAT,
+    HOLDNORM,
+    HOLDSPEC,
+    HOLDTILE,
+    HTGT,
+    ISALIEN,
+    LIFE,
+    LUXURY,
+    MULTI,
+    N_,
+    NATT,
+    NBAT,
+    NCAN,
+    NCB,
+    NENG,
+    NFUR,
+    NGOODS,
+    NHOLD,
+    NHULL,
+    NLINE,
+    NPL,
+    ONL,
+    OSIDE,
+    OTOL,
+    SNB,
+    SPEC,
+    SUPPORTS,
+)
 
+# helpers are only called from compiled code: no Python wrappers to build
 jit = njit(cache=True, nogil=True)
 
 
 # -- bits --------------------------------------------------------------------------------------
+_M1, _M2, _M4, _H01 = _i(0x5555555555555555), _i(0x3333333333333333), _i(0x0F0F0F0F0F0F0F0F), _i(0x0101010101010101)
+_DEBRUIJN = _i(0x03F79D71B4CA8B09)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _k in range(64):
+    _DEBRUIJN_INDEX[((((1 << _k) * 0x03F79D71B4CA8B09) & (2**64 - 1)) >> 58)] = _k
+
+
 @jit
 def popcount(x):  # type: ignore[no-untyped-def]
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+    """Set bits of a non-negative word (SWAR)."""
+    x = x - ((x >> 1) & _M1)
+    x = (x & _M2) + ((x >> 2) & _M2)
+    x = (x + (x >> 4)) & _M4
+    return ((x * _H01) >> 56) & 255
 
 
 @jit
 def low_bit(x):  # type: ignore[no-untyped-def]
-    k = 0
-    while not (x >> k) & 1:
-        k += 1
-    return k
+    """Index of the lowest set bit (de Bruijn multiplication; ``x`` non-zero)."""
+    return _DEBRUIJN_INDEX[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
 @jit
 def high_bit(x):  # type: ignore[no-untyped-def]
-    k = 62
-    while not (x >> k) & 1:
-        k -= 1
+    """Index of the highest set bit (``x`` non-zero, below 2**63)."""
+    k = 0
+    for s in (32, 16, 8, 4, 2, 1):
+        if x >> s:
+            x >>= s
+            k += s
     return k
 
 
@@ -69,13 +149,14 @@ def high_bit(x):  # type: ignore[no-untyped-def]
 def humans(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel.humans (``h`` a hull index, -1 all)."""
     ocr = S.off[1]
-    mask = x[0]
+    m = x[0] & S.V[p, CABMASK]
     t = 0
-    for k in range(S.n[p]):
-        if S.cabin[p, k] and (mask >> k) & 1:
-            c = x[ocr + k]
-            if c > 0 and (h < 0 or S.gidx[p, k] == h):
-                t += c
+    while m:
+        k = low_bit(m)
+        m &= m - 1
+        c = x[ocr + k]
+        if c > 0 and (h < 0 or S.T[p, GIDX, k] == h):
+            t += c
     return t
 
 
@@ -83,10 +164,12 @@ def humans(S, p, x, h):  # type: ignore[no-untyped-def]
 def alien_tile(S, p, x, col):  # type: ignore[no-untyped-def]
     """The cabin ShipModel.aliens gives for ``col`` (the last one), or -1."""
     ocr = S.off[1]
-    mask = x[0]
+    m = x[0] & S.V[p, ALMASK + col]
     out = -1
-    for k in range(S.n[p]):
-        if S.aliencol[p, k] == col and (mask >> k) & 1 and x[ocr + k] == ALIEN:
+    while m:
+        k = low_bit(m)
+        m &= m - 1
+        if x[ocr + k] == ALIEN:
             out = k
     return out
 
@@ -102,20 +185,20 @@ def alien_colours(S, p, x):  # type: ignore[no-untyped-def]
 
 @jit
 def crew_count(S, p, x):  # type: ignore[no-untyped-def]
-    return humans(S, p, x, -1) + alien_colours(S, p, x)
+    return humans(S, p, x, ANY) + alien_colours(S, p, x)
 
 
 @jit
 def bonus_alien(S, p, x, col):  # type: ignore[no-untyped-def]
     k = alien_tile(S, p, x, col)
-    if k >= 0 and S.adj[p, k] & S.life[p, col] & x[0]:
+    if k >= 0 and S.T[p, ADJ, k] & S.V[p, LIFE + col] & x[0]:
         return k
     return -1
 
 
 @jit
 def has(S, p, x, spec):  # type: ignore[no-untyped-def]
-    return S.spec[p] == spec and alien_tile(S, p, x, CYAN) >= 0
+    return S.V[p, SPEC] == spec and alien_tile(S, p, x, CYAN) >= 0
 
 
 @jit
@@ -123,12 +206,12 @@ def wake(S, p, x):  # type: ignore[no-untyped-def]
     """FlightModel.wake on the row's mask."""
     ocr = S.off[1]
     mask = x[0]
-    n = S.n[p]
-    for h in range(S.nhull[p]):
-        chm = S.hchm[p, h]
+    n = S.V[p, N_]
+    for h in range(S.V[p, NHULL]):
+        chm = S.HU[p, HCHM, h]
         if chm == 0:
             continue
-        cab = S.hcab[p, h]
+        cab = S.HU[p, HCAB, h]
         awake = False
         for k in range(n):
             if (cab >> k) & 1 and (mask >> k) & 1 and x[ocr + k] > 0:
@@ -136,7 +219,7 @@ def wake(S, p, x):  # type: ignore[no-untyped-def]
                 break
         if not awake:
             continue
-        tgt = S.htgt[p, h]
+        tgt = S.HU[p, HTGT, h]
         for k in range(n):
             if not (tgt >> k) & 1 or not (mask >> k) & 1 or x[ocr + k] < 0:
                 continue
@@ -155,8 +238,8 @@ def lose_crew(S, p, x, n):  # type: ignore[no-untyped-def]
     mask = x[0]
     left = n
     for phase in range(2):
-        for k in range(S.n[p]):
-            if not S.cabin[p, k]:
+        for k in range(S.V[p, N_]):
+            if not S.T[p, CABIN, k]:
                 continue
             c = x[ocr + k]
             if (phase == 0 and c <= 0) or (phase == 1 and c != ALIEN):
@@ -172,14 +255,14 @@ def lose_crew(S, p, x, n):  # type: ignore[no-untyped-def]
 def epidemic(S, p, x):  # type: ignore[no-untyped-def]
     ocr = S.off[1]
     mask = x[0]
-    n = S.n[p]
+    n = S.V[p, N_]
     occupied = 0
     for k in range(n):
-        if S.cabin[p, k] and (mask >> k) & 1 and x[ocr + k] != 0:
+        if S.T[p, CABIN, k] and (mask >> k) & 1 and x[ocr + k] != 0:
             occupied |= 1 << k
     hit = 0
     for k in range(n):
-        if (occupied >> k) & 1 and S.adj[p, k] & occupied:
+        if (occupied >> k) & 1 and S.T[p, ADJ, k] & occupied:
             hit |= 1 << k
     if hit == 0:
         return
@@ -192,19 +275,19 @@ def epidemic(S, p, x):  # type: ignore[no-untyped-def]
 # -- tiles and losses ------------------------------------------------------------------------------
 @jit
 def lost(S, p, x):  # type: ignore[no-untyped-def]
-    return S.n[p] - popcount(x[0]) - popcount(x[1])
+    return S.V[p, N_] - popcount(x[0]) - popcount(x[1])
 
 
 @jit
 def exposed(S, p, x):  # type: ignore[no-untyped-def]
     mask = x[0]
     out = 0
-    for k in range(S.n[p]):
+    for k in range(S.V[p, N_]):
         if not (mask >> k) & 1:
             continue
         for s in range(4):
-            if S.eff[p, k, s]:
-                j = S.snb[p, k, s]
+            if S.T[p, EFF + s, k]:
+                j = S.T[p, SNB + s, k]
                 if j < 0 or not (mask >> j) & 1:
                     out += 1
     return out
@@ -215,14 +298,14 @@ def canon(S, p, x):  # type: ignore[no-untyped-def]
     """Charges, crew and goods of tiles no longer aboard dropped."""
     och, ocr, ogd = S.off[0], S.off[1], S.off[2]
     mask = x[0]
-    for i in range(S.nbat[p]):
-        if not (mask >> S.battile[p, i]) & 1:
+    for i in range(S.V[p, NBAT]):
+        if not (mask >> S.BA[p, BATTILE, i]) & 1:
             x[och + i] = 0
-    for k in range(S.n[p]):
+    for k in range(S.V[p, N_]):
         if not (mask >> k) & 1:
             x[ocr + k] = 0
-    for h in range(S.nhold[p]):
-        if not (mask >> S.holdtile[p, h]) & 1:
+    for h in range(S.V[p, NHOLD]):
+        if not (mask >> S.HO[p, HOLDTILE, h]) & 1:
             for c in range(4):
                 x[ogd + 4 * h + c] = 0
 
@@ -230,7 +313,6 @@ def canon(S, p, x):  # type: ignore[no-untyped-def]
 @jit
 def pieces(S, p, mask, out):  # type: ignore[no-untyped-def]
     """FlightModel.pieces into ``out``; returns their number."""
-    n = S.n[p]
     rem = mask
     cnt = 0
     while rem:
@@ -242,7 +324,7 @@ def pieces(S, p, mask, out):  # type: ignore[no-untyped-def]
             f = frontier
             while f:
                 b = f & -f
-                nxt |= S.adj[p, low_bit(b)]
+                nxt |= S.T[p, ADJ, low_bit(b)]
                 f ^= b
             nxt &= mask & ~comp
             comp |= nxt
@@ -257,8 +339,8 @@ def pieces(S, p, mask, out):  # type: ignore[no-untyped-def]
 def piece_humans(S, p, x, piece):  # type: ignore[no-untyped-def]
     ocr = S.off[1]
     t = 0
-    for k in range(S.n[p]):
-        if (piece >> k) & 1 and S.cabin[p, k] and x[ocr + k] > 0:
+    for k in range(S.V[p, N_]):
+        if (piece >> k) & 1 and S.T[p, CABIN, k] and x[ocr + k] > 0:
             t += x[ocr + k]
     return t
 
@@ -281,18 +363,18 @@ def split(S, p, x, mask, buf):  # type: ignore[no-untyped-def]
     cnt = pieces(S, p, mask, buf)
     if cnt <= 1:
         return mask
-    if not S.multi[p]:
+    if not S.V[p, MULTI]:
         best = buf[0]
         for i in range(1, cnt):
-            if _better(S, p, x, buf[i], best):
+            if _better(S, p, x, buf[i], _i(best)):
                 best = buf[i]
         return best
     kept = 0
-    for h in range(S.nhull[p]):
-        g = S.gmask[p, h]
+    for h in range(S.V[p, NHULL]):
+        g = S.HU[p, GMASK, h]
         best = -1
         for i in range(cnt):
-            if buf[i] & g and (best < 0 or _better(S, p, x, buf[i], best)):
+            if buf[i] & g and (best < 0 or _better(S, p, x, buf[i], _i(best))):
                 best = buf[i]
         if best >= 0:
             kept |= best
@@ -303,16 +385,16 @@ def split(S, p, x, mask, buf):  # type: ignore[no-untyped-def]
 def after_loss(S, p, x, old, new):  # type: ignore[no-untyped-def]
     """FlightModel.after_loss; leaves ``new`` as the row's mask."""
     ocr = S.off[1]
-    n = S.n[p]
+    n = S.V[p, N_]
     left = old & ~new
     loss = False
-    ct = S.crewtiles[p]
+    ct = S.V[p, CREWTILES]
     for k in range(n):
         if (left >> k) & 1 and (ct >> k) & 1 and x[ocr + k] != 0:
             loss = True
     for k in range(n):
-        if S.isalien[p, k] and (new >> k) & 1 and x[ocr + k] == ALIEN:
-            sup = S.supports[p, k]
+        if S.T[p, ISALIEN, k] and (new >> k) & 1 and x[ocr + k] == ALIEN:
+            sup = S.T[p, SUPPORTS, k]
             if sup & left and not sup & new:
                 x[ocr + k] = 0
                 loss = True
@@ -338,7 +420,7 @@ def destroy(S, p, x, bits, buf):  # type: ignore[no-untyped-def]
 # -- charges ---------------------------------------------------------------------------------------
 @jit
 def _allowed(S, p, i, h):  # type: ignore[no-untyped-def]
-    return h == -1 or (h >= 0 and (not S.multi[p] or S.gidx[p, S.battile[p, i]] == h))
+    return h == -1 or (h >= 0 and (not S.V[p, MULTI] or S.T[p, GIDX, S.BA[p, BATTILE, i]] == h))
 
 
 @jit
@@ -346,8 +428,8 @@ def draw(S, p, x, h):  # type: ignore[no-untyped-def]
     """Take one charge from the first charged battery aboard of hull ``h``; the battery or -1."""
     och = S.off[0]
     mask = x[0]
-    for i in range(S.nbat[p]):
-        if x[och + i] > 0 and (mask >> S.battile[p, i]) & 1 and _allowed(S, p, i, h):
+    for i in range(S.V[p, NBAT]):
+        if x[och + i] > 0 and (mask >> S.BA[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
             x[och + i] -= 1
             return i
     return -1
@@ -358,8 +440,8 @@ def charged(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel._left: a charge left in hull ``h``."""
     och = S.off[0]
     mask = x[0]
-    for i in range(S.nbat[p]):
-        if x[och + i] > 0 and (mask >> S.battile[p, i]) & 1 and _allowed(S, p, i, h):
+    for i in range(S.V[p, NBAT]):
+        if x[och + i] > 0 and (mask >> S.BA[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
             return True
     return False
 
@@ -369,8 +451,8 @@ def charges_in(S, p, x):  # type: ignore[no-untyped-def]
     och = S.off[0]
     mask = x[0]
     t = 0
-    for i in range(S.nbat[p]):
-        if (mask >> S.battile[p, i]) & 1:
+    for i in range(S.V[p, NBAT]):
+        if (mask >> S.BA[p, BATTILE, i]) & 1:
             t += x[och + i]
     return t
 
@@ -379,7 +461,7 @@ def charges_in(S, p, x):  # type: ignore[no-untyped-def]
 def all_charges(S, p, x):  # type: ignore[no-untyped-def]
     och = S.off[0]
     t = 0
-    for i in range(S.nbat[p]):
+    for i in range(S.V[p, NBAT]):
         t += x[och + i]
     return t
 
@@ -387,9 +469,9 @@ def all_charges(S, p, x):  # type: ignore[no-untyped-def]
 # -- meteors and shots (the flight kernel's default policy) --------------------------------------
 @jit
 def _boosted(S, p, mask, shields):  # type: ignore[no-untyped-def]
-    s_all = shields & S.boostable[p]
-    for s in range(S.n[p]):
-        if (s_all >> s) & 1 and S.adj[p, s] & S.boosters[p] & mask:
+    s_all = shields & S.V[p, BOOSTABLE]
+    for s in range(S.V[p, N_]):
+        if (s_all >> s) & 1 and S.T[p, ADJ, s] & S.V[p, BOOSTERS] & mask:
             return True
     return False
 
@@ -398,11 +480,11 @@ def _boosted(S, p, mask, shields):  # type: ignore[no-untyped-def]
 def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
     """Kernel.play for the outcome of dice pair ``roll`` of an attack of ``kind`` from direction ``d``."""
     o = S.ocell[p, d, roll]
-    nl = S.onl[p, d, o]
+    nl = S.OI[p, ONL, d, o]
     if nl == 0:
         return
-    side = S.oside[p, d, o]
-    tol = S.otol[p, d, o]
+    side = S.OI[p, OSIDE, d, o]
+    tol = S.OI[p, OTOL, d, o]
     mask = x[0]
     vul = S.vuln[p, kind, side]
     hits = 0
@@ -426,12 +508,12 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
             nh += 1
     if nh == 0:
         return
-    multi = S.multi[p]
+    multi = S.V[p, MULTI]
     if multi:
-        g0 = S.gidx[p, hk0]
-        if nh == 1 or S.gidx[p, hk1] == g0:
+        g0 = S.T[p, GIDX, hk0]
+        if nh == 1 or S.T[p, GIDX, hk1] == g0:
             hull = g0
-            shields = S.cover[p, side] & S.gmask[p, g0] & mask
+            shields = S.cover[p, side] & S.HU[p, GMASK, g0] & mask
         else:
             hull = -2
             shields = 0
@@ -439,7 +521,7 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
         hull = -1
         shields = S.cover[p, side] & mask
     if kind == SMALL or kind == LIGHT:
-        if shields and draw(S, p, x, hull) >= 0:
+        if shields and draw(S, p, x, _i(hull)) >= 0:
             return
         destroyed = hits
     else:
@@ -450,16 +532,16 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
                 line = hl0 if i == 0 else hl1
                 k = hk0 if i == 0 else hk1
                 shot = -1
-                for j in range(S.brg.shape[4]):
-                    c = S.brg[p, side, tol, line, j]
+                for j in range(S.BRG.shape[5]):
+                    c = S.BRG[p, 0, side, tol, line, j]
                     if c < 0:
                         break
                     if (used >> c) & 1 or not (mask >> c) & 1:
                         continue
-                    if S.brgfree[p, side, tol, line, j]:
+                    if S.BRG[p, 1, side, tol, line, j]:
                         shot = c
                         break
-                    if draw(S, p, x, S.gidx[p, c] if multi else -1) >= 0:
+                    if draw(S, p, x, _i(S.T[p, GIDX, c] if multi else -1)) >= 0:
                         shot = c
                         break
                 if shot >= 0:
@@ -469,36 +551,39 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
         else:
             open_hits = hits
         if open_hits and _boosted(S, p, mask, shields):
-            b1 = draw(S, p, x, hull)
+            b1 = draw(S, p, x, _i(hull))
             if b1 >= 0:
-                if draw(S, p, x, hull) >= 0:
+                if draw(S, p, x, _i(hull)) >= 0:
                     open_hits = 0
                 else:
                     x[S.off[0] + b1] += 1
         destroyed = open_hits
     if destroyed:
-        destroy(S, p, x, destroyed, buf)
+        destroy(S, p, x, _i(destroyed), buf)
 
 
 # -- engine power ----------------------------------------------------------------------------------
 @jit
-def engine(S, p, x, k, power, live):  # type: ignore[no-untyped-def]
-    """ShipModel.engine: ``power`` and ``live`` per hull filled, charges spent from ``x``;
-    returns the lowest power of the hulls aboard (0 with none)."""
+def engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
+    """ShipModel.engine: power and presence per hull in ``tmp[POWER]``, ``tmp[LIVE]``, charges
+    spent from ``x``; returns the lowest power of the hulls aboard (0 with none)."""
     mask = x[0]
-    nh = S.nhull[p]
-    ndbl = np.zeros(nh, dtype=np.int64)
+    nh = S.V[p, NHULL]
+    power = tmp[POWER:POWER + 8]
+    live = tmp[LIVE:LIVE + 8]
+    ndbl = tmp[NDBL:NDBL + 8]
     for h in range(nh):
         power[h] = 0
-        live[h] = 1 if S.gmask[p, h] & mask else 0
-    for e in range(S.neng[p]):
-        t = S.engtile[p, e]
+        ndbl[h] = 0
+        live[h] = 1 if S.HU[p, GMASK, h] & mask else 0
+    for e in range(S.V[p, NENG]):
+        t = S.EN[p, ENGTILE, e]
         if not (mask >> t) & 1:
             continue
-        if S.engdbl[p, e]:
-            ndbl[S.gidx[p, t]] += 1
+        if S.EN[p, ENGDBL, e]:
+            ndbl[S.T[p, GIDX, t]] += 1
         else:
-            power[S.gidx[p, t]] += S.engpow[p, e]
+            power[S.T[p, GIDX, t]] += S.EN[p, ENGPOW, e]
     for _ in range(k):
         best = -1
         for h in range(nh):
@@ -511,7 +596,7 @@ def engine(S, p, x, k, power, live):  # type: ignore[no-untyped-def]
         power[best] += 2
     orange = bonus_alien(S, p, x, ORANGE)
     if orange >= 0:
-        h = S.gidx[p, orange]
+        h = S.T[p, GIDX, orange]
         if power[h] > 0:
             power[h] += 3 if has(S, p, x, MANAGER) else 2
     return min_live(power, live, nh)
@@ -531,8 +616,8 @@ def engine_top(S, p, x):  # type: ignore[no-untyped-def]
     """The most charges double engines aboard can take (ShipModel.engine_ladder's length - 1)."""
     mask = x[0]
     dbl = 0
-    for e in range(S.neng[p]):
-        if S.engdbl[p, e] and (mask >> S.engtile[p, e]) & 1:
+    for e in range(S.V[p, NENG]):
+        if S.EN[p, ENGDBL, e] and (mask >> S.EN[p, ENGTILE, e]) & 1:
             dbl += 1
     return min(charges_in(S, p, x), dbl)
 
@@ -542,10 +627,10 @@ def leave_hull(S, p, x, h, prices):  # type: ignore[no-untyped-def]
     """ShipModel.leave_hull: the credits (half its goods, rounded up)."""
     ogd = S.off[2]
     mask = x[0]
-    tiles = mask & S.gmask[p, h]
+    tiles = mask & S.HU[p, GMASK, h]
     value = 0
-    for hh in range(S.nhold[p]):
-        if (tiles >> S.holdtile[p, hh]) & 1:
+    for hh in range(S.V[p, NHOLD]):
+        if (tiles >> S.HO[p, HOLDTILE, hh]) & 1:
             for c in range(4):
                 value += x[ogd + 4 * hh + c] * prices[c]
     x[0] = mask & ~tiles
@@ -560,38 +645,40 @@ def boost_options(S, p, x):  # type: ignore[no-untyped-def]
     """Cannons a cannon booster aboard could boost, as a mask."""
     mask = x[0]
     out = 0
-    for b in range(S.ncb[p]):
-        bt = S.cbtile[p, b]
+    for b in range(S.V[p, NCB]):
+        bt = S.LI[p, CBTILE, b]
         if not (mask >> bt) & 1:
             continue
-        for i in range(S.ncan[p]):
-            t = S.cantile[p, i]
-            if (mask >> t) & 1 and (S.adj[p, bt] >> t) & 1:
+        for i in range(S.V[p, NCAN]):
+            t = S.CA[p, CANTILE, i]
+            if (mask >> t) & 1 and (S.T[p, ADJ, bt] >> t) & 1:
                 out |= 1 << t
     return out
 
 
 @jit
-def firepower(S, p, x, k, boost):  # type: ignore[no-untyped-def]
+def firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     """ShipModel.firepower in half units with ``k`` charges and cannon ``boost`` boosted (-1: none);
     charges spent from ``x``; -1 when the charges do not suffice (the state is then spoilt)."""
     mask = x[0]
-    nh = S.nhull[p]
-    byh = np.zeros(nh, dtype=np.int64)
-    nc = S.ncan[p]
-    cv = np.empty(nc, dtype=np.int64)
-    ct = np.empty(nc, dtype=np.int64)
+    nh = S.V[p, NHULL]
+    byh = tmp[BYH:BYH + 8]
+    for h in range(nh):
+        byh[h] = 0
+    nc = S.V[p, NCAN]
+    cv = tmp[CV:CV + 64]
+    ct = tmp[CT:CT + 64]
     nch = 0
     total = 0
     fwd_b = 0
     for i in range(nc):
-        t = S.cantile[p, i]
+        t = S.CA[p, CANTILE, i]
         if t == boost:
-            fwd_b = S.canfwd[p, i]
+            fwd_b = S.CA[p, CANFWD, i]
         if not (mask >> t) & 1:
             continue
-        v = S.canval[p, i]
-        if S.candbl[p, i]:
+        v = S.CA[p, CANVAL, i]
+        if S.CA[p, CANDBL, i]:
             # insertion by (-value, tile)
             j = nch
             while j > 0 and (cv[j - 1] < v or (cv[j - 1] == v and ct[j - 1] > t)):
@@ -603,29 +690,29 @@ def firepower(S, p, x, k, boost):  # type: ignore[no-untyped-def]
             nch += 1
         else:
             total += v
-            byh[S.gidx[p, t]] += v
+            byh[S.T[p, GIDX, t]] += v
     powered = 0
     if boost >= 0:
         b = boost
         for j in range(nch):
             if ct[j] == b:
-                if draw(S, p, x, S.gidx[p, b]) < 0:
+                if draw(S, p, x, S.T[p, GIDX, b]) < 0:
                     return -1
                 total += cv[j]
-                byh[S.gidx[p, b]] += cv[j]
+                byh[S.T[p, GIDX, b]] += cv[j]
                 powered |= 1 << b
                 break
         booster = -1
-        for i in range(S.ncb[p]):
-            bt = S.cbtile[p, i]
-            if (mask >> bt) & 1 and (S.adj[p, bt] >> b) & 1:
+        for i in range(S.V[p, NCB]):
+            bt = S.LI[p, CBTILE, i]
+            if (mask >> bt) & 1 and (S.T[p, ADJ, bt] >> b) & 1:
                 booster = bt
                 break
-        if draw(S, p, x, S.gidx[p, booster]) < 0:
+        if draw(S, p, x, S.T[p, GIDX, booster]) < 0:
             return -1
         bonus = 6 if fwd_b else 3
         total += bonus
-        byh[S.gidx[p, b]] += bonus
+        byh[S.T[p, GIDX, b]] += bonus
     left = k
     for j in range(nch):
         if left <= 0:
@@ -633,27 +720,27 @@ def firepower(S, p, x, k, boost):  # type: ignore[no-untyped-def]
         t = ct[j]
         if (powered >> t) & 1:
             continue
-        if draw(S, p, x, S.gidx[p, t]) >= 0:
+        if draw(S, p, x, S.T[p, GIDX, t]) >= 0:
             total += cv[j]
-            byh[S.gidx[p, t]] += cv[j]
+            byh[S.T[p, GIDX, t]] += cv[j]
             powered |= 1 << t
             left -= 1
     purple = bonus_alien(S, p, x, PURPLE)
     if purple >= 0:
-        base = byh[S.gidx[p, purple]] if S.multi[p] else total
+        base = byh[S.T[p, GIDX, purple]] if S.V[p, MULTI] else total
         if base > 0:
             total += 6 if has(S, p, x, MANAGER) else 4
     return total
 
 
 @jit
-def fight(S, p, x, strength, y, buf):  # type: ignore[no-untyped-def]
+def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
     """RoundPolicy.fight's declaration played (cards/_enemies._fight): WIN, TIE or LOSE."""
     target = 2 * strength
     mask = x[0]
     dbl = 0
-    for i in range(S.ncan[p]):
-        if S.candbl[p, i] and (mask >> S.cantile[p, i]) & 1:
+    for i in range(S.V[p, NCAN]):
+        if S.CA[p, CANDBL, i] and (mask >> S.CA[p, CANTILE, i]) & 1:
             dbl += 1
     top = min(charges_in(S, p, x), dbl)
     have = all_charges(S, p, x)
@@ -664,7 +751,7 @@ def fight(S, p, x, strength, y, buf):  # type: ignore[no-untyped-def]
     while True:
         for k in range(top + 1):
             y[:] = x
-            fp = firepower(S, p, y, k, b)
+            fp = firepower(S, p, y, _i(k), _i(b), tmp)
             if fp < 0:
                 continue
             cost = have - all_charges(S, p, y)
@@ -685,7 +772,7 @@ def fight(S, p, x, strength, y, buf):  # type: ignore[no-untyped-def]
         k, b = tk, tb
     else:
         k, b = 0, -1
-    fp = firepower(S, p, x, k, b)
+    fp = firepower(S, p, x, _i(k), _i(b), tmp)
     if b >= 0:
         destroy(S, p, x, 1 << b, buf)
     return WIN if fp > target else TIE if fp == target else LOSE
@@ -695,12 +782,12 @@ def fight(S, p, x, strength, y, buf):  # type: ignore[no-untyped-def]
 @jit
 def room(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel.hold_room of hold ``h``: (ordinary, special) slots."""
-    if not (x[0] >> S.holdtile[p, h]) & 1:
+    if not (x[0] >> S.HO[p, HOLDTILE, h]) & 1:
         return 0, 0
-    bi = S.holdbat[p, h]
+    bi = S.HO[p, HOLDBAT, h]
     if bi >= 0:
-        return max(0, S.holdnorm[p, h] - x[S.off[0] + bi]), S.holdspec[p, h]
-    return S.holdnorm[p, h], S.holdspec[p, h]
+        return max(0, S.HO[p, HOLDNORM, h] - x[S.off[0] + bi]), S.HO[p, HOLDSPEC, h]
+    return S.HO[p, HOLDNORM, h], S.HO[p, HOLDSPEC, h]
 
 
 @jit
@@ -708,7 +795,7 @@ def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
     ogd = S.off[2]
     for c in range(4):
         cnt[c] = 0
-    for h in range(S.nhold[p]):
+    for h in range(S.V[p, NHOLD]):
         for c in range(4):
             cnt[c] += x[ogd + 4 * h + c]
 
@@ -718,7 +805,7 @@ def fit(S, p, x, cnt, keep):  # type: ignore[no-untyped-def]
     """ShipModel.fit as counts per colour."""
     sp = 0
     tot = 0
-    for h in range(S.nhold[p]):
+    for h in range(S.V[p, NHOLD]):
         a, b = room(S, p, x, h)
         sp += b
         tot += a + b
@@ -738,11 +825,11 @@ def value_of(cnt, prices):  # type: ignore[no-untyped-def]
 
 
 @jit
-def gain(S, p, x, new, prices):  # type: ignore[no-untyped-def]
+def gain(S, p, x, new, prices, tmp):  # type: ignore[no-untyped-def]
     """View.gain: what the cargo gains in value by loading ``new`` (counts per colour)."""
-    old = np.empty(4, dtype=np.int64)
-    pool = np.empty(4, dtype=np.int64)
-    keep = np.empty(4, dtype=np.int64)
+    old = tmp[GAIN:GAIN + 4]
+    pool = tmp[GAIN + 4:GAIN + 8]
+    keep = tmp[GAIN + 8:GAIN + 12]
     goods_counts(S, p, x, old)
     for c in range(4):
         pool[c] = old[c] + new[c]
@@ -751,11 +838,11 @@ def gain(S, p, x, new, prices):  # type: ignore[no-untyped-def]
 
 
 @jit
-def arrange(S, p, x, keep):  # type: ignore[no-untyped-def]
+def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
     ogd = S.off[2]
-    nh = S.nhold[p]
-    fn = np.empty(nh, dtype=np.int64)
-    fs = np.empty(nh, dtype=np.int64)
+    nh = S.V[p, NHOLD]
+    fn = tmp[FN:FN + 64]
+    fs = tmp[FS:FS + 64]
     for h in range(nh):
         fn[h], fs[h] = room(S, p, x, h)
         for c in range(4):
@@ -781,12 +868,12 @@ def arrange(S, p, x, keep):  # type: ignore[no-untyped-def]
 
 
 @jit
-def load(S, p, x, new):  # type: ignore[no-untyped-def]
+def load(S, p, x, new, tmp):  # type: ignore[no-untyped-def]
     """ShipModel.load (reactor furnaces included)."""
     och, ogd = S.off[0], S.off[2]
     mask = x[0]
-    pool = np.empty(4, dtype=np.int64)
-    keep = np.empty(4, dtype=np.int64)
+    pool = tmp[LOAD:LOAD + 4]
+    keep = tmp[LOAD + 4:LOAD + 8]
     goods_counts(S, p, x, pool)
     for c in range(4):
         pool[c] += new[c]
@@ -794,15 +881,15 @@ def load(S, p, x, new):  # type: ignore[no-untyped-def]
     left = 0
     for c in range(4):
         left += pool[c] - keep[c]
-    for fi in range(S.nfur[p]):
-        f = S.furtile[p, fi]
+    for fi in range(S.V[p, NFUR]):
+        f = S.LI[p, FURTILE, fi]
         if not (mask >> f) & 1 or left == 0:
             continue
-        for i in range(S.nbat[p]):
-            k = S.battile[p, i]
-            if (mask >> k) & 1 and (S.adj[p, f] >> k) & 1:
-                cap = S.batcap[p, i]
-                hh = S.bathold[p, i]
+        for i in range(S.V[p, NBAT]):
+            k = S.BA[p, BATTILE, i]
+            if (mask >> k) & 1 and (S.T[p, ADJ, f] >> k) & 1:
+                cap = S.BA[p, BATCAP, i]
+                hh = S.BA[p, BATHOLD, i]
                 if hh >= 0:
                     for c in range(4):
                         cap -= x[ogd + 4 * hh + c]
@@ -810,7 +897,7 @@ def load(S, p, x, new):  # type: ignore[no-untyped-def]
                     x[och + i] = cap
                     left -= 1
                     break
-    arrange(S, p, x, keep)
+    arrange(S, p, x, keep, tmp)
 
 
 @jit
@@ -820,7 +907,7 @@ def lose_goods(S, p, x, n):  # type: ignore[no-untyped-def]
     while left:
         found = False
         for c in range(4):
-            for h in range(S.nhold[p]):
+            for h in range(S.V[p, NHOLD]):
                 if x[ogd + 4 * h + c] > 0:
                     x[ogd + 4 * h + c] -= 1
                     found = True
@@ -831,7 +918,7 @@ def lose_goods(S, p, x, n):  # type: ignore[no-untyped-def]
             break
         left -= 1
     for _ in range(left):
-        if draw(S, p, x, -1) < 0:
+        if draw(S, p, x, ANY) < 0:
             break
 
 
@@ -924,9 +1011,9 @@ def weakest(values, pos, present, skip):  # type: ignore[no-untyped-def]
 def take_reward(C, c, racing):  # type: ignore[no-untyped-def]
     if not racing:
         return True
-    if C.ctype[c] == SMUGGLERS:
-        return C.cdays[c] == 0
-    return C.ccred[c] >= 2 * C.cdays[c]
+    if C.CI[c, CTYPE] == SMUGGLERS:
+        return C.CI[c, CDAYS] == 0
+    return C.CI[c, CCRED] >= 2 * C.CI[c, CDAYS]
 
 
 @jit
@@ -934,7 +1021,7 @@ def card_goods(C, c, second, out):  # type: ignore[no-untyped-def]
     """The card's goods as counts (the least valuable dropped for a second taker)."""
     for i in range(4):
         out[i] = 0
-    n = C.ngoods[c] - (1 if second else 0)
+    n = C.CI[c, NGOODS] - (1 if second else 0)
     for i in range(n):
         out[C.cgoods[c, i]] += 1
 
@@ -943,8 +1030,8 @@ def card_goods(C, c, second, out):  # type: ignore[no-untyped-def]
 def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[no-untyped-def]
     """cards/_enemies.attack_in_order with each enemy's reward and penalty (and pirates' shots)."""
     P = R[R_P]
-    typ = C.ctype[c]
-    order, on, movers, steps, y, buf, gd = w
+    typ = C.CI[c, CTYPE]
+    order, on, movers, steps, y, buf, gd, tmp = w
     for p in range(P):
         on[p] = out[p] == 0
         movers[p] = 0
@@ -958,38 +1045,38 @@ def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[
         if defeats >= need:
             continue
         x = X[p]
-        res = fight(S, p, x, C.cstr[c], y, buf)
+        res = fight(S, p, x, C.CI[c, CSTR], y, buf, tmp)
         if res == WIN:
             second = min(defeats, 1)
             if take_reward(C, c, pol[p]):
                 if typ == SMUGGLERS:
                     card_goods(C, c, second, gd)
-                    load(S, p, x, gd)
+                    load(S, p, x, gd, tmp)
                 else:
-                    cred[p] += C.ccred[c] - second
+                    cred[p] += C.CI[c, CCRED] - second
                 movers[p] = 1
-                steps[p] = -C.cdays[c]
+                steps[p] = -C.CI[c, CDAYS]
             defeats += 1
         elif res == LOSE:
             beaten |= 1 << p
             if typ == SLAVERS:
-                lose_crew(S, p, x, C.ccrewpen[c])
+                lose_crew(S, p, x, C.CI[c, CCREWPEN])
             elif typ == SMUGGLERS:
-                lose_goods(S, p, x, C.cgoodspen[c])
+                lose_goods(S, p, x, C.CI[c, CGOODSPEN])
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
     if typ == PIRATES and beaten:
-        for j in range(C.natt[c]):
+        for j in range(C.CI[c, NATT]):
             for p in range(P):
                 if (beaten >> p) & 1:
-                    flight_step(S, p, X[p], C.akind[c, j], C.adir[c, j], ro[j], buf)
+                    flight_step(S, p, X[p], C.ATT[c, 0, j], C.ATT[c, 1, j], ro[j], buf)
 
 
 @jit
 def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-untyped-def]
     """cards/_offer.take_in_order for an abandoned ship or station."""
     P = R[R_P]
-    typ = C.ctype[c]
-    order, on, movers, steps, y, buf, gd = w
+    typ = C.CI[c, CTYPE]
+    order, on, movers, steps, y, buf, gd, tmp = w
     for p in range(P):
         on[p] = out[p] == 0
         movers[p] = 0
@@ -1005,22 +1092,22 @@ def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-un
         second = min(taken, 1)
         ok = False
         if typ == ABANDONED_SHIP:
-            cost = C.ccrewcost[c]
-            if crew_count(S, p, x) >= cost and (not pol[p] or C.ccred[c] >= 2 * C.cdays[c]):
+            cost = C.CI[c, CCREWCOST]
+            if crew_count(S, p, x) >= cost and (not pol[p] or C.CI[c, CCRED] >= 2 * C.CI[c, CDAYS]):
                 y[:] = x
                 lose_crew(S, p, y, cost)
-                if humans(S, p, y, -1) > 0:
+                if humans(S, p, y, ANY) > 0:
                     ok = True
                     x[:] = y
-                    cred[p] += C.ccred[c] - second
+                    cred[p] += C.CI[c, CCRED] - second
         else:
             card_goods(C, c, second, gd)
-            if crew_count(S, p, x) >= C.ccrewreq[c] and not pol[p] and gain(S, p, x, gd, prices) > 0:
+            if crew_count(S, p, x) >= C.CI[c, CCREWREQ] and not pol[p] and gain(S, p, x, gd, prices, tmp) > 0:
                 ok = True
-                load(S, p, x, gd)
+                load(S, p, x, gd, tmp)
         if ok:
             movers[p] = 1
-            steps[p] = -C.cdays[c]
+            steps[p] = -C.CI[c, CDAYS]
             taken += 1
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
 
@@ -1028,13 +1115,13 @@ def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-un
 @jit
 def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd = w
+    order, on, movers, steps, y, buf, gd, tmp = w
     for p in range(P):
         on[p] = out[p] == 0
         movers[p] = 0
         steps[p] = 0
     cnt = order_of(pos, on, order)
-    npl = C.npl[c]
+    npl = C.CI[c, NPL]
     free = (1 << npl) - 1
     share = R[R_FIVE]
     for r in range(cnt):
@@ -1057,7 +1144,7 @@ def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-u
                     gd[q] = 0
                 for q in range(C.nplg[c, i] - phase):
                     gd[C.plg[c, i, q]] += 1
-                g = gain(S, p, x, gd, prices)
+                g = gain(S, p, x, gd, prices, tmp)
                 nf = 1 - phase
                 if g > 0 and (best_i < 0 or g > best_g or (g == best_g and nf > best_free)):
                     best_g, best_free, best_i, best_shared = g, nf, i, phase
@@ -1067,9 +1154,9 @@ def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-u
             gd[q] = 0
         for q in range(C.nplg[c, best_i] - best_shared):
             gd[C.plg[c, best_i, q]] += 1
-        load(S, p, x, gd)
+        load(S, p, x, gd, tmp)
         movers[p] = 1
-        steps[p] = -C.cdays[c]
+        steps[p] = -C.CI[c, CDAYS]
         if best_shared:
             share = 0
         else:
@@ -1078,9 +1165,9 @@ def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-u
 
 
 @jit
-def open_space(S, C, R, X, pos, out, cred, pol, prices, w, power, live):  # type: ignore[no-untyped-def]
+def open_space(S, C, R, X, pos, out, cred, pol, prices, w):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd = w
+    order, on, movers, steps, y, buf, gd, tmp = w
     for p in range(P):
         on[p] = out[p] == 0
     cnt = order_of(pos, on, order)
@@ -1093,12 +1180,14 @@ def open_space(S, C, R, X, pos, out, cred, pol, prices, w, power, live):  # type
             k = 0
             for kk in range(top + 1):
                 y[:] = x
-                if engine(S, p, y, kk, power, live) >= 1:
+                if engine(S, p, y, kk, tmp) >= 1:
                     k = kk
                     break
-        value = engine(S, p, x, k, power, live)
-        nh = S.nhull[p]
-        if S.multi[p]:
+        value = engine(S, p, x, k, tmp)
+        power = tmp[POWER:POWER + 8]
+        live = tmp[LIVE:LIVE + 8]
+        nh = S.V[p, NHULL]
+        if S.V[p, MULTI]:
             nlive = 0
             nzero = 0
             for h in range(nh):
@@ -1120,10 +1209,10 @@ def open_space(S, C, R, X, pos, out, cred, pol, prices, w, power, live):  # type
 
 
 @jit
-def combat_zone(S, C, R, X, pos, out, c, ro, w, power, live, values):  # type: ignore[no-untyped-def]
+def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd = w
-    for li in range(C.nline[c]):
+    order, on, movers, steps, y, buf, gd, tmp = w
+    for li in range(C.CI[c, NLINE]):
         cnt = 0
         for p in range(P):
             on[p] = out[p] == 0
@@ -1131,7 +1220,7 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, power, live, values):  # type: i
                 cnt += 1
         if not (cnt >= 2 or (R[R_WEAKEST] and on[0] and cnt == 1)):
             continue
-        crit = C.lcrit[c, li]
+        crit = C.LN[c, 0, li]
         for p in range(P):
             if not on[p]:
                 continue
@@ -1139,15 +1228,15 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, power, live, values):  # type: i
             if crit == 0:
                 values[p] = crew_count(S, p, x)
             elif crit == 1:
-                values[p] = engine(S, p, x, 0, power, live)
+                values[p] = engine(S, p, x, ZERO, tmp)
             else:
-                values[p] = firepower(S, p, x, 0, -1)
-        first = weakest(values, pos, on, -1)
+                values[p] = firepower(S, p, x, ZERO, ANY, tmp)
+        first = weakest(values, pos, on, ANY)
         second = -1
         if R[R_FIVE] and cnt >= 3:
             second = weakest(values, pos, on, first)
-        pen = C.lpen[c, li]
-        amt = C.lamt[c, li]
+        pen = C.LN[c, 1, li]
+        amt = C.LN[c, 2, li]
         if pen == 0:
             for p in range(P):
                 movers[p] = 0
@@ -1168,12 +1257,12 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, power, live, values):  # type: i
                     lose_goods(S, who, X[who], n)
         else:
             heavy = -1
-            for j in range(C.lns[c, li]):
-                if C.lkind[c, li, j] == HEAVY:
+            for j in range(C.LN[c, 3, li]):
+                if C.LS[c, 0, li, j] == HEAVY:
                     heavy = j
                     break
-            for j in range(C.lns[c, li]):
-                kind, d = C.lkind[c, li, j], C.ldir[c, li, j]
+            for j in range(C.LN[c, 3, li]):
+                kind, d = C.LS[c, 0, li, j], C.LS[c, 1, li, j]
                 flight_step(S, first, X[first], kind, d, ro[j], buf)
                 if second >= 0 and j != heavy:
                     flight_step(S, second, X[second], kind, d, ro[j], buf)
@@ -1182,7 +1271,7 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, power, live, values):  # type: i
 @jit
 def sabotage(S, C, R, X, pos, out, ro, w, values):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd = w
+    order, on, movers, steps, y, buf, gd, tmp = w
     cnt = 0
     for p in range(P):
         on[p] = out[p] == 0
@@ -1193,7 +1282,7 @@ def sabotage(S, C, R, X, pos, out, ro, w, values):  # type: ignore[no-untyped-de
     for p in range(P):
         if on[p]:
             values[p] = crew_count(S, p, X[p])
-    first = weakest(values, pos, on, -1)
+    first = weakest(values, pos, on, ANY)
     second = -1
     if R[R_FIVE] and cnt >= 3:
         second = weakest(values, pos, on, first)
@@ -1212,7 +1301,7 @@ def sabotage(S, C, R, X, pos, out, ro, w, values):  # type: ignore[no-untyped-de
 @jit
 def stardust(S, R, X, pos, out, w):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd = w
+    order, on, movers, steps, y, buf, gd, tmp = w
     for p in range(P):
         movers[p] = out[p] == 0
         steps[p] = -exposed(S, p, X[p]) if movers[p] else 0
@@ -1226,14 +1315,14 @@ def crewless(S, R, X, out, cred, prices, live):  # type: ignore[no-untyped-def]
         if out[p] != 0:
             continue
         x = X[p]
-        nh = S.nhull[p]
+        nh = S.V[p, NHULL]
         nlive = 0
         empty = 0
         for h in range(nh):
-            live[h] = 1 if S.gmask[p, h] & x[0] else 0
+            live[h] = 1 if S.HU[p, GMASK, h] & x[0] else 0
             if live[h]:
                 nlive += 1
-                if humans(S, p, x, h if S.multi[p] else -1) == 0:
+                if humans(S, p, x, h if S.V[p, MULTI] else ANY) == 0:
                     empty |= 1 << h
         if empty == 0:
             continue
@@ -1263,12 +1352,11 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
     b_pos = np.empty(P, dtype=np.int64)
     present = np.empty(P, dtype=np.int64)
     values = np.zeros(P, dtype=np.int64)
-    HMAX = 4
-    power = np.zeros(HMAX, dtype=np.int64)
-    live = np.zeros(HMAX, dtype=np.int64)
+    tmp = np.zeros(TMP, dtype=np.int64)
+    live = tmp[CREWLESS:CREWLESS + 8]
     w = (np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
          np.zeros(P, dtype=np.int64), np.empty(init.shape[1], dtype=np.int64), np.zeros(64, dtype=np.int64),
-         np.zeros(4, dtype=np.int64))
+         np.zeros(4, dtype=np.int64), tmp)
     buf = w[5]
     facts = np.zeros((P, 8), dtype=np.int64)
     for run in range(runs):
@@ -1283,17 +1371,17 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
         for s in range(size):
             c = decks[run, s]
             ro = rolls[run, s]
-            typ = C.ctype[c]
+            typ = C.CI[c, CTYPE]
             for p in range(P):
                 b_out[p] = out[p]
                 b_cred[p] = cred[p]
                 b_pos[p] = pos[p]
                 present[p] = out[p] == 0
             if typ == METEOR_SWARM:
-                for j in range(C.natt[c]):
+                for j in range(C.CI[c, NATT]):
                     for p in range(P):
                         if present[p]:
-                            flight_step(S, p, X[p], C.akind[c, j], C.adir[c, j], ro[j], buf)
+                            flight_step(S, p, X[p], C.ATT[c, 0, j], C.ATT[c, 1, j], ro[j], buf)
             elif typ == SLAVERS or typ == SMUGGLERS or typ == PIRATES:
                 enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w)
             elif typ == ABANDONED_SHIP or typ == ABANDONED_STATION:
@@ -1301,9 +1389,9 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
             elif typ == PLANETS:
                 planets(S, C, R, X, pos, out, cred, c, pol, prices, w)
             elif typ == OPEN_SPACE:
-                open_space(S, C, R, X, pos, out, cred, pol, prices, w, power, live)
+                open_space(S, C, R, X, pos, out, cred, pol, prices, w)
             elif typ == COMBAT_ZONE:
-                combat_zone(S, C, R, X, pos, out, c, ro, w, power, live, values)
+                combat_zone(S, C, R, X, pos, out, c, ro, w, values)
             elif typ == SABOTAGE:
                 sabotage(S, C, R, X, pos, out, ro, w, values)
             elif typ == STARDUST:
@@ -1336,7 +1424,7 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
             merchant = 0
             ogd = S.off[2]
             is_merchant = has(S, p, x, MERCHANT)
-            for h in range(S.nhold[p]):
+            for h in range(S.V[p, NHOLD]):
                 for q in range(4):
                     value += x[ogd + 4 * h + q] * prices[q]
                     if is_merchant and q <= 1:
@@ -1346,14 +1434,14 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
                 others = alien_colours(S, p, x) - 1
                 manager = 1 if others == 0 else 3 if others == 1 else 6
             lst = lost(S, p, x)
-            penalty = lst + S.aside[p]
-            if S.cap[p] >= 0:
-                penalty = min(penalty, S.cap[p])
+            penalty = lst + S.V[p, ASIDE]
+            if S.V[p, CAP] >= 0:
+                penalty = min(penalty, S.V[p, CAP])
             if has(S, p, x, LAWYER):
                 penalty = 0
             lux = 0
-            for k in range(S.n[p]):
-                if S.luxury[p, k] and (x[0] >> k) & 1 and x[S.off[1] + k] > 0:
+            for k in range(S.V[p, N_]):
+                if S.T[p, LUXURY, k] and (x[0] >> k) & 1 and x[S.off[1] + k] > 0:
                     lux += 1
             whole = 1 if x[1] == 0 else 0
             fin = out[p] == 0
@@ -1362,12 +1450,12 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
             facts[p, 2] = (lux * R[R_LUXURY] + manager) if fin else 0
             facts[p, 3] = penalty
             facts[p, 4] = exposed(S, p, x)
-            facts[p, 5] = humans(S, p, x, -1)
+            facts[p, 5] = humans(S, p, x, ANY)
             facts[p, 6] = whole
             facts[p, 7] = lst
             if fin and whole:
                 any_whole = True
-            for k in range(S.n[p]):
+            for k in range(S.V[p, N_]):
                 if not ((x[0] | x[1]) >> k) & 1:
                     tile_lost[p, k] += 1
         # places: whole ships first, then by position (stable by player)

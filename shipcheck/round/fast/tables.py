@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from shipcheck.cards import Card
-from shipcheck.flight import ALIEN
 from shipcheck.model import ALIENS, Side
 
 from ..rulebook import RoundRules
@@ -36,25 +35,38 @@ CRITERIA = ("crew", "engine_power", "firepower")
 PENALTIES = ("days", "crew", "goods", "shots")
 MAX_TILES = 62  # masks are int64 words
 
+# per-player numbers: V[p, row]
+N_, MULTI, SPEC, ASIDE, CAP, NHULL, CREWTILES, BOOSTABLE, BOOSTERS, NBAT, NHOLD, NENG, NCAN, NCB, NFUR, CABMASK = range(16)
+ALMASK = 16  # ALMASK + colour: cabins of an alien of that colour at launch
+LIFE = 19  # LIFE + colour: life supports of that colour
+# per tile: T[p, row, tile] (EFF + side, SNB + side: connector and neighbour tile per side)
+ADJ, GIDX, CABIN, LUXURY, ALIENCOL, ISALIEN, SUPPORTS, EFF, SNB = 0, 1, 2, 3, 4, 5, 6, 7, 11
+# per hull HU[p, row, hull]; per battery BA; per hold HO; per engine EN; per cannon CA; lists LI
+GMASK, HCAB, HTGT, HCHM = range(4)
+BATTILE, BATCAP, BATHOLD = range(3)
+HOLDTILE, HOLDNORM, HOLDSPEC, HOLDBAT = range(4)
+ENGTILE, ENGPOW, ENGDBL = range(3)
+CANTILE, CANVAL, CANDBL, CANFWD = range(4)
+CBTILE, FURTILE = range(2)
+# per outcome of an attack direction: OI[p, row, direction, outcome]
+OSIDE, OTOL, ONL = range(3)
+
 SHIP_FIELDS = (
     "off",  # [charges, crew, goods] offsets into a state row, and the row's width
-    "n", "multi", "spec", "aside", "cap", "nhull",
-    "adj", "gidx", "cabin", "luxury", "aliencol", "isalien", "supports", "freec",
-    "gmask", "hcab", "htgt", "hchm", "life", "crewtiles",
-    "nbat", "battile", "batcap", "bathold",
-    "nhold", "holdtile", "holdnorm", "holdspec", "holdbat",
-    "neng", "engtile", "engpow", "engdbl",
-    "ncan", "cantile", "canval", "candbl", "canfwd",
-    "ncb", "cbtile", "nfur", "furtile",
-    "eff", "snb", "sqtile", "sab",
-    "linem", "vuln", "cover", "boostable", "boosters",
-    "brg", "brgfree",
-    "ocell", "oside", "otol", "onl", "olines",
+    "V", "T", "HU", "BA", "HO", "EN", "CA", "LI",
+    "sab", "sqtile",  # sabotage: square named by two rolls; first tile on a square
+    "linem", "vuln", "cover",  # tiles per (side, line); tiles a hit damages per (kind, side); shields per side
+    "BRG",  # [free?, side, tolerance, line, j]: cannons bearing on a large meteor, free ones first
+    "ocell", "OI", "olines",  # outcome of each dice pair per direction; outcomes' side, tolerance, lines
 )
+# per card: CI[card, row]; its goods, planets' goods, meteors or shots, combat lines and their shots
+CTYPE, CSTR, CDAYS, CCRED, CCREWPEN, CGOODSPEN, CCREWCOST, CCREWREQ, NGOODS, NPL, NATT, NLINE = range(12)
 CARD_FIELDS = (
-    "ctype", "cstr", "cdays", "ccred", "ccrewpen", "cgoodspen", "ccrewcost", "ccrewreq",
-    "ngoods", "cgoods", "npl", "nplg", "plg", "natt", "akind", "adir",
-    "nline", "lcrit", "lpen", "lamt", "lns", "lkind", "ldir",
+    "CI", "cgoods",
+    "nplg", "plg",  # goods per planet, and their codes
+    "ATT",  # [kind, direction] per meteor or shot
+    "LN",  # [criterion, penalty, amount, shots] per combat line
+    "LS",  # [kind, direction] per combat line's shot
 )
 Ships = namedtuple("Ships", SHIP_FIELDS)  # type: ignore[misc]
 Cards = namedtuple("Cards", CARD_FIELDS)  # type: ignore[misc]
@@ -68,80 +80,67 @@ def _pad(rows: list[list[Any]], fill: int = -1, width: int | None = None) -> np.
     return out
 
 
-def ship_tables(models: list[ShipModel], prices: dict[str, int], rules: RoundRules, order: tuple[str, ...]) -> Ships:
-    """The players' ships as :class:`Ships` (``order``: the colour codes' names, most valuable first)."""
+def _rows(rows: list[list[list[int]]], fill: int = -1) -> np.ndarray:
+    """``(players, rows, width)`` from per-player lists of equal-count rows, padded."""
+    P, R = len(rows), len(rows[0])
+    w = max([len(r) for per in rows for r in per] + [1])
+    out = np.full((P, R, w), fill, dtype=np.int64)
+    for p, per in enumerate(rows):
+        for i, r in enumerate(per):
+            out[p, i, : len(r)] = r
+    return out
+
+
+def ship_tables(models: list[ShipModel], rules: RoundRules) -> Ships:
+    """The players' ships as :class:`Ships`."""
     P = len(models)
     N = max(m.n for m in models)
     B = max([len(m.batteries) for m in models] + [1])
     H = max([len(m.holds) for m in models] + [1])
     och, ocr = 2, 2 + B
     ogd = ocr + N
-    width = ogd + 4 * H
-    t: dict[str, Any] = {"off": np.array([och, ocr, ogd, width], dtype=np.int64)}
-
-    def per_tile(fn: Any, fill: int = 0) -> np.ndarray:
-        out = np.full((P, N), fill, dtype=np.int64)
-        for p, m in enumerate(models):
-            for k in range(m.n):
-                out[p, k] = fn(m, k)
-        return out
-
-    t["n"] = np.array([m.n for m in models], dtype=np.int64)
-    t["multi"] = np.array([int(m.multi) for m in models], dtype=np.int64)
-    t["spec"] = np.array([-1 if m.specialisation is None else SPECIALISATIONS.index(m.specialisation)
-                          for m in models], dtype=np.int64)
-    t["aside"] = np.array([m.aside for m in models], dtype=np.int64)
-    caps = [rules.cap_for(m.ship.board.name, m.ship.board.max_penalty)[0] for m in models]
-    t["cap"] = np.array([-1 if c is None else c for c in caps], dtype=np.int64)
-    t["nhull"] = np.array([len(m.hulls) for m in models], dtype=np.int64)
-    t["adj"] = per_tile(lambda m, k: m.adj[k])
-    t["gidx"] = per_tile(lambda m, k: m.hulls.index(m.group[k]))
-    t["cabin"] = per_tile(lambda m, k: int(k in m.cabins))
-    t["luxury"] = per_tile(lambda m, k: int(k in m.luxury))
-    t["aliencol"] = per_tile(lambda m, k: ALIENS.index(m.alien_colour[k]) if k in m.alien_colour else -1, -1)
-    t["isalien"] = per_tile(lambda m, k: int(k in m.fm.supports))
-    t["supports"] = per_tile(lambda m, k: m.fm.supports.get(k, 0))
-    t["freec"] = per_tile(lambda m, k: int(m.fm.free_cannon.get(k, False)))
-    t["gmask"] = _pad([[sum(1 << k for k in range(m.n) if m.group[k] == h) for h in m.hulls] for m in models], 0, 1)
-    # per hull (FlightModel.hull_crew, in the same sorted order as ShipModel.hulls): cabins,
-    # the cabins sleepers wake into, stasis chambers
-    t["hcab"] = _pad([[sum(1 << k for k in hc[0]) for hc in m.fm.hull_crew] for m in models], 0)
-    t["htgt"] = _pad([[sum(1 << k for k in hc[1]) for hc in m.fm.hull_crew] for m in models], 0)
-    t["hchm"] = _pad([[sum(1 << k for k in hc[2]) for hc in m.fm.hull_crew] for m in models], 0)
-    t["life"] = np.array([[m.life[c] for c in ALIENS] for m in models], dtype=np.int64)
-    t["crewtiles"] = np.array([sum(1 << k for k in m.fm.crew_tiles) for m in models], dtype=np.int64)
-    t["nbat"] = np.array([len(m.batteries) for m in models], dtype=np.int64)
-    t["battile"] = _pad([list(m.batteries) for m in models], -1, B)
-    t["batcap"] = _pad([[m.tiles[k].capacity for k in m.batteries] for m in models], 0, B)
-    hold_of = [{k: h for h, (k, _, _, _) in enumerate(m.holds)} for m in models]
-    t["bathold"] = _pad([[hold_of[p].get(k, -1) if m.tiles[k].kind == "battery_hold" else -1 for k in m.batteries]
-                         for p, m in enumerate(models)], -1, B)
-    t["nhold"] = np.array([len(m.holds) for m in models], dtype=np.int64)
-    t["holdtile"] = _pad([[h[0] for h in m.holds] for m in models], -1, H)
-    t["holdnorm"] = _pad([[h[1] for h in m.holds] for m in models], 0, H)
-    t["holdspec"] = _pad([[h[2] for h in m.holds] for m in models], 0, H)
-    t["holdbat"] = _pad([[h[3] for h in m.holds] for m in models], -1, H)
-    t["neng"] = np.array([len(m.engines) for m in models], dtype=np.int64)
-    t["engtile"] = _pad([[e[0] for e in m.engines] for m in models])
-    t["engpow"] = _pad([[e[1] for e in m.engines] for m in models], 0)
-    t["engdbl"] = _pad([[int(e[2]) for e in m.engines] for m in models], 0)
-    t["ncan"] = np.array([len(m.cannons) for m in models], dtype=np.int64)
-    t["cantile"] = _pad([[c[0] for c in m.cannons] for m in models])
-    t["canval"] = _pad([[c[1] for c in m.cannons] for m in models], 0)
-    t["candbl"] = _pad([[int(c[2]) for c in m.cannons] for m in models], 0)
-    t["canfwd"] = _pad([[int(m.forward[c[0]]) for c in m.cannons] for m in models], 0)
-    t["ncb"] = np.array([len(m.cannon_boosters) for m in models], dtype=np.int64)
-    t["cbtile"] = _pad([list(m.cannon_boosters) for m in models])
-    t["nfur"] = np.array([len(m.furnaces) for m in models], dtype=np.int64)
-    t["furtile"] = _pad([list(m.furnaces) for m in models])
-    eff = np.zeros((P, N, 4), dtype=np.int64)
-    snb = np.full((P, N, 4), -1, dtype=np.int64)
+    t: dict[str, Any] = {"off": np.array([och, ocr, ogd, ogd + 4 * H], dtype=np.int64)}
+    V = np.zeros((P, LIFE + len(ALIENS)), dtype=np.int64)
+    T = np.zeros((P, SNB + 4, N), dtype=np.int64)
+    T[:, ALIENCOL] = -1
+    T[:, SNB:] = -1
+    kern = [m.fm.kernel for m in models]
     for p, m in enumerate(models):
+        cap = rules.cap_for(m.ship.board.name, m.ship.board.max_penalty)[0]
+        V[p, :ALMASK] = [m.n, int(m.multi), -1 if m.specialisation is None else SPECIALISATIONS.index(m.specialisation),
+                       m.aside, -1 if cap is None else cap, len(m.hulls), sum(1 << k for k in m.fm.crew_tiles),
+                       kern[p].boostable, kern[p].booster_mask, len(m.batteries), len(m.holds), len(m.engines),
+                       len(m.cannons), len(m.cannon_boosters), len(m.furnaces), sum(1 << k for k in m.cabins)]
+        V[p, ALMASK:ALMASK + 3] = [sum(1 << k for k, c in m.alien_colour.items() if c == col) for col in ALIENS]
+        V[p, LIFE:] = [m.life[c] for c in ALIENS]
         for k in range(m.n):
+            T[p, ADJ, k] = m.adj[k]
+            T[p, GIDX, k] = m.hulls.index(m.group[k])
+            T[p, CABIN, k] = int(k in m.cabins)
+            T[p, LUXURY, k] = int(k in m.luxury)
+            T[p, ALIENCOL, k] = ALIENS.index(m.alien_colour[k]) if k in m.alien_colour else -1
+            T[p, ISALIEN, k] = int(k in m.fm.supports)
+            T[p, SUPPORTS, k] = m.fm.supports.get(k, 0)
             for s in range(4):
-                eff[p, k, s] = int(bool(m.tiles[k].eff[s]))
-                snb[p, k, s] = m.side_nb[k][s]
-    t["eff"], t["snb"] = eff, snb
+                T[p, EFF + s, k] = int(bool(m.tiles[k].eff[s]))
+                T[p, SNB + s, k] = m.side_nb[k][s]
+    t["V"], t["T"] = V, T
+    # per hull (FlightModel.hull_crew, in the sorted order of ShipModel.hulls): its tiles, cabins,
+    # the cabins sleepers wake into, stasis chambers
+    t["HU"] = _rows([[[sum(1 << k for k in range(m.n) if m.group[k] == h) for h in m.hulls],
+                      [sum(1 << k for k in hc[0]) for hc in m.fm.hull_crew],
+                      [sum(1 << k for k in hc[1]) for hc in m.fm.hull_crew],
+                      [sum(1 << k for k in hc[2]) for hc in m.fm.hull_crew]] for m in models], 0)
+    hold_of = [{k: h for h, (k, _, _, _) in enumerate(m.holds)} for m in models]
+    t["BA"] = _rows([[list(m.batteries), [m.tiles[k].capacity for k in m.batteries],
+                      [hold_of[p].get(k, -1) if m.tiles[k].kind == "battery_hold" else -1 for k in m.batteries]]
+                     for p, m in enumerate(models)])
+    t["HO"] = _rows([[[h[i] for h in m.holds] for i in range(4)] for m in models])
+    t["EN"] = _rows([[[e[0] for e in m.engines], [e[1] for e in m.engines], [int(e[2]) for e in m.engines]]
+                     for m in models])
+    t["CA"] = _rows([[[c[0] for c in m.cannons], [c[1] for c in m.cannons], [int(c[2]) for c in m.cannons],
+                      [int(m.forward[c[0]]) for c in m.cannons]] for m in models])
+    t["LI"] = _rows([[list(m.cannon_boosters), list(m.furnaces)] for m in models])
     # sabotage: the square named by two rolls, and the tile on a square
     size = max(m.ship.board.size for m in models)
     sab = np.full((P, 36, 36), size, dtype=np.int64)
@@ -160,7 +159,6 @@ def ship_tables(models: list[ShipModel], prices: dict[str, int], rules: RoundRul
                 sqtile[p, sq] = k
     t["sab"], t["sqtile"] = sab, sqtile
     # the flight kernel's geometry (shipcheck.kernel.Kernel), per player
-    kern = [m.fm.kernel for m in models]
     L = max(max(m.ship.board.width, m.ship.board.height) for m in models)
     linem = np.zeros((P, 4, L), dtype=np.int64)
     vuln = np.zeros((P, 4, 4), dtype=np.int64)
@@ -173,41 +171,33 @@ def ship_tables(models: list[ShipModel], prices: dict[str, int], rules: RoundRul
             for ki, kind in enumerate(KINDS):
                 vuln[p, ki, side] = kr.vuln[(kind, side)]
     t["linem"], t["vuln"], t["cover"] = linem, vuln, cover
-    t["boostable"] = np.array([kr.boostable for kr in kern], dtype=np.int64)
-    t["boosters"] = np.array([kr.booster_mask for kr in kern], dtype=np.int64)
     C = max([len(m.fm.cannons) for m in models] + [1])
-    brg = np.full((P, 4, 2, L, C), -1, dtype=np.int64)
-    brgfree = np.zeros((P, 4, 2, L, C), dtype=np.int64)
+    brg = np.full((P, 2, 4, 2, L, C), -1, dtype=np.int64)
     for p, kr in enumerate(kern):
         for side in range(4):
             for tol in range(2):
                 for line in range(L):
                     for j, (c, free) in enumerate(kr.bearing(side, tol, line)):
-                        brg[p, side, tol, line, j] = c
-                        brgfree[p, side, tol, line, j] = int(free)
-    t["brg"], t["brgfree"] = brg, brgfree
+                        brg[p, 0, side, tol, line, j] = c
+                        brg[p, 1, side, tol, line, j] = int(free)
+    t["BRG"] = brg
     # dice: per attack direction, the outcome of each of the 36 pairs, and each outcome's side,
     # bearing tolerance and lines (the flight model's outcomes, shared with the exact engine)
     from shipcheck.cards import Attack
 
     outs = [[kr.outcomes(Attack("small", d)) for d in DIRECTIONS] for kr in kern]
-    O = max(len(o) for per in outs for o in per)
+    n_out = max(len(o) for per in outs for o in per)
     NL = max([len(o[3]) for per in outs for os in per for o in os] + [1])
     ocell = np.zeros((P, 4, 36), dtype=np.int64)
-    oside = np.zeros((P, 4, O), dtype=np.int64)
-    otol = np.zeros((P, 4, O), dtype=np.int64)
-    onl = np.zeros((P, 4, O), dtype=np.int64)
-    olines = np.zeros((P, 4, O, NL), dtype=np.int64)
+    oi = np.zeros((P, 3, 4, n_out), dtype=np.int64)
+    olines = np.zeros((P, 4, n_out, NL), dtype=np.int64)
     for p, m in enumerate(models):
         for d, direction in enumerate(DIRECTIONS):
-            _, cell36 = m.fm.outcomes(Attack("small", direction))
-            ocell[p, d] = cell36
+            ocell[p, d] = m.fm.outcomes(Attack("small", direction))[1]
             for o, (_w, side, tol, lines) in enumerate(outs[p][d]):
-                oside[p, d, o] = side
-                otol[p, d, o] = tol
-                onl[p, d, o] = len(lines)
+                oi[p, :, d, o] = (side, tol, len(lines))
                 olines[p, d, o, : len(lines)] = lines
-    t["ocell"], t["oside"], t["otol"], t["onl"], t["olines"] = ocell, oside, otol, onl, olines
+    t["ocell"], t["OI"], t["olines"] = ocell, oi, olines
     return Ships(**{k: np.ascontiguousarray(t[k], dtype=np.int64) for k in SHIP_FIELDS})
 
 
@@ -220,7 +210,7 @@ def initial_rows(models: list[ShipModel], S: Ships) -> np.ndarray:
         rows[p, 0] = mask
         rows[p, 1] = gone
         rows[p, och: och + len(charges)] = charges
-        rows[p, ocr: ocr + len(crew)] = [ALIEN if c == ALIEN else c for c in crew]
+        rows[p, ocr: ocr + len(crew)] = crew  # ALIEN (-1) as itself
         for h, g in enumerate(goods):
             for c in g:
                 rows[p, ogd + 4 * h + c] += 1
@@ -235,22 +225,13 @@ def card_tables(cards: tuple[Card, ...], types: tuple[str, ...]) -> Cards:
     """The cards a deck can hold as :class:`Cards` (``types``: the card type index order)."""
     K = len(cards)
     t: dict[str, Any] = {}
-
-    def ints(fn: Any) -> np.ndarray:
-        return np.array([fn(c) or 0 for c in cards], dtype=np.int64)
-
-    t["ctype"] = np.array([types.index(c.type) for c in cards], dtype=np.int64)
-    t["cstr"] = ints(lambda c: c.strength)
-    t["cdays"] = ints(lambda c: c.days)
-    t["ccred"] = ints(lambda c: c.credits)
-    t["ccrewpen"] = ints(lambda c: c.crew_penalty)
-    t["cgoodspen"] = ints(lambda c: c.goods_penalty)
-    t["ccrewcost"] = ints(lambda c: c.crew_cost)
-    t["ccrewreq"] = ints(lambda c: c.crew_required)
-    t["ngoods"] = ints(lambda c: len(c.goods or ()))
-    t["cgoods"] = _pad([_codes(c.goods or ()) for c in cards], 0)
+    attacks = [list(c.meteors or ()) if c.type == "meteor_swarm" else list(c.shots or ()) for c in cards]
     planets = [list(c.planets or ()) for c in cards]
-    t["npl"] = np.array([len(p) for p in planets], dtype=np.int64)
+    lines = [list(c.lines or ()) for c in cards]
+    t["CI"] = np.array([[types.index(c.type), c.strength or 0, c.days or 0, c.credits or 0, c.crew_penalty or 0,
+                         c.goods_penalty or 0, c.crew_cost or 0, c.crew_required or 0, len(c.goods or ()),
+                         len(planets[i]), len(attacks[i]), len(lines[i])] for i, c in enumerate(cards)], dtype=np.int64)
+    t["cgoods"] = _pad([_codes(c.goods or ()) for c in cards], 0)
     NP = max([len(p) for p in planets] + [1])
     G = max([len(g) for p in planets for g in p] + [1])
     nplg = np.zeros((K, NP), dtype=np.int64)
@@ -260,28 +241,16 @@ def card_tables(cards: tuple[Card, ...], types: tuple[str, ...]) -> Cards:
             nplg[i, j] = len(g)
             plg[i, j, : len(g)] = _codes(g)
     t["nplg"], t["plg"] = nplg, plg
-    attacks = [list(c.meteors or ()) if c.type == "meteor_swarm" else list(c.shots or ()) for c in cards]
-    t["natt"] = np.array([len(a) for a in attacks], dtype=np.int64)
-    t["akind"] = _pad([[KINDS.index(a.kind) for a in att] for att in attacks], 0)
-    t["adir"] = _pad([[DIRECTIONS.index(a.side) for a in att] for att in attacks], 0)
-    lines = [list(c.lines or ()) for c in cards]
+    t["ATT"] = _rows([[[KINDS.index(a.kind) for a in att], [DIRECTIONS.index(a.side) for a in att]] for att in attacks],
+                     0)
     NLN = max([len(x) for x in lines] + [1])
     S = max([len(ln.shots) for x in lines for ln in x] + [1])
-    t["nline"] = np.array([len(x) for x in lines], dtype=np.int64)
-    lcrit = np.zeros((K, NLN), dtype=np.int64)
-    lpen = np.zeros((K, NLN), dtype=np.int64)
-    lamt = np.zeros((K, NLN), dtype=np.int64)
-    lns = np.zeros((K, NLN), dtype=np.int64)
-    lkind = np.zeros((K, NLN, S), dtype=np.int64)
-    ldir = np.zeros((K, NLN, S), dtype=np.int64)
+    ln_ = np.zeros((K, 4, NLN), dtype=np.int64)
+    ls = np.zeros((K, 2, NLN, S), dtype=np.int64)
     for i, x in enumerate(lines):
         for j, ln in enumerate(x):
-            lcrit[i, j] = CRITERIA.index(ln.criterion)
-            lpen[i, j] = PENALTIES.index(ln.penalty)
-            lamt[i, j] = ln.amount or 0
-            lns[i, j] = len(ln.shots)
+            ln_[i, :, j] = (CRITERIA.index(ln.criterion), PENALTIES.index(ln.penalty), ln.amount or 0, len(ln.shots))
             for s, a in enumerate(ln.shots):
-                lkind[i, j, s] = KINDS.index(a.kind)
-                ldir[i, j, s] = DIRECTIONS.index(a.side)
-    t.update(lcrit=lcrit, lpen=lpen, lamt=lamt, lns=lns, lkind=lkind, ldir=ldir)
+                ls[i, :, j, s] = (KINDS.index(a.kind), DIRECTIONS.index(a.side))
+    t["LN"], t["LS"] = ln_, ls
     return Cards(**{k: np.ascontiguousarray(t[k], dtype=np.int64) for k in CARD_FIELDS})
