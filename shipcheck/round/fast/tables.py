@@ -68,8 +68,8 @@ CARD_FIELDS = (
     "LN",  # [criterion, penalty, amount, shots] per combat line
     "LS",  # [kind, direction] per combat line's shot
 )
-Ships = namedtuple("Ships", SHIP_FIELDS)  # type: ignore[misc]
-Cards = namedtuple("Cards", CARD_FIELDS)  # type: ignore[misc]
+Ships: Any = namedtuple("Ships", SHIP_FIELDS)  # type: ignore[misc]  # (fields from a tuple)
+Cards: Any = namedtuple("Cards", CARD_FIELDS)  # type: ignore[misc]
 
 
 def _pad(rows: list[list[Any]], fill: int = -1, width: int | None = None) -> np.ndarray:
@@ -91,7 +91,7 @@ def _rows(rows: list[list[list[int]]], fill: int = -1) -> np.ndarray:
     return out
 
 
-def ship_tables(models: list[ShipModel], rules: RoundRules) -> Ships:
+def ship_tables(models: list[ShipModel], rules: RoundRules) -> Any:
     """The players' ships as :class:`Ships`."""
     P = len(models)
     N = max(m.n for m in models)
@@ -201,7 +201,7 @@ def ship_tables(models: list[ShipModel], rules: RoundRules) -> Ships:
     return Ships(**{k: np.ascontiguousarray(t[k], dtype=np.int64) for k in SHIP_FIELDS})
 
 
-def initial_rows(models: list[ShipModel], S: Ships) -> np.ndarray:
+def initial_rows(models: list[ShipModel], S: Any) -> np.ndarray:
     """``(players, width)``: each player's launch state as a state row."""
     och, ocr, ogd, width = (int(v) for v in S.off)
     rows = np.zeros((len(models), width), dtype=np.int64)
@@ -221,7 +221,7 @@ def _codes(goods: tuple[str, ...]) -> list[int]:
     return sorted(CODE[g] for g in goods)
 
 
-def card_tables(cards: tuple[Card, ...], types: tuple[str, ...]) -> Cards:
+def card_tables(cards: tuple[Card, ...], types: tuple[str, ...]) -> Any:
     """The cards a deck can hold as :class:`Cards` (``types``: the card type index order)."""
     K = len(cards)
     t: dict[str, Any] = {}
