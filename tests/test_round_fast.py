@@ -114,7 +114,7 @@ def both(ships_: tuple, policies: tuple, cards: list, decks: np.ndarray, rolls: 
     deck = fixed_deck([c.id for c in cards])
     job = Job(ships_, policies, round_rules(round_), deck, five, assume_weakest)
     t = build_table(job)
-    assert fast.fallback_reason(t) is None
+    assert fast.fallback_reason(t, deck.cards) is None
     return fast.play(t, deck.cards, decks, rolls), play_memo(build_table(job), deck.cards, decks, rolls)
 
 

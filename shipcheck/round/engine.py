@@ -166,7 +166,7 @@ def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.nda
     fast path when the policies are built-in (:mod:`shipcheck.round.fast`), else memoised."""
     from . import fast
 
-    if fast.fallback_reason(table) is None:
+    if fast.fallback_reason(table, cards) is None:
         return fast.play(table, cards, decks, rolls)
     return play_memo(table, cards, decks, rolls)
 

@@ -22,6 +22,7 @@ import numpy as np
 from shipcheck.flight import DefaultPolicy as FlightDefault
 
 from ..policy import DefaultPolicy, RacingPolicy
+from ..state import COLOURS
 from .tables import MAX_TILES, card_tables, initial_rows, ship_tables
 
 if TYPE_CHECKING:
@@ -36,8 +37,9 @@ ENGINE_ENV = "SHIPCHECK_ROUND_ENGINE"
 _BUILT_IN = (DefaultPolicy, RacingPolicy)
 
 
-def fallback_reason(table: Table) -> str | None:
-    """Why the chunks of ``table`` go to the memoised engine, or None when the fast path plays them."""
+def fallback_reason(table: Table, cards: tuple[Card, ...] | None = None) -> str | None:
+    """Why the chunks of ``table`` (with ``cards``) go to the memoised engine, or None when the fast
+    path plays them."""
     if os.environ.get(ENGINE_ENV, "").strip().lower() == "memo":
         return f"{ENGINE_ENV}=memo"
     for p in table.policies:
@@ -46,6 +48,10 @@ def fallback_reason(table: Table) -> str | None:
     for m in table.models:
         if m.n > MAX_TILES:
             return f"a ship of {m.n} tiles (the fast path takes at most {MAX_TILES})"
+    try:
+        _compiled(table, cards or ())
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
@@ -57,7 +63,6 @@ def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
         from ..engine import TYPES
 
         rules = table.rules
-        prices = np.array([table.prices[c] for c in ("red", "yellow", "green", "blue")], dtype=np.int64)
         S = ship_tables(table.models, rules)
         P = table.P
         hit = cache["ships"] = {
@@ -65,7 +70,7 @@ def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
             "R": np.array([P, int(table.five), int(table.assume_weakest), rules.track, rules.best_looking,
                            rules.luxury], dtype=np.int64),
             "start": np.asarray(rules.start_positions(P), dtype=np.int64),
-            "prices": prices,
+            "prices": np.array([table.prices[c] for c in COLOURS], dtype=np.int64),
             "arrival": np.asarray(rules.arrival_rewards(P, table.five), dtype=np.int64),
             "pol": np.array([int(type(p) is RacingPolicy) for p in table.policies], dtype=np.int64),
             "init": initial_rows(table.models, S),
@@ -79,7 +84,7 @@ def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
 
 def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
     """:func:`shipcheck.round.engine.play` on the compiled kernel (the caller checked
-    :func:`fallback_reason`)."""
+    :func:`fallback_reason` with the same cards)."""
     from ..engine import Chunk
     from . import kernel
 

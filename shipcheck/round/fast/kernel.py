@@ -36,21 +36,27 @@ ZERO = _i(0)
 WAKE_PLACES = 2
 # regions of the scratch array (no allocation inside the loop): per hull (at most 8), per cannon and
 # per hold (at most 64), goods counts
-POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, TMP = 0, 8, 16, 24, 32, 40, 104, 168, 232, 296, 308, 320
+POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, SAVE, TMP = (0, 8, 16, 24, 32, 40, 104, 168, 232, 296,
+                                                                       308, 320, 384)
 OFF = _i(np.iinfo(np.int32).min // 2)
 BIG = _i(np.iinfo(np.int64).max)
 # R: the race's numbers
 R_P, R_FIVE, R_WEAKEST, R_TRACK, R_BEST, R_LUXURY = range(6)
-# rows of the packed ship tables (the names of .tables.SHIP_TABLES)
+# rows and columns of the ship and card tables
 from .tables import (  # noqa: E402
     ADJ,
+    ALIENTILES,
     ALMASK,
     ASIDE,
+    ATTD,
+    ATTK,
     BATCAP,
     BATHOLD,
     BATTILE,
     BOOSTABLE,
     BOOSTERS,
+    BRG,
+    BRGFREE,
     CABIN,
     CABMASK,
     CANDBL,
@@ -64,7 +70,10 @@ from .tables import (  # noqa: E402
     CCREWPEN,
     CCREWREQ,
     CDAYS,
+    CGOODS,
     CGOODSPEN,
+    CI,
+    COVER,
     CREWTILES,
     CSTR,
     CTYPE,
@@ -82,8 +91,15 @@ from .tables import (  # noqa: E402
     HOLDSPEC,
     HOLDTILE,
     HTGT,
-    ISALIEN,
+    LAMT,
+    LCRIT,
     LIFE,
+    LINEM,
+    LMAX,
+    LNS,
+    LPEN,
+    LSD,
+    LSK,
     LUXURY,
     MULTI,
     N_,
@@ -98,12 +114,21 @@ from .tables import (  # noqa: E402
     NHULL,
     NLINE,
     NPL,
+    NPLG,
+    OCELL,
+    OFFS,
+    OLINES,
     ONL,
     OSIDE,
     OTOL,
+    PLG,
+    SAB,
     SNB,
     SPEC,
+    SQTILE,
     SUPPORTS,
+    VULN,
+    V,
 )
 
 # helpers are only called from compiled code: no Python wrappers to build
@@ -148,14 +173,14 @@ def high_bit(x):  # type: ignore[no-untyped-def]
 @jit
 def humans(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel.humans (``h`` a hull index, -1 all)."""
-    ocr = S.off[1]
-    m = x[0] & S.V[p, CABMASK]
+    ocr = S[0, OFFS, 1]
+    m = x[0] & S[p, V, CABMASK]
     t = 0
     while m:
         k = low_bit(m)
         m &= m - 1
         c = x[ocr + k]
-        if c > 0 and (h < 0 or S.T[p, GIDX, k] == h):
+        if c > 0 and (h < 0 or S[p, GIDX, k] == h):
             t += c
     return t
 
@@ -163,8 +188,8 @@ def humans(S, p, x, h):  # type: ignore[no-untyped-def]
 @jit
 def alien_tile(S, p, x, col):  # type: ignore[no-untyped-def]
     """The cabin ShipModel.aliens gives for ``col`` (the last one), or -1."""
-    ocr = S.off[1]
-    m = x[0] & S.V[p, ALMASK + col]
+    ocr = S[0, OFFS, 1]
+    m = x[0] & S[p, V, ALMASK + col]
     out = -1
     while m:
         k = low_bit(m)
@@ -191,27 +216,27 @@ def crew_count(S, p, x):  # type: ignore[no-untyped-def]
 @jit
 def bonus_alien(S, p, x, col):  # type: ignore[no-untyped-def]
     k = alien_tile(S, p, x, col)
-    if k >= 0 and S.T[p, ADJ, k] & S.V[p, LIFE + col] & x[0]:
+    if k >= 0 and S[p, ADJ, k] & S[p, V, LIFE + col] & x[0]:
         return k
     return -1
 
 
 @jit
 def has(S, p, x, spec):  # type: ignore[no-untyped-def]
-    return S.V[p, SPEC] == spec and alien_tile(S, p, x, CYAN) >= 0
+    return S[p, V, SPEC] == spec and alien_tile(S, p, x, CYAN) >= 0
 
 
 @jit
 def wake(S, p, x):  # type: ignore[no-untyped-def]
     """FlightModel.wake on the row's mask."""
-    ocr = S.off[1]
+    ocr = S[0, OFFS, 1]
     mask = x[0]
-    n = S.V[p, N_]
-    for h in range(S.V[p, NHULL]):
-        chm = S.HU[p, HCHM, h]
+    n = S[p, V, N_]
+    for h in range(S[p, V, NHULL]):
+        chm = S[p, HCHM, h]
         if chm == 0:
             continue
-        cab = S.HU[p, HCAB, h]
+        cab = S[p, HCAB, h]
         awake = False
         for k in range(n):
             if (cab >> k) & 1 and (mask >> k) & 1 and x[ocr + k] > 0:
@@ -219,7 +244,7 @@ def wake(S, p, x):  # type: ignore[no-untyped-def]
                 break
         if not awake:
             continue
-        tgt = S.HU[p, HTGT, h]
+        tgt = S[p, HTGT, h]
         for k in range(n):
             if not (tgt >> k) & 1 or not (mask >> k) & 1 or x[ocr + k] < 0:
                 continue
@@ -234,12 +259,12 @@ def wake(S, p, x):  # type: ignore[no-untyped-def]
 @jit
 def lose_crew(S, p, x, n):  # type: ignore[no-untyped-def]
     """ShipModel.lose_crew in the default crew order (humans cabin by cabin, aliens last)."""
-    ocr = S.off[1]
+    ocr = S[0, OFFS, 1]
     mask = x[0]
     left = n
     for phase in range(2):
-        for k in range(S.V[p, N_]):
-            if not S.T[p, CABIN, k]:
+        for k in range(S[p, V, N_]):
+            if not S[p, CABIN, k]:
                 continue
             c = x[ocr + k]
             if (phase == 0 and c <= 0) or (phase == 1 and c != ALIEN):
@@ -253,16 +278,16 @@ def lose_crew(S, p, x, n):  # type: ignore[no-untyped-def]
 
 @jit
 def epidemic(S, p, x):  # type: ignore[no-untyped-def]
-    ocr = S.off[1]
+    ocr = S[0, OFFS, 1]
     mask = x[0]
-    n = S.V[p, N_]
+    n = S[p, V, N_]
     occupied = 0
     for k in range(n):
-        if S.T[p, CABIN, k] and (mask >> k) & 1 and x[ocr + k] != 0:
+        if S[p, CABIN, k] and (mask >> k) & 1 and x[ocr + k] != 0:
             occupied |= 1 << k
     hit = 0
     for k in range(n):
-        if (occupied >> k) & 1 and S.T[p, ADJ, k] & occupied:
+        if (occupied >> k) & 1 and S[p, ADJ, k] & occupied:
             hit |= 1 << k
     if hit == 0:
         return
@@ -275,37 +300,38 @@ def epidemic(S, p, x):  # type: ignore[no-untyped-def]
 # -- tiles and losses ------------------------------------------------------------------------------
 @jit
 def lost(S, p, x):  # type: ignore[no-untyped-def]
-    return S.V[p, N_] - popcount(x[0]) - popcount(x[1])
+    return S[p, V, N_] - popcount(x[0]) - popcount(x[1])
 
 
 @jit
 def exposed(S, p, x):  # type: ignore[no-untyped-def]
     mask = x[0]
     out = 0
-    for k in range(S.V[p, N_]):
+    for k in range(S[p, V, N_]):
         if not (mask >> k) & 1:
             continue
         for s in range(4):
-            if S.T[p, EFF + s, k]:
-                j = S.T[p, SNB + s, k]
+            if S[p, EFF + s, k]:
+                j = S[p, SNB + s, k]
                 if j < 0 or not (mask >> j) & 1:
                     out += 1
     return out
 
 
 @jit
-def canon(S, p, x):  # type: ignore[no-untyped-def]
-    """Charges, crew and goods of tiles no longer aboard dropped."""
-    och, ocr, ogd = S.off[0], S.off[1], S.off[2]
-    mask = x[0]
-    for i in range(S.V[p, NBAT]):
-        if not (mask >> S.BA[p, BATTILE, i]) & 1:
+def canon(S, p, x, left):  # type: ignore[no-untyped-def]
+    """ShipModel.canon for the tiles ``left`` that just left: their charges, crew and goods dropped
+    (those of tiles gone before are 0 already)."""
+    och, ocr, ogd = S[0, OFFS, 0], S[0, OFFS, 1], S[0, OFFS, 2]
+    for i in range(S[p, V, NBAT]):
+        if (left >> S[p, BATTILE, i]) & 1:
             x[och + i] = 0
-    for k in range(S.V[p, N_]):
-        if not (mask >> k) & 1:
-            x[ocr + k] = 0
-    for h in range(S.V[p, NHOLD]):
-        if not (mask >> S.HO[p, HOLDTILE, h]) & 1:
+    m = left
+    while m:
+        x[ocr + low_bit(m)] = 0
+        m &= m - 1
+    for h in range(S[p, V, NHOLD]):
+        if (left >> S[p, HOLDTILE, h]) & 1:
             for c in range(4):
                 x[ogd + 4 * h + c] = 0
 
@@ -324,7 +350,7 @@ def pieces(S, p, mask, out):  # type: ignore[no-untyped-def]
             f = frontier
             while f:
                 b = f & -f
-                nxt |= S.T[p, ADJ, low_bit(b)]
+                nxt |= S[p, ADJ, low_bit(b)]
                 f ^= b
             nxt &= mask & ~comp
             comp |= nxt
@@ -337,10 +363,10 @@ def pieces(S, p, mask, out):  # type: ignore[no-untyped-def]
 
 @jit
 def piece_humans(S, p, x, piece):  # type: ignore[no-untyped-def]
-    ocr = S.off[1]
+    ocr = S[0, OFFS, 1]
     t = 0
-    for k in range(S.V[p, N_]):
-        if (piece >> k) & 1 and S.T[p, CABIN, k] and x[ocr + k] > 0:
+    for k in range(S[p, V, N_]):
+        if (piece >> k) & 1 and S[p, CABIN, k] and x[ocr + k] > 0:
             t += x[ocr + k]
     return t
 
@@ -363,15 +389,15 @@ def split(S, p, x, mask, buf):  # type: ignore[no-untyped-def]
     cnt = pieces(S, p, mask, buf)
     if cnt <= 1:
         return mask
-    if not S.V[p, MULTI]:
+    if not S[p, V, MULTI]:
         best = buf[0]
         for i in range(1, cnt):
             if _better(S, p, x, buf[i], _i(best)):
                 best = buf[i]
         return best
     kept = 0
-    for h in range(S.V[p, NHULL]):
-        g = S.HU[p, GMASK, h]
+    for h in range(S[p, V, NHULL]):
+        g = S[p, GMASK, h]
         best = -1
         for i in range(cnt):
             if buf[i] & g and (best < 0 or _better(S, p, x, buf[i], _i(best))):
@@ -384,23 +410,27 @@ def split(S, p, x, mask, buf):  # type: ignore[no-untyped-def]
 @jit
 def after_loss(S, p, x, old, new):  # type: ignore[no-untyped-def]
     """FlightModel.after_loss; leaves ``new`` as the row's mask."""
-    ocr = S.off[1]
-    n = S.V[p, N_]
+    ocr = S[0, OFFS, 1]
     left = old & ~new
     loss = False
-    ct = S.V[p, CREWTILES]
-    for k in range(n):
-        if (left >> k) & 1 and (ct >> k) & 1 and x[ocr + k] != 0:
+    m = left & S[p, V, CREWTILES]
+    while m:
+        if x[ocr + low_bit(m)] != 0:
             loss = True
-    for k in range(n):
-        if S.T[p, ISALIEN, k] and (new >> k) & 1 and x[ocr + k] == ALIEN:
-            sup = S.T[p, SUPPORTS, k]
+        m &= m - 1
+    m = new & S[p, V, ALIENTILES]
+    while m:
+        k = low_bit(m)
+        m &= m - 1
+        if x[ocr + k] == ALIEN:
+            sup = S[p, SUPPORTS, k]
             if sup & left and not sup & new:
                 x[ocr + k] = 0
                 loss = True
-    for k in range(n):
-        if (left >> k) & 1:
-            x[ocr + k] = 0
+    m = left
+    while m:
+        x[ocr + low_bit(m)] = 0
+        m &= m - 1
     x[0] = new
     if loss:
         wake(S, p, x)
@@ -414,22 +444,22 @@ def destroy(S, p, x, bits, buf):  # type: ignore[no-untyped-def]
         return
     new = split(S, p, x, mask & ~bits, buf)
     after_loss(S, p, x, mask, new)
-    canon(S, p, x)
+    canon(S, p, x, mask & ~new)
 
 
 # -- charges ---------------------------------------------------------------------------------------
 @jit
 def _allowed(S, p, i, h):  # type: ignore[no-untyped-def]
-    return h == -1 or (h >= 0 and (not S.V[p, MULTI] or S.T[p, GIDX, S.BA[p, BATTILE, i]] == h))
+    return h == -1 or (h >= 0 and (not S[p, V, MULTI] or S[p, GIDX, S[p, BATTILE, i]] == h))
 
 
 @jit
 def draw(S, p, x, h):  # type: ignore[no-untyped-def]
     """Take one charge from the first charged battery aboard of hull ``h``; the battery or -1."""
-    och = S.off[0]
+    och = S[0, OFFS, 0]
     mask = x[0]
-    for i in range(S.V[p, NBAT]):
-        if x[och + i] > 0 and (mask >> S.BA[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
+    for i in range(S[p, V, NBAT]):
+        if x[och + i] > 0 and (mask >> S[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
             x[och + i] -= 1
             return i
     return -1
@@ -438,30 +468,30 @@ def draw(S, p, x, h):  # type: ignore[no-untyped-def]
 @jit
 def charged(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel._left: a charge left in hull ``h``."""
-    och = S.off[0]
+    och = S[0, OFFS, 0]
     mask = x[0]
-    for i in range(S.V[p, NBAT]):
-        if x[och + i] > 0 and (mask >> S.BA[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
+    for i in range(S[p, V, NBAT]):
+        if x[och + i] > 0 and (mask >> S[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
             return True
     return False
 
 
 @jit
 def charges_in(S, p, x):  # type: ignore[no-untyped-def]
-    och = S.off[0]
+    och = S[0, OFFS, 0]
     mask = x[0]
     t = 0
-    for i in range(S.V[p, NBAT]):
-        if (mask >> S.BA[p, BATTILE, i]) & 1:
+    for i in range(S[p, V, NBAT]):
+        if (mask >> S[p, BATTILE, i]) & 1:
             t += x[och + i]
     return t
 
 
 @jit
 def all_charges(S, p, x):  # type: ignore[no-untyped-def]
-    och = S.off[0]
+    och = S[0, OFFS, 0]
     t = 0
-    for i in range(S.V[p, NBAT]):
+    for i in range(S[p, V, NBAT]):
         t += x[och + i]
     return t
 
@@ -469,9 +499,9 @@ def all_charges(S, p, x):  # type: ignore[no-untyped-def]
 # -- meteors and shots (the flight kernel's default policy) --------------------------------------
 @jit
 def _boosted(S, p, mask, shields):  # type: ignore[no-untyped-def]
-    s_all = shields & S.V[p, BOOSTABLE]
-    for s in range(S.V[p, N_]):
-        if (s_all >> s) & 1 and S.T[p, ADJ, s] & S.V[p, BOOSTERS] & mask:
+    s_all = shields & S[p, V, BOOSTABLE]
+    for s in range(S[p, V, N_]):
+        if (s_all >> s) & 1 and S[p, ADJ, s] & S[p, V, BOOSTERS] & mask:
             return True
     return False
 
@@ -479,14 +509,14 @@ def _boosted(S, p, mask, shields):  # type: ignore[no-untyped-def]
 @jit
 def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
     """Kernel.play for the outcome of dice pair ``roll`` of an attack of ``kind`` from direction ``d``."""
-    o = S.ocell[p, d, roll]
-    nl = S.OI[p, ONL, d, o]
+    o = S[p, OCELL + d, roll]
+    nl = S[p, ONL + d, o]
     if nl == 0:
         return
-    side = S.OI[p, OSIDE, d, o]
-    tol = S.OI[p, OTOL, d, o]
+    side = S[p, OSIDE + d, o]
+    tol = S[p, OTOL + d, o]
     mask = x[0]
-    vul = S.vuln[p, kind, side]
+    vul = S[p, VULN + kind, side]
     hits = 0
     nh = 0
     hl0 = -1
@@ -494,8 +524,8 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
     hk0 = -1
     hk1 = -1
     for li in range(nl):
-        line = S.olines[p, d, o, li]
-        lm = S.linem[p, side, line] & mask
+        line = S[p, OLINES + 4 * d + li, o]
+        lm = S[p, LINEM + side, line] & mask
         if lm == 0:
             continue
         k = low_bit(lm) if (side == 0 or side == 3) else high_bit(lm)
@@ -508,18 +538,18 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
             nh += 1
     if nh == 0:
         return
-    multi = S.V[p, MULTI]
+    multi = S[p, V, MULTI]
     if multi:
-        g0 = S.T[p, GIDX, hk0]
-        if nh == 1 or S.T[p, GIDX, hk1] == g0:
+        g0 = S[p, GIDX, hk0]
+        if nh == 1 or S[p, GIDX, hk1] == g0:
             hull = g0
-            shields = S.cover[p, side] & S.HU[p, GMASK, g0] & mask
+            shields = S[p, COVER, side] & S[p, GMASK, g0] & mask
         else:
             hull = -2
             shields = 0
     else:
         hull = -1
-        shields = S.cover[p, side] & mask
+        shields = S[p, COVER, side] & mask
     if kind == SMALL or kind == LIGHT:
         if shields and draw(S, p, x, _i(hull)) >= 0:
             return
@@ -532,16 +562,17 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
                 line = hl0 if i == 0 else hl1
                 k = hk0 if i == 0 else hk1
                 shot = -1
-                for j in range(S.BRG.shape[5]):
-                    c = S.BRG[p, 0, side, tol, line, j]
+                brow = BRG + side * 2 * LMAX + tol * LMAX + line
+                for j in range(S.shape[2]):
+                    c = S[p, brow, j]
                     if c < 0:
                         break
                     if (used >> c) & 1 or not (mask >> c) & 1:
                         continue
-                    if S.BRG[p, 1, side, tol, line, j]:
+                    if S[p, brow + BRGFREE, j]:
                         shot = c
                         break
-                    if draw(S, p, x, _i(S.T[p, GIDX, c] if multi else -1)) >= 0:
+                    if draw(S, p, x, _i(S[p, GIDX, c] if multi else -1)) >= 0:
                         shot = c
                         break
                 if shot >= 0:
@@ -556,7 +587,7 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
                 if draw(S, p, x, _i(hull)) >= 0:
                     open_hits = 0
                 else:
-                    x[S.off[0] + b1] += 1
+                    x[S[0, OFFS, 0] + b1] += 1
         destroyed = open_hits
     if destroyed:
         destroy(S, p, x, _i(destroyed), buf)
@@ -568,22 +599,22 @@ def engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
     """ShipModel.engine: power and presence per hull in ``tmp[POWER]``, ``tmp[LIVE]``, charges
     spent from ``x``; returns the lowest power of the hulls aboard (0 with none)."""
     mask = x[0]
-    nh = S.V[p, NHULL]
+    nh = S[p, V, NHULL]
     power = tmp[POWER:POWER + 8]
     live = tmp[LIVE:LIVE + 8]
     ndbl = tmp[NDBL:NDBL + 8]
     for h in range(nh):
         power[h] = 0
         ndbl[h] = 0
-        live[h] = 1 if S.HU[p, GMASK, h] & mask else 0
-    for e in range(S.V[p, NENG]):
-        t = S.EN[p, ENGTILE, e]
+        live[h] = 1 if S[p, GMASK, h] & mask else 0
+    for e in range(S[p, V, NENG]):
+        t = S[p, ENGTILE, e]
         if not (mask >> t) & 1:
             continue
-        if S.EN[p, ENGDBL, e]:
-            ndbl[S.T[p, GIDX, t]] += 1
+        if S[p, ENGDBL, e]:
+            ndbl[S[p, GIDX, t]] += 1
         else:
-            power[S.T[p, GIDX, t]] += S.EN[p, ENGPOW, e]
+            power[S[p, GIDX, t]] += S[p, ENGPOW, e]
     for _ in range(k):
         best = -1
         for h in range(nh):
@@ -596,7 +627,7 @@ def engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
         power[best] += 2
     orange = bonus_alien(S, p, x, ORANGE)
     if orange >= 0:
-        h = S.T[p, GIDX, orange]
+        h = S[p, GIDX, orange]
         if power[h] > 0:
             power[h] += 3 if has(S, p, x, MANAGER) else 2
     return min_live(power, live, nh)
@@ -616,8 +647,8 @@ def engine_top(S, p, x):  # type: ignore[no-untyped-def]
     """The most charges double engines aboard can take (ShipModel.engine_ladder's length - 1)."""
     mask = x[0]
     dbl = 0
-    for e in range(S.V[p, NENG]):
-        if S.EN[p, ENGDBL, e] and (mask >> S.EN[p, ENGTILE, e]) & 1:
+    for e in range(S[p, V, NENG]):
+        if S[p, ENGDBL, e] and (mask >> S[p, ENGTILE, e]) & 1:
             dbl += 1
     return min(charges_in(S, p, x), dbl)
 
@@ -625,17 +656,17 @@ def engine_top(S, p, x):  # type: ignore[no-untyped-def]
 @jit
 def leave_hull(S, p, x, h, prices):  # type: ignore[no-untyped-def]
     """ShipModel.leave_hull: the credits (half its goods, rounded up)."""
-    ogd = S.off[2]
+    ogd = S[0, OFFS, 2]
     mask = x[0]
-    tiles = mask & S.HU[p, GMASK, h]
+    tiles = mask & S[p, GMASK, h]
     value = 0
-    for hh in range(S.V[p, NHOLD]):
-        if (tiles >> S.HO[p, HOLDTILE, hh]) & 1:
+    for hh in range(S[p, V, NHOLD]):
+        if (tiles >> S[p, HOLDTILE, hh]) & 1:
             for c in range(4):
                 value += x[ogd + 4 * hh + c] * prices[c]
     x[0] = mask & ~tiles
     x[1] |= tiles
-    canon(S, p, x)
+    canon(S, p, x, tiles)
     return (value + 1) // 2
 
 
@@ -645,13 +676,13 @@ def boost_options(S, p, x):  # type: ignore[no-untyped-def]
     """Cannons a cannon booster aboard could boost, as a mask."""
     mask = x[0]
     out = 0
-    for b in range(S.V[p, NCB]):
-        bt = S.LI[p, CBTILE, b]
+    for b in range(S[p, V, NCB]):
+        bt = S[p, CBTILE, b]
         if not (mask >> bt) & 1:
             continue
-        for i in range(S.V[p, NCAN]):
-            t = S.CA[p, CANTILE, i]
-            if (mask >> t) & 1 and (S.T[p, ADJ, bt] >> t) & 1:
+        for i in range(S[p, V, NCAN]):
+            t = S[p, CANTILE, i]
+            if (mask >> t) & 1 and (S[p, ADJ, bt] >> t) & 1:
                 out |= 1 << t
     return out
 
@@ -661,24 +692,24 @@ def firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     """ShipModel.firepower in half units with ``k`` charges and cannon ``boost`` boosted (-1: none);
     charges spent from ``x``; -1 when the charges do not suffice (the state is then spoilt)."""
     mask = x[0]
-    nh = S.V[p, NHULL]
+    nh = S[p, V, NHULL]
     byh = tmp[BYH:BYH + 8]
     for h in range(nh):
         byh[h] = 0
-    nc = S.V[p, NCAN]
+    nc = S[p, V, NCAN]
     cv = tmp[CV:CV + 64]
     ct = tmp[CT:CT + 64]
     nch = 0
     total = 0
     fwd_b = 0
     for i in range(nc):
-        t = S.CA[p, CANTILE, i]
+        t = S[p, CANTILE, i]
         if t == boost:
-            fwd_b = S.CA[p, CANFWD, i]
+            fwd_b = S[p, CANFWD, i]
         if not (mask >> t) & 1:
             continue
-        v = S.CA[p, CANVAL, i]
-        if S.CA[p, CANDBL, i]:
+        v = S[p, CANVAL, i]
+        if S[p, CANDBL, i]:
             # insertion by (-value, tile)
             j = nch
             while j > 0 and (cv[j - 1] < v or (cv[j - 1] == v and ct[j - 1] > t)):
@@ -690,29 +721,29 @@ def firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
             nch += 1
         else:
             total += v
-            byh[S.T[p, GIDX, t]] += v
+            byh[S[p, GIDX, t]] += v
     powered = 0
     if boost >= 0:
         b = boost
         for j in range(nch):
             if ct[j] == b:
-                if draw(S, p, x, S.T[p, GIDX, b]) < 0:
+                if draw(S, p, x, S[p, GIDX, b]) < 0:
                     return -1
                 total += cv[j]
-                byh[S.T[p, GIDX, b]] += cv[j]
+                byh[S[p, GIDX, b]] += cv[j]
                 powered |= 1 << b
                 break
         booster = -1
-        for i in range(S.V[p, NCB]):
-            bt = S.LI[p, CBTILE, i]
-            if (mask >> bt) & 1 and (S.T[p, ADJ, bt] >> b) & 1:
+        for i in range(S[p, V, NCB]):
+            bt = S[p, CBTILE, i]
+            if (mask >> bt) & 1 and (S[p, ADJ, bt] >> b) & 1:
                 booster = bt
                 break
-        if draw(S, p, x, S.T[p, GIDX, booster]) < 0:
+        if draw(S, p, x, S[p, GIDX, booster]) < 0:
             return -1
         bonus = 6 if fwd_b else 3
         total += bonus
-        byh[S.T[p, GIDX, b]] += bonus
+        byh[S[p, GIDX, b]] += bonus
     left = k
     for j in range(nch):
         if left <= 0:
@@ -720,14 +751,14 @@ def firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
         t = ct[j]
         if (powered >> t) & 1:
             continue
-        if draw(S, p, x, S.T[p, GIDX, t]) >= 0:
+        if draw(S, p, x, S[p, GIDX, t]) >= 0:
             total += cv[j]
-            byh[S.T[p, GIDX, t]] += cv[j]
+            byh[S[p, GIDX, t]] += cv[j]
             powered |= 1 << t
             left -= 1
     purple = bonus_alien(S, p, x, PURPLE)
     if purple >= 0:
-        base = byh[S.T[p, GIDX, purple]] if S.V[p, MULTI] else total
+        base = byh[S[p, GIDX, purple]] if S[p, V, MULTI] else total
         if base > 0:
             total += 6 if has(S, p, x, MANAGER) else 4
     return total
@@ -739,8 +770,8 @@ def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
     target = 2 * strength
     mask = x[0]
     dbl = 0
-    for i in range(S.V[p, NCAN]):
-        if S.CA[p, CANDBL, i] and (mask >> S.CA[p, CANTILE, i]) & 1:
+    for i in range(S[p, V, NCAN]):
+        if S[p, CANDBL, i] and (mask >> S[p, CANTILE, i]) & 1:
             dbl += 1
     top = min(charges_in(S, p, x), dbl)
     have = all_charges(S, p, x)
@@ -748,13 +779,19 @@ def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
     # the cheapest option that wins, else ties: (cost, boosted, enumeration order)
     wk, wb, wc, tk, tb, tc = -1, -1, BIG, -1, -1, BIG
     b = -1
+    och, nb = S[0, OFFS, 0], S[p, V, NBAT]
+    saved = tmp[SAVE:SAVE + 64]
+    for i in range(nb):
+        saved[i] = x[och + i]
     while True:
         for k in range(top + 1):
-            y[:] = x
-            fp = firepower(S, p, y, _i(k), _i(b), tmp)
+            # firepower only spends charges: try each declaration on x and put the charges back
+            fp = firepower(S, p, x, _i(k), _i(b), tmp)
+            cost = have - all_charges(S, p, x)
+            for i in range(nb):
+                x[och + i] = saved[i]
             if fp < 0:
                 continue
-            cost = have - all_charges(S, p, y)
             if fp > target:
                 if cost < wc or (cost == wc and wb >= 0 and b < 0):
                     wk, wb, wc = k, b, cost
@@ -782,20 +819,20 @@ def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
 @jit
 def room(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel.hold_room of hold ``h``: (ordinary, special) slots."""
-    if not (x[0] >> S.HO[p, HOLDTILE, h]) & 1:
+    if not (x[0] >> S[p, HOLDTILE, h]) & 1:
         return 0, 0
-    bi = S.HO[p, HOLDBAT, h]
+    bi = S[p, HOLDBAT, h]
     if bi >= 0:
-        return max(0, S.HO[p, HOLDNORM, h] - x[S.off[0] + bi]), S.HO[p, HOLDSPEC, h]
-    return S.HO[p, HOLDNORM, h], S.HO[p, HOLDSPEC, h]
+        return max(0, S[p, HOLDNORM, h] - x[S[0, OFFS, 0] + bi]), S[p, HOLDSPEC, h]
+    return S[p, HOLDNORM, h], S[p, HOLDSPEC, h]
 
 
 @jit
 def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
-    ogd = S.off[2]
+    ogd = S[0, OFFS, 2]
     for c in range(4):
         cnt[c] = 0
-    for h in range(S.V[p, NHOLD]):
+    for h in range(S[p, V, NHOLD]):
         for c in range(4):
             cnt[c] += x[ogd + 4 * h + c]
 
@@ -805,7 +842,7 @@ def fit(S, p, x, cnt, keep):  # type: ignore[no-untyped-def]
     """ShipModel.fit as counts per colour."""
     sp = 0
     tot = 0
-    for h in range(S.V[p, NHOLD]):
+    for h in range(S[p, V, NHOLD]):
         a, b = room(S, p, x, h)
         sp += b
         tot += a + b
@@ -839,8 +876,8 @@ def gain(S, p, x, new, prices, tmp):  # type: ignore[no-untyped-def]
 
 @jit
 def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
-    ogd = S.off[2]
-    nh = S.V[p, NHOLD]
+    ogd = S[0, OFFS, 2]
+    nh = S[p, V, NHOLD]
     fn = tmp[FN:FN + 64]
     fs = tmp[FS:FS + 64]
     for h in range(nh):
@@ -870,7 +907,7 @@ def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
 @jit
 def load(S, p, x, new, tmp):  # type: ignore[no-untyped-def]
     """ShipModel.load (reactor furnaces included)."""
-    och, ogd = S.off[0], S.off[2]
+    och, ogd = S[0, OFFS, 0], S[0, OFFS, 2]
     mask = x[0]
     pool = tmp[LOAD:LOAD + 4]
     keep = tmp[LOAD + 4:LOAD + 8]
@@ -881,15 +918,15 @@ def load(S, p, x, new, tmp):  # type: ignore[no-untyped-def]
     left = 0
     for c in range(4):
         left += pool[c] - keep[c]
-    for fi in range(S.V[p, NFUR]):
-        f = S.LI[p, FURTILE, fi]
+    for fi in range(S[p, V, NFUR]):
+        f = S[p, FURTILE, fi]
         if not (mask >> f) & 1 or left == 0:
             continue
-        for i in range(S.V[p, NBAT]):
-            k = S.BA[p, BATTILE, i]
-            if (mask >> k) & 1 and (S.T[p, ADJ, f] >> k) & 1:
-                cap = S.BA[p, BATCAP, i]
-                hh = S.BA[p, BATHOLD, i]
+        for i in range(S[p, V, NBAT]):
+            k = S[p, BATTILE, i]
+            if (mask >> k) & 1 and (S[p, ADJ, f] >> k) & 1:
+                cap = S[p, BATCAP, i]
+                hh = S[p, BATHOLD, i]
                 if hh >= 0:
                     for c in range(4):
                         cap -= x[ogd + 4 * hh + c]
@@ -902,12 +939,12 @@ def load(S, p, x, new, tmp):  # type: ignore[no-untyped-def]
 
 @jit
 def lose_goods(S, p, x, n):  # type: ignore[no-untyped-def]
-    ogd = S.off[2]
+    ogd = S[0, OFFS, 2]
     left = n
     while left:
         found = False
         for c in range(4):
-            for h in range(S.V[p, NHOLD]):
+            for h in range(S[p, V, NHOLD]):
                 if x[ogd + 4 * h + c] > 0:
                     x[ogd + 4 * h + c] -= 1
                     found = True
@@ -1011,9 +1048,9 @@ def weakest(values, pos, present, skip):  # type: ignore[no-untyped-def]
 def take_reward(C, c, racing):  # type: ignore[no-untyped-def]
     if not racing:
         return True
-    if C.CI[c, CTYPE] == SMUGGLERS:
-        return C.CI[c, CDAYS] == 0
-    return C.CI[c, CCRED] >= 2 * C.CI[c, CDAYS]
+    if C[c, CI, CTYPE] == SMUGGLERS:
+        return C[c, CI, CDAYS] == 0
+    return C[c, CI, CCRED] >= 2 * C[c, CI, CDAYS]
 
 
 @jit
@@ -1021,16 +1058,16 @@ def card_goods(C, c, second, out):  # type: ignore[no-untyped-def]
     """The card's goods as counts (the least valuable dropped for a second taker)."""
     for i in range(4):
         out[i] = 0
-    n = C.CI[c, NGOODS] - (1 if second else 0)
+    n = C[c, CI, NGOODS] - (1 if second else 0)
     for i in range(n):
-        out[C.cgoods[c, i]] += 1
+        out[C[c, CGOODS, i]] += 1
 
 
 @jit
 def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[no-untyped-def]
     """cards/_enemies.attack_in_order with each enemy's reward and penalty (and pirates' shots)."""
     P = R[R_P]
-    typ = C.CI[c, CTYPE]
+    typ = C[c, CI, CTYPE]
     order, on, movers, steps, y, buf, gd, tmp = w
     for p in range(P):
         on[p] = out[p] == 0
@@ -1045,7 +1082,7 @@ def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[
         if defeats >= need:
             continue
         x = X[p]
-        res = fight(S, p, x, C.CI[c, CSTR], y, buf, tmp)
+        res = fight(S, p, x, C[c, CI, CSTR], y, buf, tmp)
         if res == WIN:
             second = min(defeats, 1)
             if take_reward(C, c, pol[p]):
@@ -1053,29 +1090,29 @@ def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[
                     card_goods(C, c, second, gd)
                     load(S, p, x, gd, tmp)
                 else:
-                    cred[p] += C.CI[c, CCRED] - second
+                    cred[p] += C[c, CI, CCRED] - second
                 movers[p] = 1
-                steps[p] = -C.CI[c, CDAYS]
+                steps[p] = -C[c, CI, CDAYS]
             defeats += 1
         elif res == LOSE:
             beaten |= 1 << p
             if typ == SLAVERS:
-                lose_crew(S, p, x, C.CI[c, CCREWPEN])
+                lose_crew(S, p, x, C[c, CI, CCREWPEN])
             elif typ == SMUGGLERS:
-                lose_goods(S, p, x, C.CI[c, CGOODSPEN])
+                lose_goods(S, p, x, C[c, CI, CGOODSPEN])
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
     if typ == PIRATES and beaten:
-        for j in range(C.CI[c, NATT]):
+        for j in range(C[c, CI, NATT]):
             for p in range(P):
                 if (beaten >> p) & 1:
-                    flight_step(S, p, X[p], C.ATT[c, 0, j], C.ATT[c, 1, j], ro[j], buf)
+                    flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], buf)
 
 
 @jit
 def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-untyped-def]
     """cards/_offer.take_in_order for an abandoned ship or station."""
     P = R[R_P]
-    typ = C.CI[c, CTYPE]
+    typ = C[c, CI, CTYPE]
     order, on, movers, steps, y, buf, gd, tmp = w
     for p in range(P):
         on[p] = out[p] == 0
@@ -1092,22 +1129,22 @@ def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-un
         second = min(taken, 1)
         ok = False
         if typ == ABANDONED_SHIP:
-            cost = C.CI[c, CCREWCOST]
-            if crew_count(S, p, x) >= cost and (not pol[p] or C.CI[c, CCRED] >= 2 * C.CI[c, CDAYS]):
+            cost = C[c, CI, CCREWCOST]
+            if crew_count(S, p, x) >= cost and (not pol[p] or C[c, CI, CCRED] >= 2 * C[c, CI, CDAYS]):
                 y[:] = x
                 lose_crew(S, p, y, cost)
                 if humans(S, p, y, ANY) > 0:
                     ok = True
                     x[:] = y
-                    cred[p] += C.CI[c, CCRED] - second
+                    cred[p] += C[c, CI, CCRED] - second
         else:
             card_goods(C, c, second, gd)
-            if crew_count(S, p, x) >= C.CI[c, CCREWREQ] and not pol[p] and gain(S, p, x, gd, prices, tmp) > 0:
+            if crew_count(S, p, x) >= C[c, CI, CCREWREQ] and not pol[p] and gain(S, p, x, gd, prices, tmp) > 0:
                 ok = True
                 load(S, p, x, gd, tmp)
         if ok:
             movers[p] = 1
-            steps[p] = -C.CI[c, CDAYS]
+            steps[p] = -C[c, CI, CDAYS]
             taken += 1
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
 
@@ -1121,7 +1158,7 @@ def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-u
         movers[p] = 0
         steps[p] = 0
     cnt = order_of(pos, on, order)
-    npl = C.CI[c, NPL]
+    npl = C[c, CI, NPL]
     free = (1 << npl) - 1
     share = R[R_FIVE]
     for r in range(cnt):
@@ -1142,8 +1179,8 @@ def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-u
                     continue
                 for q in range(4):
                     gd[q] = 0
-                for q in range(C.nplg[c, i] - phase):
-                    gd[C.plg[c, i, q]] += 1
+                for q in range(C[c, NPLG, i] - phase):
+                    gd[C[c, PLG + i, q]] += 1
                 g = gain(S, p, x, gd, prices, tmp)
                 nf = 1 - phase
                 if g > 0 and (best_i < 0 or g > best_g or (g == best_g and nf > best_free)):
@@ -1152,11 +1189,11 @@ def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-u
             continue
         for q in range(4):
             gd[q] = 0
-        for q in range(C.nplg[c, best_i] - best_shared):
-            gd[C.plg[c, best_i, q]] += 1
+        for q in range(C[c, NPLG, best_i] - best_shared):
+            gd[C[c, PLG + best_i, q]] += 1
         load(S, p, x, gd, tmp)
         movers[p] = 1
-        steps[p] = -C.CI[c, CDAYS]
+        steps[p] = -C[c, CI, CDAYS]
         if best_shared:
             share = 0
         else:
@@ -1178,16 +1215,23 @@ def open_space(S, C, R, X, pos, out, cred, pol, prices, w):  # type: ignore[no-u
         k = top
         if not pol[p]:
             k = 0
+            # the ladder: engine only spends charges, so each rung is tried on x and the charges put back
+            och, nb = S[0, OFFS, 0], S[p, V, NBAT]
+            saved = tmp[SAVE:SAVE + 64]
+            for i in range(nb):
+                saved[i] = x[och + i]
             for kk in range(top + 1):
-                y[:] = x
-                if engine(S, p, y, kk, tmp) >= 1:
+                power_k = engine(S, p, x, kk, tmp)
+                for i in range(nb):
+                    x[och + i] = saved[i]
+                if power_k >= 1:
                     k = kk
                     break
         value = engine(S, p, x, k, tmp)
         power = tmp[POWER:POWER + 8]
         live = tmp[LIVE:LIVE + 8]
-        nh = S.V[p, NHULL]
-        if S.V[p, MULTI]:
+        nh = S[p, V, NHULL]
+        if S[p, V, MULTI]:
             nlive = 0
             nzero = 0
             for h in range(nh):
@@ -1212,7 +1256,7 @@ def open_space(S, C, R, X, pos, out, cred, pol, prices, w):  # type: ignore[no-u
 def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-untyped-def]
     P = R[R_P]
     order, on, movers, steps, y, buf, gd, tmp = w
-    for li in range(C.CI[c, NLINE]):
+    for li in range(C[c, CI, NLINE]):
         cnt = 0
         for p in range(P):
             on[p] = out[p] == 0
@@ -1220,7 +1264,7 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-unty
                 cnt += 1
         if not (cnt >= 2 or (R[R_WEAKEST] and on[0] and cnt == 1)):
             continue
-        crit = C.LN[c, 0, li]
+        crit = C[c, LCRIT, li]
         for p in range(P):
             if not on[p]:
                 continue
@@ -1235,8 +1279,8 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-unty
         second = -1
         if R[R_FIVE] and cnt >= 3:
             second = weakest(values, pos, on, first)
-        pen = C.LN[c, 1, li]
-        amt = C.LN[c, 2, li]
+        pen = C[c, LPEN, li]
+        amt = C[c, LAMT, li]
         if pen == 0:
             for p in range(P):
                 movers[p] = 0
@@ -1257,12 +1301,12 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-unty
                     lose_goods(S, who, X[who], n)
         else:
             heavy = -1
-            for j in range(C.LN[c, 3, li]):
-                if C.LS[c, 0, li, j] == HEAVY:
+            for j in range(C[c, LNS, li]):
+                if C[c, LSK + li, j] == HEAVY:
                     heavy = j
                     break
-            for j in range(C.LN[c, 3, li]):
-                kind, d = C.LS[c, 0, li, j], C.LS[c, 1, li, j]
+            for j in range(C[c, LNS, li]):
+                kind, d = C[c, LSK + li, j], C[c, LSD + li, j]
                 flight_step(S, first, X[first], kind, d, ro[j], buf)
                 if second >= 0 and j != heavy:
                     flight_step(S, second, X[second], kind, d, ro[j], buf)
@@ -1291,8 +1335,8 @@ def sabotage(S, C, R, X, pos, out, ro, w, values):  # type: ignore[no-untyped-de
             continue
         x = X[who]
         for k in range(tries):
-            sq = S.sab[who, ro[2 * k], ro[2 * k + 1]]
-            t = S.sqtile[who, sq]
+            sq = S[who, SAB + ro[2 * k], ro[2 * k + 1]]
+            t = S[who, SQTILE, sq]
             if t >= 0 and (x[0] >> t) & 1:
                 destroy(S, who, x, 1 << t, buf)
                 break
@@ -1315,14 +1359,14 @@ def crewless(S, R, X, out, cred, prices, live):  # type: ignore[no-untyped-def]
         if out[p] != 0:
             continue
         x = X[p]
-        nh = S.V[p, NHULL]
+        nh = S[p, V, NHULL]
         nlive = 0
         empty = 0
         for h in range(nh):
-            live[h] = 1 if S.HU[p, GMASK, h] & x[0] else 0
+            live[h] = 1 if S[p, GMASK, h] & x[0] else 0
             if live[h]:
                 nlive += 1
-                if humans(S, p, x, h if S.V[p, MULTI] else ANY) == 0:
+                if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
                     empty |= 1 << h
         if empty == 0:
             continue
@@ -1371,17 +1415,17 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
         for s in range(size):
             c = decks[run, s]
             ro = rolls[run, s]
-            typ = C.CI[c, CTYPE]
+            typ = C[c, CI, CTYPE]
             for p in range(P):
                 b_out[p] = out[p]
                 b_cred[p] = cred[p]
                 b_pos[p] = pos[p]
                 present[p] = out[p] == 0
             if typ == METEOR_SWARM:
-                for j in range(C.CI[c, NATT]):
+                for j in range(C[c, CI, NATT]):
                     for p in range(P):
                         if present[p]:
-                            flight_step(S, p, X[p], C.ATT[c, 0, j], C.ATT[c, 1, j], ro[j], buf)
+                            flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], buf)
             elif typ == SLAVERS or typ == SMUGGLERS or typ == PIRATES:
                 enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w)
             elif typ == ABANDONED_SHIP or typ == ABANDONED_STATION:
@@ -1422,9 +1466,9 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
             x = X[p]
             value = 0
             merchant = 0
-            ogd = S.off[2]
+            ogd = S[0, OFFS, 2]
             is_merchant = has(S, p, x, MERCHANT)
-            for h in range(S.V[p, NHOLD]):
+            for h in range(S[p, V, NHOLD]):
                 for q in range(4):
                     value += x[ogd + 4 * h + q] * prices[q]
                     if is_merchant and q <= 1:
@@ -1434,14 +1478,14 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
                 others = alien_colours(S, p, x) - 1
                 manager = 1 if others == 0 else 3 if others == 1 else 6
             lst = lost(S, p, x)
-            penalty = lst + S.V[p, ASIDE]
-            if S.V[p, CAP] >= 0:
-                penalty = min(penalty, S.V[p, CAP])
+            penalty = lst + S[p, V, ASIDE]
+            if S[p, V, CAP] >= 0:
+                penalty = min(penalty, S[p, V, CAP])
             if has(S, p, x, LAWYER):
                 penalty = 0
             lux = 0
-            for k in range(S.V[p, N_]):
-                if S.T[p, LUXURY, k] and (x[0] >> k) & 1 and x[S.off[1] + k] > 0:
+            for k in range(S[p, V, N_]):
+                if S[p, LUXURY, k] and (x[0] >> k) & 1 and x[S[0, OFFS, 1] + k] > 0:
                     lux += 1
             whole = 1 if x[1] == 0 else 0
             fin = out[p] == 0
@@ -1455,7 +1499,7 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
             facts[p, 7] = lst
             if fin and whole:
                 any_whole = True
-            for k in range(S.V[p, N_]):
+            for k in range(S[p, V, N_]):
                 if not ((x[0] | x[1]) >> k) & 1:
                     tile_lost[p, k] += 1
         # places: whole ships first, then by position (stable by player)

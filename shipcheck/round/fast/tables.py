@@ -1,33 +1,33 @@
 """The round compiled to integer tables for the compiled kernel (:mod:`.kernel`).
 
-Every table is an ``int64`` array with the players on the first axis, padded to the largest ship
-(``-1`` or 0 where a player has fewer tiles, batteries, holds...). The tables are read off the
-same :class:`~shipcheck.round.state.ShipModel` and :class:`~shipcheck.flight.FlightModel` objects
-the memoised engine uses, so both engines start from one description of each ship; the rules
-that act on them are written twice (here in :mod:`.kernel`, there in :mod:`shipcheck.round.state`,
-the flight model and the card modules) and held to the same numbers by
-``tests/test_round_fast.py``.
+The ships are one ``int64`` array ``S[player, row, column]`` and the cards one array
+``C[card, row, column]`` (the rows are named below): one array, not a tuple of them, because every
+compiled call passes its arguments by value. The tables are read off the same
+:class:`~shipcheck.round.state.ShipModel` and :class:`~shipcheck.flight.FlightModel` objects (and
+the flight model's compiled :class:`~shipcheck.kernel.Kernel`) the memoised engine uses, so both
+engines start from one description of each ship; the rules that act on them are written twice
+(in :mod:`.kernel`, and in :mod:`shipcheck.round.state`, the flight model and the card modules)
+and held to the same numbers by ``tests/test_round_fast.py``.
 
 A player's state in a run is one row of ``int64``: ``[mask, gone, charges per battery, crew per
-tile, goods per hold and colour]`` (offsets in :attr:`Ships.off`), the round state of
+tile, goods per hold and colour]`` (offsets in row :data:`OFFS`), the round state of
 :mod:`shipcheck.round.state` with the goods of a hold as counts per colour (a hold's goods are a
 sorted tuple there, so the two say the same).
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
-from shipcheck.cards import Card
+from shipcheck.cards import Attack, Card
 from shipcheck.model import ALIENS, Side
 
 from ..rulebook import RoundRules
 from ..state import CODE, SPECIALISATIONS, ShipModel
 
-__all__ = ["CARD_FIELDS", "SHIP_FIELDS", "Cards", "Ships", "card_tables", "initial_rows", "ship_tables"]
+__all__ = ["card_tables", "initial_rows", "ship_tables"]
 
 KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
 DIRECTIONS = ("front", "right", "rear", "left")
@@ -35,117 +35,109 @@ CRITERIA = ("crew", "engine_power", "firepower")
 PENALTIES = ("days", "crew", "goods", "shots")
 MAX_TILES = 62  # masks are int64 words
 
-# per-player numbers: V[p, row]
+# The ships: one array S[player, row, column] (a single array keeps the compiled calls cheap).
+V = 0  # the player's numbers, in columns:
 N_, MULTI, SPEC, ASIDE, CAP, NHULL, CREWTILES, BOOSTABLE, BOOSTERS, NBAT, NHOLD, NENG, NCAN, NCB, NFUR, CABMASK = range(16)
 ALMASK = 16  # ALMASK + colour: cabins of an alien of that colour at launch
 LIFE = 19  # LIFE + colour: life supports of that colour
-# per tile: T[p, row, tile] (EFF + side, SNB + side: connector and neighbour tile per side)
-ADJ, GIDX, CABIN, LUXURY, ALIENCOL, ISALIEN, SUPPORTS, EFF, SNB = 0, 1, 2, 3, 4, 5, 6, 7, 11
-# per hull HU[p, row, hull]; per battery BA; per hold HO; per engine EN; per cannon CA; lists LI
-GMASK, HCAB, HTGT, HCHM = range(4)
-BATTILE, BATCAP, BATHOLD = range(3)
-HOLDTILE, HOLDNORM, HOLDSPEC, HOLDBAT = range(4)
-ENGTILE, ENGPOW, ENGDBL = range(3)
-CANTILE, CANVAL, CANDBL, CANFWD = range(4)
-CBTILE, FURTILE = range(2)
-# per outcome of an attack direction: OI[p, row, direction, outcome]
-OSIDE, OTOL, ONL = range(3)
+ALIENTILES = 22  # tiles of an alien at launch (FlightModel.supports' keys)
+# per tile (columns: tiles); EFF + side, SNB + side: connector and neighbouring tile per side
+ADJ, GIDX, CABIN, LUXURY, ALIENCOL, SUPPORTS, EFF, SNB = 1, 2, 3, 4, 5, 6, 7, 11
+GMASK, HCAB, HTGT, HCHM = 15, 16, 17, 18  # per hull: its tiles, cabins, cabins sleepers wake into, chambers
+BATTILE, BATCAP, BATHOLD = 19, 20, 21  # per battery
+HOLDTILE, HOLDNORM, HOLDSPEC, HOLDBAT = 22, 23, 24, 25  # per hold
+ENGTILE, ENGPOW, ENGDBL = 26, 27, 28  # per engine
+CANTILE, CANVAL, CANDBL, CANFWD = 29, 30, 31, 32  # per cannon
+CBTILE, FURTILE = 33, 34  # cannon boosters, reactor furnaces
+OFFS = 35  # columns 0-3: offsets of the charges, crew and goods in a state row, and its width
+LINEM = 36  # + side: the tiles of each line (columns: lines)
+VULN = 40  # + attack kind: the tiles a hit damages (columns: sides)
+COVER = 44  # shields covering each side (columns: sides)
+SQTILE = 45  # the first tile on each square (columns: squares)
+OCELL = 46  # + attack direction: the outcome of each dice pair (columns 0-35)
+OSIDE, OTOL, ONL = 50, 54, 58  # + direction: each outcome's board side, bearing tolerance, number of lines
+OLINES = 62  # + 4 * direction + j: each outcome's line j
+NLMAX = 4
+SAB = 78  # + column roll: the square a sabotage names for each row roll (columns 0-35)
+BRG = 114  # + side * 2 * LMAX + tolerance * LMAX + line: cannons bearing on a large meteor (free ones first)
+LMAX = 12
+BRGFREE = 4 * 2 * LMAX  # the same rows + BRGFREE: whether each is a free cannon
+ROWS = BRG + 2 * BRGFREE
 
-SHIP_FIELDS = (
-    "off",  # [charges, crew, goods] offsets into a state row, and the row's width
-    "V", "T", "HU", "BA", "HO", "EN", "CA", "LI",
-    "sab", "sqtile",  # sabotage: square named by two rolls; first tile on a square
-    "linem", "vuln", "cover",  # tiles per (side, line); tiles a hit damages per (kind, side); shields per side
-    "BRG",  # [free?, side, tolerance, line, j]: cannons bearing on a large meteor, free ones first
-    "ocell", "OI", "olines",  # outcome of each dice pair per direction; outcomes' side, tolerance, lines
-)
-# per card: CI[card, row]; its goods, planets' goods, meteors or shots, combat lines and their shots
+# The cards: one array C[card, row, column].
+CI, CGOODS, NPLG = 0, 1, 2  # the card's numbers (columns below); its goods; goods per planet
 CTYPE, CSTR, CDAYS, CCRED, CCREWPEN, CGOODSPEN, CCREWCOST, CCREWREQ, NGOODS, NPL, NATT, NLINE = range(12)
-CARD_FIELDS = (
-    "CI", "cgoods",
-    "nplg", "plg",  # goods per planet, and their codes
-    "ATT",  # [kind, direction] per meteor or shot
-    "LN",  # [criterion, penalty, amount, shots] per combat line
-    "LS",  # [kind, direction] per combat line's shot
-)
-Ships: Any = namedtuple("Ships", SHIP_FIELDS)  # type: ignore[misc]  # (fields from a tuple)
-Cards: Any = namedtuple("Cards", CARD_FIELDS)  # type: ignore[misc]
+PLG = 3  # + planet: its goods
+NPMAX = 6
+ATTK, ATTD = 9, 10  # kind and direction of each meteor or shot
+LCRIT, LPEN, LAMT, LNS = 11, 12, 13, 14  # per combat line: criterion, penalty, amount, shots
+LSK, LSD = 15, 19  # + line: kind and direction of each of its shots
+LNMAX = 4
+CROWS = 23
 
 
-def _pad(rows: list[list[Any]], fill: int = -1, width: int | None = None) -> np.ndarray:
-    w = max([len(r) for r in rows] + [width or 1])
-    out = np.full((len(rows), w), fill, dtype=np.int64)
-    for i, r in enumerate(rows):
-        out[i, : len(r)] = r
-    return out
-
-
-def _rows(rows: list[list[list[int]]], fill: int = -1) -> np.ndarray:
-    """``(players, rows, width)`` from per-player lists of equal-count rows, padded."""
-    P, R = len(rows), len(rows[0])
-    w = max([len(r) for per in rows for r in per] + [1])
-    out = np.full((P, R, w), fill, dtype=np.int64)
-    for p, per in enumerate(rows):
-        for i, r in enumerate(per):
-            out[p, i, : len(r)] = r
-    return out
-
-
-def ship_tables(models: list[ShipModel], rules: RoundRules) -> Any:
-    """The players' ships as :class:`Ships`."""
+def ship_tables(models: list[ShipModel], rules: RoundRules) -> np.ndarray:
+    """The players' ships as one ``int64`` array ``S[player, row, column]`` (rows above)."""
     P = len(models)
     N = max(m.n for m in models)
     B = max([len(m.batteries) for m in models] + [1])
     H = max([len(m.holds) for m in models] + [1])
+    size = max(m.ship.board.size for m in models)
+    L = max(max(m.ship.board.width, m.ship.board.height) for m in models)
+    if L > LMAX:
+        raise ValueError(f"a board of {L} lines (the fast path takes at most {LMAX})")
+    W = max(64, size + 1, 36)
+    S = np.zeros((P, ROWS, W), dtype=np.int64)
     och, ocr = 2, 2 + B
     ogd = ocr + N
-    t: dict[str, Any] = {"off": np.array([och, ocr, ogd, ogd + 4 * H], dtype=np.int64)}
-    V = np.zeros((P, LIFE + len(ALIENS)), dtype=np.int64)
-    T = np.zeros((P, SNB + 4, N), dtype=np.int64)
-    T[:, ALIENCOL] = -1
-    T[:, SNB:] = -1
+    S[:, OFFS, :4] = (och, ocr, ogd, ogd + 4 * H)
+    S[:, ALIENCOL] = -1
+    S[:, SNB:SNB + 4] = -1
+    S[:, SQTILE] = -1
+    S[:, BRG:BRG + BRGFREE] = -1
+    S[:, SAB:SAB + 36, :36] = size  # no square
     kern = [m.fm.kernel for m in models]
-    for p, m in enumerate(models):
-        cap = rules.cap_for(m.ship.board.name, m.ship.board.max_penalty)[0]
-        V[p, :ALMASK] = [m.n, int(m.multi), -1 if m.specialisation is None else SPECIALISATIONS.index(m.specialisation),
-                       m.aside, -1 if cap is None else cap, len(m.hulls), sum(1 << k for k in m.fm.crew_tiles),
-                       kern[p].boostable, kern[p].booster_mask, len(m.batteries), len(m.holds), len(m.engines),
-                       len(m.cannons), len(m.cannon_boosters), len(m.furnaces), sum(1 << k for k in m.cabins)]
-        V[p, ALMASK:ALMASK + 3] = [sum(1 << k for k, c in m.alien_colour.items() if c == col) for col in ALIENS]
-        V[p, LIFE:] = [m.life[c] for c in ALIENS]
-        for k in range(m.n):
-            T[p, ADJ, k] = m.adj[k]
-            T[p, GIDX, k] = m.hulls.index(m.group[k])
-            T[p, CABIN, k] = int(k in m.cabins)
-            T[p, LUXURY, k] = int(k in m.luxury)
-            T[p, ALIENCOL, k] = ALIENS.index(m.alien_colour[k]) if k in m.alien_colour else -1
-            T[p, ISALIEN, k] = int(k in m.fm.supports)
-            T[p, SUPPORTS, k] = m.fm.supports.get(k, 0)
-            for s in range(4):
-                T[p, EFF + s, k] = int(bool(m.tiles[k].eff[s]))
-                T[p, SNB + s, k] = m.side_nb[k][s]
-    t["V"], t["T"] = V, T
-    # per hull (FlightModel.hull_crew, in the sorted order of ShipModel.hulls): its tiles, cabins,
-    # the cabins sleepers wake into, stasis chambers
-    t["HU"] = _rows([[[sum(1 << k for k in range(m.n) if m.group[k] == h) for h in m.hulls],
-                      [sum(1 << k for k in hc[0]) for hc in m.fm.hull_crew],
-                      [sum(1 << k for k in hc[1]) for hc in m.fm.hull_crew],
-                      [sum(1 << k for k in hc[2]) for hc in m.fm.hull_crew]] for m in models], 0)
     hold_of = [{k: h for h, (k, _, _, _) in enumerate(m.holds)} for m in models]
-    t["BA"] = _rows([[list(m.batteries), [m.tiles[k].capacity for k in m.batteries],
-                      [hold_of[p].get(k, -1) if m.tiles[k].kind == "battery_hold" else -1 for k in m.batteries]]
-                     for p, m in enumerate(models)])
-    t["HO"] = _rows([[[h[i] for h in m.holds] for i in range(4)] for m in models])
-    t["EN"] = _rows([[[e[0] for e in m.engines], [e[1] for e in m.engines], [int(e[2]) for e in m.engines]]
-                     for m in models])
-    t["CA"] = _rows([[[c[0] for c in m.cannons], [c[1] for c in m.cannons], [int(c[2]) for c in m.cannons],
-                      [int(m.forward[c[0]]) for c in m.cannons]] for m in models])
-    t["LI"] = _rows([[list(m.cannon_boosters), list(m.furnaces)] for m in models])
-    # sabotage: the square named by two rolls, and the tile on a square
-    size = max(m.ship.board.size for m in models)
-    sab = np.full((P, 36, 36), size, dtype=np.int64)
-    sqtile = np.full((P, size + 1), -1, dtype=np.int64)
+
+    def row(p: int, r: int, values: Any) -> None:
+        values = list(values)
+        S[p, r, : len(values)] = values
+
     for p, m in enumerate(models):
+        kr = kern[p]
+        cap = rules.cap_for(m.ship.board.name, m.ship.board.max_penalty)[0]
+        row(p, V, [m.n, int(m.multi), -1 if m.specialisation is None else SPECIALISATIONS.index(m.specialisation),
+                   m.aside, -1 if cap is None else cap, len(m.hulls), sum(1 << k for k in m.fm.crew_tiles),
+                   kr.boostable, kr.booster_mask, len(m.batteries), len(m.holds), len(m.engines), len(m.cannons),
+                   len(m.cannon_boosters), len(m.furnaces), sum(1 << k for k in m.cabins)]
+            + [sum(1 << k for k, c in m.alien_colour.items() if c == col) for col in ALIENS]
+            + [m.life[c] for c in ALIENS] + [sum(1 << k for k in m.fm.supports)])
+        row(p, ADJ, m.adj)
+        row(p, GIDX, [m.hulls.index(g) for g in m.group])
+        row(p, CABIN, [int(k in m.cabins) for k in range(m.n)])
+        row(p, LUXURY, [int(k in m.luxury) for k in range(m.n)])
+        row(p, ALIENCOL, [ALIENS.index(m.alien_colour[k]) if k in m.alien_colour else -1 for k in range(m.n)])
+        row(p, SUPPORTS, [m.fm.supports.get(k, 0) for k in range(m.n)])
+        for side in range(4):
+            row(p, EFF + side, [int(bool(t.eff[side])) for t in m.tiles])
+            row(p, SNB + side, [m.side_nb[k][side] for k in range(m.n)])
+        # per hull, in the sorted order of ShipModel.hulls (FlightModel.hull_crew's order)
+        row(p, GMASK, [sum(1 << k for k in range(m.n) if m.group[k] == h) for h in m.hulls])
+        for r, i in ((HCAB, 0), (HTGT, 1), (HCHM, 2)):
+            row(p, r, [sum(1 << k for k in hc[i]) for hc in m.fm.hull_crew])
+        row(p, BATTILE, m.batteries)
+        row(p, BATCAP, [m.tiles[k].capacity for k in m.batteries])
+        row(p, BATHOLD, [hold_of[p].get(k, -1) if m.tiles[k].kind == "battery_hold" else -1 for k in m.batteries])
+        for r, i in ((HOLDTILE, 0), (HOLDNORM, 1), (HOLDSPEC, 2), (HOLDBAT, 3)):
+            row(p, r, [h[i] for h in m.holds])
+        for r, i in ((ENGTILE, 0), (ENGPOW, 1), (ENGDBL, 2)):
+            row(p, r, [int(e[i]) for e in m.engines])
+        for r, i in ((CANTILE, 0), (CANVAL, 1), (CANDBL, 2)):
+            row(p, r, [int(c[i]) for c in m.cannons])
+        row(p, CANFWD, [int(m.forward[c[0]]) for c in m.cannons])
+        row(p, CBTILE, m.cannon_boosters)
+        row(p, FURTILE, m.furnaces)
+        # sabotage: the square named by two rolls, and the tile on a square
         b = m.ship.board
         value = [(a // 6 + 1) + (a % 6 + 1) if b.dice == "2d6" else a // 6 + 1 for a in range(36)]
         for a in range(36):
@@ -153,57 +145,42 @@ def ship_tables(models: list[ShipModel], rules: RoundRules) -> Any:
             for r in range(36):
                 rs = b.lines_for(Side.E, value[r])
                 if len(cs) == 1 and len(rs) == 1:
-                    sab[p, a, r] = rs[0] * b.width + cs[0]
+                    S[p, SAB + a, r] = rs[0] * b.width + cs[0]
         for k, sq in enumerate(m.fm.squares):
-            if sqtile[p, sq] < 0:  # the first tile on a square, as the memoised engine looks it up
-                sqtile[p, sq] = k
-    t["sab"], t["sqtile"] = sab, sqtile
-    # the flight kernel's geometry (shipcheck.kernel.Kernel), per player
-    L = max(max(m.ship.board.width, m.ship.board.height) for m in models)
-    linem = np.zeros((P, 4, L), dtype=np.int64)
-    vuln = np.zeros((P, 4, 4), dtype=np.int64)
-    cover = np.zeros((P, 4), dtype=np.int64)
-    for p, kr in enumerate(kern):
+            if S[p, SQTILE, sq] < 0:  # the first tile on a square, as the memoised engine looks it up
+                S[p, SQTILE, sq] = k
+        # the flight kernel's geometry (shipcheck.kernel.Kernel)
         for side in range(4):
             for line, lm in kr.lines[side].items():
-                linem[p, side, line] = lm
-            cover[p, side] = kr.cover[side]
+                S[p, LINEM + side, line] = lm
+            S[p, COVER, side] = kr.cover[side]
             for ki, kind in enumerate(KINDS):
-                vuln[p, ki, side] = kr.vuln[(kind, side)]
-    t["linem"], t["vuln"], t["cover"] = linem, vuln, cover
-    C = max([len(m.fm.cannons) for m in models] + [1])
-    brg = np.full((P, 2, 4, 2, L, C), -1, dtype=np.int64)
-    for p, kr in enumerate(kern):
-        for side in range(4):
+                S[p, VULN + ki, side] = kr.vuln[(kind, side)]
             for tol in range(2):
                 for line in range(L):
+                    r = BRG + side * 2 * LMAX + tol * LMAX + line
                     for j, (c, free) in enumerate(kr.bearing(side, tol, line)):
-                        brg[p, 0, side, tol, line, j] = c
-                        brg[p, 1, side, tol, line, j] = int(free)
-    t["BRG"] = brg
-    # dice: per attack direction, the outcome of each of the 36 pairs, and each outcome's side,
-    # bearing tolerance and lines (the flight model's outcomes, shared with the exact engine)
-    from shipcheck.cards import Attack
-
-    outs = [[kr.outcomes(Attack("small", d)) for d in DIRECTIONS] for kr in kern]
-    n_out = max(len(o) for per in outs for o in per)
-    NL = max([len(o[3]) for per in outs for os in per for o in os] + [1])
-    ocell = np.zeros((P, 4, 36), dtype=np.int64)
-    oi = np.zeros((P, 3, 4, n_out), dtype=np.int64)
-    olines = np.zeros((P, 4, n_out, NL), dtype=np.int64)
-    for p, m in enumerate(models):
+                        S[p, r, j] = c
+                        S[p, r + BRGFREE, j] = int(free)
+        # dice: per attack direction, the outcome of each of the 36 pairs, and each outcome's side,
+        # bearing tolerance and lines (the flight model's outcomes, shared with the exact engine)
         for d, direction in enumerate(DIRECTIONS):
-            ocell[p, d] = m.fm.outcomes(Attack("small", direction))[1]
-            for o, (_w, side, tol, lines) in enumerate(outs[p][d]):
-                oi[p, :, d, o] = (side, tol, len(lines))
-                olines[p, d, o, : len(lines)] = lines
-    t["ocell"], t["OI"], t["olines"] = ocell, oi, olines
-    return Ships(**{k: np.ascontiguousarray(t[k], dtype=np.int64) for k in SHIP_FIELDS})
+            attack = Attack("small", direction)
+            S[p, OCELL + d, :36] = m.fm.outcomes(attack)[1]
+            for o, (_w, side, tol, lines) in enumerate(kr.outcomes(attack)):
+                if len(lines) > NLMAX:
+                    raise ValueError(f"an outcome of {len(lines)} lines (the fast path takes at most {NLMAX})")
+                S[p, OSIDE + d, o] = side
+                S[p, OTOL + d, o] = tol
+                S[p, ONL + d, o] = len(lines)
+                for j, line in enumerate(lines):
+                    S[p, OLINES + 4 * d + j, o] = line
+    return S
 
 
-def initial_rows(models: list[ShipModel], S: Any) -> np.ndarray:
+def initial_rows(models: list[ShipModel], S: np.ndarray) -> np.ndarray:
     """``(players, width)``: each player's launch state as a state row."""
-    och, ocr, ogd, width = (int(v) for v in S.off)
+    och, ocr, ogd, width = (int(v) for v in S[0, OFFS, :4])
     rows = np.zeros((len(models), width), dtype=np.int64)
     for p, m in enumerate(models):
         mask, charges, crew, goods, gone = m.initial()
@@ -221,36 +198,35 @@ def _codes(goods: tuple[str, ...]) -> list[int]:
     return sorted(CODE[g] for g in goods)
 
 
-def card_tables(cards: tuple[Card, ...], types: tuple[str, ...]) -> Any:
-    """The cards a deck can hold as :class:`Cards` (``types``: the card type index order)."""
-    K = len(cards)
-    t: dict[str, Any] = {}
+def card_tables(cards: tuple[Card, ...], types: tuple[str, ...]) -> np.ndarray:
+    """The cards a deck can hold as one ``int64`` array ``C[card, row, column]`` (``types``: the card
+    type index order)."""
     attacks = [list(c.meteors or ()) if c.type == "meteor_swarm" else list(c.shots or ()) for c in cards]
     planets = [list(c.planets or ()) for c in cards]
     lines = [list(c.lines or ()) for c in cards]
-    t["CI"] = np.array([[types.index(c.type), c.strength or 0, c.days or 0, c.credits or 0, c.crew_penalty or 0,
+    W = max([12, NPMAX] + [len(a) for a in attacks] + [len(g) for p in planets for g in p]
+            + [len(ln.shots) for x in lines for ln in x] + [len(c.goods or ()) for c in cards])
+    C = np.zeros((len(cards), CROWS, W), dtype=np.int64)
+    for i, c in enumerate(cards):
+        if len(planets[i]) > NPMAX or len(lines[i]) > LNMAX:
+            raise ValueError(f"card {c.id}: more planets or combat lines than the fast path takes")
+        C[i, CI, :12] = (types.index(c.type), c.strength or 0, c.days or 0, c.credits or 0, c.crew_penalty or 0,
                          c.goods_penalty or 0, c.crew_cost or 0, c.crew_required or 0, len(c.goods or ()),
-                         len(planets[i]), len(attacks[i]), len(lines[i])] for i, c in enumerate(cards)], dtype=np.int64)
-    t["cgoods"] = _pad([_codes(c.goods or ()) for c in cards], 0)
-    NP = max([len(p) for p in planets] + [1])
-    G = max([len(g) for p in planets for g in p] + [1])
-    nplg = np.zeros((K, NP), dtype=np.int64)
-    plg = np.zeros((K, NP, G), dtype=np.int64)
-    for i, ps in enumerate(planets):
-        for j, g in enumerate(ps):
-            nplg[i, j] = len(g)
-            plg[i, j, : len(g)] = _codes(g)
-    t["nplg"], t["plg"] = nplg, plg
-    t["ATT"] = _rows([[[KINDS.index(a.kind) for a in att], [DIRECTIONS.index(a.side) for a in att]] for att in attacks],
-                     0)
-    NLN = max([len(x) for x in lines] + [1])
-    S = max([len(ln.shots) for x in lines for ln in x] + [1])
-    ln_ = np.zeros((K, 4, NLN), dtype=np.int64)
-    ls = np.zeros((K, 2, NLN, S), dtype=np.int64)
-    for i, x in enumerate(lines):
-        for j, ln in enumerate(x):
-            ln_[i, :, j] = (CRITERIA.index(ln.criterion), PENALTIES.index(ln.penalty), ln.amount or 0, len(ln.shots))
-            for s, a in enumerate(ln.shots):
-                ls[i, :, j, s] = (KINDS.index(a.kind), DIRECTIONS.index(a.side))
-    t["LN"], t["LS"] = ln_, ls
-    return Cards(**{k: np.ascontiguousarray(t[k], dtype=np.int64) for k in CARD_FIELDS})
+                         len(planets[i]), len(attacks[i]), len(lines[i]))
+        g = _codes(c.goods or ())
+        C[i, CGOODS, : len(g)] = g
+        for j, pg in enumerate(planets[i]):
+            C[i, NPLG, j] = len(pg)
+            C[i, PLG + j, : len(pg)] = _codes(pg)
+        for j, a in enumerate(attacks[i]):
+            C[i, ATTK, j] = KINDS.index(a.kind)
+            C[i, ATTD, j] = DIRECTIONS.index(a.side)
+        for j, ln in enumerate(lines[i]):
+            C[i, LCRIT, j] = CRITERIA.index(ln.criterion)
+            C[i, LPEN, j] = PENALTIES.index(ln.penalty)
+            C[i, LAMT, j] = ln.amount or 0
+            C[i, LNS, j] = len(ln.shots)
+            for k, a in enumerate(ln.shots):
+                C[i, LSK + j, k] = KINDS.index(a.kind)
+                C[i, LSD + j, k] = DIRECTIONS.index(a.side)
+    return C
