@@ -1033,6 +1033,17 @@ def move_many(pos, out, movers, steps, L, order, on):  # type: ignore[no-untyped
 
 
 @jit
+def flying_in_order(pos, out, order, on, movers, steps):  # type: ignore[no-untyped-def]
+    """A card's start: the players flying in flight order (``order``, ``on``), nobody moving yet;
+    returns how many fly."""
+    for p in range(pos.shape[0]):
+        on[p] = out[p] == 0
+        movers[p] = 0
+        steps[p] = 0
+    return order_of(pos, on, order)
+
+
+@jit
 def weakest(values, pos, present, skip):  # type: ignore[no-untyped-def]
     best = -1
     for p in range(values.shape[0]):
@@ -1069,11 +1080,7 @@ def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[
     P = R[R_P]
     typ = C[c, CI, CTYPE]
     order, on, movers, steps, y, buf, gd, tmp = w
-    for p in range(P):
-        on[p] = out[p] == 0
-        movers[p] = 0
-        steps[p] = 0
-    cnt = order_of(pos, on, order)
+    cnt = flying_in_order(pos, out, order, on, movers, steps)
     need = 2 if R[R_FIVE] else 1
     defeats = 0
     beaten = 0
@@ -1111,14 +1118,9 @@ def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[
 @jit
 def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-untyped-def]
     """cards/_offer.take_in_order for an abandoned ship or station."""
-    P = R[R_P]
     typ = C[c, CI, CTYPE]
     order, on, movers, steps, y, buf, gd, tmp = w
-    for p in range(P):
-        on[p] = out[p] == 0
-        movers[p] = 0
-        steps[p] = 0
-    cnt = order_of(pos, on, order)
+    cnt = flying_in_order(pos, out, order, on, movers, steps)
     room_ = 2 if R[R_FIVE] else 1
     taken = 0
     for r in range(cnt):
@@ -1151,13 +1153,8 @@ def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-un
 
 @jit
 def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-untyped-def]
-    P = R[R_P]
     order, on, movers, steps, y, buf, gd, tmp = w
-    for p in range(P):
-        on[p] = out[p] == 0
-        movers[p] = 0
-        steps[p] = 0
-    cnt = order_of(pos, on, order)
+    cnt = flying_in_order(pos, out, order, on, movers, steps)
     npl = C[c, CI, NPL]
     free = (1 << npl) - 1
     share = R[R_FIVE]

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 from shipcheck.cards import Attack, Card
-from shipcheck.model import ALIENS, Side
+from shipcheck.model import ALIENS
 
+from ..cards.sabotage import named_squares
 from ..rulebook import RoundRules
 from ..state import CODE, SPECIALISATIONS, ShipModel
 
@@ -95,7 +96,6 @@ def ship_tables(models: list[ShipModel], rules: RoundRules) -> np.ndarray:
     S[:, SNB:SNB + 4] = -1
     S[:, SQTILE] = -1
     S[:, BRG:BRG + BRGFREE] = -1
-    S[:, SAB:SAB + 36, :36] = size  # no square
     kern = [m.fm.kernel for m in models]
     hold_of = [{k: h for h, (k, _, _, _) in enumerate(m.holds)} for m in models]
 
@@ -138,14 +138,7 @@ def ship_tables(models: list[ShipModel], rules: RoundRules) -> np.ndarray:
         row(p, CBTILE, m.cannon_boosters)
         row(p, FURTILE, m.furnaces)
         # sabotage: the square named by two rolls, and the tile on a square
-        b = m.ship.board
-        value = [(a // 6 + 1) + (a % 6 + 1) if b.dice == "2d6" else a // 6 + 1 for a in range(36)]
-        for a in range(36):
-            cs = b.lines_for(Side.N, value[a])
-            for r in range(36):
-                rs = b.lines_for(Side.E, value[r])
-                if len(cs) == 1 and len(rs) == 1:
-                    S[p, SAB + a, r] = rs[0] * b.width + cs[0]
+        S[p, SAB:SAB + 36, :36] = named_squares(m.ship.board, size)
         for k, sq in enumerate(m.fm.squares):
             if S[p, SQTILE, sq] < 0:  # the first tile on a square, as the memoised engine looks it up
                 S[p, SQTILE, sq] = k
