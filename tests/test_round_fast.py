@@ -14,6 +14,10 @@ of every level and type in any order; the dice are random.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -273,3 +277,24 @@ def test_the_kernels_constants_follow_the_python_tables():
         SPECIALISATIONS.index(c) for c in ("lawyer", "manager", "merchant"))
     assert tables.KINDS == ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
     assert (kernel.SMALL, kernel.LARGE, kernel.LIGHT, kernel.HEAVY) == (0, 1, 2, 3)
+
+
+def test_the_cli_says_when_the_kernel_is_compiled(tmp_path, monkeypatch):
+    code = "from shipcheck.round.fast import compile_note; print(compile_note())"
+    env = {k: v for k, v in os.environ.items() if k != fast.ENGINE_ENV}
+    empty = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**env, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert "compiling the round engine" in empty.stdout
+    # once a round has flown here, the kernel is in the cache
+    play(*_tiny_round())
+    assert fast.compile_note() is None
+    monkeypatch.setenv(fast.ENGINE_ENV, "memo")
+    assert fast.compile_note() is None
+
+
+def _tiny_round() -> tuple:
+    from shipcheck.round.deck import fixed_deck
+
+    deck = fixed_deck(["I-05"])
+    t = build_table(Job((FURNACE,), (DefaultPolicy(),), round_rules("1"), deck, False))
+    return t, deck.cards, np.zeros((2, 1), dtype=np.int16), np.zeros((2, 1, ROLLS), dtype=np.uint8)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..engine import Chunk
     from ..race import Table
 
-__all__ = ["ENGINE_ENV", "fallback_reason", "play"]
+__all__ = ["ENGINE_ENV", "compile_note", "fallback_reason", "play"]
 
 ENGINE_ENV = "SHIPCHECK_ROUND_ENGINE"
 _BUILT_IN = (DefaultPolicy, RacingPolicy)
@@ -53,6 +53,21 @@ def fallback_reason(table: Table, cards: tuple[Card, ...] | None = None) -> str 
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def compile_note() -> str | None:
+    """A line to show before a round when the kernel is not in numba's disk cache (it will be
+    compiled, once); None when it is cached, the memoised engine is forced, or numba cannot say."""
+    if os.environ.get(ENGINE_ENV, "").strip().lower() == "memo":
+        return None
+    try:
+        from . import kernel
+
+        dispatcher: Any = kernel.play
+        cached = bool(dispatcher._cache._cache_file._load_index())  # numba's cache index (not public API)
+    except Exception:  # another numba: say nothing
+        return None
+    return None if cached else "compiling the round engine for its first use (about half a minute; cached afterwards)"
 
 
 def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
