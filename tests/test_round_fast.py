@@ -259,6 +259,16 @@ def test_custom_policies_and_the_environment_switch_go_to_the_memoised_engine(mo
     assert fast.ENGINE_ENV in (reason(DefaultPolicy()) or "")
 
 
+def test_a_ship_beyond_the_kernels_words_goes_to_the_memoised_engine():
+    from shipcheck.topology import builtin_board
+
+    b = builtin_board("IVC")
+    big = ship("".join(tile({"col": i % b.width, "row": i // b.width}, "structural", U) for i in range(b.size)), "IVC")
+    rules = round_rules("1")
+    t = build_table(Job((big,), (DefaultPolicy(),), rules, build_deck(rules), False))
+    assert len(big.tiles) > 62 and "81 tiles" in (fast.fallback_reason(t) or "")
+
+
 def test_the_kernels_constants_follow_the_python_tables():
     from shipcheck.model import ALIENS
     from shipcheck.round.engine import TYPES
