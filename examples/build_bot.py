@@ -51,7 +51,7 @@ def build(cls: str = "I", *, seed: int = 0, tiles: int = 140, exact: bool = True
         done["drawn"] += 1
         early = len(ship.tiles) < 0.75 * squares
         w = (EARLY + ("," + weigh if weigh else "")) if early else weigh
-        advice = shipcheck.advise(ship, tid, round=round, weigh=w, exact=exact, top=1)
+        advice = shipcheck.advise(ship, tid, round=round, weigh=w, exact=exact, credits=False, top=1)
         if advice.set_aside:
             done["put back"] += 1
             continue

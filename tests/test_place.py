@@ -20,7 +20,7 @@ from shipcheck.errors import InputError
 from shipcheck.model import KINDS, AsideTile, Ship
 from shipcheck.odds import odds
 from shipcheck.rules import check
-from shipcheck.shipfile import parse_ship
+from shipcheck.shipfile import load_ship, parse_ship
 
 
 def tile_key(s: Ship, at: int) -> tuple:
@@ -117,7 +117,7 @@ def test_placements_do_not_add_to_an_illegal_ship() -> None:
     assert not check(s).legal
     hand = parse_tile("structural:3333")
     assert set(advisor_keys(s, hand)) == brute_force(s, hand)
-    a = advise(s, hand, exact=False)
+    a = advise(s, hand, exact=False, credits=False)
     assert a.notes and "illegal already" in a.notes[0]
 
 
@@ -132,7 +132,7 @@ def test_shield_covering_the_only_exposed_side_wins() -> None:
     s = ship(WALLED)
     assert check(s).legal and check(s).exposed_by_side == (1, 0, 0, 0)
     # a vertical pipe shield fits only at (7, 5); turned 0 it covers front and right, turned 180 rear and left
-    a = advise(s, "shield:3030")
+    a = advise(s, "shield:3030", credits=False)
     assert [(p.at, p.rot) for p in a.placements] == [(s.board.nb[s.board.nb[s.pilot.at][0]][0], 0),
                                                       (s.board.nb[s.board.nb[s.pilot.at][0]][0], 2)]
     best, other = a.placements
@@ -151,7 +151,7 @@ def test_exact_numbers_equal_the_engine_from_scratch(hand: str) -> None:
     # joins fly alike and are worked out once; every placement's numbers must still be its own
     s = ship(PILOT + tile((7, 6), "cabin", "1131") + tile((6, 7), "battery", "0113", cells=2))
     rc = round_cards("1")
-    a = advise(s, hand, round=1)
+    a = advise(s, hand, round=1, credits=False)
     assert a.exact and a.placements
 
     def round_loss(x: Ship) -> tuple[Fraction, Fraction]:
@@ -169,7 +169,7 @@ def test_exact_numbers_equal_the_engine_from_scratch(hand: str) -> None:
 
 def test_scores_follow_the_weights() -> None:
     s = ship(PILOT)
-    a = advise(s, "double_engine:3300", exact=False, weigh="weld=0,engine=2,exposed=1,blocked=0.25")
+    a = advise(s, "double_engine:3300", exact=False, credits=False, weigh="weld=0,engine=2,exposed=1,blocked=0.25")
     for p in a.placements:
         assert p.params["engine"] == 2
         assert p.score == pytest.approx(2 * 2 - 1 * p.exposed - 0.25 * p.blocked)
@@ -179,17 +179,17 @@ def test_scores_follow_the_weights() -> None:
 def test_set_aside_when_nothing_improves_or_fits() -> None:
     walled = ship(WALLED)
     # nothing joins a smooth-sided tile: set aside
-    a = advise(walled, "structural:0000", exact=False)
+    a = advise(walled, "structural:0000", exact=False, credits=False)
     assert a.placements == () and a.set_aside and "no legal placement" in a.reason
     # a plain structural tile with no worth given to welding it only adds exposed connectors
-    b = advise(walled, "structural:3333", weigh="weld=0", exact=False)
+    b = advise(walled, "structural:3333", weigh="weld=0", exact=False, credits=False)
     assert b.placements and b.set_aside and "no placement improves" in b.reason
-    assert not advise(walled, "structural:3000", exact=False).set_aside  # it closes the open connector
+    assert not advise(walled, "structural:3000", exact=False, credits=False).set_aside  # it closes the open connector
 
 
 def test_place_frame() -> None:
     s = ship(PILOT + tile((7, 6), "cabin", "1131"))
-    df = place(s, "2007:5", round="learning", top=3)
+    df = place(s, "2007:5", round="learning", top=3, credits=False)
     assert list(df["rank"]) == [1, 2, 3]
     assert {"at", "square", "rot", "score", "exposed", "loss", "survive", "own", "engine", "firepower", "crew",
             "cargo", "battery", "shields", "exposes"} <= set(df.columns)
@@ -241,7 +241,7 @@ SHIP = "examples/building/class-I-start.toml"
 
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "place", SHIP, "cannon:0111", "--format", "json", "--top", "2")
+    code, out, _ = run(capsys, "place", SHIP, "cannon:0111", "--format", "json", "--top", "2", "--no-credits")
     assert code == 0
     doc = json.loads(out)
     assert len(doc["placements"]) == 2
@@ -249,12 +249,26 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"at", "rot", "rank", "score", "exposed", "loss", "survive"} <= set(first)
     assert first["rank"] == 1 and first["rot"] in (0, 90, 180, 270)
     assert doc["placements"][0]["score"] >= doc["placements"][1]["score"]
+    assert "credits" not in first
+
+
+def test_cli_ranks_by_credits_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    # the round simulator is part of the package: without --no-credits the change in expected credits
+    # over whole rounds ranks the placements (issue #11), the same numbers as the library's default
+    code, out, _ = run(capsys, "place", SHIP, "cannon:0111", "--format", "json", "--no-exact", "--runs", "200")
+    assert code == 0
+    doc = json.loads(out)
+    creds = [p["credits"] for p in doc["placements"]]
+    assert creds and creds == sorted(creds, reverse=True)
+    assert all(lo <= c <= hi for c, (lo, hi) in zip(creds, (p["credits_ci"] for p in doc["placements"])))
+    lib = advise(load_ship(SHIP), "cannon:0111", exact=False, runs=200)
+    assert [p.credits for p in lib.placements] == pytest.approx(creds)
 
 
 def test_cli_text_and_show(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact")
+    code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--no-credits")
     assert code == 0 and "rank" in out and "advice:" in out
-    code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--show", "1")
+    code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--no-credits", "--show", "1")
     assert code == 0 and "placement 1:" in out and "BAT" in out
 
 
@@ -263,7 +277,7 @@ def test_cli_text_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     ("2007:5", "--runs", "1"),
 ])
 def test_cli_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
-    code, out, err = run(capsys, "place", SHIP, *args, "--no-exact")
+    code, out, err = run(capsys, "place", SHIP, *args, "--no-exact", "--no-credits")
     assert code == 2 and err.startswith("shipcheck: error:") and "Traceback" not in err
 
 

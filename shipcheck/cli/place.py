@@ -40,12 +40,13 @@ def _fmt(x: Any, signed: bool = True) -> str:
               help="Draw the ship with the N-th placement welded.")
 @click.option("--exact/--no-exact", default=True, show_default=True,
               help="Work out the exact loss and survival over the round's attack cards (the slow part).")
-@click.option("--credits", is_flag=True,
-              help="Also fly every placement through whole rounds (the round simulator, same decks and dice for "
-                   "every placement) and rank by the change in expected credits.")
+@click.option("--credits/--no-credits", default=True, show_default=True,
+              help="Fly every placement through whole rounds (the round simulator, the same decks and dice for "
+                   "every placement) and rank by the change in expected credits; --no-credits ranks by the "
+                   "score alone, without flying a round.")
 @click.option("--runs", type=click.IntRange(min=2), default=2000, show_default=True,
-              help="Rounds flown per placement with --credits.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the rounds flown with --credits.")
+              help="Rounds flown per placement (with --credits).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the rounds flown (with --credits).")
 @format_option
 def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str | None, show_n: int | None,
               exact: bool, credits: bool, runs: int, seed: int, fmt: str) -> None:
@@ -55,21 +56,24 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
     break (on the board, joined by a legal connector, no C1 C2 C3 E1 E2 K1, blocking no barrel or
     exhaust). Each placement shows the change in exposed connectors, in exact expected loss and
     survival over the round's meteor swarms and shots, in engine power, firepower, crew, cargo and
-    battery cells, the attacks it shields or exposes, and a score (weights: --weigh); with --credits,
-    the change in expected credits over whole rounds (same decks and dice for every placement),
-    which then ranks them. The board drawing marks each candidate square with its best rank.
+    battery cells, the attacks it shields or exposes, a score (weights: --weigh), and the change in
+    expected credits over whole rounds (the same decks and dice for every placement), which ranks
+    them; --no-credits ranks by the score alone. The board drawing marks each candidate square with
+    its best rank.
 
     \b
     Examples:
       shipcheck place examples/building/class-I-start.toml cannon:0111
       shipcheck place examples/building/class-I-start.toml 2007:5 --top 3 --format json
-      shipcheck place examples/building/class-III-half.toml shield:1111 --weigh loss=3 --show 1
+      shipcheck place examples/building/class-III-half.toml shield:1111 --no-credits --weigh loss=3 --show 1
     """
     from ..advice import advise
 
     s = load_ship(ship)
-    from ._common import spinner
+    from ._common import round_compile_note, spinner
 
+    if credits:
+        round_compile_note()
     with spinner("weighing every square and rotation"):
         a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs, seed=seed)
     if show_n is not None and show_n > len(a.placements):
