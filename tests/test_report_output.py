@@ -95,7 +95,8 @@ def test_stale_files_of_its_own_are_removed(tmp_path: Path, small_report: shipch
     out = tmp_path / "r"
     out.mkdir()
     (out / "a-ship.png").write_bytes(b"old")
-    (out / MANIFEST).write_text(json.dumps({"files": {"a-ship.png": __import__("hashlib").sha256(b"old").hexdigest()}}))
+    (out / MANIFEST).write_text(json.dumps({"written_by": "shipcheck report",
+                                            "files": {"a-ship.png": __import__("hashlib").sha256(b"old").hexdigest()}}))
     small_report.write(out)
     assert not (out / "a-ship.png").exists()
 
@@ -105,3 +106,32 @@ def test_an_out_path_that_is_a_file(tmp_path: Path, small_report: shipcheck.Repo
     f.write_text("x")
     with pytest.raises(InputError):
         small_report.write(f)
+
+
+def test_a_symlink_in_the_way_is_never_followed(tmp_path: Path, small_report: shipcheck.Report) -> None:
+    out = tmp_path / "r"
+    small_report.write(out)
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me")
+    (out / "index.html").unlink()
+    (out / "index.html").symlink_to(precious)
+    with pytest.raises(InputError, match="index.html"):
+        small_report.write(out)
+    assert precious.read_text() == "keep me"
+    assert (out / "index.html").is_symlink()
+
+
+def test_a_manifest_it_did_not_write_stops_the_report(tmp_path: Path, small_report: shipcheck.Report) -> None:
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / MANIFEST).write_text('{"files": {}}')
+    with pytest.raises(InputError, match="did not write"):
+        small_report.write(out)
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST]
+
+
+def test_no_temporary_files_are_left_behind(tmp_path: Path, small_report: shipcheck.Report) -> None:
+    out = tmp_path / "r"
+    small_report.write(out)
+    small_report.write(out)
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..errors import InputError
 from ..model import Ship
@@ -33,6 +32,7 @@ def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, 
     """For each ship of ``ships`` (the placements), its paired effect against ``ship`` over ``runs`` rounds."""
     try:
         from ..round import simulate_round  # type: ignore[import-not-found, unused-ignore]
+        from ..round.result import paired
     except ImportError:
         raise InputError("ranking by credits needs the round simulator (shipcheck.round), which this "
                          "installation does not have", key="--credits", expected="no --credits") from None
@@ -49,17 +49,8 @@ def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, 
     out = []
     for s in ships:
         r = fly(s)
-        c, cci = _mean_ci(r.credits - base.credits)
-        lo, lci = _mean_ci(r.lost - base.lost)
+        c, cci = paired(r.credits, base.credits)
+        lo, lci = paired(r.lost, base.lost)
         out.append(CreditEffect(c, cci, lo, lci))
     return out
 
-
-def _mean_ci(d: Any) -> tuple[float, tuple[float, float]]:
-    """Mean of per-run differences and its 95 % normal interval."""
-    import numpy as np
-
-    d = np.asarray(d, dtype=np.float64)
-    m = float(d.mean())
-    h = 1.959963984540054 * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else 0.0
-    return m, (m - h, m + h)

@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import InputError
 from ..fix import FixResult, fix
 from ..model import Ship
+from ..round.result import paired
 from ..rules import CheckReport, check
 from ..stats import ShipStats, stats
 from .data import (
@@ -41,7 +42,7 @@ from .data import (
     swarm_table,
     swarm_weights,
 )
-from .recommend import Recommendations, paired, recommend
+from .recommend import Recommendations, recommend
 
 __all__ = ["Report", "ShipReport", "report"]
 

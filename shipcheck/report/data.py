@@ -409,24 +409,13 @@ class Distribution:
 
 
 PERCENTS = (5, 50, 95)
-Z95 = 1.959963984540054  # two-sided 95 % normal quantile
-
-
-def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
-    """The mean of an array and its 95 % normal interval (mean +- 1.96 standard errors)."""
-    import numpy as np
-
-    x = np.asarray(a, dtype=np.float64)
-    m = float(x.mean())
-    if len(x) < 2:
-        return m, (m, m)
-    h = Z95 * float(x.std(ddof=1)) / len(x) ** 0.5
-    return m, (m - h, m + h)
 
 
 def distribution(a: Any) -> Distribution:
     """The :class:`Distribution` of an array of whole numbers."""
     import numpy as np
+
+    from ..round.result import mean_ci
 
     x = np.asarray(a, dtype=np.int64)
     vals, counts = np.unique(x, return_counts=True)

@@ -2,7 +2,9 @@
 
 The manifest (``.shipcheck-report.json``) lists every file the report wrote with its SHA-256. A
 later report into the same folder overwrites only files listed there and still unchanged; any
-other file in the way is the user's, and the write stops before touching anything.
+other file in the way is the user's (a symlink too), and the write stops before touching anything.
+Each file is written atomically (a temporary file renamed into place), so an interrupted report
+never leaves a cut-off page, and a file that appears meanwhile is never replaced.
 """
 
 from __future__ import annotations
@@ -10,15 +12,18 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from ..shipfile import save_text
 
 if TYPE_CHECKING:
     from . import Report
 
 MANIFEST = ".shipcheck-report.json"
+WRITTEN_BY = "shipcheck report"
 DPI = 120
 
 
@@ -38,13 +43,24 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _ours(path: Path, digest: str | None) -> bool:
+    """``path`` is a regular file (not a symlink) with the content the report wrote."""
+    return digest is not None and path.is_file() and not path.is_symlink() and _sha(path.read_bytes()) == digest
+
+
+def _manifest_doc(out: Path) -> Any:
+    path = out / MANIFEST
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 def read_manifest(out: Path) -> dict[str, str]:
     """Files the report wrote into ``out`` before, with their hashes (empty when there is none)."""
-    path = out / MANIFEST
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    doc = _manifest_doc(out)
     files = doc.get("files") if isinstance(doc, dict) else None
     if not isinstance(files, dict):
         return {}
@@ -73,21 +89,27 @@ def write_report(rep: Report, out: Path) -> list[Path]:
         raise InputError("the report folder is a file", file=out, expected="a folder (or a new name) for --out")
     files = report_files(rep)
     old = read_manifest(out)
+    manifest_path = out / MANIFEST
+    doc = _manifest_doc(out)
+    if os.path.lexists(manifest_path) and not (isinstance(doc, dict) and doc.get("written_by") == WRITTEN_BY):
+        raise InputError("a file that shipcheck did not write is in the way; nothing was written",
+                         file=manifest_path, expected="another --out folder, or move that file away")
     for name in files:
         target = out / name
-        if target.exists() and (name not in old or not target.is_file() or _sha(target.read_bytes()) != old[name]):
+        if os.path.lexists(target) and not _ours(target, old.get(name)):
             raise InputError(
                 "a file that shipcheck did not write (or that changed since) is in the way; nothing was written",
                 file=target, expected="another --out folder, or move that file away")
     out.mkdir(parents=True, exist_ok=True)
     for name, digest in old.items():
         stale = out / name
-        if name not in files and stale.is_file() and "/" not in name and _sha(stale.read_bytes()) == digest:
+        if name not in files and "/" not in name and _ours(stale, digest):
             stale.unlink()
     written = []
     for name, data in files.items():
-        (out / name).write_bytes(data)
-        written.append(out / name)
-    manifest = {"written_by": "shipcheck report", "files": {n: _sha(d) for n, d in sorted(files.items())}}
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+        target = out / name
+        save_text(target, data, overwrite=os.path.lexists(target))
+        written.append(target)
+    manifest = {"written_by": WRITTEN_BY, "files": {n: _sha(d) for n, d in sorted(files.items())}}
+    save_text(manifest_path, json.dumps(manifest, indent=1) + "\n", overwrite=os.path.lexists(manifest_path))
     return written

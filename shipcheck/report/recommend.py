@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from ..model import Ship, Tile
+from ..round.result import paired
 from ..rules import check
-from .data import mean_ci
 
 SIDE_WORDS = ("front", "right", "rear", "left")
 
@@ -181,11 +181,6 @@ class Effect:
         """The credits interval excludes zero."""
         lo, hi = self.credits_ci
         return lo > 0 or hi < 0
-
-
-def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, tuple[float, float]]:
-    """Mean of ``a - b`` run by run, and its 95 % normal interval."""
-    return mean_ci(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
 
 
 Fly = Callable[[Ship, str, int, int], Any]  # (ship, policy, runs, seed) -> the ship's PlayerResult

@@ -14,7 +14,7 @@ from .deck import Deck
 from .race import CAUSES
 from .rulebook import RoundRules
 
-__all__ = ["PlayerResult", "RoundResult"]
+__all__ = ["PlayerResult", "RoundResult", "mean_ci", "paired"]
 
 from shipcheck.montecarlo import Z95
 
@@ -34,12 +34,24 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _mean_ci(a: np.ndarray) -> tuple[float, float, float]:
-    m = float(np.mean(a, dtype=np.float64))
-    if len(a) < 2:
-        return m, m, m
-    h = Z95 * float(np.std(a, ddof=1, dtype=np.float64)) / math.sqrt(len(a))
-    return m, m - h, m + h
+def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
+    """The mean of an array and its 95 % normal interval (mean +- 1.96 standard errors)."""
+    x = np.asarray(a, dtype=np.float64)
+    m = float(x.mean())
+    if len(x) < 2:
+        return m, (m, m)
+    h = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x))
+    return m, (m - h, m + h)
+
+
+def paired(a: Any, b: Any) -> tuple[float, tuple[float, float]]:
+    """Mean of ``a - b`` run by run and its 95 % interval.
+
+    With common random numbers (two ships flown on one seed meet the same decks and dice, see
+    :func:`~shipcheck.round.simulate_round`) the per-run differences vary far less than the credits
+    themselves, so small differences between ship variants are measured reliably.
+    """
+    return mean_ci(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -98,11 +110,11 @@ class PlayerResult:
 
     @property
     def expected_lost(self) -> float:
-        return _mean_ci(self.lost)[0]
+        return mean_ci(self.lost)[0]
 
     @property
     def expected_lost_ci(self) -> tuple[float, float]:
-        return _mean_ci(self.lost)[1:]
+        return mean_ci(self.lost)[1]
 
     @property
     def expected_lost_se(self) -> float:
@@ -117,11 +129,11 @@ class PlayerResult:
 
     @property
     def credits_mean(self) -> float:
-        return _mean_ci(self.credits)[0]
+        return mean_ci(self.credits)[0]
 
     @property
     def credits_ci(self) -> tuple[float, float]:
-        return _mean_ci(self.credits)[1:]
+        return mean_ci(self.credits)[1]
 
     @property
     def credits_percentiles(self) -> dict[int, int]:
