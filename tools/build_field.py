@@ -1,28 +1,37 @@
 """Build the default opponents of `simulate --round` (``tiles/field/<class>/*.toml``).
 
-For each class the round engine flies a field of (I, II, III, IIIa) three ships are built together
+For each class the round engine has a field of (I, II, III, IIIa) three ships are built together
 from one pile of the 2007 catalogue's 140 tiles (the pilot cabins left out: each ship's stands
 implied on its start square), as three players building from one table would: no physical tile
 is in two ships. A seeded simulated annealing moves tiles between the pile and the ships (weld,
-take off, swap, turn, trade between ships); every ship it keeps is legal, and it maximises the
+put back, exchange, turn, move, trade between ships); it keeps only legal ships and maximises the
 sum of the three ships' scores. A score is what a careful player weighs, in rough credits:
 
-- the ship's style: a **trader** values cargo and shields, a **racer** engines and batteries, a
-  **fighter** cannons; all value humans (slavers, epidemics, abandoned ships), engine power in
-  Open Space (the default policy spends no charge on double engines when a single one turns),
-  firepower, battery cells and cargo, each up to a class target and little beyond;
-- minus its exposed connectors (stardust days, small meteors, the best-looking bonus);
-- minus the components the round's attacks are expected to cost it, from a quick line model: every
-  attack (kind and side) of the round's cards, weighted by how often the deck holds it, hits the
-  first component of the line each dice roll picks; shields, cannons bearing on large meteors
-  and smooth sides stop what they stop, and what falls off with the hit component counts.
+- the ship's style: a **trader** values cargo (red-goods slots most) and shields, a **racer**
+  engines and batteries, a **fighter** cannons; all value humans, engine power in Open Space
+  without charges (the default policy charges a double engine only to reach power 1), firepower,
+  battery cells, cargo and shielded sides, each up to a class target and little beyond;
+- minus 4 credits per unit short of a checklist every ship meets: engine power and free firepower
+  for the class (Open Space, the combat zone), and humans enough to pay the class's dearest
+  abandoned ship (the default policy takes one while a human stays aboard) and then lose to its
+  slavers, unless the ship's firepower at least ties them;
+- minus its exposed connectors (stardust days, small meteors, the best-looking bonus) and its
+  life supports serving no cabin;
+- minus the components (and, less, the humans) the round's attacks are expected to cost it, from a
+  quick line model: every attack (kind and side) of the round's cards, weighted by how often the
+  deck holds it, hits the first component of the line each dice roll picks; shields, cannons
+  bearing on large meteors and smooth sides stop what they stop, and what falls off counts.
 
-Then the ships are written as ordinary ship files (the tests check them legal and of catalogue
-tiles, none used twice in a class). Rerunning with the same seeds writes the same files:
+The class I field also flies the learning flight, where life supports are structural: it boards no
+alien. Each class's field is the best of a few annealings from the class's fixed seed, written as
+ordinary ship files; rerunning writes the same files (with the same numpy). The tests check them
+legal, of catalogue tiles, no tile twice in a class, within the documented bounds; `--table`
+prints the figures of docs/rounds.md:
 
-    python tools/build_field.py                    # every class
+    python tools/build_field.py                    # every class (a few minutes)
     python tools/build_field.py --class III        # one class
     python tools/build_field.py --class I --dry-run --steps 20000
+    python tools/build_field.py --table            # the shipped field in rounds
 """
 
 from __future__ import annotations
@@ -543,6 +552,52 @@ def build(cls: str, *, seed: int | None = None, steps: int = STEPS, restarts: in
     return out
 
 
+# -- the figures of docs/rounds.md ---------------------------------------------------------------
+EXAMPLES = {"I": "class-I-scout.toml", "II": "class-II-freighter.toml", "III": "class-III-hauler.toml",
+            "IIIa": "class-IIIa-longboat.toml"}
+
+
+def table(cls: str, *, runs: int = 2000, seed: int = 1) -> str:
+    """The markdown table of the class's field as shipped, beside the class's example ship: what
+    `shipcheck stats` says of each, and how each does in the class's round (``runs`` rounds, one
+    seed) as an opponent of the example ship (seats 2-4) and in seat 1 against the rest."""
+    from shipcheck import load_ship, simulate_round
+    from shipcheck.round.field import field_ships
+    from shipcheck.stats import stats
+
+    rnd = CLASSES[cls]
+    field = list(field_ships(cls))
+    example = load_ship(ROOT / "examples" / EXAMPLES[cls])
+    as_opponents = simulate_round(example, round=rnd, runs=runs, seed=seed)
+    rows = ["| ship | tiles | exposed | crew | engine power | firepower | battery cells | cargo slots | shields "
+            "| finish (seat 2-4) | lost | credits | finish (seat 1) | credits (seat 1) |",
+            "|---|--:|--:|---|---|---|--:|---|---|--:|--:|--:|--:|--:|"]
+    for i, ship in enumerate([*field, example]):
+        st = stats(ship).to_dict()
+        crew = st["crew"]
+        aliens = [c for c, n in crew["aliens"].items() if n]
+        e, f = st["engine_power"], st["firepower"]
+        covered = [w for w, v in st["shields"].items() if v["shields"]]
+        shields = "all sides" if len(covered) == 4 else ", ".join(covered) or "none"
+        cargo = str(st["cargo"]["normal"]) + (f" + {st['cargo']['special']} red" if st["cargo"]["special"] else "")
+        if i < len(field):
+            opp = as_opponents.players[1 + i]
+            others = [s for s in field if s is not ship] + [example]
+            seat1 = simulate_round(ship, round=rnd, opponents=others, runs=runs, seed=seed).players[0]
+            name = ship.name
+        else:
+            opp = seat1 = as_opponents.players[0]
+            name = f"*{ship.name}* (example, seat 1)"
+        rows.append(
+            f"| {name} | {len(ship.tiles)} | {st['exposed_connectors']} "
+            f"| {crew['humans']}{' + ' + ', '.join(aliens) if aliens else ''} "
+            f"| {e['min']:g}-{e['max']:g} | {f['min']:g}-{f['max']:g} | {st['batteries']['capacity']} "
+            f"| {cargo} | {shields} "
+            f"| {100 * opp.p_finish:.0f} % | {opp.expected_lost:.1f} | {opp.credits_mean:.1f} "
+            f"| {100 * seat1.p_finish:.0f} % | {seat1.credits_mean:.1f} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--class", dest="cls", action="append", choices=sorted(CLASSES), help="default: every class")
@@ -550,14 +605,19 @@ def main() -> None:
     ap.add_argument("--restarts", type=int, default=RESTARTS, help=f"annealings per class (default {RESTARTS})")
     ap.add_argument("--seed", type=int, default=None, help="default: the class's fixed seed")
     ap.add_argument("--dry-run", action="store_true", help="print the figures, write nothing")
+    ap.add_argument("--table", action="store_true",
+                    help="build nothing: print the shipped field's figures and round results (docs/rounds.md)")
     args = ap.parse_args()
     for cls in args.cls or list(CLASSES):
+        if args.table:
+            print(f"Class {cls}, round {CLASSES[cls]}:\n\n{table(cls)}\n")
+            continue
         folder = ROOT / "tiles" / "field" / cls
         for i, (style, text, f) in enumerate(build(cls, seed=args.seed, steps=args.steps, restarts=args.restarts)):
             print(f"{cls:4s} {style:7s} score {f.score:6.1f}  exposed {f.exposed}  humans {f.humans}  "
                   f"aliens {','.join(f.aliens) or '-'}  engine {f.engine:g}/{f.engine_max:g}  "
                   f"firepower {f.firepower:g}/{f.firepower_max:g}  cargo {f.cargo}+{f.special}  cells {f.cells}  "
-                  f"shields {''.join('NESW'[s] for s in sorted(f.shields)) or '-'}  loss {f.loss:.2f}")
+                  f"shields {''.join('NESW'[s] for s in sorted(f.shields)) or '-'}  risk {f.loss:.2f}")
             if not args.dry_run:
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / f"{i + 1}-{style}.toml").write_text(text, encoding="utf-8")
