@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = ROOT / "examples" / "blue-round1.toml"
 HEAVY = {"numpy", "scipy", "pandas", "matplotlib", "rich", "multiprocessing", "concurrent", "distributed",
-         "dask", "pydantic", "typer"}
+         "dask", "pydantic", "typer", "numba", "llvmlite"}
 
 
 def imported_modules(*args: str) -> set[str]:

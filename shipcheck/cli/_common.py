@@ -122,6 +122,15 @@ def echo(obj: Any = "") -> None:
         click.echo(obj)
 
 
+def round_compile_note() -> None:
+    """Say on stderr when the round engine is about to be compiled (its first use)."""
+    from ..round.fast import compile_note
+
+    note = compile_note()
+    if note:
+        click.echo(f"shipcheck: {note}", err=True)
+
+
 def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InputError
-from ._common import echo, header, pct, print_json, progress_bar, provisional
+from ._common import echo, header, pct, print_json, progress_bar, provisional, round_compile_note
 
 ROUND_POLICIES = ("default", "racing")
 
@@ -52,6 +52,7 @@ def run(ship: str, *, round_: str, opponents: tuple[str, ...], deck: str | None,
                              expected=" or ".join(ROUND_POLICIES))
     s = load_ship(ship)
     others = [load_ship(o) for o in opponents] if opponents else None
+    round_compile_note()
     try:
         with progress_bar("flying rounds") as bar:
             r = simulate_round(s, round=key, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,

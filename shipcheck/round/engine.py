@@ -32,7 +32,7 @@ from .rulebook import RoundRules
 from .scoring import score
 from .state import ShipModel
 
-__all__ = ["TYPES", "Chunk", "Job", "build_table", "play", "run_chunk"]
+__all__ = ["TYPES", "Chunk", "Job", "build_table", "play", "play_memo", "run_chunk"]
 
 TYPES = tuple(CARD_TYPES)  # card type index used in per-type accounting
 ACCOUNT = ("drawn", "lost", "credits", "days", "gave_up")
@@ -162,7 +162,17 @@ def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int) -> Chunk
 
 def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
     """Play rounds with given decks (``(runs, slots)`` indices into ``cards``) and dice
-    (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``)."""
+    (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``): on the compiled
+    fast path when the policies are built-in (:mod:`shipcheck.round.fast`), else memoised."""
+    from . import fast
+
+    if fast.fallback_reason(table, cards) is None:
+        return fast.play(table, cards, decks, rolls)
+    return play_memo(table, cards, decks, rolls)
+
+
+def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
+    """:func:`play` on the memoised engine: every card type's module, once per distinct state."""
     n, size = decks.shape
     race = Race(table, n, decks, rolls)
     P = race.P

@@ -12,29 +12,34 @@ import numpy as np
 
 from shipcheck.cards import Card
 from shipcheck.model import Side
+from shipcheck.topology import Board
 
 from ..race import Race, Table
 from . import card_type
 from ._weakest import contest, two_weakest
 
 
+def named_squares(board: Board, none: int) -> np.ndarray:
+    """``(36, 36)``: the grid square a (column roll, row roll) pair of dice pair indices names on
+    ``board``, ``none`` where it names none."""
+    tab = np.full((36, 36), none, dtype=np.int64)
+    value = [(a // 6 + 1) + (a % 6 + 1) if board.dice == "2d6" else a // 6 + 1 for a in range(36)]
+    for a in range(36):
+        cs = board.lines_for(Side.N, value[a])
+        for r in range(36):
+            rs = board.lines_for(Side.E, value[r])
+            if len(cs) == 1 and len(rs) == 1:
+                tab[a, r] = rs[0] * board.width + cs[0]
+    return tab
+
+
 def _squares(t: Table) -> tuple[np.ndarray, int]:
-    """Per player, the grid square named by a (column roll, row roll) pair, -1 when none; and the
-    largest board size (the 'no square' key)."""
+    """Per player, :func:`named_squares`, and the largest board size (the 'no square' key)."""
     hit = t.memos.get("sabotage-squares")
     if hit is not None:
         return hit  # type: ignore[return-value]
     size = max(m.ship.board.size for m in t.models)
-    tab = np.full((t.P, 36, 36), size, dtype=np.int64)
-    for p, m in enumerate(t.models):
-        b = m.ship.board
-        value = [(a // 6 + 1) + (a % 6 + 1) if b.dice == "2d6" else a // 6 + 1 for a in range(36)]
-        for a in range(36):
-            cs = b.lines_for(Side.N, value[a])
-            for r in range(36):
-                rs = b.lines_for(Side.E, value[r])
-                if len(cs) == 1 and len(rs) == 1:
-                    tab[p, a, r] = rs[0] * b.width + cs[0]
+    tab = np.stack([named_squares(m.ship.board, size) for m in t.models])
     t.memos["sabotage-squares"] = (tab, size)  # type: ignore[assignment]
     return tab, size
 

@@ -1,0 +1,310 @@
+"""The compiled fast path of the round engine against the memoised engine, run for run.
+
+The fast path (:mod:`shipcheck.round.fast`) is a second implementation of the round's rules for
+the built-in policies. Both engines are handed the same decks and the same dice, so every per-run
+array of every player must be identical: credits, card credits, components lost, survival, the
+cause of giving up, days, place, the per-card-type totals and the tiles lost. Ships are random
+(every component kind that acts in a round: cabins with humans, aliens of every colour or empty,
+luxury cabins, stasis chambers, life supports, batteries and battery holds with any charge, holds
+of every kind with goods, shields and boosters, every cannon and engine, cannon and engine
+boosters, reactor furnaces, plating; the cyan specialisations), on one-hull, two-hull (IIA) and
+one-die (IC) boards, with two to five players under either built-in policy; decks are random cards
+of every level and type in any order; the dice are random.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shipbuild import PILOT, ship, tile
+
+from shipcheck.cards import load_cards
+from shipcheck.round import fast
+from shipcheck.round.deck import build_deck
+from shipcheck.round.engine import Chunk, Job, build_table, play, play_memo
+from shipcheck.round.field import default_field
+from shipcheck.round.policy import DefaultPolicy, RacingPolicy, RoundPolicy, resolve_policy
+from shipcheck.round.race import ROLLS
+from shipcheck.round.rulebook import round_rules
+from shipcheck.shipfile import load_ship
+
+SQUARES_I = [(c, r) for r, row in zip(range(5, 10), ["..#..", ".###.", "##.##", "#####", "##.##"])
+             for c, ch in zip(range(5, 10), row) if ch == "#"]
+HULL_A = [(4, 5), (5, 5), (3, 6), (4, 6), (5, 6), (6, 6), (4, 7), (5, 7), (3, 8), (4, 8), (5, 8), (6, 8)]
+HULL_B = [(8, 5), (11, 5), (8, 6), (9, 6), (10, 6), (11, 6), (9, 7), (10, 7), (8, 8), (9, 8), (10, 8), (11, 8)]
+SQUARES_IC = [{"col": c, "row": r} for c in range(4) for r in range(8)]
+KINDS = ["cabin", "cabin", "cabin", "luxury_cabin", "stasis_chamber", "life_support", "structural", "battery",
+         "battery", "battery_hold", "cargo", "special_cargo", "mixed_cargo", "shield", "shield_booster", "cannon",
+         "double_cannon", "double_cannon", "bidirectional_cannon", "cannon_engine", "engine", "double_engine",
+         "cannon_booster", "engine_booster", "reactor_furnace", "plating"]
+# the rarer rules: furnaces recharging batteries (and battery holds sharing slots with goods),
+# boosted cannons, engine power on halves, sleepers waking, aliens and their life supports
+EXPANSION = ["cabin", "cabin", "stasis_chamber", "life_support", "battery", "battery_hold", "battery_hold",
+             "cargo", "mixed_cargo", "reactor_furnace", "reactor_furnace", "cannon_booster", "double_cannon",
+             "double_cannon", "bidirectional_cannon", "double_engine", "engine", "shield", "luxury_cabin"]
+GOODS = ["red", "yellow", "green", "blue"]
+FIELDS = ("credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "by_type")
+CARDS = load_cards("2007")
+
+
+@st.composite
+def tiles_on(draw: st.DrawFn, squares: list, max_size: int, min_size: int = 1, kinds: list = KINDS) -> str:
+    text = ""
+    for at in draw(st.lists(st.sampled_from(squares), unique_by=str, min_size=min_size, max_size=max_size)):
+        kind = draw(st.sampled_from(kinds))
+        sides = list(draw(st.text(alphabet="0123", min_size=4, max_size=4)))
+        kw: dict[str, object] = {}
+        if kind in ("cannon", "double_cannon", "cannon_engine"):
+            sides[0] = "0"
+        if kind in ("engine", "double_engine", "cannon_engine"):
+            sides[2] = "0"
+        if kind == "bidirectional_cannon":
+            sides[0] = sides[1] = "0"
+        if kind == "battery":
+            kw = {"cells": draw(st.sampled_from([2, 3]))}
+            kw["charge"] = draw(st.integers(0, int(kw["cells"])))  # type: ignore[call-overload]
+        if kind == "battery_hold":
+            slots = draw(st.integers(1, 4))
+            charge = draw(st.integers(0, slots))
+            kw = {"slots": slots, "charge": charge,
+                  "goods": draw(st.lists(st.sampled_from(GOODS[1:]), max_size=slots - charge))}
+        if kind in ("cargo", "special_cargo", "mixed_cargo"):
+            slots = draw(st.integers(1, 3 if kind == "cargo" else 2))
+            kw = {"slots": slots}
+            reds = 0
+            if kind == "special_cargo":
+                reds = slots
+            if kind == "mixed_cargo":
+                kw["special_slots"] = reds = draw(st.integers(1, slots))
+            goods = draw(st.lists(st.sampled_from(GOODS), max_size=slots))
+            while goods.count("red") > reds:
+                goods.remove("red")
+            kw["goods"] = goods
+        if kind == "life_support":
+            kw = {"color": draw(st.sampled_from(["purple", "orange", "cyan"]))}
+        if kind == "cabin":
+            kw = {"crew": draw(st.sampled_from(["humans", "humans", "empty", "purple", "orange", "cyan"]))}
+        if kind == "luxury_cabin":
+            kw = {"crew": draw(st.sampled_from(["humans", "empty"]))}
+        if kind == "stasis_chamber":
+            kw = {"crew": draw(st.sampled_from(["humans", "empty"]))}
+        rot = 0 if kind in ("engine", "double_engine", "cannon_engine") else draw(st.sampled_from([0, 90, 180, 270]))
+        text += tile(at, kind, "".join(sides), rot=rot, **kw)
+    return text
+
+
+@st.composite
+def ships(draw: st.DrawFn, kinds: list = KINDS):  # type: ignore[no-untyped-def]
+    board = draw(st.sampled_from(["I", "I", "IIA", "IC"]))
+    cyan = draw(st.sampled_from(["", "manager", "merchant", "lawyer", "techie"]))
+    extra = f'[meta]\ncyan = "{cyan}"\n' if cyan else ""
+    if board == "I":
+        return ship(PILOT + draw(tiles_on(SQUARES_I, 14, 5, kinds)), "I", extra)
+    if board == "IIA":
+        return ship(draw(tiles_on(HULL_A, 9, 3, kinds)) + draw(tiles_on(HULL_B, 9, 3, kinds)), "IIA", extra)
+    return ship(draw(tiles_on(SQUARES_IC, 16, 5, kinds)), "IC", extra)
+
+
+def both(ships_: tuple, policies: tuple, cards: list, decks: np.ndarray, rolls: np.ndarray, *,
+         round_: str = "1", five: bool = False, assume_weakest: bool = False) -> tuple[Chunk, Chunk]:
+    from shipcheck.round.deck import fixed_deck
+
+    deck = fixed_deck([c.id for c in cards])
+    job = Job(ships_, policies, round_rules(round_), deck, five, assume_weakest)
+    t = build_table(job)
+    assert fast.fallback_reason(t, deck.cards) is None
+    return fast.play(t, deck.cards, decks, rolls), play_memo(build_table(job), deck.cards, decks, rolls)
+
+
+def assert_same(a: Chunk, b: Chunk) -> None:
+    for f in FIELDS:
+        x, y = getattr(a, f), getattr(b, f)
+        assert x.dtype == y.dtype, f
+        if not np.array_equal(x, y):
+            bad = np.argwhere(x != y)[0]
+            raise AssertionError(f"{f} differs at {bad.tolist()}: fast {x[tuple(bad)]}, memoised {y[tuple(bad)]}")
+    for p, (x, y) in enumerate(zip(a.tile_lost, b.tile_lost)):
+        assert np.array_equal(x, y), f"tile_lost of player {p}"
+
+
+def _random_round(players: list, data: st.DataObject, cards_from: list) -> None:
+    n_cards = data.draw(st.integers(1, 10))
+    picks = data.draw(st.lists(st.integers(0, len(cards_from) - 1), min_size=n_cards, max_size=n_cards))
+    cards = [cards_from[i] for i in picks]
+    runs = 20
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    g = np.random.default_rng(seed)
+    # each run its own order of the cards, and its own dice
+    decks = np.argsort(g.random((runs, n_cards)), axis=1).astype(np.int16)
+    rolls = g.integers(0, 36, size=(runs, n_cards, ROLLS), dtype=np.uint8)
+    pols = tuple(resolve_policy(data.draw(st.sampled_from(["default", "racing"]))) for _ in players)
+    five = len(players) == 5 or (len(players) == 4 and data.draw(st.booleans()))
+    weakest = len(players) == 1 and data.draw(st.booleans())
+    rnd = data.draw(st.sampled_from(["1", "2", "3"]))
+    a, b = both(tuple(players), pols, cards, decks, rolls, round_=rnd, five=five, assume_weakest=weakest)
+    assert_same(a, b)
+
+
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@settings(max_examples=150, **SLOW)
+@given(st.lists(ships(), min_size=1, max_size=5), st.data())
+def test_fast_path_equals_the_memoised_engine_on_random_ships_decks_and_dice(players: list, data: st.DataObject):
+    _random_round(players, data, CARDS)
+
+
+TRADE = [c for c in CARDS if c.type in ("smugglers", "planets", "abandoned_station", "abandoned_ship", "pirates",
+                                        "slavers", "open_space", "combat_zone", "epidemic")]
+
+
+@settings(max_examples=100, **SLOW)
+@given(st.lists(ships(EXPANSION), min_size=1, max_size=5), st.data())
+def test_fast_path_equals_the_memoised_engine_on_expansion_ships_trading_and_fighting(players: list,
+                                                                                       data: st.DataObject):
+    _random_round(players, data, TRADE)
+
+
+# hand-built ships for rules random ships meet rarely (every tile joined to its neighbours)
+U, CAN, ENG = "3333", "0333", "3303"
+FURNACE = ship(PILOT + tile((8, 7), "battery_hold", U, slots=3, charge=1, goods=["blue", "blue"])
+               + tile((8, 8), "reactor_furnace", U) + tile((6, 7), "battery", U, cells=2, charge=0)
+               + tile((6, 8), "cargo", U, slots=1) + tile((7, 8), "engine", ENG) + tile((7, 6), "cannon", CAN),
+               extra='name = "furnace"\n')
+BOOSTER = ship(PILOT + tile((7, 6), "cannon_booster", U) + tile((6, 6), "double_cannon", CAN)
+               + tile((8, 6), "cannon", CAN) + tile((7, 5), "double_cannon", CAN) + tile((6, 7), "battery", U, cells=3)
+               + tile((8, 7), "battery", U, cells=2) + tile((7, 8), "double_engine", ENG)
+               + tile((6, 8), "engine", ENG) + tile((8, 8), "shield", U),
+               extra='name = "booster"\n')
+SLEEPERS = ship(PILOT + tile((6, 7), "cabin", U, crew="purple") + tile((6, 6), "life_support", U, color="purple")
+                + tile((8, 7), "cabin", U, crew="orange") + tile((8, 6), "life_support", U, color="orange")
+                + tile((7, 8), "stasis_chamber", U) + tile((6, 8), "luxury_cabin", U) + tile((7, 9), "engine", ENG)
+                + tile((8, 8), "cabin", U, crew="cyan") + tile((8, 9), "life_support", U, color="cyan")
+                + tile((7, 6), "special_cargo", U, slots=2, goods=["red"]),
+                extra='name = "sleepers"\n[meta]\ncyan = "manager"\n')
+HALVES = ship(tile((4, 7), "cabin", U) + tile((5, 7), "double_engine", ENG) + tile((4, 6), "battery", U, cells=2)
+              + tile((4, 8), "engine", ENG) + tile((5, 6), "cargo", U, slots=2, goods=["green"])
+              + tile((9, 7), "cabin", U) + tile((10, 7), "double_engine", ENG) + tile((9, 6), "battery", U, cells=2)
+              + tile((10, 6), "stasis_chamber", U) + tile((9, 8), "cargo", U, slots=3, goods=["yellow"]),
+              "IIA", extra='name = "halves"\n')
+RARE = [FURNACE, BOOSTER, SLEEPERS, HALVES]
+
+
+@pytest.mark.parametrize("me", range(len(RARE)))
+@pytest.mark.parametrize("policy", ["default", "racing"])
+def test_fast_path_equals_the_memoised_engine_on_rare_rules_through_every_card(me: int, policy: str):
+    players = (RARE[me], *[s for i, s in enumerate(RARE) if i != me])
+    runs = 40
+    g = np.random.default_rng(me)
+    order = np.argsort(g.random((runs, len(CARDS))), axis=1)[:, :20].astype(np.int16)  # 20 of the 60 cards
+    rolls = g.integers(0, 36, size=(runs, 20, ROLLS), dtype=np.uint8)
+    cards = list(CARDS)
+    pols = (resolve_policy(policy),) + (DefaultPolicy(),) * 3
+    for five in (False, True):
+        a, b = both(players, pols, cards, order, rolls, round_="2", five=five)
+        assert_same(a, b)
+
+
+CASES = [
+    ("examples/class-I-scout.toml", "1", "default"),
+    ("examples/class-IA-sidewinder.toml", "1", "racing"),
+    ("examples/class-II-freighter.toml", "2", "racing"),
+    ("examples/class-IIA-twins.toml", "2", "default"),
+    ("examples/class-IIC-seamrunner.toml", "2", "default"),
+    ("examples/class-III-hauler.toml", "3", "default"),
+    ("examples/class-IIIa-longboat.toml", "3a", "racing"),
+    ("examples/class-IIIC-torus.toml", "3", "default"),
+    ("examples/class-IVC-fleet.toml", "3", "default"),
+]
+
+
+@pytest.mark.parametrize("path,rnd,policy", CASES)
+def test_fast_path_equals_the_memoised_engine_on_drawn_rounds_against_the_field(path: str, rnd: str, policy: str):
+    me = load_ship(path)
+    rules = round_rules(rnd)
+    others, _ = default_field(me, rules.level)
+    deck = build_deck(rules, me.edition)
+    job = Job((me, *others), (resolve_policy(policy),) + (DefaultPolicy(),) * len(others), rules, deck, False)
+    g = np.random.default_rng(len(path))
+    runs = 150
+    decks = deck.draw(g, runs)
+    rolls = g.integers(0, 36, size=(runs, decks.shape[1], ROLLS), dtype=np.uint8)
+    a = play(build_table(job), deck.cards, decks, rolls)
+    b = play_memo(build_table(job), deck.cards, decks, rolls)
+    assert_same(a, b)
+
+
+def test_custom_policies_and_the_environment_switch_go_to_the_memoised_engine(monkeypatch):
+    me = load_ship("examples/class-I-scout.toml")
+    rules = round_rules("1")
+
+    class Careful(DefaultPolicy):
+        name = "careful"
+
+    def reason(pol: RoundPolicy) -> str | None:
+        return fast.fallback_reason(build_table(Job((me,), (pol,), rules, build_deck(rules), False)))
+
+    assert reason(DefaultPolicy()) is None and reason(RacingPolicy()) is None
+    assert "careful" in (reason(Careful()) or "")
+    tuned = RacingPolicy()
+    tuned.margin = 2  # an instance setting the built-in code does not read
+    assert reason(tuned) is not None
+    monkeypatch.setenv(fast.ENGINE_ENV, "memo")
+    assert fast.ENGINE_ENV in (reason(DefaultPolicy()) or "")
+
+
+def test_a_ship_beyond_the_kernels_words_goes_to_the_memoised_engine():
+    from shipcheck.topology import builtin_board
+
+    b = builtin_board("IVC")
+    big = ship("".join(tile({"col": i % b.width, "row": i // b.width}, "structural", U) for i in range(b.size)), "IVC")
+    rules = round_rules("1")
+    t = build_table(Job((big,), (DefaultPolicy(),), rules, build_deck(rules), False))
+    assert len(big.tiles) > 62 and "81 tiles" in (fast.fallback_reason(t) or "")
+
+
+def test_the_kernels_constants_follow_the_python_tables():
+    from shipcheck.model import ALIENS
+    from shipcheck.round.engine import TYPES
+    from shipcheck.round.fast import kernel, tables
+    from shipcheck.round.race import CAUSES
+    from shipcheck.round.state import SPECIALISATIONS
+
+    assert [TYPES.index(t) for t in ("slavers", "smugglers", "pirates", "stardust", "epidemic", "sabotage",
+                                     "open_space", "meteor_swarm", "planets", "combat_zone", "abandoned_ship",
+                                     "abandoned_station")] == list(range(12))
+    assert (kernel.PLANETS, kernel.COMBAT_ZONE, kernel.ABANDONED_STATION) == (8, 9, 11)
+    assert (kernel.NO_HUMANS, kernel.NO_ENGINES, kernel.LAPPED) == tuple(
+        CAUSES.index(c) for c in ("no_humans", "no_engine_power", "lapped"))
+    assert (kernel.PURPLE, kernel.ORANGE, kernel.CYAN) == tuple(ALIENS.index(c) for c in ("purple", "orange", "cyan"))
+    assert (kernel.LAWYER, kernel.MANAGER, kernel.MERCHANT) == tuple(
+        SPECIALISATIONS.index(c) for c in ("lawyer", "manager", "merchant"))
+    assert tables.KINDS == ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
+    assert (kernel.SMALL, kernel.LARGE, kernel.LIGHT, kernel.HEAVY) == (0, 1, 2, 3)
+
+
+def test_the_cli_says_when_the_kernel_is_compiled(tmp_path, monkeypatch):
+    code = "from shipcheck.round.fast import compile_note; print(compile_note())"
+    env = {k: v for k, v in os.environ.items() if k != fast.ENGINE_ENV}
+    empty = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**env, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert "compiling the round engine" in empty.stdout
+    # once a round has flown here, the kernel is in the cache
+    play(*_tiny_round())
+    assert fast.compile_note() is None
+    monkeypatch.setenv(fast.ENGINE_ENV, "memo")
+    assert fast.compile_note() is None
+
+
+def _tiny_round() -> tuple:
+    from shipcheck.round.deck import fixed_deck
+
+    deck = fixed_deck(["I-05"])
+    t = build_table(Job((FURNACE,), (DefaultPolicy(),), round_rules("1"), deck, False))
+    return t, deck.cards, np.zeros((2, 1), dtype=np.int16), np.zeros((2, 1, ROLLS), dtype=np.uint8)
