@@ -87,24 +87,23 @@ def test_each_ship_has_its_style(cls):
     assert fighter["firepower"]["max"] == max(d["firepower"]["max"] for d in (trader, racer, fighter))
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("cls", FIELD_CLASSES)
 def test_field_finishes_its_round_and_earns_like_the_example_ship(cls):
     """The example ship of the class in seat 1, the field behind it (as `simulate --round` flies
     it), then each field ship in seat 1 against the other two and the example: every field ship
-    finishes at least 70 % of the rounds (docs/rounds.md: 82-100 % over 2000 rounds), and earns
+    finishes at least 75 % of the rounds (docs/rounds.md: 82-100 % over 2000 rounds), and earns
     between half and three times what the example ship earns, the styles within a factor 2.5."""
     example = shipcheck.load_ship(EXAMPLE[cls])
     field = list(field_ships(cls))
-    r = shipcheck.simulate_round(example, round=ROUND[cls], runs=300, seed=5)
+    r = shipcheck.simulate_round(example, round=ROUND[cls], runs=1000, seed=5)
     base = r.players[0].credits_mean
     credits = []
     for p in r.players[1:]:
-        assert p.p_finish >= 0.7, p
+        assert p.p_finish >= 0.75, p
         assert 0.5 * base <= p.credits_mean <= 3 * base, (p, base)
         credits.append(p.credits_mean)
     assert max(credits) <= 2.5 * min(credits)
     for ship in field:
         others = [s for s in field if s is not ship] + [example]
-        me = shipcheck.simulate_round(ship, round=ROUND[cls], opponents=others, runs=300, seed=5).players[0]
-        assert me.p_finish >= 0.7, me
+        me = shipcheck.simulate_round(ship, round=ROUND[cls], opponents=others, runs=1000, seed=5).players[0]
+        assert me.p_finish >= 0.75, me
