@@ -286,6 +286,7 @@ def test_the_kernels_constants_follow_the_python_tables():
     assert (kernel.LAWYER, kernel.MANAGER, kernel.MERCHANT) == tuple(
         SPECIALISATIONS.index(c) for c in ("lawyer", "manager", "merchant"))
     assert tables.KINDS == ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
+    assert fast.COMPILED_TYPES == set(TYPES)
     assert (kernel.SMALL, kernel.LARGE, kernel.LIGHT, kernel.HEAVY) == (0, 1, 2, 3)
 
 

@@ -4,7 +4,8 @@ Rooms: :mod:`~shipcheck.round.rulebook` (the round's numbers, ``tiles/rounds.tom
 :mod:`~shipcheck.round.deck` (decks as the rules build them), :mod:`~shipcheck.round.track` (the
 flight track), :mod:`~shipcheck.round.state` (a player's ship in the round),
 :mod:`~shipcheck.round.policy` (decisions), :mod:`~shipcheck.round.cards` (one module per card
-type), :mod:`~shipcheck.round.scoring`, :mod:`~shipcheck.round.engine` (the vectorised loop),
+type), :mod:`~shipcheck.round.scoring`, :mod:`~shipcheck.round.engine` (the memoised loop over runs),
+:mod:`~shipcheck.round.fast` (the same rules compiled, for the built-in policies),
 :mod:`~shipcheck.round.result` and :mod:`~shipcheck.round.simulate` (the API).
 """
 

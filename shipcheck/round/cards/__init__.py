@@ -6,7 +6,9 @@ A card type is a function ``resolve(race, card, cols)`` registered under the typ
 Per-player work goes through memo tables (:meth:`Table.memo <shipcheck.round.race.Table.memo>`)
 so that Python runs once per distinct state, not once per run. To add a card type, write one
 module here with its ``resolve`` and its data in the card catalogue (``tiles/cards/``), and import
-the module below.
+the module below. The built-in policies fly on a compiled twin of these rules
+(:mod:`shipcheck.round.fast`); a deck holding the new type flies on these modules until the kernel
+plays it too (:data:`~shipcheck.round.fast.COMPILED_TYPES`).
 """
 
 from __future__ import annotations

@@ -31,9 +31,12 @@ if TYPE_CHECKING:
     from ..engine import Chunk
     from ..race import Table
 
-__all__ = ["ENGINE_ENV", "compile_note", "fallback_reason", "play"]
+__all__ = ["COMPILED_TYPES", "ENGINE_ENV", "compile_note", "fallback_reason", "play"]
 
 ENGINE_ENV = "SHIPCHECK_ROUND_ENGINE"
+#: card types the kernel plays (a new card type flies on the memoised engine until it does)
+COMPILED_TYPES = frozenset(("slavers", "smugglers", "pirates", "stardust", "epidemic", "sabotage", "open_space",
+                            "meteor_swarm", "planets", "combat_zone", "abandoned_ship", "abandoned_station"))
 _BUILT_IN = (DefaultPolicy, RacingPolicy)
 
 
@@ -45,6 +48,9 @@ def fallback_reason(table: Table, cards: tuple[Card, ...] | None = None) -> str 
     for p in table.policies:
         if type(p) not in _BUILT_IN or p.__dict__ or type(p.flight) is not FlightDefault:
             return f"policy {p.name!r} is not a built-in policy"
+    for c in cards or ():
+        if c.type not in COMPILED_TYPES:
+            return f"card type {c.type!r} has no compiled twin"
     for m in table.models:
         if m.n > MAX_TILES:
             return f"a ship of {m.n} tiles (the fast path takes at most {MAX_TILES})"
