@@ -1,8 +1,9 @@
 """The default opponents: a field of three legal ships per base class, shipped with the tool.
 
-``tiles/field/<class>/*.toml`` are ordinary ship files built from the 2007 catalogue (each tile
-used at most once per ship), checked legal by the test suite. A ship of a class without its own
-field (the expansion classes) meets the field of its board's level (I, II or III).
+``tiles/field/<class>/*.toml`` are ordinary ship files, a trader, a racer and a fighter built by
+``tools/build_field.py`` from one pile of 2007 catalogue tiles per class (no tile in two ships; see
+docs/rounds.md for what they are and how they do). A ship of a class without its own field (the
+expansion classes) meets the field of its board's level (I, II or III).
 """
 
 from __future__ import annotations
