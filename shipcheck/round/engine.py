@@ -88,6 +88,8 @@ def _after_card(t: Table):  # type: ignore[no-untyped-def]
     def fn(gid: int, _: int) -> tuple[int, int, int]:
         p, m, _pol, st = t.state(gid)
         hulls = m.live_hulls(st)
+        if not hulls:  # nothing left flying
+            return (t.intern(p, m.come_back(st)), 0, 2) if st[5] else (gid, 0, 1)
         empty = [h for h in hulls if m.humans(st, h if m.multi else None) == 0]
         if not empty:
             return (gid, 0, 0)

@@ -25,6 +25,10 @@ from .state import CODE, COLOURS, Firepower, RState, ShipModel
 __all__ = ["POLICIES", "DefaultPolicy", "PlanetOption", "RacingPolicy", "RoundPolicy", "View", "resolve_policy"]
 
 
+#: what an enemy does to a ship that lost to it, as :meth:`RoundPolicy.diplomat` is told
+ENEMY_PENALTY = {"slavers": "crew", "smugglers": "goods", "pirates": "shots"}
+
+
 @dataclass(frozen=True, eq=False)
 class View:
     """What a policy sees: one player's ship model and state, and the goods prices."""

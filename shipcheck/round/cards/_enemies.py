@@ -15,12 +15,11 @@ import numpy as np
 
 from shipcheck.cards import Card
 
+from ..policy import ENEMY_PENALTY as PENALTY
 from ..race import Race, Table
 from ..state import RState, ShipModel
 
 WIN, TIE, LOSE = 2, 1, 0
-
-PENALTY = {"slavers": "crew", "smugglers": "goods", "pirates": "shots"}
 
 Reward = Callable[[ShipModel, RState, int], tuple[RState, int]]  # (model, state, second) -> (state, credits)
 

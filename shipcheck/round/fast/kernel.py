@@ -1483,6 +1483,9 @@ def crewless(S, R, X, out, cred, prices, live):  # type: ignore[no-untyped-def]
                 nlive += 1
                 if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
                     empty |= 1 << h
+        if nlive == 0:  # nothing left flying
+            out[p] = NO_HUMANS
+            continue
         if empty == 0:
             continue
         if popcount(empty) == nlive:
