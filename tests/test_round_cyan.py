@@ -114,16 +114,14 @@ def envoy(spec: str):  # type: ignore[no-untyped-def]
 
 
 def test_diplomat_against_slavers_keeps_the_crew_and_leaves():
-    # I-01 slavers (strength 6, 3 crew): the ship loses. The Diplomat saves its crew: it finishes
-    # alone (4 + 2 best-looking? it shows connectors: no bonus matters here, survival does); without
-    # him the slavers take both humans and the alien: no humans, it gives up.
-    out = fly(["I-01", "I-01"], [envoy("diplomat")])
-    # the second slavers card meets the ship without its Diplomat (single use): 3 crew lost, 2
-    # humans then the... only 2 humans are left after he left: they go, and it gives up
-    assert out.gave_up[0, 0] == CAUSES.index("no_humans")
+    # I-01 slavers (strength 6, 3 crew): the envoy loses. The Diplomat saves its crew and it finishes;
+    # without him the slavers take both humans and the alien: no humans, it gives up.
     out = fly(["I-01"], [envoy("diplomat")])
     assert out.gave_up[0, 0] == 0 and out.survived[0, 0]
     out = fly(["I-01"], [envoy("")])
+    assert out.gave_up[0, 0] == CAUSES.index("no_humans")
+    # single use: the second slavers card finds him gone and takes the 2 humans left
+    out = fly(["I-01", "I-01"], [envoy("diplomat")])
     assert out.gave_up[0, 0] == CAUSES.index("no_humans")
 
 

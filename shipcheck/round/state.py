@@ -114,7 +114,7 @@ class ShipModel:
         if any(c == "cyan" for c in self.alien_colour.values()):
             if self.specialisation is None:
                 self.notes.append("cyan alien without a specialisation ([meta] cyan = \"manager\", \"merchant\", "
-                                  "\"lawyer\"): no effect")
+                                  "\"lawyer\", \"techie\", \"diplomat\"): no effect")
             elif self.specialisation == "diplomat":
                 self.notes.append("cyan diplomat: the policy decides when to use him (once; the default and racing "
                                   "policies: the first lost fight against slavers or pirates, or the first "
