@@ -198,3 +198,16 @@ def test_an_iia_half_jumping_on_the_last_card_leaves_the_flight():
     out = fly(["I-10"], [s], rolls=[[pair(1, 3), pair(5, 6), 0, 0]], policy=HalfJumper())
     assert out.gave_up[0, 0] == 0 and out.lost[0, 0] == 2 and out.place[0, 0] == 1
     assert np.all(out.credits[0] == out.credits[0, 0])
+
+
+def test_the_output_says_the_diplomat_rule_is_provisional_and_no_cyan_gap_is_left(tmp_path):
+    import shipcheck
+
+    path = tmp_path / "envoy.toml"
+    path.write_text(envoy("diplomat").to_toml())
+    r = shipcheck.simulate_round(str(path), round=1, runs=20, seed=1, opponents=[])
+    said = [n for n in r.notes if "diplomat" in n]
+    assert said and "provisional" in said[0]
+    path.write_text(racer("techie").to_toml())
+    r = shipcheck.simulate_round(str(path), round=1, runs=20, seed=1, opponents=[])
+    assert not any("not modelled" in n for n in r.notes)
