@@ -211,3 +211,23 @@ def test_the_output_says_the_diplomat_rule_is_provisional_and_no_cyan_gap_is_lef
     path.write_text(racer("techie").to_toml())
     r = shipcheck.simulate_round(str(path), round=1, runs=20, seed=1, opponents=[])
     assert not any("not modelled" in n for n in r.notes)
+
+
+
+def test_odds_on_attacks_says_the_techie_is_not_counted_there(tmp_path, capsys):
+    """The single-ship flight model has no cards, so no free charge: `odds`/`simulate` on attacks or
+    meteor swarms say so for a Techie ship, and nothing for a ship without one."""
+    import pytest
+
+    from shipcheck.cli import main
+
+    path = tmp_path / "s.toml"
+    for spec, expected in (("techie", True), ("", False), ("diplomat", False)):
+        path.write_text(racer(spec).to_toml())
+        for args in (("odds", str(path), "--attack", "small-meteor:front", "--no-cache"),
+                     ("simulate", str(path), "--card", "I-09", "--runs", "100")):
+            with pytest.raises(SystemExit) as ei:
+                main(list(args))
+            assert ei.value.code in (0, None)
+            out = capsys.readouterr().out
+            assert ("Techie's free first charge" in out) == expected, (spec, args)

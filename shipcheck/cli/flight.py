@@ -123,6 +123,14 @@ def flight_header(s: Ship, path: str, what: str) -> None:
     echo(f"attacks: {what}")
 
 
+def techie_note(s: Ship) -> None:
+    """Said where the single-ship flight model flies the attacks: it has no cards, so no Techie."""
+    if dict(s.meta).get("cyan") == "techie" and any(t.crew == "cyan" for t in s.tiles):
+        echo("note: the cyan Techie's free first charge of each card is not counted here (these attacks "
+             "are flown by the flight model, which spends charges as they are); `odds`/`simulate` with a "
+             "fight or combat zone card, and `simulate --round`, count it")
+
+
 def draw_losses(ship: Ship, p_lost: list[tuple[int, Any]]) -> None:
     """The ship with each square's chance of being lost: a whole percentage and a heat colour."""
     from ..render import heat_legend, heat_marks
@@ -224,6 +232,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: 
     where = {json.dumps(s.board.cell_name(i)): i for i in range(s.board.size)}
     p_lost = [(where[json.dumps(t["at"])], t["p_lost"]) for t in d["tiles"]]
     flight_header(s, ship, what)
+    techie_note(s)
     echo(f"policy: {POLICY_NOTE if d['policy'] == 'default' else 'optimal (dynamic programming over damage states)'}")
     draw_losses(s, p_lost)
     echo(f"survive:        {pct(p_survive)}  ({p_survive})")
@@ -406,6 +415,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
         print_json({"ship": ship, **r.to_dict()})
         return
     flight_header(s, ship, what)
+    techie_note(s)
     echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
     draw_losses(s, [(t.at, p) for t, p in zip(s.tiles, r.p_lost)])
     echo("(estimated from the runs)")
