@@ -231,3 +231,25 @@ def test_odds_on_attacks_says_the_techie_is_not_counted_there(tmp_path, capsys):
             assert ei.value.code in (0, None)
             out = capsys.readouterr().out
             assert ("Techie's free first charge" in out) == expected, (spec, args)
+
+
+def manager_halves(cyan_half: str):  # type: ignore[no-untyped-def]
+    """Class IIA: an orange alien (with its life support) and a single engine in half A; in half B a
+    cabin, a single engine and the cyan alien, or the cyan alien in half A next to the orange one."""
+    a_cyan = cyan_half == "A"
+    return ship(tile((4, 7), "cabin", U, crew="orange") + tile((5, 7), "life_support", U, color="orange")
+                + tile((4, 8), "engine", ENG)
+                + (tile((4, 6), "cabin", U, crew="cyan") + tile((3, 6), "life_support", U, color="cyan")
+                   if a_cyan else tile((4, 6), "cabin", U))
+                + tile((9, 7), "cabin", U) + tile((9, 8), "engine", ENG)
+                + (tile((9, 6), "cabin", U) if a_cyan else
+                   tile((9, 6), "cabin", U, crew="cyan") + tile((10, 6), "life_support", U, color="cyan")),
+                "IIA", extra=cyan("manager"))
+
+
+def test_the_managers_plus_one_counts_only_in_his_own_half_on_iia():
+    # half A: engine 1 + orange 2 = 3, +1 more (3 in all for the orange) only with the Manager in A
+    for where, expected in (("A", 4), ("B", 3)):
+        m = ShipModel(manager_halves(where))
+        power, _ = m.engine(m.initial(), 0)
+        assert sorted(power.values()) == [1, expected], where

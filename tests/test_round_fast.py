@@ -232,7 +232,16 @@ TECHIE_IIA = ship(tile((4, 7), "cabin", U) + tile((4, 6), "cabin", U, crew="cyan
                   + tile((10, 7), "double_engine", ENG) + tile((9, 6), "battery", U, cells=2)
                   + tile((9, 8), "engine", ENG) + tile((10, 6), "shield", U) + tile((8, 6), "double_cannon", CAN),
                   "IIA", extra='name = "techie halves"\n' + CYAN_U.format("techie"))
-CYAN = [TECHIE, DIPLOMAT, TECHIE_IIA]
+# the Manager in half B raises neither the orange bonus nor the purple one of half A (both there)
+MANAGER_IIA = ship(tile((4, 7), "cabin", U, crew="orange") + tile((5, 7), "life_support", U, color="orange")
+                   + tile((4, 8), "engine", ENG) + tile((5, 6), "battery", U, cells=2)
+                   + tile((4, 6), "cabin", U, crew="purple") + tile((3, 6), "life_support", U, color="purple")
+                   + tile((5, 5), "double_cannon", CAN) + tile((5, 8), "cabin", U)
+                   + tile((9, 7), "cabin", U, crew="cyan") + tile((10, 7), "life_support", U, color="cyan")
+                   + tile((9, 8), "engine", ENG) + tile((8, 8), "engine", ENG) + tile((9, 6), "cabin", U)
+                   + tile((8, 6), "double_cannon", CAN) + tile((10, 8), "battery", U, cells=2),
+                   "IIA", extra='name = "manager halves"\n' + CYAN_U.format("manager"))
+CYAN = [TECHIE, DIPLOMAT, TECHIE_IIA, MANAGER_IIA]
 
 
 @pytest.mark.parametrize("me", range(len(CYAN)))
@@ -243,7 +252,7 @@ def test_fast_path_equals_the_memoised_engine_with_the_techie_and_the_diplomat(m
     g = np.random.default_rng(10 + me)
     order = np.argsort(g.random((runs, len(CARDS))), axis=1)[:, :20].astype(np.int16)
     rolls = g.integers(0, 36, size=(runs, 20, ROLLS), dtype=np.uint8)
-    pols = (resolve_policy(policy),) + (DefaultPolicy(),) * 3
+    pols = (resolve_policy(policy),) + (DefaultPolicy(),) * (len(players) - 1)
     for five in (False, True):
         a, b = both(players, pols, list(CARDS), order, rolls, round_="2", five=five)
         assert_same(a, b)
@@ -373,3 +382,15 @@ def test_a_half_that_cannot_move_does_not_stop_the_other_from_spending_its_charg
     a, b = both((stranded_half(), HALVES), (DefaultPolicy(),) * 2, [c for c in CARDS if c.id == "I-05"], decks, rolls)
     assert_same(a, b)
     assert a.gave_up[0, 0] == 0 and a.days[0, 0] == 2
+
+
+def test_the_managers_bonus_stays_in_his_half_in_both_engines():
+    """I-01 slavers (strength 6) against MANAGER_IIA, alone: both double cannons powered (2 + 2) and the
+    purple alien of half A (+2; the Manager sits in half B, so not +3) make 6: a tie, no reward, no
+    penalty. With the Manager's +1 it would be 7 and win 5 credits."""
+    runs = 3
+    decks = np.zeros((runs, 1), dtype=np.int16)
+    rolls = np.zeros((runs, 1, ROLLS), dtype=np.uint8)
+    a, b = both((MANAGER_IIA,), (DefaultPolicy(),), [c for c in CARDS if c.id == "I-01"], decks, rolls)
+    assert_same(a, b)
+    assert a.card_credits[0, 0] == 0 and a.lost[0, 0] == 0 and a.days[0, 0] == 0

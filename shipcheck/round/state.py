@@ -163,6 +163,14 @@ class ShipModel:
         """A cyan alien with specialisation ``spec`` is aboard."""
         return self.specialisation == spec and "cyan" in self.aliens(st)
 
+    def manager_with(self, st: RState, alien: int) -> bool:
+        """The Manager raises the purple or orange bonus of the alien in cabin ``alien``: on IIA only
+        in his own half (rules §11.5)."""
+        if self.specialisation != "manager":
+            return False
+        k = self.aliens(st).get("cyan")
+        return k is not None and (not self.multi or self.group[k] == self.group[alien])
+
     def live_hulls(self, st: RState) -> tuple[int, ...]:
         mask = st[0]
         return tuple(h for h in self.hulls if any(mask >> k & 1 and self.group[k] == h for k in range(self.n)))
@@ -386,7 +394,7 @@ class ShipModel:
         if orange is not None:
             h = self.group[orange]
             if power.get(h, 0) > 0:
-                power[h] += 3 if self.has(st, "manager") else 2
+                power[h] += 3 if self.manager_with(st, orange) else 2
         return power, (mask, tuple(ch)) + st[2:]
 
     def engine_ladder(self, st: RState) -> list[int]:
@@ -474,7 +482,7 @@ class ShipModel:
         if purple is not None:
             base = by_hull.get(self.group[purple], 0) if self.multi else total
             if base > 0:
-                total += 6 if self.has(st, "manager") else 4
+                total += 6 if self.manager_with(st, purple) else 4
         return total, (mask, tuple(ch)) + st[2:], choice.boost
 
     def usable_fire_charges(self, st: RState) -> int:

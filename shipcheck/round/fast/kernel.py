@@ -229,6 +229,15 @@ def has(S, p, x, spec):  # type: ignore[no-untyped-def]
 
 
 @jit
+def manager_with(S, p, x, alien):  # type: ignore[no-untyped-def]
+    """ShipModel.manager_with: the Manager aboard, on IIA in the half of the alien in cabin ``alien``."""
+    if S[p, V, SPEC] != MANAGER:
+        return False
+    k = alien_tile(S, p, x, CYAN)
+    return k >= 0 and (not S[p, V, MULTI] or S[p, GIDX, k] == S[p, GIDX, alien])
+
+
+@jit
 def wake(S, p, x):  # type: ignore[no-untyped-def]
     """FlightModel.wake on the row's mask."""
     ocr = S[0, OFFS, 1]
@@ -726,7 +735,7 @@ def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
     if orange >= 0:
         h = S[p, GIDX, orange]
         if power[h] > 0:
-            power[h] += 3 if has(S, p, x, MANAGER) else 2
+            power[h] += 3 if manager_with(S, p, x, orange) else 2
     return min_live(power, live, nh)
 
 
@@ -870,7 +879,7 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     if purple >= 0:
         base = byh[S[p, GIDX, purple]] if S[p, V, MULTI] else total
         if base > 0:
-            total += 6 if has(S, p, x, MANAGER) else 4
+            total += 6 if manager_with(S, p, x, purple) else 4
     return total
 
 
