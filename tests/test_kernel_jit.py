@@ -39,6 +39,43 @@ def test_compiled_pass_equals_the_python_kernel(text: str, attacks: list[str]) -
     _both(ship(PILOT + text), attacks)
 
 
+@settings(max_examples=60, deadline=None)
+@given(tiles_on([(c, r) for c in range(4) for r in range(8)], 8), st.lists(ATTACKS, min_size=1, max_size=5))
+def test_compiled_pass_on_one_die_boards(text: str, attacks: list[str]) -> None:
+    # IC: one die, rows sharing labels, so one roll can hit two lines (two cannons, two hits)
+    grid = text.replace("at = [", "at = {col = ").replace("]\nkind", "}\nkind").replace(", ", ", row = ")
+    _both(ship(grid, "IC"), attacks)
+
+
+# a shield joined to a booster, batteries, cannons: boosted saves against large meteors and heavy
+# shots (two charges), charged cannons paid before that
+BOOSTED = (PILOT + tile((8, 7), "shield", "0333") + tile((9, 7), "shield_booster", "3333")
+           + tile((6, 7), "battery", "3333", cells=3) + tile((7, 8), "battery", "3333", cells=2)
+           + tile((7, 6), "double_cannon", "0333") + tile((8, 6), "cannon", "0333") + tile((6, 8), "cabin", "3333"))
+
+
+@pytest.mark.parametrize("attacks", [["heavy-shot:front", "heavy-shot:right"] * 3,
+                                     ["large-meteor:front", "large-meteor:right", "large-meteor:left"] * 2,
+                                     ["light-shot:front", "small-meteor:right", "heavy-shot:left"] * 2])
+def test_compiled_pass_with_boosted_shields_and_charged_cannons(attacks: list[str]) -> None:
+    s = ship(BOOSTED)
+    assert FlightModel(s).kernel.compilable
+    _both(s, attacks)
+
+
+def test_one_cannon_shoots_one_of_two_meteors_of_a_roll() -> None:
+    # IC rolls from the left hit grid rows 2 and 4 at once; the cannon on row 3 bears on both but
+    # fires once
+    def at(c: int, r: int) -> dict[str, int]:
+        return {"col": c, "row": r}
+
+    s = ship(tile(at(1, 3), "start_cabin", "3333") + tile(at(0, 2), "structural", "3333")
+             + tile(at(0, 4), "structural", "3333") + tile(at(0, 3), "cannon", "0333", rot=270)
+             + tile(at(1, 2), "battery", "3333", cells=2) + tile(at(1, 4), "double_cannon", "0333", rot=270), "IC")
+    dist, _ = _both(s, ["large-meteor:left"] * 3)
+    assert len(dist) > 1
+
+
 @pytest.mark.parametrize("path", ["class-III-hauler.toml", "class-IIIa-longboat.toml"])
 def test_compiled_pass_on_the_full_class_iii_ships(path: str) -> None:
     s = load_ship(EXAMPLES / path)
