@@ -710,11 +710,19 @@ def render_stats(s: ShipStats, *, width: int | None = None) -> str:
         rows.append([a.kind, a.direction, in36(a.p_reach), in36(a.p_damage), in36(a.p_stoppable)])
     left = ["  " + r for r in _table([[*r, ""] for r in rows], right={2, 3, 4})]
     indent = max(len(x) for x in left) + 2
-    room = max(20, width - indent) if width else 10**6
-    for head, items in zip(left, targets, strict=True):
-        folded = _fold(items, room)
-        lines.append(head.ljust(indent) + folded[0])
-        lines.extend(" " * indent + more for more in folded[1:])
+    if not width or width - indent >= 24:
+        room = width - indent if width else 10**6
+        for head, items in zip(left, targets, strict=True):
+            folded = _fold(items, room)
+            lines.append(head.ljust(indent) + folded[0])
+            lines.extend(" " * indent + more for more in folded[1:])
+    else:
+        # a narrow terminal: the squares go under their row, folded to the width, not in a column
+        # squeezed against the right edge
+        under = 6
+        for head, items in zip(left, targets, strict=True):
+            lines.append(head.rstrip())
+            lines.extend(" " * under + more for more in _fold(items, max(12, width - under)))
     if s.notes:
         lines.append("")
         lines.extend(f"note: {n}" for n in s.notes)

@@ -344,3 +344,26 @@ def test_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "cards" in out
     code, _, err = run(capsys, "cards", "--type", "space_kraken")
     assert code == 2 and "space_kraken" in err
+
+
+# -- the contract's worked check examples (../shared/spec/examples/check) ---------------------------
+SPEC_CHECK = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples" / "check"
+SPEC_CHECK_SHIPS = sorted(SPEC_CHECK.glob("*.toml")) if SPEC_CHECK.is_dir() else []
+
+
+@pytest.mark.skipif(not SPEC_CHECK_SHIPS, reason="../shared/spec/examples/check not present")
+@pytest.mark.parametrize("path", SPEC_CHECK_SHIPS, ids=lambda p: p.stem)
+def test_spec_check_examples(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    """`check --format json` agrees with the worked example: legal, exposed connectors, and per error
+    code the union of the cells reported (warnings aside), with exit code 0 or 1 to match."""
+    want = json.loads(path.with_name(path.stem + ".expected.json").read_text(encoding="utf-8"))
+    code, out, _ = run(capsys, "check", str(path), "--format", "json")
+    got = json.loads(out)
+    assert code == (0 if want["legal"] else 1)
+    assert got["legal"] == want["legal"]
+    assert got["exposed_connectors"] == want["exposed_connectors"]
+    cells: dict[str, set[tuple[int, ...]]] = {}
+    for v in got["violations"]:
+        if v["severity"] == "error":
+            cells.setdefault(v["code"], set()).update(tuple(c) for c in v["cells"])
+    assert cells == {k: {tuple(c) for c in v} for k, v in want["violations"].items()}

@@ -102,7 +102,7 @@ def tiles_on(draw: st.DrawFn, squares: list, max_size: int, min_size: int = 1, k
 @st.composite
 def ships(draw: st.DrawFn, kinds: list = KINDS):  # type: ignore[no-untyped-def]
     board = draw(st.sampled_from(["I", "I", "IIA", "IC"]))
-    cyan = draw(st.sampled_from(["", "manager", "merchant", "lawyer", "techie"]))
+    cyan = draw(st.sampled_from(["", "manager", "merchant", "lawyer", "techie", "techie", "diplomat", "diplomat"]))
     extra = f'[meta]\ncyan = "{cyan}"\n' if cyan else ""
     if board == "I":
         return ship(PILOT + draw(tiles_on(SQUARES_I, 14, 5, kinds)), "I", extra)
@@ -211,6 +211,44 @@ def test_fast_path_equals_the_memoised_engine_on_rare_rules_through_every_card(m
         assert_same(a, b)
 
 
+# the cyan Techie (a free charge per card: engines with no single engine, cannons, a shield; on
+# IIA in one half only) and Diplomat (a weak ship that loses fights, with a sleeper to wake)
+CYAN_U = '[meta]\ncyan = "{}"\n'
+TECHIE = ship(PILOT + tile((6, 7), "cabin", U, crew="cyan") + tile((5, 7), "life_support", U, color="cyan")
+              + tile((8, 7), "battery", U, cells=2) + tile((9, 7), "battery", U, cells=3, charge=1)
+              + tile((7, 8), "double_engine", ENG) + tile((8, 8), "double_engine", ENG) + tile((6, 8), "shield", U)
+              + tile((7, 6), "double_cannon", CAN) + tile((6, 6), "cannon_booster", U)
+              + tile((8, 6), "double_cannon", CAN) + tile((9, 8), "shield_booster", U),
+              extra='name = "techie"\n' + CYAN_U.format("techie"))
+DIPLOMAT = ship(PILOT + tile((6, 7), "cabin", U, crew="cyan") + tile((5, 7), "life_support", U, color="cyan")
+                + tile((8, 7), "cabin", U) + tile((8, 8), "stasis_chamber", U) + tile((7, 8), "engine", ENG)
+                + tile((7, 6), "cannon", CAN) + tile((6, 8), "shield", U) + tile((9, 7), "battery", U, cells=2)
+                + tile((6, 6), "cargo", U, slots=2, goods=["yellow", "green"]),
+                extra='name = "diplomat"\n' + CYAN_U.format("diplomat"))
+TECHIE_IIA = ship(tile((4, 7), "cabin", U) + tile((4, 6), "cabin", U, crew="cyan")
+                  + tile((3, 6), "life_support", U, color="cyan") + tile((5, 7), "double_engine", ENG)
+                  + tile((5, 6), "battery", U, cells=2) + tile((4, 8), "double_engine", ENG)
+                  + tile((5, 5), "double_cannon", CAN) + tile((9, 7), "cabin", U)
+                  + tile((10, 7), "double_engine", ENG) + tile((9, 6), "battery", U, cells=2)
+                  + tile((9, 8), "engine", ENG) + tile((10, 6), "shield", U) + tile((8, 6), "double_cannon", CAN),
+                  "IIA", extra='name = "techie halves"\n' + CYAN_U.format("techie"))
+CYAN = [TECHIE, DIPLOMAT, TECHIE_IIA]
+
+
+@pytest.mark.parametrize("me", range(len(CYAN)))
+@pytest.mark.parametrize("policy", ["default", "racing"])
+def test_fast_path_equals_the_memoised_engine_with_the_techie_and_the_diplomat(me: int, policy: str):
+    players = (CYAN[me], *[s for i, s in enumerate(CYAN) if i != me], HALVES)
+    runs = 40
+    g = np.random.default_rng(10 + me)
+    order = np.argsort(g.random((runs, len(CARDS))), axis=1)[:, :20].astype(np.int16)
+    rolls = g.integers(0, 36, size=(runs, 20, ROLLS), dtype=np.uint8)
+    pols = (resolve_policy(policy),) + (DefaultPolicy(),) * 3
+    for five in (False, True):
+        a, b = both(players, pols, list(CARDS), order, rolls, round_="2", five=five)
+        assert_same(a, b)
+
+
 CASES = [
     ("examples/class-I-scout.toml", "1", "default"),
     ("examples/class-IA-sidewinder.toml", "1", "racing"),
@@ -283,8 +321,8 @@ def test_the_kernels_constants_follow_the_python_tables():
     assert (kernel.NO_HUMANS, kernel.NO_ENGINES, kernel.LAPPED) == tuple(
         CAUSES.index(c) for c in ("no_humans", "no_engine_power", "lapped"))
     assert (kernel.PURPLE, kernel.ORANGE, kernel.CYAN) == tuple(ALIENS.index(c) for c in ("purple", "orange", "cyan"))
-    assert (kernel.LAWYER, kernel.MANAGER, kernel.MERCHANT) == tuple(
-        SPECIALISATIONS.index(c) for c in ("lawyer", "manager", "merchant"))
+    assert (kernel.LAWYER, kernel.MANAGER, kernel.MERCHANT, kernel.TECHIE, kernel.DIPLOMAT) == tuple(
+        SPECIALISATIONS.index(c) for c in ("lawyer", "manager", "merchant", "techie", "diplomat"))
     assert tables.KINDS == ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
     assert fast.COMPILED_TYPES == set(TYPES)
     assert (kernel.SMALL, kernel.LARGE, kernel.LIGHT, kernel.HEAVY) == (0, 1, 2, 3)

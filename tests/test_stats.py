@@ -416,3 +416,26 @@ def test_two_hulls_firepower_shares_charges_out_per_half() -> None:
     assert s.construction.legal, s.construction
     # A's two charges: the first powers A's double (2), the second has nothing left to power in A
     assert s.cannon.ladder == (0, 2) and s.cannon.best_possible == 4
+
+
+@pytest.mark.parametrize("width", [40, 50, 64, 80, 120])
+def test_render_stats_folds_to_the_width(width: int) -> None:
+    """Every line fits the terminal, and no square of the attack table loses its indentation (a narrow
+    terminal puts the squares under their row instead of in a squeezed column)."""
+    from pathlib import Path
+
+    from shipcheck.shipfile import load_ship
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "class-III-hauler.toml"
+    text = render_stats(stats(load_ship(path)), width=width)
+    lines = text.splitlines()
+    assert all(len(ln) <= width for ln in lines), max(lines, key=len)
+    table = lines[next(k for k, ln in enumerate(lines) if ln.startswith("Attacks")):]
+    assert all(ln.startswith(" ") for ln in table[2:] if ln and not ln.startswith("note:"))
+    wide = render_stats(stats(load_ship(path))).splitlines()
+    wide_table = wide[next(k for k, ln in enumerate(wide) if ln.startswith("Attacks")):]
+
+    def squares(rows: list[str]) -> list[str]:
+        return [w for ln in rows for w in ln.split() if w.startswith("(") and w[1].isdigit()]
+
+    assert squares(table) == squares(wide_table) != []

@@ -83,19 +83,24 @@ def _overrides(policies: list[RoundPolicy], name: str) -> bool:
 
 
 def _after_card(t: Table):  # type: ignore[no-untyped-def]
-    """Ships (or IIA halves) left without humans leave: (next state, credits, gave up)."""
+    """Ships (or IIA halves) left without humans leave: (next state, credits, gave up: 1, or 2 when
+    only a half in hyperspace is left)."""
     def fn(gid: int, _: int) -> tuple[int, int, int]:
         p, m, _pol, st = t.state(gid)
         hulls = m.live_hulls(st)
+        if not hulls:  # nothing left flying
+            return (t.intern(p, m.come_back(st)), 0, 2) if st[5] else (gid, 0, 1)
         empty = [h for h in hulls if m.humans(st, h if m.multi else None) == 0]
         if not empty:
             return (gid, 0, 0)
-        if len(empty) == len(hulls):
+        if len(empty) == len(hulls) and not st[5]:
             return (gid, 0, 1)
         credits = 0
         for h in empty:
             st, c = m.leave_hull(st, h, t.prices)
             credits += c
+        if len(empty) == len(hulls):
+            return (t.intern(p, m.come_back(st)), credits, 2)
         return (t.intern(p, st), credits, 0)
     return t.memo("after", fn, 3)
 
@@ -110,6 +115,7 @@ def _crewless(race: Race, cols: np.ndarray | None = None) -> None:
         _, credits, gone = race.apply(memo, np.full(len(sel), p), sel)
         race.credits[p, sel] += credits
         race.give_up(np.full(int((gone == 1).sum()), p), sel[gone == 1], NO_HUMANS)
+        race.only_away_left(np.full(int((gone == 2).sum()), p), sel[gone == 2])
 
 
 def _lost_now(race: Race) -> np.ndarray:
@@ -121,26 +127,83 @@ def _lost_now(race: Race) -> np.ndarray:
 
 
 def _hyperspace(race: Race, card: Any, cols: np.ndarray) -> None:
+    """Jumps to hyperspace once ``card`` is revealed (rules §11.2): the whole ship (``race.hyper``),
+    or on a class IIA ship one half (``race.half``; the state keeps it ``away``) while the other
+    flies on. A jump on the last card means giving up (a half: that half leaves the flight)."""
     t = race.t
+    last = int(race.slot == race.last)
 
-    def fn(gid: int, _: int) -> tuple[int, int]:
+    def fn(gid: int, last: int) -> tuple[int, int, int]:
         p, m, pol, st = t.state(gid)
-        if not m.engine_boosters or not pol.hyperspace(t.view(gid), card):
-            return (gid, 0)
-        after = m.hyperjump(st)
-        return (gid, 0) if after is None else (t.intern(p, after), 1)
+        if not m.engine_boosters or st[5]:
+            return (gid, 0, 0)  # a half already away: the other waits for it
+        want = pol.hyperspace(t.view(gid), card)
+        if want is False or (not isinstance(want, bool) and not want):
+            return (gid, 0, 0)
+        if not m.multi:
+            after = m.hyperjump(st)
+            return (gid, 0, 0) if after is None else (t.intern(p, after), 1, 0)
+        live = m.live_hulls(st)
+        jumped = []
+        for h in live:
+            if want is True or h in want:  # type: ignore[operator]
+                after = m.hyperjump(st, h)
+                if after is not None:
+                    st = after
+                    jumped.append(h)
+        if not jumped:
+            return (gid, 0, 0)
+        if len(jumped) == len(live):
+            return (t.intern(p, st), 1, 0)
+        if last:
+            credits = 0
+            for h in jumped:
+                st, c = m.leave_hull(st, h, t.prices)
+                credits += c
+            return (t.intern(p, st), 3, credits)
+        return (t.intern(p, m.send_away(st, jumped[0])), 2, 0)
 
-    memo = t.memo(("hyperspace", card), fn, 2)
+    memo = t.memo(("hyperspace", card), fn, 3, 2)
     pres = race.present(cols)
     for p in range(race.P):
         sel = cols[pres[p]]
         if len(sel) == 0:
             continue
-        _, jump = race.apply(memo, np.full(len(sel), p), sel)
+        _, jump, credits = race.apply(memo, np.full(len(sel), p), sel, last)
+        race.credits[p, sel] += credits
         gone = sel[jump == 1]
         race.hyper[p, gone] = 2  # this card and the next (rules §11.2)
-        if race.slot == race.last:
+        race.half[p, sel[jump == 2]] = 2
+        if last:
             race.give_up(np.full(len(gone), p), gone, HYPERSPACE)
+
+
+def _come_back(race: Race, due: np.ndarray) -> None:
+    """Halves in hyperspace whose time is up (``due``, ``(players, runs)``) rejoin their ships."""
+    t = race.t
+
+    def fn(gid: int, _: int) -> tuple[int]:
+        p, m, _pol, st = t.state(gid)
+        return (t.intern(p, m.come_back(st)),)
+
+    memo = t.memo("come_back", fn, 1)
+    for p in range(race.P):
+        sel = np.flatnonzero(due[p])
+        if len(sel):
+            race.apply(memo, np.full(len(sel), p), sel)
+
+
+def _new_card(race: Race, players: list[int]) -> None:
+    """The Techie's free charge is available again on every card."""
+    t = race.t
+
+    def fn(gid: int, _: int) -> tuple[int]:
+        p, _m, _pol, st = t.state(gid)
+        return (t.intern(p, st[:6] + (0,)) if st[6] else gid,)
+
+    memo = t.memo("new_card", fn, 1)
+    for p in players:
+        race.apply(memo, np.full(race.n, p), np.arange(race.n))
 
 
 def _voluntary(race: Race) -> None:
@@ -185,11 +248,19 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
     by_type = np.zeros((P, len(TYPES), len(ACCOUNT)), dtype=np.int64)
     hyper_policy = _overrides(table.policies, "hyperspace") and any(m.engine_boosters for m in table.models)
     quit_policy = _overrides(table.policies, "give_up")
+    techies = [p for p, m in enumerate(table.models) if m.specialisation == "techie"]
     _crewless(race)  # a ship (or half) without humans at launch leaves at once (OQ20)
     lost = _lost_now(race)
     for s in range(size):
         race.slot = s
         np.maximum(race.hyper - 1, 0, out=race.hyper)
+        if hyper_policy:
+            back = race.half == 1
+            np.maximum(race.half - 1, 0, out=race.half)
+            if back.any():
+                _come_back(race, back)
+        if techies:
+            _new_card(race, techies)
         if quit_policy:
             _voluntary(race)
         before_out = race.out.copy()
@@ -218,6 +289,8 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
             for a, arr in enumerate(parts):
                 by_type[p, :, a] += np.bincount(kinds, weights=arr, minlength=len(TYPES)).astype(np.int64)
         lost = now
+    if hyper_policy:  # halves still in hyperspace come back for the scoring (not lost)
+        _come_back(race, np.ones((P, n), dtype=bool))
     sc = score(race)
     start = np.asarray(table.rules.start_positions(P), dtype=np.int64)[:, None]
     tile_lost = []

@@ -27,6 +27,7 @@ from shipcheck.cards import Attack, Card
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
 
+from .policy import ENEMY_PENALTY as PENALTY
 from .policy import RoundPolicy, View, resolve_policy
 from .rulebook import RoundRules, round_rules
 from .state import CODE, Firepower, RState, ShipModel
@@ -215,6 +216,9 @@ class _Game:
                     defeats += 1
                 elif result == LOSE:
                     m, pol = self.models[p], self.policies[p]
+                    if self.diplomat(p, states[p], card, PENALTY[card.type]):
+                        states[p] = m.dismiss_diplomat(states[p])
+                        continue  # not defeated: the enemy moves on (rules §11.5)
                     if card.type == "smugglers":
                         states[p] = m.lose_goods(states[p], card.goods_penalty or 0)
                     elif card.type == "slavers":
@@ -228,6 +232,17 @@ class _Game:
             for k, shot in enumerate(card.shots):
                 tagged = self.roll(tagged, shot, k, lambda j, tag: tag)
         return _untag(tagged)
+
+    def diplomat(self, p: int, st: RState, card: Card, penalty: str) -> bool:
+        """Whether player ``p`` uses the cyan Diplomat aboard against ``penalty``."""
+        return self.models[p].has(st, "diplomat") and self.policies[p].diplomat(self.view(p, st), card, penalty)
+
+    def new_card(self, dist: Dist) -> Dist:
+        """The Techie's free charge is available again on every card."""
+        out: Dist = defaultdict(Fraction)
+        for (pos, states, fly), p in dist.items():
+            out[(pos, tuple(st[:6] + (0,) if st[6] else st for st in states), fly)] += p
+        return dict(out)
 
     def value(self, p: int, st: RState, criterion: str) -> tuple[int, RState]:
         m = self.models[p]
@@ -265,6 +280,13 @@ class _Game:
             out: Tagged = defaultdict(Fraction)
             for joint, prob in dist.items():
                 j2, hit = self.weakest(joint, line.criterion)
+                spared = [p for p, _ in hit if self.diplomat(p, j2[1][p], card, line.penalty)]
+                if spared:  # the line hits neither them nor anybody in their place
+                    states = list(j2[1])
+                    for p in spared:
+                        states[p] = self.models[p].dismiss_diplomat(states[p])
+                    j2 = (j2[0], tuple(states), j2[2])
+                    hit = [(p, light) for p, light in hit if p not in spared]
                 if any(p == 0 for p, _ in hit):
                     event["hit"][li] += prob
                 if line.penalty == "days":
@@ -329,6 +351,7 @@ def card_odds(ship: Ship, cards: Sequence[Card], *, opponents: Sequence[Ship] = 
     dist: Dist = {initial: Fraction(1)}
     events = []
     for c in cards:
+        dist = g.new_card(dist)
         ev: dict[str, Any] = {"card": c.full_id, "type": c.type}
         if c.type == "meteor_swarm":
             dist = g.meteors(c, dist)

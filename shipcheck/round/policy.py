@@ -25,6 +25,10 @@ from .state import CODE, COLOURS, Firepower, RState, ShipModel
 __all__ = ["POLICIES", "DefaultPolicy", "PlanetOption", "RacingPolicy", "RoundPolicy", "View", "resolve_policy"]
 
 
+#: what an enemy does to a ship that lost to it, as :meth:`RoundPolicy.diplomat` is told
+ENEMY_PENALTY = {"slavers": "crew", "smugglers": "goods", "pirates": "shots"}
+
+
 @dataclass(frozen=True, eq=False)
 class View:
     """What a policy sees: one player's ship model and state, and the goods prices."""
@@ -45,6 +49,11 @@ class View:
     @property
     def charges(self) -> int:
         return self.model.charges_in(self.state)
+
+    @property
+    def free_charge(self) -> int:
+        """1 when the cyan Techie makes the next charge spent on this card free, else 0."""
+        return self.model.free_charge(self.state)
 
     def value(self, goods: list[int]) -> int:
         return sum(self.prices[COLOURS[c]] for c in goods)
@@ -94,7 +103,8 @@ class RoundPolicy:
     flight: Policy = DEFAULT_POLICY
 
     def open_space(self, view: View) -> int:
-        """Charges to spend on double engines in Open Space."""
+        """Double engines to power in Open Space (a charge each; with the cyan Techie the first is
+        free): the fewest that make the engine power at least 1."""
         ladder = view.engine_ladder()
         return next((k for k, p in enumerate(ladder) if p >= 1), 0)
 
@@ -144,9 +154,21 @@ class RoundPolicy:
         """Give up before the next card is revealed."""
         return False
 
-    def hyperspace(self, view: View, card: Card) -> bool:
-        """Jump to hyperspace with an engine booster once ``card`` is revealed (rules §11.2)."""
+    def hyperspace(self, view: View, card: Card) -> bool | tuple[int, ...]:
+        """Jump to hyperspace with an engine booster once ``card`` is revealed (rules §11.2): True
+        sends every half that can jump (the whole ship on one hull); on a ship of two halves (class
+        IIA) a tuple of hull groups (``view.model.hulls``) sends only those halves, each with a
+        booster of its own; a half that jumps alone leaves the other to fly the card and the next."""
         return False
+
+    def diplomat(self, view: View, card: Card, penalty: str) -> bool:
+        """Use the cyan Diplomat (once; he then leaves the ship) against an effect that has hit the
+        player: ``penalty`` is ``"crew"`` (slavers, a combat-zone crew line), ``"goods"``
+        (smugglers, a goods line), ``"shots"`` (pirates, a shots line) or ``"days"`` (a days line).
+        An enemy the ship lost to is then not defeated and moves on; a combat-zone line hits
+        nobody. Built-in rule (provisional): against crew and shots, the effects that cost humans
+        or components."""
+        return penalty in ("crew", "shots")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

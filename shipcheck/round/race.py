@@ -3,7 +3,8 @@
 Rows are players (0 is the ship, then the opponents in order), columns are runs. ``sid`` holds
 interned state ids (:class:`~shipcheck.round.memo.Registry`), ``pos`` track positions, ``out`` the
 cause a player gave up for (0 while flying), ``hyper`` the cards a player still spends in
-hyperspace, ``credits`` the credits earned so far. Cards receive the race and the columns of the
+hyperspace, ``half`` the cards one half of a class IIA ship still spends there while the other
+flies (the half itself waits in the state's ``away``), ``credits`` the credits earned so far. Cards receive the race and the columns of the
 runs that drew them (:mod:`shipcheck.round.cards`).
 """
 
@@ -81,6 +82,7 @@ class Race:
         self.pos = np.repeat(np.asarray(start, dtype=np.int64)[:, None], n, axis=1)
         self.out = np.zeros((P, n), dtype=np.int8)
         self.hyper = np.zeros((P, n), dtype=np.int8)
+        self.half = np.zeros((P, n), dtype=np.int8)
         self.credits = np.zeros((P, n), dtype=np.int64)
         self.sid = np.empty((P, n), dtype=np.int64)
         for p, m in enumerate(table.models):
@@ -115,6 +117,12 @@ class Race:
         vals = memo(self.sid[p, c], keys)
         self.sid[p, c] = vals[0]
         return vals
+
+    def only_away_left(self, p: np.ndarray, c: np.ndarray) -> None:
+        """The half flying left the flight while the other was in hyperspace: the ship is now that
+        half, in hyperspace for the cards it has left there."""
+        self.hyper[p, c] = self.half[p, c]
+        self.half[p, c] = 0
 
     def give_up(self, p: np.ndarray, c: np.ndarray, cause: int) -> None:
         keep = self.out[p, c] == 0

@@ -209,8 +209,6 @@ def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
         if not check(sh).legal:
             out.append(f"{who} is illegal: it flies as written (the inspection would remove components first)")
         out += [f"{who}: {n}" for n in m.notes]
-        if m.multi and m.engine_boosters:
-            out.append(f"{who}: on a ship of several hulls an engine booster sends the whole ship to hyperspace")
     return out
 
 

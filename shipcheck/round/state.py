@@ -1,10 +1,13 @@
 """A player's ship in a round: its state, its parameters, and what cards do to it.
 
-A round state is the tuple ``(mask, charges, crew, goods, gone)``: the first three are the flight
-model's :data:`~shipcheck.flight.State` (tiles aboard, charges per battery, occupants per tile);
-``goods`` holds, per cargo hold in grid order, the colour codes of its goods (0 red ... 3 blue, most
-valuable first); ``gone`` is the tiles of halves that left the flight (class IIA), which go back to
-the table and are not lost components.
+A round state is the tuple ``(mask, charges, crew, goods, gone, away, spent)``: the first three are
+the flight model's :data:`~shipcheck.flight.State` (tiles aboard, charges per battery, occupants per
+tile); ``goods`` holds, per cargo hold in grid order, the colour codes of its goods (0 red ... 3 blue,
+most valuable first); ``gone`` is the tiles of halves that left the flight (class IIA), which go back
+to the table and are not lost components; ``away`` is ``()``, or a half in hyperspace while the other
+half flies (class IIA): ``(tiles, charges, crew, goods)`` as they were when it jumped (its tiles are
+not in ``mask``, so nothing touches them until it returns); ``spent`` is 1 once the cyan Techie's
+free charge has been used on the current card (the round engine clears it at every card).
 
 Crew per tile is the flight model's (``FlightModel(track_crew=True)``): humans in the pilot cabin,
 cabins and luxury cabins; :data:`~shipcheck.flight.ALIEN` where an alien sits; sleepers in stasis
@@ -27,14 +30,17 @@ from shipcheck.flight import ALIEN, FlightModel, Policy
 from shipcheck.kernel import bits
 from shipcheck.model import ALIENS, Ship
 
-__all__ = ["COLOURS", "Firepower", "RState", "ShipModel"]
+__all__ = ["COLOURS", "Away", "Firepower", "RState", "ShipModel"]
 
 COLOURS = ("red", "yellow", "green", "blue")
 CODE = {c: i for i, c in enumerate(COLOURS)}
 CABINS = ("start_cabin", "cabin", "luxury_cabin")
 SPECIALISATIONS = ("lawyer", "manager", "merchant", "techie", "diplomat")
 
-RState = tuple[int, tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], int]
+Goods = tuple[tuple[int, ...], ...]
+#: a half in hyperspace: its tiles, and the charges, crew and goods of those tiles (else ``()``)
+Away = tuple[int, tuple[int, ...], tuple[int, ...], Goods] | tuple[()]
+RState = tuple[int, tuple[int, ...], tuple[int, ...], Goods, int, Away, int]
 
 
 @dataclass(frozen=True)
@@ -108,9 +114,11 @@ class ShipModel:
         if any(c == "cyan" for c in self.alien_colour.values()):
             if self.specialisation is None:
                 self.notes.append("cyan alien without a specialisation ([meta] cyan = \"manager\", \"merchant\", "
-                                  "\"lawyer\"): no effect")
-            elif self.specialisation in ("techie", "diplomat"):
-                self.notes.append(f"cyan {self.specialisation}: not modelled in rounds (no effect)")
+                                  "\"lawyer\", \"techie\", \"diplomat\"): no effect")
+            elif self.specialisation == "diplomat":
+                self.notes.append("cyan diplomat: the policy decides when to use him (once; the default and racing "
+                                  "policies: the first lost fight against slavers or pirates, or the first "
+                                  "combat-zone line of crew or shots to hit the ship; provisional)")
         # neighbour tile per side, for exposed connectors
         pos = {t.at: k for k, t in enumerate(tiles)}
         nb = ship.board.nb
@@ -124,7 +132,7 @@ class ShipModel:
         mask, charges, crew = self.fm.initial()
         assert crew is not None
         goods = tuple(tuple(sorted(CODE[g] for g in self.tiles[k].goods)) for k, _, _, _ in self.holds)
-        return (mask, charges, crew, goods, 0)
+        return (mask, charges, crew, goods, 0, (), 0)
 
     # -- crew ------------------------------------------------------------------------------------
     def humans(self, st: RState, hull: int | None = None) -> int:
@@ -161,8 +169,9 @@ class ShipModel:
 
     # -- tiles and losses ------------------------------------------------------------------------
     def lost(self, st: RState) -> int:
-        """Components that left the ship in flight (halves that left are not lost)."""
-        return self.n - bin(st[0]).count("1") - bin(st[4]).count("1")
+        """Components that left the ship in flight (halves that left or are away are not lost)."""
+        away = st[5][0] if st[5] else 0
+        return self.n - bin(st[0]).count("1") - bin(st[4]).count("1") - bin(away).count("1")
 
     def exposed(self, st: RState) -> int:
         mask = st[0]
@@ -177,38 +186,55 @@ class ShipModel:
         return out
 
     def canon(self, mask: int, charges: Sequence[int], crew: Sequence[int], goods: Sequence[Sequence[int]],
-              gone: int) -> RState:
-        """A state with the charges, crew and goods of tiles no longer aboard dropped."""
+              gone: int, rest: tuple[Away, int] = ((), 0)) -> RState:
+        """A state with the charges, crew and goods of tiles no longer aboard dropped (``rest``: the
+        state's ``away`` and ``spent``)."""
         ch = [c if mask >> k & 1 else 0 for c, k in zip(charges, self.batteries)]
         cr = [c if mask >> k & 1 else 0 for k, c in enumerate(crew)]
         gd = tuple(tuple(g) if mask >> self.holds[h][0] & 1 else () for h, g in enumerate(goods))
-        return (mask, tuple(ch), tuple(cr), gd, gone)
+        return (mask, tuple(ch), tuple(cr), gd, gone, rest[0], rest[1])
 
     def destroy(self, st: RState, bits: int) -> RState:
         """Tiles ``bits`` destroyed; pieces that fall off are lost (the kept piece as in flight),
         aliens leave with their last life support, sleepers wake after a crew loss."""
-        mask, charges, crew, goods, gone = st
+        mask, charges, crew, goods, gone, away, spent = st
         if not bits & mask:
             return st
         new = self.fm.split(mask & ~bits, crew)
-        return self.canon(new, charges, self.fm.after_loss(mask, new, crew), goods, gone)
+        return self.canon(new, charges, self.fm.after_loss(mask, new, crew), goods, gone, (away, spent))
 
     def flight_step(self, st: RState, attack: Attack, ai: int, oi: int, policy: Policy) -> RState:
-        """A meteor or shot through the flight model, then the goods of lost holds dropped."""
-        mask, charges, crew, goods, gone = st
+        """A meteor or shot through the flight model, then the goods of lost holds dropped. The
+        Techie's free charge is lent to the flight model's decision (:meth:`lend`)."""
+        o = self.fm.outcomes(attack)[0][oi]
+        if not o.lines:
+            return st
+        lent, i = self.lend(st)
+        mask, charges, crew, goods, gone, away, spent = lent
         # one outcome played (the round memoises per state and outcome): the flight model's step
         # works out every outcome of a state at once, which most states of a round never need
-        nm, nc, ncrew = self.fm.play((mask, charges, crew), attack, ai, oi, policy)
-        if nm == mask and nc == charges and ncrew == crew:
+        sit = self.fm.situation((mask, charges, crew), attack, ai, o)
+        d = policy.decide(sit)
+        nm, nc, ncrew = self.fm.apply(sit, d)
+        if i >= 0:
+            h = self.group[self.batteries[i]]
+            if any(not self.multi or self.group[self.batteries[b]] == h for b in d.draws):
+                spent = 1
+            elif nm >> self.batteries[i] & 1:
+                nc = nc[:i] + (nc[i] - 1,) + nc[i + 1:]
+            else:
+                nc = nc[:i] + (0,) + nc[i + 1:]
+            charges = st[1]
+        if nm == mask and nc == charges and ncrew == crew and spent == st[6]:
             return st
         assert ncrew is not None
-        return self.canon(nm, nc, ncrew, goods, gone)
+        return self.canon(nm, nc, ncrew, goods, gone, (away, spent))
 
     # -- crew losses -----------------------------------------------------------------------------
     def lose_crew(self, st: RState, n: int, order: Sequence[int]) -> RState:
         """Lose ``n`` crew from the tiles in ``order`` (each tile emptied before the next: humans one
         by one, an alien at once); if short, all there is. Sleepers then wake (contract §4)."""
-        mask, charges, crew, goods, gone = st
+        mask, charges, crew = st[:3]
         c = list(crew)
         left = n
         for k in order:
@@ -217,7 +243,7 @@ class ShipModel:
                 left -= 1
         if left == n:
             return st
-        return (mask, charges, self.fm.wake(mask, tuple(c)), goods, gone)
+        return (mask, charges, self.fm.wake(mask, tuple(c))) + st[3:]
 
     def crew_order(self, st: RState) -> tuple[int, ...]:
         """Humans first, cabin by cabin in row-major order, aliens last (contract §5)."""
@@ -228,7 +254,7 @@ class ShipModel:
     def epidemic(self, st: RState) -> RState:
         """Each occupied cabin joined to another occupied cabin loses one crew member, all at once
         on the state before the card (rules §9.2(9), OQ14: joined, start and luxury cabins count)."""
-        mask, charges, crew, goods, gone = st
+        mask, charges, crew = st[:3]
         occupied = sum(1 << k for k in self.cabins if mask >> k & 1 and crew[k] != 0)
         hit = [k for k in bits(occupied) if self.adj[k] & occupied]
         if not hit:
@@ -236,7 +262,18 @@ class ShipModel:
         c = list(crew)
         for k in hit:
             c[k] = 0 if c[k] == ALIEN else c[k] - 1
-        return (mask, charges, self.fm.wake(mask, tuple(c)), goods, gone)
+        return (mask, charges, self.fm.wake(mask, tuple(c))) + st[3:]
+
+    def dismiss_diplomat(self, st: RState) -> RState:
+        """The cyan Diplomat used: he leaves the ship, which then has one crew member fewer; sleepers
+        wake as after any crew loss (rules §11.5)."""
+        k = self.aliens(st).get("cyan")
+        if k is None:
+            return st
+        mask, charges, crew = st[:3]
+        c = list(crew)
+        c[k] = 0
+        return (mask, charges, self.fm.wake(mask, tuple(c))) + st[3:]
 
     # -- charges ---------------------------------------------------------------------------------
     def charges_in(self, st: RState, hull: int | None = None) -> int:
@@ -256,19 +293,76 @@ class ShipModel:
         return False
 
     def lose_charges(self, st: RState, n: int) -> RState:
-        mask, charges, crew, goods, gone = st
+        """Forced losses of charges (no Techie help)."""
+        mask, charges = st[:2]
         ch = list(charges)
         for _ in range(n):
             if not self._draw(ch, None, mask):
                 break
-        return (mask, tuple(ch), crew, goods, gone)
+        return (mask, tuple(ch)) + st[2:]
+
+    # -- the cyan Techie (rules §11.5) -------------------------------------------------------------
+    def techie_hull(self, st: RState) -> int | None:
+        """The hull whose spending the Techie's free charge serves on this card (his half on a ship
+        of several hulls), or None: no Techie aboard, his charge already used on this card, or no
+        charge in his half (he needs one to make one free)."""
+        if self.specialisation != "techie" or st[6]:
+            return None
+        k = self.aliens(st).get("cyan")
+        if k is None:
+            return None
+        h = self.group[k]
+        return h if self._left(list(st[1]), h, st[0]) else None
+
+    def free_charge(self, st: RState) -> int:
+        """1 when the Techie's free charge is available on this card (see :meth:`techie_hull`)."""
+        return 0 if self.techie_hull(st) is None else 1
+
+    def lend(self, st: RState) -> tuple[RState, int]:
+        """The state with the Techie's free charge lent to the first charged battery of his half, and
+        that battery's index (-1: nothing lent). Draws take the first charged battery of a hull, so
+        the first charge his half spends is the lent one; :meth:`settle` keeps it spent (and marks
+        the card's free charge used) or takes it back."""
+        h = self.techie_hull(st)
+        if h is None:
+            return st, -1
+        ch = list(st[1])
+        for i, k in enumerate(self.batteries):
+            if ch[i] > 0 and st[0] >> k & 1 and (not self.multi or self.group[k] == h):
+                ch[i] += 1
+                return (st[0], tuple(ch)) + st[2:], i
+        return st, -1  # not reached: techie_hull found a charge
+
+    def _hull_charges(self, st: RState, h: int) -> int:
+        return sum(c for c, k in zip(st[1], self.batteries)
+                   if st[0] >> k & 1 and (not self.multi or self.group[k] == h))
+
+    def settle(self, lent: RState, after: RState, i: int) -> RState:
+        """``after`` (from ``lent``, charges spent and no battery lost) with the lent charge kept as
+        spent when the Techie's half spent a charge, else taken back."""
+        if i < 0:
+            return after
+        h = self.group[self.batteries[i]]
+        if self._hull_charges(after, h) < self._hull_charges(lent, h):
+            return after[:6] + (1,)
+        ch = list(after[1])
+        ch[i] -= 1
+        return (after[0], tuple(ch)) + after[2:]
 
     # -- engine power ----------------------------------------------------------------------------
     def engine(self, st: RState, k: int) -> tuple[dict[int, int], RState]:
         """Engine power per hull with ``k`` charges on double engines (the weakest hull powered first)
         and the state with the charges spent. Orange alien: +2 (Manager +3) to its hull when that
-        hull's power without it is above 0 (rules §7.1, §11.4)."""
-        mask, charges, crew, goods, gone = st
+        hull's power without it is above 0 (rules §7.1, §11.4). The Techie's first charge is free
+        (:meth:`lend`)."""
+        if k <= 0:
+            return self._engine(st, 0)
+        lent, i = self.lend(st)
+        power, after = self._engine(lent, k)
+        return power, self.settle(lent, after, i)
+
+    def _engine(self, st: RState, k: int) -> tuple[dict[int, int], RState]:
+        mask, charges = st[:2]
         ch = list(charges)
         hulls = self.live_hulls(st)
         power = {h: 0 for h in hulls}
@@ -293,12 +387,14 @@ class ShipModel:
             h = self.group[orange]
             if power.get(h, 0) > 0:
                 power[h] += 3 if self.has(st, "manager") else 2
-        return power, (mask, tuple(ch), crew, goods, gone)
+        return power, (mask, tuple(ch)) + st[2:]
 
     def engine_ladder(self, st: RState) -> list[int]:
-        """The ship's engine power (its lowest hull) for 0, 1, ... charges spent on double engines."""
+        """The ship's engine power (its lowest hull) for 0, 1, ... double engines powered (one charge
+        each, the Techie's first one free)."""
         mask = st[0]
-        top = min(self.charges_in(st), sum(1 for t, _, d in self.engines if d and mask >> t & 1))
+        top = min(self.charges_in(st) + self.free_charge(st),
+                  sum(1 for t, _, d in self.engines if d and mask >> t & 1))
         return [min(self.engine(st, k)[0].values(), default=0) for k in range(top + 1)]
 
     # -- firepower -------------------------------------------------------------------------------
@@ -317,8 +413,17 @@ class ShipModel:
 
         Charged cannons are powered by value per charge (greedy, optimal since each takes one charge
         of its own hull); a boosted cannon adds +3 forward, +1.5 otherwise, and must itself be
-        powered if it takes a charge (rules §11.1)."""
-        mask, charges, crew, goods, gone = st
+        powered if it takes a charge (rules §11.1). The Techie's first charge is free (:meth:`lend`)."""
+        if choice.charges <= 0 and choice.boost < 0:
+            return self._firepower(st, choice)
+        lent, i = self.lend(st)
+        res = self._firepower(lent, choice)
+        if res is None:
+            return None
+        return res[0], self.settle(lent, res[1], i), res[2]
+
+    def _firepower(self, st: RState, choice: Firepower) -> tuple[int, RState, int] | None:
+        mask, charges = st[:2]
         ch = list(charges)
         total = 0
         by_hull: dict[int, int] = {}
@@ -366,10 +471,12 @@ class ShipModel:
             base = by_hull.get(self.group[purple], 0) if self.multi else total
             if base > 0:
                 total += 6 if self.has(st, "manager") else 4
-        return total, (mask, tuple(ch), crew, goods, gone), choice.boost
+        return total, (mask, tuple(ch)) + st[2:], choice.boost
 
     def usable_fire_charges(self, st: RState) -> int:
-        return min(self.charges_in(st), sum(1 for t, _, d in self.cannons if d and st[0] >> t & 1))
+        """The most double cannons the charges (and the Techie) can power."""
+        return min(self.charges_in(st) + self.free_charge(st),
+                   sum(1 for t, _, d in self.cannons if d and st[0] >> t & 1))
 
     # -- goods -----------------------------------------------------------------------------------
     def hold_room(self, st: RState) -> list[tuple[int, int]]:
@@ -425,7 +532,7 @@ class ShipModel:
         """Gain goods: keep the most valuable that fit (old and new together, rearranged); a reactor
         furnace joined to a battery that is not full burns the least valuable good left over to
         recharge it fully (one good per furnace; rules §11.3)."""
-        mask, charges, crew, goods, gone = st
+        mask, charges, crew, goods = st[:4]
         pool = self.goods_list(st) + list(new)
         keep = self.fit(st, pool)
         left = sorted(pool)
@@ -444,13 +551,12 @@ class ShipModel:
                         ch[i] = cap
                         left.pop()  # the least valuable good left over
                         break
-        st2 = (mask, tuple(ch), crew, goods, gone)
-        return (mask, tuple(ch), crew, self.arrange(st2, keep), gone)
+        st2 = (mask, tuple(ch)) + st[2:]
+        return (mask, tuple(ch), crew, self.arrange(st2, keep)) + st[4:]
 
     def lose_goods(self, st: RState, n: int) -> RState:
         """Lose the ``n`` most valuable goods; for what is missing, battery charges (rules §9.4)."""
-        mask, charges, crew, goods, gone = st
-        g = [list(x) for x in goods]
+        g = [list(x) for x in st[3]]
         left = n
         while left:
             best = min(((c, h) for h, x in enumerate(g) for c in x), default=None)
@@ -458,37 +564,66 @@ class ShipModel:
                 break
             g[best[1]].remove(best[0])
             left -= 1
-        out = (mask, charges, crew, tuple(tuple(x) for x in g), gone)
+        out = st[:3] + (tuple(tuple(x) for x in g),) + st[4:]
         return self.lose_charges(out, left) if left else out
 
-    def hyperjump(self, st: RState) -> RState | None:
+    def hyperjump(self, st: RState, hull: int | None = None) -> RState | None:
         """Hyperspace (rules §11.2): 1 charge boosts an engine joined to an engine booster (a double
-        engine takes 1 more); the engine is destroyed. The first single engine joined to a booster
-        is used, else the first double; None when no engine or charges allow it."""
+        engine takes 1 more; the Techie's first charge is free); the engine is destroyed. The first
+        single engine joined to a booster (of ``hull``, when given) is used, else the first double;
+        None when no engine or charges allow it."""
+        lent, i = self.lend(st)
         mask = st[0]
         for b in self.engine_boosters:
-            if not mask >> b & 1:
+            if not mask >> b & 1 or (hull is not None and self.group[b] != hull):
                 continue
             joined = sorted((dbl, t) for t, _, dbl in self.engines if mask >> t & 1 and self.adj[b] >> t & 1)
             for dbl, t in joined:
-                ch = list(st[1])
+                ch = list(lent[1])
                 if self._draw(ch, self.group[b], mask) and (not dbl or self._draw(ch, self.group[t], mask)):
-                    return self.destroy((mask, tuple(ch), st[2], st[3], st[4]), 1 << t)
+                    after = self.settle(lent, (mask, tuple(ch)) + st[2:], i)
+                    return self.destroy(after, 1 << t)
         return None
 
     # -- halves (class IIA) ----------------------------------------------------------------------
+    def hull_tiles(self, st: RState, hull: int) -> int:
+        return sum(1 << k for k in range(self.n) if st[0] >> k & 1 and self.group[k] == hull)
+
     def leave_hull(self, st: RState, hull: int, prices: dict[str, int]) -> tuple[RState, int]:
         """One half leaves the flight: half the credits (rounded up) for its goods at once; its tiles
         go back to the table (not lost). Returns the state and the credits."""
-        mask, charges, crew, goods, gone = st
-        tiles = sum(1 << k for k in range(self.n) if mask >> k & 1 and self.group[k] == hull)
+        mask, charges, crew, goods, gone, away, spent = st
+        tiles = self.hull_tiles(st, hull)
         value = 0
         for h, (k, _, _, _) in enumerate(self.holds):
             if tiles >> k & 1:
                 value += sum(prices[COLOURS[c]] for c in goods[h])
         credits = (value + 1) // 2  # the Merchant's bonus counts only for a finished flight (rules §11.5)
-        new = self.canon(mask & ~tiles, charges, crew, goods, gone | tiles)
+        new = self.canon(mask & ~tiles, charges, crew, goods, gone | tiles, (away, spent))
         return new, credits
+
+    def send_away(self, st: RState, hull: int) -> RState:
+        """Half ``hull`` jumps to hyperspace while the other half flies on (rules §11.2.3): its tiles,
+        charges, crew and goods are kept aside in ``away`` until :meth:`come_back`."""
+        mask, charges, crew, goods, gone, away, spent = st
+        assert not away, "one half away at a time"
+        tiles = self.hull_tiles(st, hull)
+        kept = (tiles,
+                tuple(c if tiles >> k & 1 else 0 for c, k in zip(charges, self.batteries)),
+                tuple(c if tiles >> k & 1 else 0 for k, c in enumerate(crew)),
+                tuple(tuple(g) if tiles >> self.holds[h][0] & 1 else () for h, g in enumerate(goods)))
+        return self.canon(mask & ~tiles, charges, crew, goods, gone, (kept, spent))
+
+    def come_back(self, st: RState) -> RState:
+        """The half in hyperspace rejoins the flight (after the card following its jump)."""
+        mask, charges, crew, goods, gone, away, spent = st
+        if not away:
+            return st
+        tiles, a_ch, a_crew, a_goods = away
+        ch = tuple(a if tiles >> k & 1 else c for c, a, k in zip(charges, a_ch, self.batteries))
+        cr = tuple(a if tiles >> k & 1 else c for k, (c, a) in enumerate(zip(crew, a_crew)))
+        gd = tuple(a if tiles >> self.holds[h][0] & 1 else g for h, (g, a) in enumerate(zip(goods, a_goods)))
+        return (mask | tiles, ch, cr, gd, gone, (), spent)
 
     # -- scoring facts ---------------------------------------------------------------------------
     def luxury_passengers(self, st: RState) -> int:

@@ -3,7 +3,8 @@
 Firepower above the strength wins: the player may take the reward (and lose the days) and the
 enemy is gone; equal: nothing happens; lower: the penalty; a tie or a loss sends the enemy on to the
 next ship. Five-player rules (§12.3): the enemy must be defeated twice, the second winner gets
-1 credit / 1 good fewer, and both winners lose the days, rearmost first.
+1 credit / 1 good fewer, and both winners lose the days, rearmost first. A loser may use the cyan
+Diplomat (policy): no penalty (no shots), the enemy is not defeated and moves on (§11.5).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 
 from shipcheck.cards import Card
 
+from ..policy import ENEMY_PENALTY as PENALTY
 from ..race import Race, Table
 from ..state import RState, ShipModel
 
@@ -49,6 +51,16 @@ def _reward(t: Table, card: Card, reward: Reward):  # type: ignore[no-untyped-de
     return fn
 
 
+def diplomat_memo(t: Table, key: object, card: Card, penalty: str):  # type: ignore[no-untyped-def]
+    """Memo ``state -> (state, used)``: the policy uses the Diplomat aboard against ``penalty``."""
+    def fn(gid: int, _: int) -> tuple[int, int]:
+        p, m, pol, st = t.state(gid)
+        if not m.has(st, "diplomat") or not pol.diplomat(t.view(gid), card, penalty):
+            return (gid, 0)
+        return (t.intern(p, m.dismiss_diplomat(st)), 1)
+    return t.memo(("diplomat", key), fn, 2)
+
+
 def attack_in_order(race: Race, card: Card, cols: np.ndarray, reward: Reward,
                     penalty: Callable[[ShipModel, RState, object], RState] | None) -> np.ndarray:
     """Play the enemy through the present ships in flight order; ``penalty(model, state, policy)``
@@ -64,6 +76,8 @@ def attack_in_order(race: Race, card: Card, cols: np.ndarray, reward: Reward,
             p, m, pol, st = t.state(gid)
             return (t.intern(p, penalty(m, st, pol)),)
         pen = t.memo(("penalty", card), pfn, 1)
+    diplomats = any(m.specialisation == "diplomat" for m in t.models)
+    dip = diplomat_memo(t, card, card, PENALTY[card.type]) if diplomats else None
     need = 2 if t.five else 1
     defeats = np.zeros(len(cols), dtype=np.int64)
     takers = np.zeros((race.P, len(cols)), dtype=bool)
@@ -81,6 +95,9 @@ def attack_in_order(race: Race, card: Card, cols: np.ndarray, reward: Reward,
             takers[pw[took == 1], sw[took == 1]] = True
             defeats[sw] += 1
         lose = result == LOSE
+        if dip is not None and lose.any():
+            _, used = race.apply(dip, p[lose], c[lose])
+            lose[np.flatnonzero(lose)[used == 1]] = False
         if lose.any():
             lost[p[lose], sel[lose]] = True
             if pen is not None:

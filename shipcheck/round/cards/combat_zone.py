@@ -3,7 +3,8 @@
 crew, goods (then charges), or shots the hit ship rolls. Parameters are declared from the leader
 with the policy's charges (default none). A ship left without humans leaves only after the card.
 A ship alone ignores the card (§10.1(3)); five-player rules (§12.4) also hit the second-weakest,
-with 1 day / 1 crew / 1 good fewer and without the first heavy shot."""
+with 1 day / 1 crew / 1 good fewer and without the first heavy shot. A ship hit may use the cyan
+Diplomat (policy): the line then hits it not, nor anybody in its place (§11.5)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from shipcheck.cards import Card, CombatLine
 
 from ..race import Race, Table
 from . import _attacks, card_type
+from ._enemies import diplomat_memo
 from ._weakest import contest, two_weakest
 
 
@@ -44,7 +46,7 @@ def _loss(t: Table, what: str, n: int):  # type: ignore[no-untyped-def]
     return t.memo(("loss", what, n), fn, 1)
 
 
-def _line(race: Race, line: CombatLine, cols: np.ndarray) -> None:
+def _line(race: Race, card: Card, li: int, line: CombatLine, cols: np.ndarray) -> None:
     t = race.t
     got = contest(race, cols, t.memo(("combat", line.criterion), _declare(t, line.criterion), 2))
     if got is None:
@@ -52,25 +54,31 @@ def _line(race: Race, line: CombatLine, cols: np.ndarray) -> None:
     cols, pres, values = got
     first, second = two_weakest(values, race.pos[:, cols], pres, t.five)
     ar = np.arange(len(cols))
+    has1 = np.ones(len(cols), dtype=bool)
     has2 = second >= 0
+    if any(m.specialisation == "diplomat" for m in t.models):
+        dip = diplomat_memo(t, (card, li), card, line.penalty)
+        has1 &= race.apply(dip, first, cols)[1] == 0
+        if has2.any():
+            has2[np.flatnonzero(has2)[race.apply(dip, second[has2], cols[has2])[1] == 1]] = False
     if line.penalty == "days":
         movers = np.zeros(pres.shape, dtype=bool)
         steps = np.zeros(pres.shape, dtype=np.int64)
-        movers[first, ar] = True
-        steps[first, ar] = -(line.amount or 0)
+        movers[first[has1], ar[has1]] = True
+        steps[first[has1], ar[has1]] = -(line.amount or 0)
         movers[second[has2], ar[has2]] = True
         steps[second[has2], ar[has2]] = -((line.amount or 0) - 1)
         race.move_many(cols, movers, steps)
     elif line.penalty in ("crew", "goods"):
         n = line.amount or 0
-        race.apply(_loss(t, line.penalty, n), first, cols)
+        race.apply(_loss(t, line.penalty, n), first[has1], cols[has1])
         if has2.any() and n > 1:
             race.apply(_loss(t, line.penalty, n - 1), second[has2], cols[has2])
     else:
         first_heavy = next((j for j, s in enumerate(line.shots) if s.size == "heavy"), -1)
         for j, shot in enumerate(line.shots):
             hit = np.zeros(pres.shape, dtype=bool)
-            hit[first, ar] = True
+            hit[first[has1], ar[has1]] = True
             if j != first_heavy:
                 hit[second[has2], ar[has2]] = True
             _attacks.fly(race, hit, cols, shot, j, race.roll(cols, j))
@@ -78,5 +86,5 @@ def _line(race: Race, line: CombatLine, cols: np.ndarray) -> None:
 
 @card_type("combat_zone")
 def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
-    for line in card.lines:
-        _line(race, line, cols)
+    for li, line in enumerate(card.lines):
+        _line(race, card, li, line, cols)

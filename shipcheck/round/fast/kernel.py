@@ -25,7 +25,9 @@ from numba import njit
 _i = np.int64
 SMALL, LARGE, LIGHT, HEAVY = _i(0), _i(1), _i(2), _i(3)
 PURPLE, ORANGE, CYAN = _i(0), _i(1), _i(2)
-LAWYER, MANAGER, MERCHANT = _i(0), _i(1), _i(2)
+LAWYER, MANAGER, MERCHANT, TECHIE, DIPLOMAT = _i(0), _i(1), _i(2), _i(3), _i(4)
+SPENT = 2  # the state row's column: the Techie's free charge used on this card
+NONE = _i(-2)  # no hull
 (SLAVERS, SMUGGLERS, PIRATES, STARDUST, EPIDEMIC, SABOTAGE, OPEN_SPACE, METEOR_SWARM, PLANETS, COMBAT_ZONE,
  ABANDONED_SHIP, ABANDONED_STATION) = (_i(t) for t in range(12))
 NO_HUMANS, NO_ENGINES, LAPPED = _i(1), _i(2), _i(3)
@@ -496,6 +498,78 @@ def all_charges(S, p, x):  # type: ignore[no-untyped-def]
     return t
 
 
+# -- the cyan Techie and Diplomat -------------------------------------------------------------------
+@jit
+def techie_hull(S, p, x):  # type: ignore[no-untyped-def]
+    """ShipModel.techie_hull as a hull index, or NONE."""
+    if S[p, V, SPEC] != TECHIE or x[SPENT]:
+        return NONE
+    k = alien_tile(S, p, x, CYAN)
+    if k < 0:
+        return NONE
+    h = S[p, GIDX, k]
+    return h if charged(S, p, x, h) else NONE
+
+
+@jit
+def free_charge(S, p, x):  # type: ignore[no-untyped-def]
+    return 0 if techie_hull(S, p, x) == NONE else 1
+
+
+@jit
+def hull_charges(S, p, x, h):  # type: ignore[no-untyped-def]
+    och = S[0, OFFS, 0]
+    mask = x[0]
+    t = 0
+    for i in range(S[p, V, NBAT]):
+        if (mask >> S[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
+            t += x[och + i]
+    return t
+
+
+@jit
+def lend(S, p, x):  # type: ignore[no-untyped-def]
+    """ShipModel.lend: the battery the Techie's free charge is lent to, or -1."""
+    h = techie_hull(S, p, x)
+    if h == NONE:
+        return -1
+    och = S[0, OFFS, 0]
+    mask = x[0]
+    for i in range(S[p, V, NBAT]):
+        if x[och + i] > 0 and (mask >> S[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
+            x[och + i] += 1
+            return i
+    return -1
+
+
+@jit
+def settle(S, p, x, i, before):  # type: ignore[no-untyped-def]
+    """ShipModel.settle: ``before`` is the Techie's half's charges once lent (no battery lost since)."""
+    if i < 0:
+        return
+    if hull_charges(S, p, x, S[p, GIDX, S[p, BATTILE, i]]) < before:
+        x[SPENT] = 1
+    else:
+        x[S[0, OFFS, 0] + i] -= 1
+
+
+@jit
+def lent_charges(S, p, x, i):  # type: ignore[no-untyped-def]
+    return 0 if i < 0 else hull_charges(S, p, x, S[p, GIDX, S[p, BATTILE, i]])
+
+
+@jit
+def diplomat(S, p, x, pen):  # type: ignore[no-untyped-def]
+    """RoundPolicy.diplomat for the built-in policies (crew and shots), played: the Diplomat leaves
+    (ShipModel.dismiss_diplomat). Whether he was used."""
+    if (pen != 1 and pen != 3) or not has(S, p, x, DIPLOMAT):
+        return False
+    k = alien_tile(S, p, x, CYAN)
+    x[S[0, OFFS, 1] + k] = 0
+    wake(S, p, x)
+    return True
+
+
 # -- meteors and shots (the flight kernel's default policy) --------------------------------------
 @jit
 def _boosted(S, p, mask, shields):  # type: ignore[no-untyped-def]
@@ -508,11 +582,23 @@ def _boosted(S, p, mask, shields):  # type: ignore[no-untyped-def]
 
 @jit
 def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
-    """Kernel.play for the outcome of dice pair ``roll`` of an attack of ``kind`` from direction ``d``."""
+    """Kernel.play for the outcome of dice pair ``roll`` of an attack of ``kind`` from direction ``d``
+    (ShipModel.flight_step: the Techie's free charge lent to the defence)."""
+    if S[p, ONL + d, S[p, OCELL + d, roll]] == 0:
+        return
+    i = lend(S, p, x)
+    before = lent_charges(S, p, x, i)
+    destroyed = defend(S, p, x, kind, d, roll)
+    settle(S, p, x, i, before)
+    if destroyed:
+        destroy(S, p, x, _i(destroyed), buf)
+
+
+@jit
+def defend(S, p, x, kind, d, roll):  # type: ignore[no-untyped-def]
+    """The defence against a roll, charges spent: the tiles it leaves to be destroyed."""
     o = S[p, OCELL + d, roll]
     nl = S[p, ONL + d, o]
-    if nl == 0:
-        return
     side = S[p, OSIDE + d, o]
     tol = S[p, OTOL + d, o]
     mask = x[0]
@@ -537,7 +623,7 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
             hits |= 1 << k
             nh += 1
     if nh == 0:
-        return
+        return 0
     multi = S[p, V, MULTI]
     if multi:
         g0 = S[p, GIDX, hk0]
@@ -552,7 +638,7 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
         shields = S[p, COVER, side] & mask
     if kind == SMALL or kind == LIGHT:
         if shields and draw(S, p, x, _i(hull)) >= 0:
-            return
+            return 0
         destroyed = hits
     else:
         open_hits = 0
@@ -589,15 +675,26 @@ def flight_step(S, p, x, kind, d, roll, buf):  # type: ignore[no-untyped-def]
                 else:
                     x[S[0, OFFS, 0] + b1] += 1
         destroyed = open_hits
-    if destroyed:
-        destroy(S, p, x, _i(destroyed), buf)
+    return destroyed
 
 
 # -- engine power ----------------------------------------------------------------------------------
 @jit
 def engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
     """ShipModel.engine: power and presence per hull in ``tmp[POWER]``, ``tmp[LIVE]``, charges
-    spent from ``x``; returns the lowest power of the hulls aboard (0 with none)."""
+    spent from ``x`` (the Techie's first free); returns the lowest power of the hulls aboard (0 with
+    none)."""
+    if k <= 0:
+        return _engine(S, p, x, k, tmp)
+    i = lend(S, p, x)
+    before = lent_charges(S, p, x, i)
+    out = _engine(S, p, x, k, tmp)
+    settle(S, p, x, i, before)
+    return out
+
+
+@jit
+def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
     mask = x[0]
     nh = S[p, V, NHULL]
     power = tmp[POWER:POWER + 8]
@@ -650,7 +747,7 @@ def engine_top(S, p, x):  # type: ignore[no-untyped-def]
     for e in range(S[p, V, NENG]):
         if S[p, ENGDBL, e] and (mask >> S[p, ENGTILE, e]) & 1:
             dbl += 1
-    return min(charges_in(S, p, x), dbl)
+    return min(charges_in(S, p, x) + free_charge(S, p, x), dbl)
 
 
 @jit
@@ -690,7 +787,20 @@ def boost_options(S, p, x):  # type: ignore[no-untyped-def]
 @jit
 def firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     """ShipModel.firepower in half units with ``k`` charges and cannon ``boost`` boosted (-1: none);
-    charges spent from ``x``; -1 when the charges do not suffice (the state is then spoilt)."""
+    charges spent from ``x`` (the Techie's first free); -1 when the charges do not suffice (the
+    state is then spoilt)."""
+    if k <= 0 and boost < 0:
+        return _firepower(S, p, x, k, boost, tmp)
+    i = lend(S, p, x)
+    before = lent_charges(S, p, x, i)
+    out = _firepower(S, p, x, k, boost, tmp)
+    if out >= 0:
+        settle(S, p, x, i, before)
+    return out
+
+
+@jit
+def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     mask = x[0]
     nh = S[p, V, NHULL]
     byh = tmp[BYH:BYH + 8]
@@ -773,7 +883,7 @@ def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
     for i in range(S[p, V, NCAN]):
         if S[p, CANDBL, i] and (mask >> S[p, CANTILE, i]) & 1:
             dbl += 1
-    top = min(charges_in(S, p, x), dbl)
+    top = min(charges_in(S, p, x) + free_charge(S, p, x), dbl)
     have = all_charges(S, p, x)
     opts = boost_options(S, p, x)
     # the cheapest option that wins, else ties: (cost, boosted, enumeration order)
@@ -783,6 +893,7 @@ def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
     saved = tmp[SAVE:SAVE + 64]
     for i in range(nb):
         saved[i] = x[och + i]
+    spent = x[SPENT]
     while True:
         for k in range(top + 1):
             # firepower only spends charges: try each declaration on x and put the charges back
@@ -790,6 +901,7 @@ def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
             cost = have - all_charges(S, p, x)
             for i in range(nb):
                 x[och + i] = saved[i]
+            x[SPENT] = spent
             if fp < 0:
                 continue
             if fp > target:
@@ -1101,7 +1213,7 @@ def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[
                 movers[p] = 1
                 steps[p] = -C[c, CI, CDAYS]
             defeats += 1
-        elif res == LOSE:
+        elif res == LOSE and not diplomat(S, p, x, _i(1 if typ == SLAVERS else 2 if typ == SMUGGLERS else 3)):
             beaten |= 1 << p
             if typ == SLAVERS:
                 lose_crew(S, p, x, C[c, CI, CCREWPEN])
@@ -1217,10 +1329,12 @@ def open_space(S, C, R, X, pos, out, cred, pol, prices, w):  # type: ignore[no-u
             saved = tmp[SAVE:SAVE + 64]
             for i in range(nb):
                 saved[i] = x[och + i]
+            spent = x[SPENT]
             for kk in range(top + 1):
                 power_k = engine(S, p, x, kk, tmp)
                 for i in range(nb):
                     x[och + i] = saved[i]
+                x[SPENT] = spent
                 if power_k >= 1:
                     k = kk
                     break
@@ -1278,19 +1392,22 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-unty
             second = weakest(values, pos, on, first)
         pen = C[c, LPEN, li]
         amt = C[c, LAMT, li]
+        spare1 = diplomat(S, first, X[first], pen)
+        spare2 = second >= 0 and diplomat(S, second, X[second], pen)
         if pen == 0:
             for p in range(P):
                 movers[p] = 0
                 steps[p] = 0
-            movers[first] = 1
-            steps[first] = -amt
-            if second >= 0:
+            if not spare1:
+                movers[first] = 1
+                steps[first] = -amt
+            if second >= 0 and not spare2:
                 movers[second] = 1
                 steps[second] = -(amt - 1)
             move_many(pos, out, movers, steps, R[R_TRACK], order, on)
         elif pen == 1 or pen == 2:
-            for who, n in ((first, amt), (second, amt - 1)):
-                if who < 0 or (who == second and amt <= 1):
+            for who, n, spared in ((first, amt, spare1), (second, amt - 1, spare2)):
+                if who < 0 or spared or (who == second and amt <= 1):
                     continue
                 if pen == 1:
                     lose_crew(S, who, X[who], n)
@@ -1304,8 +1421,9 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-unty
                     break
             for j in range(C[c, LNS, li]):
                 kind, d = C[c, LSK + li, j], C[c, LSD + li, j]
-                flight_step(S, first, X[first], kind, d, ro[j], buf)
-                if second >= 0 and j != heavy:
+                if not spare1:
+                    flight_step(S, first, X[first], kind, d, ro[j], buf)
+                if second >= 0 and j != heavy and not spare2:
                     flight_step(S, second, X[second], kind, d, ro[j], buf)
 
 
@@ -1365,6 +1483,9 @@ def crewless(S, R, X, out, cred, prices, live):  # type: ignore[no-untyped-def]
                 nlive += 1
                 if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
                     empty |= 1 << h
+        if nlive == 0:  # nothing left flying
+            out[p] = NO_HUMANS
+            continue
         if empty == 0:
             continue
         if popcount(empty) == nlive:
@@ -1418,6 +1539,7 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
                 b_cred[p] = cred[p]
                 b_pos[p] = pos[p]
                 present[p] = out[p] == 0
+                X[p, SPENT] = 0  # the Techie's free charge, once per card
             if typ == METEOR_SWARM:
                 for j in range(C[c, CI, NATT]):
                     for p in range(P):

@@ -9,10 +9,11 @@ engines start from one description of each ship; the rules that act on them are 
 (in :mod:`.kernel`, and in :mod:`shipcheck.round.state`, the flight model and the card modules)
 and held to the same numbers by ``tests/test_round_fast.py``.
 
-A player's state in a run is one row of ``int64``: ``[mask, gone, charges per battery, crew per
-tile, goods per hold and colour]`` (offsets in row :data:`OFFS`), the round state of
+A player's state in a run is one row of ``int64``: ``[mask, gone, spent, charges per battery, crew
+per tile, goods per hold and colour]`` (offsets in row :data:`OFFS`), the round state of
 :mod:`shipcheck.round.state` with the goods of a hold as counts per colour (a hold's goods are a
-sorted tuple there, so the two say the same).
+sorted tuple there, so the two say the same). ``spent`` is the Techie's free charge used on the
+current card; the kernel has no ``away`` (the built-in policies never jump to hyperspace).
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def ship_tables(models: list[ShipModel], rules: RoundRules) -> np.ndarray:
         raise ValueError(f"a board of {L} lines (the fast path takes at most {LMAX})")
     W = max(64, size + 1, 36)
     S = np.zeros((P, ROWS, W), dtype=np.int64)
-    och, ocr = 2, 2 + B
+    och, ocr = 3, 3 + B
     ogd = ocr + N
     S[:, OFFS, :4] = (och, ocr, ogd, ogd + 4 * H)
     S[:, ALIENCOL] = -1
@@ -176,7 +177,7 @@ def initial_rows(models: list[ShipModel], S: np.ndarray) -> np.ndarray:
     och, ocr, ogd, width = (int(v) for v in S[0, OFFS, :4])
     rows = np.zeros((len(models), width), dtype=np.int64)
     for p, m in enumerate(models):
-        mask, charges, crew, goods, gone = m.initial()
+        mask, charges, crew, goods, gone = m.initial()[:5]
         rows[p, 0] = mask
         rows[p, 1] = gone
         rows[p, och: och + len(charges)] = charges
