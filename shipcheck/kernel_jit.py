@@ -34,7 +34,8 @@ EMPTY = -1  # a free slot of a hash table (packed states are >= 0)
 KIND = {SMALL: 0, LARGE: 1, LIGHT: 2}  # anything else (heavy shots) is 3
 
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))  # 2**64 / phi as a signed word
-jit = njit(cache=True, nogil=True)
+# the GIL is kept: the split memo lives on the kernel, which two threads may share
+jit = njit(cache=True)
 
 
 @jit

@@ -278,12 +278,15 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
             work = len(dist) * (stop - i)
             loaded = "shipcheck.kernel_jit" in sys.modules
             if mode == "compiled" or work >= (COMPILED_LOADED_FROM if loaded else COMPILED_FROM):
-                from . import kernel_jit
-
-                dist, e = kernel_jit.forward(k, atk[i:stop], dist)
-                expanded += e
-                i = stop
-                continue
+                try:
+                    from . import kernel_jit
+                except ImportError:  # numba missing or broken: the Python kernel gives the same answer
+                    mode = "python"
+                else:
+                    dist, e = kernel_jit.forward(k, atk[i:stop], dist)
+                    expanded += e
+                    i = stop
+                    continue
         a = atk[i]
         new: dict[int, int] = {}
         get = new.get

@@ -114,3 +114,16 @@ def test_odds_gives_the_same_answer_on_either_engine(monkeypatch: pytest.MonkeyP
     assert fast.weights == slow.weights
     assert (fast.p_survive, fast.expected_lost, fast.states_expanded) == (slow.p_survive, slow.expected_lost,
                                                                           slow.states_expanded)
+
+
+def test_without_numba_the_python_kernel_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import shipcheck
+
+    s = load_ship(EXAMPLES / "class-III-hauler.toml")
+    attacks = as_attacks([str(a) for a in find_card("III-10").attacks()])
+    want = _forward_default(FlightModel(s).kernel, attacks, engine="python")
+    monkeypatch.setitem(sys.modules, "shipcheck.kernel_jit", None)  # what a failed import leaves
+    monkeypatch.delattr(shipcheck, "kernel_jit", raising=False)
+    assert _forward_default(FlightModel(s).kernel, attacks, engine="compiled") == want
