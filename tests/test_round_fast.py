@@ -347,3 +347,29 @@ def _tiny_round() -> tuple:
     deck = fixed_deck(["I-05"])
     t = build_table(Job((FURNACE,), (DefaultPolicy(),), round_rules("1"), deck, False))
     return t, deck.cards, np.zeros((2, 1), dtype=np.int16), np.zeros((2, 1, ROLLS), dtype=np.uint8)
+
+
+def stranded_half() -> object:
+    """Class IIA. Half A: a cabin, a double engine and no battery (it can never move) and a yellow good;
+    half B: a cabin, a double engine and a battery of 1 charge (it moves only if the charge is spent)."""
+    return ship(tile((4, 7), "cabin", U) + tile((4, 8), "double_engine", ENG)
+                + tile((4, 6), "cargo", U, slots=1, goods=["yellow"])
+                + tile((9, 7), "cabin", U) + tile((9, 8), "double_engine", ENG)
+                + tile((10, 7), "battery", U, cells=2, charge=1), "IIA", extra='name = "stranded"\n')
+
+
+def test_a_half_that_cannot_move_does_not_stop_the_other_from_spending_its_charge():
+    """Open Space, default policy: half A can reach no power at all, so it leaves whatever is spent (rules
+    §10.2: its goods at half, the yellow's 3 -> 2 credits); the policy powers B's engine with B's charge
+    and the ship moves 2. Both engines agree. (Before: the lowest half hid B's ladder, nothing was spent
+    and the whole ship gave up.)"""
+    from tests.roundkit import fly
+
+    out = fly(["I-05"], [stranded_half()])
+    assert out.gave_up[0, 0] == 0 and out.days[0, 0] == 2 and out.card_credits[0, 0] == 2
+    runs = 4
+    decks = np.zeros((runs, 1), dtype=np.int16)
+    rolls = np.zeros((runs, 1, ROLLS), dtype=np.uint8)
+    a, b = both((stranded_half(), HALVES), (DefaultPolicy(),) * 2, [c for c in CARDS if c.id == "I-05"], decks, rolls)
+    assert_same(a, b)
+    assert a.gave_up[0, 0] == 0 and a.days[0, 0] == 2

@@ -390,12 +390,16 @@ class ShipModel:
         return power, (mask, tuple(ch)) + st[2:]
 
     def engine_ladder(self, st: RState) -> list[int]:
-        """The ship's engine power (its lowest hull) for 0, 1, ... double engines powered (one charge
-        each, the Techie's first one free)."""
+        """The ship's engine power for 0, 1, ... double engines powered (one charge each, the Techie's
+        first one free): its lowest hull among those that can reach a power above 0 at all. A hull
+        (IIA half) that cannot leaves in Open Space whatever is spent (rules §10.2), so it must not
+        hide what charges do for the other: the ladder is 0 throughout only when no hull can move."""
         mask = st[0]
         top = min(self.charges_in(st) + self.free_charge(st),
                   sum(1 for t, _, d in self.engines if d and mask >> t & 1))
-        return [min(self.engine(st, k)[0].values(), default=0) for k in range(top + 1)]
+        powers = [self.engine(st, k)[0] for k in range(top + 1)]
+        keep = [h for h, v in powers[-1].items() if v > 0]
+        return [min((pw[h] for h in keep), default=0) for pw in powers]
 
     # -- firepower -------------------------------------------------------------------------------
     def boost_options(self, st: RState) -> tuple[int, ...]:

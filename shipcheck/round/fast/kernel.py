@@ -1330,11 +1330,26 @@ def open_space(S, C, R, X, pos, out, cred, pol, prices, w):  # type: ignore[no-u
             for i in range(nb):
                 saved[i] = x[och + i]
             spent = x[SPENT]
+            # hulls that can move at all (ShipModel.engine_ladder): one that cannot leaves whatever is spent
+            engine(S, p, x, top, tmp)
+            for i in range(nb):
+                x[och + i] = saved[i]
+            x[SPENT] = spent
+            keep = 0
+            for h in range(S[p, V, NHULL]):
+                if tmp[LIVE + h] and tmp[POWER + h] > 0:
+                    keep |= 1 << h
             for kk in range(top + 1):
-                power_k = engine(S, p, x, kk, tmp)
+                if keep == 0:
+                    break
+                engine(S, p, x, kk, tmp)
                 for i in range(nb):
                     x[och + i] = saved[i]
                 x[SPENT] = spent
+                power_k = BIG
+                for h in range(S[p, V, NHULL]):
+                    if (keep >> h) & 1 and tmp[POWER + h] < power_k:
+                        power_k = tmp[POWER + h]
                 if power_k >= 1:
                     k = kk
                     break
