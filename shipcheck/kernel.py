@@ -133,6 +133,12 @@ class Kernel:
         self._effects: dict[tuple[int, int], Any] = {}
         self._cuts: dict[tuple[int, int], int] = {}
 
+    @property
+    def compilable(self) -> bool:
+        """Whether :mod:`shipcheck.kernel_jit` can play this model's default policy: one hull, no
+        crew tuple, packed states below 2**62."""
+        return not self.multi and self.flag <= 62 and not self.pack(self.m.initial()) >> self.flag & 1
+
     # -- packing ---------------------------------------------------------------------------------
     def pack(self, st: State) -> int:
         mask, charges, crew = st

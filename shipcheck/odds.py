@@ -14,8 +14,12 @@ docstring for how the battery choices are reduced without losing the optimum.
 
 from __future__ import annotations
 
+import gc
+import os
+import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -200,6 +204,26 @@ def odds(
     if model is not None and (not isinstance(model, FlightModel) or model.ship != ship):
         raise InputError("`model` was built for another ship", key="model", expected="FlightModel(ship)")
     m = model or FlightModel(ship)
+    with _collector_paused():
+        return _odds(ship, atk, policy, m)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The engines allocate hundreds of thousands of tuples of ints into growing memos and build no
+    reference cycles: the cyclic collector's repeated sweeps over the memos cost as much as the
+    work itself (1.4x on ten meteors round the class III hauler). Paused, not skipped: whatever is
+    left is collected afterwards as usual."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _odds(ship: Ship, atk: tuple[Attack, ...], policy: Policy | str, m: FlightModel) -> OddsResult:
     if isinstance(policy, str) and policy == "optimal":
         return _optimal(ship, atk, m)
     if isinstance(policy, str):
@@ -218,11 +242,52 @@ def odds(
     return OddsResult(ship, atk, policy.name, weights, 36 ** len(atk), m, expanded)
 
 
-def _forward_default(k: Kernel, atk: tuple[Attack, ...]) -> tuple[dict[int, int], int]:
-    """The default policy's final weights (over 36^attacks) and the states expanded."""
+#: ``SHIPCHECK_EXACT_ENGINE=python`` keeps the default policy's pass in Python, ``=compiled`` hands
+#: it to the compiled kernel from the first attack (where the model allows it); for comparisons
+ENGINE_ENV = "SHIPCHECK_EXACT_ENGINE"
+#: attacks whose weights fit in int64 (36**12 < 2**63): the compiled kernel plays at most these
+COMPILED_ATTACKS = 12
+#: (states) x (attacks left) from which the pass goes to the compiled kernel: importing numba costs
+#: about 0.35 s of CPU, what the Python engine spends on this much work; once it is loaded, much less
+COMPILED_FROM = 20_000
+COMPILED_LOADED_FROM = 500
+
+
+def _engine(k: Kernel, engine: str | None) -> str:
+    """``"python"``, ``"compiled"`` (forced) or ``"auto"`` for this model."""
+    choice = (engine or os.environ.get(ENGINE_ENV, "") or "auto").strip().lower()
+    if choice == "python" or not k.compilable:
+        return "python"
+    return "compiled" if choice == "compiled" else "auto"
+
+
+def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None = None
+                     ) -> tuple[dict[int, int], int]:
+    """The default policy's final weights (over 36^attacks) and the states expanded.
+
+    Large distributions go to :mod:`shipcheck.kernel_jit` (the same transitions compiled), for as
+    many attacks as int64 weights allow; ``engine`` (or :data:`ENGINE_ENV`) forces one engine.
+    """
     dist = {k.pack(k.m.initial()): 1}
     expanded = 0
-    for a in atk:
+    mode = _engine(k, engine)
+    i = 0
+    while i < len(atk):
+        if mode != "python" and i < COMPILED_ATTACKS:
+            stop = min(len(atk), COMPILED_ATTACKS)
+            work = len(dist) * (stop - i)
+            loaded = "shipcheck.kernel_jit" in sys.modules
+            if mode == "compiled" or work >= (COMPILED_LOADED_FROM if loaded else COMPILED_FROM):
+                try:
+                    from . import kernel_jit
+                except ImportError:  # numba missing or broken: the Python kernel gives the same answer
+                    mode = "python"
+                else:
+                    dist, e = kernel_jit.forward(k, atk[i:stop], dist)
+                    expanded += e
+                    i = stop
+                    continue
+        a = atk[i]
         new: dict[int, int] = {}
         get = new.get
         memo = k.memo(a)
@@ -235,6 +300,7 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...]) -> tuple[dict[int, int]
                 new[q] = get(q, 0) + w * wt
         expanded += len(dist)
         dist = new
+        i += 1
     return dist, expanded
 
 

@@ -1,0 +1,129 @@
+"""The compiled forward pass (:mod:`shipcheck.kernel_jit`) against the Python kernel, state for state.
+
+``odds`` hands large distributions of the default policy to the compiled kernel; both must give
+the same integer weights for the same packed states, and expand the same states. Random small
+ships of one hull (shields, boosters, cannons, batteries, cabins), random attack sequences, the
+full class III examples, and sequences longer than int64 weights allow (the Python engine carries
+on after 12 attacks).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shipbuild import PILOT, ship, tile
+from test_engine_exact import ATTACKS, HULL_A, HULL_B, SQUARES_I, tiles_on
+
+from shipcheck.cards import find_card
+from shipcheck.flight import FlightModel, as_attacks
+from shipcheck.odds import COMPILED_ATTACKS, _engine, _forward_default, odds
+from shipcheck.shipfile import load_ship
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _both(s: object, attacks: list[str]) -> tuple[dict[int, int], int]:
+    atk = as_attacks(attacks)
+    want = _forward_default(FlightModel(s).kernel, atk, engine="python")  # type: ignore[arg-type]
+    got = _forward_default(FlightModel(s).kernel, atk, engine="compiled")  # type: ignore[arg-type]
+    assert got == want
+    return got
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiles_on(SQUARES_I, 10), st.lists(ATTACKS, min_size=1, max_size=6))
+def test_compiled_pass_equals_the_python_kernel(text: str, attacks: list[str]) -> None:
+    _both(ship(PILOT + text), attacks)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tiles_on([(c, r) for c in range(4) for r in range(8)], 8), st.lists(ATTACKS, min_size=1, max_size=5))
+def test_compiled_pass_on_one_die_boards(text: str, attacks: list[str]) -> None:
+    # IC: one die, rows sharing labels, so one roll can hit two lines (two cannons, two hits)
+    grid = text.replace("at = [", "at = {col = ").replace("]\nkind", "}\nkind").replace(", ", ", row = ")
+    _both(ship(grid, "IC"), attacks)
+
+
+# a shield joined to a booster, batteries, cannons: boosted saves against large meteors and heavy
+# shots (two charges), charged cannons paid before that
+BOOSTED = (PILOT + tile((8, 7), "shield", "0333") + tile((9, 7), "shield_booster", "3333")
+           + tile((6, 7), "battery", "3333", cells=3) + tile((7, 8), "battery", "3333", cells=2)
+           + tile((7, 6), "double_cannon", "0333") + tile((8, 6), "cannon", "0333") + tile((6, 8), "cabin", "3333"))
+
+
+@pytest.mark.parametrize("attacks", [["heavy-shot:front", "heavy-shot:right"] * 3,
+                                     ["large-meteor:front", "large-meteor:right", "large-meteor:left"] * 2,
+                                     ["light-shot:front", "small-meteor:right", "heavy-shot:left"] * 2])
+def test_compiled_pass_with_boosted_shields_and_charged_cannons(attacks: list[str]) -> None:
+    s = ship(BOOSTED)
+    assert FlightModel(s).kernel.compilable
+    _both(s, attacks)
+
+
+def test_one_cannon_shoots_one_of_two_meteors_of_a_roll() -> None:
+    # IC rolls from the left hit grid rows 2 and 4 at once; the cannon on row 3 bears on both but
+    # fires once
+    def at(c: int, r: int) -> dict[str, int]:
+        return {"col": c, "row": r}
+
+    s = ship(tile(at(1, 3), "start_cabin", "3333") + tile(at(0, 2), "structural", "3333")
+             + tile(at(0, 4), "structural", "3333") + tile(at(0, 3), "cannon", "0333", rot=270)
+             + tile(at(1, 2), "battery", "3333", cells=2) + tile(at(1, 4), "double_cannon", "0333", rot=270), "IC")
+    dist, _ = _both(s, ["large-meteor:left"] * 3)
+    assert len(dist) > 1
+
+
+@pytest.mark.parametrize("path", ["class-III-hauler.toml", "class-IIIa-longboat.toml"])
+def test_compiled_pass_on_the_full_class_iii_ships(path: str) -> None:
+    s = load_ship(EXAMPLES / path)
+    sides = ("front", "right", "rear", "left")
+    round_the_ship = [f"{'small' if i % 2 else 'large'}-meteor:{sides[i % 4]}" for i in range(9)]
+    cards = [str(a) for c in ("III-10", "III-11", "III-16") for a in find_card(c).attacks()]
+    for attacks in (round_the_ship, cards[:12], ["large-meteor:rear"] * 8):
+        _both(s, attacks)
+
+
+def test_past_twelve_attacks_the_python_engine_carries_on() -> None:
+    attacks = ["light-shot:front", "large-meteor:front", "small-meteor:left", "heavy-shot:right"] * 4
+    assert len(attacks) > COMPILED_ATTACKS
+    s = load_ship(EXAMPLES / "class-I-scout.toml")
+    dist, _ = _both(s, attacks)
+    assert sum(dist.values()) == 36 ** len(attacks)  # Python ints past 2**63
+
+
+def test_models_the_compiled_pass_cannot_hold_stay_in_python() -> None:
+    two_hulls = FlightModel(ship(tile(HULL_A[0], "cabin", "3333") + tile(HULL_B[0], "cabin", "3333"), "IIA"))
+    crew = FlightModel(ship(PILOT + tile((8, 7), "cabin", "3333", crew="purple")
+                            + tile((9, 7), "life_support", "3333", color="purple")), track_crew=True)
+    assert two_hulls.multi_hull and crew.initial()[2] is not None
+    for m in (two_hulls, crew):
+        assert not m.kernel.compilable
+        assert _engine(m.kernel, "compiled") == "python"
+
+
+def test_odds_gives_the_same_answer_on_either_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = load_ship(EXAMPLES / "class-III-hauler.toml")
+    attacks = [str(a) for a in find_card("III-10").attacks()]
+    monkeypatch.setenv("SHIPCHECK_EXACT_ENGINE", "python")
+    slow = odds(s, attacks)
+    monkeypatch.setenv("SHIPCHECK_EXACT_ENGINE", "compiled")
+    fast = odds(s, attacks)
+    assert fast.weights == slow.weights
+    assert (fast.p_survive, fast.expected_lost, fast.states_expanded) == (slow.p_survive, slow.expected_lost,
+                                                                          slow.states_expanded)
+
+
+def test_without_numba_the_python_kernel_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import shipcheck
+
+    s = load_ship(EXAMPLES / "class-III-hauler.toml")
+    attacks = as_attacks([str(a) for a in find_card("III-10").attacks()])
+    want = _forward_default(FlightModel(s).kernel, attacks, engine="python")
+    monkeypatch.setitem(sys.modules, "shipcheck.kernel_jit", None)  # what a failed import leaves
+    monkeypatch.delattr(shipcheck, "kernel_jit", raising=False)
+    assert _forward_default(FlightModel(s).kernel, attacks, engine="compiled") == want
