@@ -6,8 +6,8 @@ flat boards, wrap-around, seams, hulls and die squares need no special cases her
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Any
 
 from .errors import InputError, check_type, suggest
@@ -26,6 +26,7 @@ from .model import (
 )
 
 SIDE_LETTERS = "NESW"
+_set = object.__setattr__  # how the frozen records below set their fields
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,64 @@ class Rule:
         return f"{self.code} {self.name} ({self.severity})\n\n{self.summary}\n\nWhy: {self.why}"
 
 
-@dataclass(frozen=True, repr=False)
 class Violation:
-    """One rule break: the code, the squares involved (grid indices) and a plain sentence."""
+    """One rule break: the code, the squares involved (grid indices) and a plain sentence.
+
+    A small frozen record, equal, hashed, pickled and shown by ``(code, cells, message)``. The
+    checker hands the sentence over as a template and its arguments (:meth:`later`), built on
+    first reading: callers that look only at codes and squares (``fix``, the round engine, the
+    placement advisor) never pay for it.
+    """
+
+    __slots__ = ("code", "cells", "_message")
 
     code: str
     cells: tuple[int, ...]
-    message: str
+    _message: str | tuple[Callable[..., str], tuple[Any, ...]]
+
+    def __init__(self, code: str, cells: tuple[int, ...], message: str) -> None:
+        _set(self, "code", code)
+        _set(self, "cells", cells)
+        _set(self, "_message", message)
+
+    @classmethod
+    def later(cls, code: str, cells: tuple[int, ...], say: Callable[..., str], *args: Any) -> Violation:
+        """A violation whose message is ``say(*args)``, built when first read."""
+        v = cls.__new__(cls)
+        _set(v, "code", code)
+        _set(v, "cells", cells)
+        _set(v, "_message", (say, args))
+        return v
+
+    @property
+    def message(self) -> str:
+        m = self._message
+        if not isinstance(m, str):
+            say, args = m
+            m = say(*args)
+            _set(self, "_message", m)
+        return m
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _fields(self) -> tuple[str, tuple[int, ...], str]:
+        return (self.code, self.cells, self.message)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Violation)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Violation, self._fields())
 
     @property
     def rule(self) -> Rule:
@@ -213,11 +265,13 @@ def _bits(m: int) -> Iterator[int]:
 class _Geometry:
     """A board's neighbour table as bit moves, computed once per board."""
 
-    __slots__ = ("nb", "to", "back", "seam", "start_bit", "_build", "_hull_masks")
+    __slots__ = ("nb", "to", "back", "seam", "start_bit", "squares", "names", "_build", "_hull_masks")
 
     def __init__(self, board: Any) -> None:
         nb = board.nb
         self.nb = nb
+        self.squares = board.squares  # what reports name squares by
+        self.names = tuple(sq.label for sq in self.squares)  # and how messages write them
         to: list[tuple[tuple[int, int], ...]] = []
         back: list[tuple[tuple[int, int], ...]] = []
         for s in range(4):
@@ -547,8 +601,9 @@ def _side_text(c: int) -> str:
     return CONNECTOR_NAMES[c]
 
 
-def _joint_message(code: str, edge: tuple[int, int, int, int, int, bool], name: Any) -> str:
+def _joint_message(code: str, edge: tuple[int, int, int, int, int, bool], names: tuple[str, ...]) -> str:
     i, side, j, a, b, seam = edge
+    name = names.__getitem__
     sl, o = SIDE_LETTERS[side], SIDE_LETTERS[OPPOSITE[side]]
     if code == "C1":
         if a == SMOOTH:
@@ -562,6 +617,10 @@ def _joint_message(code: str, edge: tuple[int, int, int, int, int, bool], name: 
         return f"{_side_text(a)} connector of {name(i)} {sl} meets the {_side_text(b)} {o} of {name(j)}"
     return (f"{_side_text(a)} {sl} of {name(i)} meets {_side_text(b)} {o} of {name(j)} across "
             "the seam, where only identical connectors join")
+
+
+def _loose_message(cells: tuple[int, ...], names: tuple[str, ...]) -> str:
+    return f"{len(cells)} component(s) not joined to the ship: {', '.join(names[i] for i in cells)}"
 
 
 _SERVES = {
@@ -617,13 +676,15 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
     g = lay.geo
     occ = lay.occ
     out: list[Violation] = []
-    name = b.cell_text
+    # cells are the board's squares; messages are templates and arguments, written when first read
+    sq, names = g.squares, g.names
+    later = Violation.later
 
     # B1: squares not buildable or not unlocked
     off = occ & ~g.buildable(b, ship.dice)
     for i in _bits(off):
         what = "a locked die square" if b.char(i) in "123456" else "not part of the building area"
-        out.append(Violation("B1", (i,), f"{tiles[i].kind} at {name(i)} stands on {what}"))
+        out.append(later("B1", (sq[i],), "{} at {} stands on {}".format, tiles[i].kind, names[i], what))
     # B2: the start square holds the pilot cabin, and the pilot cabin stands there
     start = b.start
     pilot = None
@@ -650,42 +711,39 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
             aliens_at.append(t)
     if start is not None:
         if pilot is not None and pilot.at != start:
-            out.append(Violation("B2", (start, pilot.at),
-                                 f"the pilot cabin is at {name(pilot.at)}, not on the start square {name(start)}"))
+            out.append(later("B2", (sq[start], sq[pilot.at]), "the pilot cabin is at {}, not on the start square {}".format,
+                             names[pilot.at], names[start]))
         elif pilot is None and start in tiles:
-            out.append(Violation("B2", (start,),
-                                 f"the start square {name(start)} holds a {tiles[start].kind}, not the pilot cabin"))
+            out.append(later("B2", (sq[start],), "the start square {} holds a {}, not the pilot cabin".format,
+                             names[start], tiles[start].kind))
     # C1, C2, C3: facing connectors
     if any(lay.bad[0]) or any(lay.bad[1]):
         for code, edge in lay.bad_edges():
-            out.append(Violation(code, (edge[0], edge[2]), _joint_message(code, edge, name)))
+            out.append(later(code, (sq[edge[0]], sq[edge[2]]), _joint_message, code, edge, names))
     # E1, E2, K1: exhausts and barrels
     rear = (2 + ship.front_side) % 4
     nb = b.nb
-    found = []
     for s in range(4):
         if exhaust[s]:
             if s != rear:
                 for i in _bits(exhaust[s]):
-                    found.append(Violation("E1", (i,), f"{tiles[i].kind} at {name(i)} has its exhaust to the "
-                                           f"{'NESW'[s]}, not to the rear"))
+                    out.append(later("E1", (sq[i],), "{} at {} has its exhaust to the {}, not to the rear".format,
+                                     tiles[i].kind, names[i], SIDE_LETTERS[s]))
             for i in _bits(exhaust[s] & g.facing(occ, s)):
                 j = nb[i][s]
-                found.append(Violation("E2", (i, j), f"{tiles[j].kind} at {name(j)} stands behind the "
-                                       f"exhaust of the {tiles[i].kind} at {name(i)}"))
+                out.append(later("E2", (sq[i], sq[j]), "{} at {} stands behind the exhaust of the {} at {}".format,
+                                 tiles[j].kind, names[j], tiles[i].kind, names[i]))
         if barrel[s]:
             for i in _bits(barrel[s] & g.facing(occ, s)):
                 j = nb[i][s]
-                found.append(Violation("K1", (i, j), f"{tiles[j].kind} at {name(j)} stands in front of the "
-                                       f"barrel of the {tiles[i].kind} at {name(i)}"))
-    out += found
+                out.append(later("K1", (sq[i], sq[j]), "{} at {} stands in front of the barrel of the {} at {}".format,
+                                 tiles[j].kind, names[j], tiles[i].kind, names[i]))
     # S1: pieces not joined to the ship
     pieces = lay.piece_masks()
     _, loose = _kept_masks(ship, pieces, None if pilot is None else pilot.at)
     for p in loose:
-        cells = tuple(_bits(p))
-        where = ", ".join(name(i) for i in cells)
-        out.append(Violation("S1", cells, f"{len(cells)} component(s) not joined to the ship: {where}"))
+        cells = tuple(sq[i] for i in _bits(p))
+        out.append(later("S1", cells, _loose_message, cells, names))
     # A1, A2, A3: aliens
     aliens: dict[str, list[int]] = {}
     for t in aliens_at:
@@ -701,14 +759,15 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
                     break
                 m ^= low
             else:
-                out.append(Violation("A1", (i,), f"{al} alien at {name(i)} has no {al} life support joined "
-                                     "to its cabin"))
+                out.append(later("A1", (sq[i],), "{0} alien at {1} has no {0} life support joined to its cabin".format,
+                                 al, names[i]))
         else:
-            out.append(Violation("A2", (i,), f"{al} alien in the {t.kind} at {name(i)}: aliens live only in "
-                                 "ordinary cabins"))
+            out.append(later("A2", (sq[i],), "{} alien in the {} at {}: aliens live only in ordinary cabins".format,
+                             al, t.kind, names[i]))
     for al, where_ in sorted(aliens.items()):
         if len(where_) > 1:
-            out.append(Violation("A3", tuple(where_), f"{len(where_)} {al} aliens aboard; at most one per colour"))
+            out.append(later("A3", tuple(sq[i] for i in where_), "{} {} aliens aboard; at most one per colour".format,
+                             len(where_), al))
     # W1: components that serve nothing
     for t in servers:
         target, kinds = _SERVES[t.kind]
@@ -719,10 +778,9 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
                 break
             m ^= low
         else:
-            out.append(Violation("W1", (t.at,), f"{t.kind} at {name(t.at)} is joined to no {target}: it does nothing"))
+            out.append(later("W1", (sq[t.at],), "{} at {} is joined to no {}: it does nothing".format,
+                             t.kind, names[t.at], target))
 
-    sq = b.squares
-    out = [Violation(v.code, tuple(sq[i] for i in v.cells), v.message) for v in out]
     if select:
         out = [v for v in out if v.code in select]
     if ignore:
