@@ -387,37 +387,37 @@ class Layout:
     edge between two tiles, of each joined edge and of each edge breaking C1, C2 or C3.
     """
 
-    __slots__ = ("ship", "tiles", "geo", "occ", "conn", "pairs", "joined", "bad", "notable", "_adj", "_joints",
-                 "_pieces")
+    __slots__ = ("ship", "tiles", "geo", "occ", "conn", "beside", "pairs", "joined", "bad", "notable", "_adj",
+                 "_joints", "_pieces")
 
     def __init__(self, ship: Ship, tiles: dict[int, Tile] | None = None) -> None:
         self.ship = ship
         self.tiles = tiles = ship.by_index if tiles is None else tiles
         g = self.geo = geometry(ship.board)
-        occ = 0
         # conn[s][c]: squares whose side s carries connector c (index 0: smooth sides)
         cn_, ce_, cs_, cw_ = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
-        notable = []  # tiles some rule beyond the joints looks at
         for i, t in tiles.items():
             b = 1 << i
-            occ |= b
             cn, ce, cs, cw = t.eff
             cn_[cn] |= b
             ce_[ce] |= b
             cs_[cs] |= b
             cw_[cw] |= b
-            if t.kind in _NOTABLE or t.crew is not None:
-                notable.append(t)
-        self.occ = occ
-        self.notable = notable
+        self.occ = occ = cn_[0] | cn_[1] | cn_[2] | cn_[3]
+        # tiles some rule beyond the joints looks at
+        self.notable = [t for t in tiles.values() if t.kind in _NOTABLE or t.crew is not None]
         self.conn = (tuple(cn_), tuple(ce_), tuple(cs_), tuple(cw_))
+        # beside[s]: squares whose side-s neighbour holds a tile (the joints, exhausts, barrels and
+        # exposed connectors all ask)
+        fo = g.facing
+        self.beside = (fo(occ, 0), fo(occ, 1), fo(occ, 2), fo(occ, 3))
         pairs = []
         joined = []
         bad = []
         for near, far in ((E, W), (S, N)):
             an = self.conn[near]
             bf = self.conn[far]
-            p = occ & g.facing(occ, near)
+            p = occ & self.beside[near]
             b1, b2, b3 = g.facing(bf[1], near), g.facing(bf[2], near), g.facing(bf[3], near)
             a_con = p & ~an[0]
             b_con = p & (b1 | b2 | b3)
@@ -452,15 +452,23 @@ class Layout:
         far = OPPOSITE[near]
         return (y, far, x, ty.eff[far], tx.eff[near], seam[y][far])
 
-    def bad_edges(self) -> list[tuple[str, tuple[int, int, int, int, int, bool]]]:
-        """The joints breaking C1, C2 or C3 (code, :class:`Joint` fields), in the order of :attr:`joints`."""
+    def bad_edges(self) -> list[tuple[int, int, int, str, int, int]]:
+        """The joints breaking C1, C2 or C3, in the order of :attr:`joints`: ``(i, side, j, code, x, d)``,
+        where ``i``, ``side``, ``j`` are the first :class:`Joint` fields and ``_edge(x, d)`` gives them all."""
+        nb = self.geo.nb
         out = []
-        for d in (0, 1):
+        for d, near in ((0, E), (1, S)):
+            far = OPPOSITE[near]
             for code, m in zip(("C1", "C2", "C3"), self.bad[d]):
-                if m:
-                    out += [(code, self._edge(x, d)) for x in _bits(m)]
-        out.sort(key=lambda ce: ce[1][:2])
+                for x in _bits(m):
+                    y = nb[x][near]
+                    out.append((x, near, y, code, x, d) if x < y else (y, far, x, code, x, d))
+        out.sort()  # (i, side) names one edge, so the sort never looks further
         return out
+
+    def joint_message(self, code: str, x: int, d: int) -> str:
+        """The sentence for the joint on the east (d = 0) or south (d = 1) edge of ``x`` breaking ``code``."""
+        return _joint_message(code, self._edge(x, d), self.geo.names)
 
     @property
     def joints(self) -> list[Joint]:
@@ -551,11 +559,11 @@ class Layout:
 
     def exposed(self) -> tuple[int, tuple[int, int, int, int]]:
         """Connectors facing no tile (an empty square or the edge of the board): total and per side."""
-        g, occ = self.geo, self.occ
+        occ = self.occ
         by_side = []
         for s in range(4):
             c = self.conn[s]
-            by_side.append((occ & ~c[0] & ~g.facing(occ, s)).bit_count())
+            by_side.append((occ & ~c[0] & ~self.beside[s]).bit_count())
         return sum(by_side), (by_side[0], by_side[1], by_side[2], by_side[3])
 
 
@@ -575,9 +583,19 @@ def kept_pieces(ship: Ship, pieces: list[list[int]], tiles: dict[int, Tile]) -> 
 def _kept_masks(ship: Ship, pieces: list[int], pilot: int | None) -> tuple[list[int], list[int]]:
     """:func:`kept_pieces` on bitmask pieces (in order of their first square)."""
     groups, _ = geometry(ship.board).hull_masks(ship.board, ship.dice)
-    if len(groups) == 1 and len(pieces) == 1:
-        p = pieces[0]
-        return ([p], []) if p & groups[0] else ([], [p])
+    if len(groups) == 1:  # one hull (most boards): the rule below, without the bookkeeping
+        hm = groups[0]
+        if len(pieces) == 1:
+            p = pieces[0]
+            return ([p], []) if p & hm else ([], [p])
+        on = [p for p in pieces if p & hm]
+        if not on:
+            return [], list(pieces)
+        pb = 0 if pilot is None else 1 << pilot
+        ship_ = next((p for p in on if p & pb), None) if pb & hm else None
+        if ship_ is None:
+            ship_ = min(on, key=lambda p: (-p.bit_count(), p & -p))
+        return [ship_], [p for p in pieces if p != ship_]
     pb = -1 if pilot is None else 1 << pilot
     chosen: dict[int, int] = {}
     for h, hm in enumerate(groups):
@@ -718,8 +736,8 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
                              names[start], tiles[start].kind))
     # C1, C2, C3: facing connectors
     if any(lay.bad[0]) or any(lay.bad[1]):
-        for code, edge in lay.bad_edges():
-            out.append(later(code, (sq[edge[0]], sq[edge[2]]), _joint_message, code, edge, names))
+        for i, _, j, code, x, d in lay.bad_edges():
+            out.append(later(code, (sq[i], sq[j]), lay.joint_message, code, x, d))
     # E1, E2, K1: exhausts and barrels
     rear = (2 + ship.front_side) % 4
     nb = b.nb
@@ -729,12 +747,12 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
                 for i in _bits(exhaust[s]):
                     out.append(later("E1", (sq[i],), "{} at {} has its exhaust to the {}, not to the rear".format,
                                      tiles[i].kind, names[i], SIDE_LETTERS[s]))
-            for i in _bits(exhaust[s] & g.facing(occ, s)):
+            for i in _bits(exhaust[s] & lay.beside[s]):
                 j = nb[i][s]
                 out.append(later("E2", (sq[i], sq[j]), "{} at {} stands behind the exhaust of the {} at {}".format,
                                  tiles[j].kind, names[j], tiles[i].kind, names[i]))
         if barrel[s]:
-            for i in _bits(barrel[s] & g.facing(occ, s)):
+            for i in _bits(barrel[s] & lay.beside[s]):
                 j = nb[i][s]
                 out.append(later("K1", (sq[i], sq[j]), "{} at {} stands in front of the barrel of the {} at {}".format,
                                  tiles[j].kind, names[j], tiles[i].kind, names[i]))
@@ -788,7 +806,9 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
     if len(out) > 1:
         out.sort(key=lambda v: (_ORDER[v.code], v.cells))
     total, by_side = lay.exposed()
-    notes = () if b.verified and start is not None and not ship.aside else tuple(ship_notes(ship))
+    # what ship_notes would say, without its search when it has nothing to say
+    quiet = b.verified and (start is not None or pilot is not None) and not ship.aside
+    notes = () if quiet else tuple(ship_notes(ship))
     return CheckReport(ship, tuple(out), total, by_side, notes)
 
 
