@@ -26,7 +26,7 @@ from .model import (
 )
 
 SIDE_LETTERS = "NESW"
-_set = object.__setattr__  # how the frozen records below set their fields
+_new = object.__new__
 
 
 @dataclass(frozen=True)
@@ -64,17 +64,17 @@ class Violation:
     _message: str | tuple[Callable[..., str], tuple[Any, ...]]
 
     def __init__(self, code: str, cells: tuple[int, ...], message: str) -> None:
-        _set(self, "code", code)
-        _set(self, "cells", cells)
-        _set(self, "_message", message)
+        _SET_CODE(self, code)
+        _SET_CELLS(self, cells)
+        _SET_MESSAGE(self, message)
 
     @classmethod
     def later(cls, code: str, cells: tuple[int, ...], say: Callable[..., str], *args: Any) -> Violation:
         """A violation whose message is ``say(*args)``, built when first read."""
-        v = cls.__new__(cls)
-        _set(v, "code", code)
-        _set(v, "cells", cells)
-        _set(v, "_message", (say, args))
+        v = _new(cls)
+        _SET_CODE(v, code)
+        _SET_CELLS(v, cells)
+        _SET_MESSAGE(v, (say, args))
         return v
 
     @property
@@ -83,7 +83,7 @@ class Violation:
         if not isinstance(m, str):
             say, args = m
             m = say(*args)
-            _set(self, "_message", m)
+            _SET_MESSAGE(self, m)
         return m
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -129,6 +129,13 @@ class Violation:
             "cells": [ship.board.cell_name(i) for i in self.cells],
             "message": self.message,
         }
+
+
+# the slots' own setters: a violation's fields are set once, past its frozen __setattr__ (and
+# faster than object.__setattr__, which the checker would pay on every violation)
+_SET_CODE = vars(Violation)["code"].__set__
+_SET_CELLS = vars(Violation)["cells"].__set__
+_SET_MESSAGE = vars(Violation)["_message"].__set__
 
 
 @dataclass(frozen=True, repr=False)

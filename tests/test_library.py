@@ -122,3 +122,27 @@ def test_odds_draw_in_rich_with_heat_tags() -> None:
     text = console.export_text()
     assert "17" in text and "% chance" in text and "<OddsResult 1 attack" in text
     assert "17" in r._repr_html_()
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples" / "mistakes").glob("*.toml")), ids=lambda p: p.stem)
+def test_violations_are_small_frozen_records(path: Path) -> None:
+    """A violation from `check` (sentence written on first reading) behaves as one built with its sentence."""
+    import copy
+    from dataclasses import FrozenInstanceError
+
+    ship = shipcheck.load_ship(path)
+    fresh = shipcheck.check(ship).violations
+    assert fresh
+    for v in fresh:
+        twin = shipcheck.Violation(v.code, v.cells, v.message)
+        assert v == twin and twin == v and hash(v) == hash(twin) and repr(v) == repr(twin)
+        assert v.to_dict(ship) == twin.to_dict(ship)
+        assert v != shipcheck.Violation(v.code, v.cells, v.message + ".")
+        assert v != shipcheck.Violation(v.code, v.cells[:-1], v.message) and v != (v.code, v.cells, v.message)
+        with pytest.raises(FrozenInstanceError):
+            v.code = "C1"  # type: ignore[misc]
+    again = shipcheck.check(ship).violations  # sentences not read yet
+    for back in (pickle.loads(pickle.dumps(again)), copy.deepcopy(again)):
+        assert back == fresh and [repr(v) for v in back] == [repr(v) for v in fresh]
+        assert [type(c) for v in back for c in v.cells] == [type(c) for v in fresh for c in v.cells]
+    assert len(set(fresh) | set(again)) == len(set(fresh))
