@@ -518,28 +518,43 @@ class Layout:
             m |= 1 << j
         return m
 
-    def spread(self, seed: int) -> int:
-        """All squares reachable from ``seed`` over joins."""
-        g = self.geo
-        je, js = self.joined
-        # per shift of an east-west or north-south edge, the squares west (north) of a joined edge
-        parts = [(d, je & src) for d, src in g.to[E]] + [(d, js & src) for d, src in g.to[S]]
+    def join_shifts(self) -> list[tuple[int, int]]:
+        """The joins as ``(d, m)`` pairs: square ``x`` in ``m`` is joined to square ``x + d`` (``d > 0``).
+
+        One pair per shift of the board's neighbour table (two on a flat board); a wrap or a seam
+        that joins ``x`` to ``x - d`` is written from the other end, so every shift is positive.
+        """
+        out = []
+        for side, joined in ((E, self.joined[0]), (S, self.joined[1])):
+            for d, src in self.geo.to[side]:
+                m = joined & src
+                if m:
+                    out.append((d, m) if d > 0 else (-d, m >> -d))
+        return out
+
+    def spread(self, seed: int, shifts: list[tuple[int, int]] | None = None) -> int:
+        """All squares reachable from ``seed`` over joins (``shifts``: :meth:`join_shifts`, if known)."""
+        parts = self.join_shifts() if shifts is None else shifts
         comp = frontier = seed
-        if len(parts) == 2 and parts[0][0] > 0 and parts[1][0] > 0:  # a flat board: two plain shifts
+        if len(parts) == 2:  # a flat board
             (d1, m1), (d2, m2) = parts
             while frontier:
                 nxt = (frontier & m1) << d1 | (frontier >> d1) & m1 | (frontier & m2) << d2 | (frontier >> d2) & m2
                 frontier = nxt & ~comp
                 comp |= frontier
             return comp
-        parts = [(d, m) for d, m in parts if m]
+        if len(parts) <= 4:  # wraps and seams of the built-in boards
+            (d1, m1), (d2, m2), (d3, m3), (d4, m4) = parts + [(0, 0)] * (4 - len(parts))
+            while frontier:
+                nxt = ((frontier & m1) << d1 | (frontier >> d1) & m1 | (frontier & m2) << d2 | (frontier >> d2) & m2
+                       | (frontier & m3) << d3 | (frontier >> d3) & m3 | (frontier & m4) << d4 | (frontier >> d4) & m4)
+                frontier = nxt & ~comp
+                comp |= frontier
+            return comp
         while frontier:
             nxt = 0
             for d, m in parts:
-                if d > 0:
-                    nxt |= (frontier & m) << d | (frontier >> d) & m
-                else:
-                    nxt |= (frontier & m) >> -d | (frontier << -d) & m
+                nxt |= (frontier & m) << d | (frontier >> d) & m
             frontier = nxt & ~comp
             comp |= frontier
         return comp
@@ -548,15 +563,17 @@ class Layout:
         """Connected pieces as bitmasks, in order of their first square."""
         if self._pieces is None:
             rest = self.occ
+            shifts = self.join_shifts()
             # from the start square (mid-ship) the search takes fewer rounds than from a corner
             seed = self.geo.start_bit & rest or rest & -rest
             out: list[int] = []
             while rest:
-                comp = self.spread(seed)
+                comp = self.spread(seed, shifts)
                 out.append(comp)
                 rest &= ~comp
                 seed = rest & -rest
-            out.sort(key=lambda p: p & -p)
+            if len(out) > 1:
+                out.sort(key=lambda p: p & -p)
             self._pieces = out
         return self._pieces
 
