@@ -267,7 +267,7 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
         print_json({"ship": path, **r.to_dict()})
         return
     flight_header(s, path, what)
-    echo("policy: the round's default decisions (contract §5): the fewest charges that beat an enemy, else tie "
+    echo("policy: the round's default decisions (docs/rounds.md): the fewest charges that beat an enemy, else tie "
          "it; meteors and shots defended as in odds")
     for line in card_outcome_lines(list(r.events)):
         echo(line)
@@ -303,7 +303,7 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
         return
     me = r.ship_result
     flight_header(s, path, what)
-    echo(f"{r.runs} runs, seed {r.seed}; the round's default decisions (contract §5)")
+    echo(f"{r.runs} runs, seed {r.seed}; the round's default decisions (docs/rounds.md)")
     for n in out["notes"]:
         echo(f"note: {n}")
     draw_losses(s, [(t.at, c / r.runs) for t, c in zip(s.tiles, me.tile_lost)])
@@ -357,7 +357,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
 
     With --round, SHIP and its opponents race through adventure decks (every card type, the track,
     giving up) and every run ends in credits: a histogram, survival, losses by card type, one line
-    per opponent. --policy is then default (contract §5) or racing.
+    per opponent. --policy is then default (docs/rounds.md) or racing.
 
     \b
     Examples:
