@@ -724,7 +724,7 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
 
     # B1: squares not buildable or not unlocked
     off = occ & ~g.buildable(b, ship.dice)
-    for i in _bits(off):
+    for i in _bits(off) if off else ():
         what = "a locked die square" if b.char(i) in "123456" else "not part of the building area"
         out.append(later("B1", (sq[i],), "{} at {} stands on {}".format, tiles[i].kind, names[i], what))
     # B2: the start square holds the pilot cabin, and the pilot cabin stands there
@@ -832,17 +832,20 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
     total, by_side = lay.exposed()
     # what ship_notes would say, without its search when it has nothing to say
     quiet = b.verified and (start is not None or pilot is not None) and not ship.aside
-    notes = () if quiet else tuple(ship_notes(ship))
+    notes = () if quiet else tuple(ship_notes(ship, pilot_placed=pilot is not None))
     return CheckReport(ship, tuple(out), total, by_side, notes)
 
 
-def ship_notes(ship: Ship) -> Iterator[str]:
-    """Facts worth telling that are not rule breaks."""
+def ship_notes(ship: Ship, *, pilot_placed: bool | None = None) -> Iterator[str]:
+    """Facts worth telling that are not rule breaks (``pilot_placed``: whether a pilot cabin stands
+    aboard, when the caller knows)."""
     b = ship.board
     if not b.verified:
         yield (f"board {b.name} is provisional (verified = false): its geometry comes from secondary "
                "sources" + (f"; {b.note}" if b.note else ""))
-    if b.start is None and ship.pilot is None:
+    if pilot_placed is None:
+        pilot_placed = ship.pilot is not None
+    if b.start is None and not pilot_placed:
         yield ("the pilot cabin is not placed: legal on this board, but it counts as a lost component "
                "at the end of the flight")
     if ship.aside:
