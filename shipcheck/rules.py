@@ -58,6 +58,7 @@ class Violation:
     """
 
     __slots__ = ("code", "cells", "_message")
+    __match_args__ = ("code", "cells", "message")
 
     code: str
     cells: tuple[int, ...]

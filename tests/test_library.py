@@ -146,3 +146,14 @@ def test_violations_are_small_frozen_records(path: Path) -> None:
         assert back == fresh and [repr(v) for v in back] == [repr(v) for v in fresh]
         assert [type(c) for v in back for c in v.cells] == [type(c) for v in fresh for c in v.cells]
     assert len(set(fresh) | set(again)) == len(set(fresh))
+
+
+def test_a_violation_matches_by_position_as_a_record_does() -> None:
+    """`match v: case Violation(code, cells, message)` works as it did on the dataclass record."""
+    ship = shipcheck.load_ship(Path(__file__).resolve().parents[1] / "examples" / "mistakes" / "cannon-blocked.toml")
+    v = shipcheck.check(ship).violations[0]
+    match v:
+        case shipcheck.Violation(code, cells, message):
+            assert (code, cells, message) == (v.code, v.cells, v.message) and code == "K1"
+        case _:
+            raise AssertionError("no match")
