@@ -9,6 +9,8 @@ engine booster sends only its own half to hyperspace, for the card and the next.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from shipcheck.round.policy import DefaultPolicy, View
@@ -214,24 +216,52 @@ def test_the_output_says_the_diplomat_rule_is_provisional_and_no_cyan_gap_is_lef
 
 
 
-def test_odds_on_attacks_says_the_techie_is_not_counted_there(tmp_path, capsys):
-    """The single-ship flight model has no cards, so no free charge: `odds`/`simulate` on attacks or
-    meteor swarms say so for a Techie ship, and nothing for a ship without one."""
+
+def shielded(spec: str):  # type: ignore[no-untyped-def]
+    """A shield over the front and the right, one charge, the cyan alien: I-10's four small meteors
+    (front, rear, left, right) find the shield twice; the Techie makes the first charge free."""
+    return ship(tile((7, 7), "start_cabin", U) + CYAN_CABIN + tile((8, 7), "battery", U, cells=2, charge=1)
+                + tile((7, 6), "shield", U) + tile((7, 8), "engine", ENG) + tile((8, 8), "cabin", U), extra=cyan(spec))
+
+
+def test_odds_and_simulate_count_the_techie_on_cards_and_say_where_they_cannot(tmp_path, capsys):
+    """`--card` (default policy) on a Techie ship goes through the round model, which counts his free
+    charge (I-10: fewer components lost than the same ship without him); attacks given one by one fly
+    the single-ship flight model, which has no cards: the output says the Techie is not counted there.
+    A ship without a Techie is flown as always and nothing is said."""
+    import json
+
     import pytest
 
+    from shipcheck.cards import find_card
     from shipcheck.cli import main
+    from shipcheck.round.exact import card_odds
+
+    def run(*args: str) -> str:
+        with pytest.raises(SystemExit) as ei:
+            main(list(args))
+        assert ei.value.code in (0, None)
+        return capsys.readouterr().out
 
     path = tmp_path / "s.toml"
-    for spec, expected in (("techie", True), ("", False), ("diplomat", False)):
-        path.write_text(racer(spec).to_toml())
-        for args in (("odds", str(path), "--attack", "small-meteor:front", "--no-cache"),
-                     ("simulate", str(path), "--card", "I-09", "--runs", "100")):
-            with pytest.raises(SystemExit) as ei:
-                main(list(args))
-            assert ei.value.code in (0, None)
-            out = capsys.readouterr().out
-            assert ("Techie's free first charge" in out) == expected, (spec, args)
+    said = "Techie's free first charge"
+    lost = {}
+    for spec in ("techie", "", "diplomat"):
+        path.write_text(shielded(spec).to_toml())
+        d = json.loads(run("odds", str(path), "--card", "I-10", "--format", "json", "--no-cache"))
+        lost[spec] = Fraction(d["fractions"]["expected_lost"] if "fractions" in d else d["expected_lost"])
+        assert said not in run("odds", str(path), "--card", "I-10", "--no-cache")
+        assert said not in run("simulate", str(path), "--card", "I-10", "--runs", "200")
+        assert (said in run("odds", str(path), "--attack", "small-meteor:front", "--no-cache")) == (spec == "techie")
+        assert (said in run("simulate", str(path), "--attack", "small-meteor:front", "--runs", "200")) == (
+            spec == "techie")
+    import shipcheck
 
+    card = find_card("I-10")
+    assert lost["techie"] == card_odds(shielded("techie"), [card]).expected_lost
+    # without him the cards are the flight model's attacks, exactly; with him strictly fewer losses
+    assert lost[""] == lost["diplomat"] == shipcheck.odds(shielded(""), list(card.attacks())).expected_lost
+    assert lost["techie"] < lost[""]
 
 def manager_halves(cyan_half: str):  # type: ignore[no-untyped-def]
     """Class IIA: an orange alien (with its life support) and a single engine in half A; in half B a
