@@ -175,6 +175,17 @@ def test_swarm_table_rows() -> None:
     m = meteor_data(ship(PILOT), round=1, cards=[(swarm(99, "small:front", "large:left"), F(2, 5))])
     t = swarm_table(m)
     assert t.rows == (("2007:I-99", "s front, L left", "40%", "69%", "0.31", "0:69% 1:31%"),)
+    assert not any("Techie" in n for n in t.notes)
+
+
+def test_swarm_table_says_the_techie_is_not_counted() -> None:
+    """The heat maps fly the single-ship flight model (no cards, so no Techie's free charge): said for a
+    Techie ship, not for another cyan specialisation."""
+    cyan = tile((6, 7), "cabin", "3333", crew="cyan") + tile((5, 7), "life_support", "3333", color="cyan")
+    for spec, said in (("techie", True), ("lawyer", False)):
+        s = ship(PILOT + cyan, extra=f'[meta]\ncyan = "{spec}"\n')
+        t = swarm_table(meteor_data(s, round=1, cards=[(swarm(99, "small:front"), F(1))]))
+        assert any("Techie" in n for n in t.notes) == said
 
 
 @pytest.mark.parametrize("p,text", [(F(0), "0%"), (F(1, 1000), "<1%"), (F(1, 6), "17%"), (F(999, 1000), ">99%"),

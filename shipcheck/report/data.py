@@ -238,6 +238,7 @@ class MeteorData:
     edition: str
     swarms: tuple[SwarmOdds, ...]
     maps: tuple[HeatMap, ...]  # front, right, rear, left, all
+    notes: tuple[str, ...] = ()
 
     def map(self, direction: str) -> HeatMap:
         return next(m for m in self.maps if m.direction == direction)
@@ -292,7 +293,11 @@ def meteor_data(ship: Ship, *, cards: Sequence[tuple[Card, Fraction]], round: in
             lost_distribution=tuple(whole.lost_distribution.items()),
         ))
     maps = tuple(HeatMap(d, count[d], tuple(zip(squares, acc[d], strict=True))) for d in (*DIRS, "all"))
-    return MeteorData(round, edition, tuple(swarms), maps)
+    notes: tuple[str, ...] = ()
+    if dict(ship.meta).get("cyan") == "techie" and any(t.crew == "cyan" for t in ship.tiles):
+        notes = ("the cyan Techie's free first charge of each card is not counted in these maps and this "
+                 "table (the single-ship flight model); the round's figures count it",)
+    return MeteorData(round, edition, tuple(swarms), maps, notes)
 
 
 # -- tables ------------------------------------------------------------------------------------
@@ -379,6 +384,7 @@ def swarm_table(m: MeteorData) -> Table:
         f"'in deck' is the chance the deck of {round_name(m.round)} holds the card",
         f"a swarm of this round (cards weighted by 'in deck'): survival {pct(m.p_survive)}, "
         f"expected loss {float(m.expected_lost):.2f} components",
+        *m.notes,
     )
     return Table(f"Meteor swarms of {round_name(m.round)} (exact)",
                  ("card", "meteors", "in deck", "survive", "expected lost", "components lost: chance"),
