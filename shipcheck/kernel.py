@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .model import CABIN_KINDS
-
 if TYPE_CHECKING:
     from .cards import Attack
     from .flight import FlightModel, State
@@ -29,6 +27,9 @@ CREW_BITS = 3
 CREW_FIELD = (1 << CREW_BITS) - 1  # encodes ALIEN (-1); humans and sleepers 0..6 as themselves
 
 Effect = tuple[int, tuple[tuple[int, int], ...]]  # board side, ((line, tile hit), ...) of damaging hits
+# see Kernel.live
+Live = tuple[int, tuple[tuple[int, int, int, int, tuple[tuple[int, int, bool], ...]], ...],
+             tuple[tuple[int, int, int, int, int, int, bool], ...] | None, dict[int, Any]]
 
 
 def bits(x: int) -> list[int]:
@@ -50,94 +51,122 @@ class Kernel:
         tiles = m.tiles
         w = m.ship.board.width
         self.n = n
-        self.full = m.full
+        self.full = full = m.full
         # -- packing ------------------------------------------------------------------------------
         off = n
         self.boff: list[int] = []
         self.bfield: list[int] = []
-        self.btile: list[int] = []
+        self.btile: list[int] = list(m.batteries)
+        p0 = full  # the launch state without a crew tuple
         for k in m.batteries:
             t = tiles[k]
-            width = max(1, max(t.capacity, t.charges).bit_length())
+            charges = t.charges
+            width = max(1, max(t.capacity, charges).bit_length())
             self.boff.append(off)
             self.bfield.append(((1 << width) - 1) << off)
-            self.btile.append(k)
+            p0 |= charges << off
             off += width
         self.flag = off
         off += 1
-        self.crew_slots = tuple(k for k, t in enumerate(tiles)
-                                if t.kind in CABIN_KINDS or t.kind == "stasis_chamber" or k in m.supports)
+        # cabins, stasis chambers and alien tiles, in grid order
+        self.crew_slots = tuple(sorted({*m.cabins, *m.stasis, *m.supports}))
         self.coff = {}
         for k in self.crew_slots:
             self.coff[k] = off
             off += CREW_BITS
         self.charge_mask = sum(self.bfield)
         self.bat_tiles = sum(1 << k for k in self.btile)
-        # -- geometry -----------------------------------------------------------------------------
-        lines: dict[int, dict[int, int]] = {0: {}, 1: {}, 2: {}, 3: {}}
+        # -- geometry: one pass over the tiles ----------------------------------------------------
+        cols: dict[int, int] = {}
+        rows: dict[int, int] = {}
+        by_eff: dict[tuple[int, int, int, int], int] = {}  # connector pattern -> its tiles
+        plating = 0
         for k, t in enumerate(tiles):
+            bit = 1 << k
             r, c = divmod(t.at, w)
-            for side in (0, 2):
-                lines[side][c] = lines[side].get(c, 0) | 1 << k
-            for side in (1, 3):
-                lines[side][r] = lines[side].get(r, 0) | 1 << k
-        self.lines = lines
+            cols[c] = cols.get(c, 0) | bit
+            rows[r] = rows.get(r, 0) | bit
+            e = t.eff
+            by_eff[e] = by_eff.get(e, 0) | bit
+            if t.kind == "plating":
+                plating |= bit
+        # the same line tables from N and S (columns), from E and W (rows); nothing writes to them
+        self.lines = {0: cols, 1: rows, 2: cols, 3: rows}
         # from N (columns) and W (rows) the first tile is the lowest grid index, from S and E the highest
         self.low_first = (True, False, False, True)
         # tiles a hit damages (unless defended): a small meteor only on a connector, plating's smooth
         # sides nothing
         conn = [0, 0, 0, 0]
         plated = [0, 0, 0, 0]
-        for k, t in enumerate(tiles):
-            for side, c in enumerate(t.eff):
-                if c:
-                    conn[side] |= 1 << k
-                elif t.kind == "plating":
-                    plated[side] |= 1 << k
+        for e, ks in by_eff.items():
+            for side in range(4):
+                if e[side]:
+                    conn[side] |= ks
+                else:
+                    plated[side] |= ks & plating
         self.vuln: dict[tuple[str, int], int] = {}
         for side in range(4):
             self.vuln[(SMALL, side)] = conn[side]
             for kind in (LARGE, LIGHT, HEAVY):
-                self.vuln[(kind, side)] = self.full & ~plated[side]
-        self.cover = [sum(1 << s for s in m.shields if side in tiles[s].covers) for side in range(4)]
+                self.vuln[(kind, side)] = full & ~plated[side]
+        cover = [0, 0, 0, 0]
+        for s in m.shields:
+            for side in tiles[s].covers:
+                cover[side] |= 1 << s
+        self.cover = cover
         self.booster_mask = m.boosters
         self.boostable = sum(1 << s for s in m.shields if m.adj[s] & m.boosters)  # shields joined to a booster
         self.adj = m.adj
         self.multi = m.multi_hull
         self.group = m.group
-        groups = sorted(set(m.group))
-        self.group_mask = {g: sum(1 << k for k in range(n) if m.group[k] == g) for g in groups}
-        # batteries allowed to pay, per hull (None: any hull, on one-hull ships)
-        self.pay: dict[int | None, tuple[int, ...]] = {None: tuple(range(len(m.batteries)))}
         if self.multi:
-            self.pay = {g: tuple(i for i, k in enumerate(m.batteries) if m.group[k] == g) for g in groups}
+            groups = sorted(set(m.group))
+            self.group_mask = {g: sum(1 << k for k in range(n) if m.group[k] == g) for g in groups}
+            # batteries allowed to pay, per hull (None: any hull, on one-hull ships)
+            self.pay: dict[int | None, tuple[int, ...]] = {
+                g: tuple(i for i, k in enumerate(m.batteries) if m.group[k] == g) for g in groups}
             self.pay[None] = ()
+        else:
+            self.group_mask = {m.group[0]: full} if n else {}
+            self.pay = {None: m.battery_range}
         # cannons bearing on a large meteor: per (side, tolerance, line), free ones first, row-major
         self._bearing: dict[tuple[int, int, int], tuple[tuple[int, bool], ...]] = {}
         self._cannons = tuple((c, tiles[c].barrels, *divmod(tiles[c].at, w), m.free_cannon[c]) for c in m.cannons)
-        self.humans0 = [t.humans for t in tiles]
-        self.two_humans = sum(1 << k for k, h in enumerate(self.humans0) if h == 2)
-        self.one_human = sum(1 << k for k, h in enumerate(self.humans0) if h == 1)
+        two = one = 0
+        for k in m.cabins:
+            h = tiles[k].humans
+            if h == 2:
+                two |= 1 << k
+            elif h == 1:
+                one |= 1 << k
+        self.two_humans = two
+        self.one_human = one
         self.cabin_mask = m.cabin_mask
+        # the launch state, packed (see initial())
+        self._p0 = p0 if not (m.track_crew or m.dynamic_crew) else None
         # -- memos --------------------------------------------------------------------------------
         self._pieces: dict[int, list[int]] = {}
         self._split: dict[int, int] = {}
         # masks known to be a kept ship (one piece): results of splits, and the launch mask if whole
+        # (looked at when a cut first needs it: see _cut)
         self._kept: set[int] = set()
-        if len(m.pieces(m.full)) <= 1:
-            self._kept.add(m.full)
+        self._launch_seen = False
         self._agg: dict[Attack, dict[int, tuple[tuple[int, int], ...]]] = {}
         self._each: dict[tuple[str, str], dict[int, tuple[int, ...]]] = {}
         self._outs: dict[str, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._plans: dict[Attack, Any] = {}
-        self._effects: dict[tuple[int, int], Any] = {}
+        self._live: dict[Attack, Live] = {}
         self._cuts: dict[tuple[int, int], int] = {}
 
     @property
     def compilable(self) -> bool:
         """Whether :mod:`shipcheck.kernel_jit` can play this model's default policy: one hull, no
         crew tuple, packed states below 2**62."""
-        return not self.multi and self.flag <= 62 and not self.pack(self.m.initial()) >> self.flag & 1
+        return not self.multi and self.flag <= 62 and not self.initial() >> self.flag & 1
+
+    def initial(self) -> int:
+        """:meth:`FlightModel.initial <shipcheck.flight.FlightModel.initial>`, packed."""
+        return self._p0 if self._p0 is not None else self.pack(self.m.initial())
 
     # -- packing ---------------------------------------------------------------------------------
     def pack(self, st: State) -> int:
@@ -232,6 +261,36 @@ class Kernel:
                 for w, side, tol, lines in self.outcomes(attack))
         return hit
 
+    def live(self, attack: Attack) -> Live:
+        """:meth:`plan` as :meth:`effects` reads it: (weight of the rolls that can never reach a
+        tile of this ship, the other rolls as in :meth:`plan` with the empty lines left out, the
+        same flattened to (weight, side, tolerance, tiles damaged, line, tiles of the line, lowest
+        first) when each names one line (else None), and the memo of :meth:`effects` by mask)."""
+        hit = self._live.get(attack)
+        if hit is None:
+            kind = attack.kind  # a property that formats a string: read once
+            large = kind == LARGE
+            vuln = self.vuln
+            dead = 0
+            rolls = []
+            single = True
+            for w, side, tol, lines in self.outcomes(attack):
+                by_line = self.lines[side]
+                if len(lines) == 1:  # most rolls: spare the generator
+                    lm = by_line.get(lines[0], 0)
+                    specs: tuple[tuple[int, int, bool], ...] = ((lines[0], lm, self.low_first[side]),) if lm else ()
+                else:
+                    low = self.low_first[side]
+                    specs = tuple((line, lm, low) for line in lines if (lm := by_line.get(line, 0)))
+                    single = single and len(specs) == 1
+                if not specs:
+                    dead += w
+                    continue
+                rolls.append((w, side, tol if large else 0, vuln[(kind, side)], specs))
+            flat = tuple((w, side, t, vul, *specs[0]) for w, side, t, vul, specs in rolls) if single else None
+            hit = self._live[attack] = (dead, tuple(rolls), flat, {})
+        return hit
+
     def memo(self, attack: Attack) -> dict[int, tuple[tuple[int, int], ...]]:
         """The memo of :meth:`transitions` for ``attack``: packed state -> its next states."""
         memo = self._agg.get(attack)
@@ -244,38 +303,55 @@ class Kernel:
         memo = self.memo(attack)
         hit = memo.get(p)
         if hit is None:
-            hit = memo[p] = self.expand(p, attack.kind, self.plan(attack))
+            hit = memo[p] = self.expand(p, attack.kind, self.live(attack))
         return hit
 
-    def expand(self, p: int, kind: str, plan: Any) -> tuple[tuple[int, int], ...]:
+    def expand(self, p: int, kind: str, live: Live) -> tuple[tuple[int, int], ...]:
         """:meth:`transitions` without the memo: group the rolls by effect, play each effect once."""
         nxt: dict[int, int] = {}
-        for g, w in self.effects(p & self.full, plan):
-            q = p if g is None else self.play(p, kind, (g[0], g[1]), g[2])
+        for g, w in self.effects(p & self.full, live):
+            q = p if g is None else self.play(p, kind, g[0], g[1])
             nxt[q] = nxt.get(q, 0) + w
         return tuple(nxt.items())
 
-    def effects(self, mask: int, plan: Any, *, memo: bool = True) -> tuple[tuple[Any, int], ...]:
-        """The rolls of a plan grouped by effect on ship ``mask``: ((side, hits, tolerance) or None
-        for no damage, total weight), memoised by mask (states that differ in charges share it)."""
-        key = (id(plan), mask)
-        hit = self._effects.get(key)
+    def effects(self, mask: int, live: Live, *, memo: bool = True) -> tuple[tuple[Any, int], ...]:
+        """The rolls of an attack (its :meth:`live` plan) grouped by effect on ship ``mask``:
+        (((side, hits), tolerance) or None for no damage, total weight), memoised by mask (states
+        that differ in charges share it)."""
+        none, rolls, flat, seen = live
+        hit = seen.get(mask)
         if hit is not None:
             return hit
         groups: dict[Any, int] = {}
-        for w, side, tol, vul, specs in plan:
-            hits: tuple[tuple[int, int], ...] = ()
-            for line, lm, low in specs:
+        if flat is not None:
+            for w, side, tol, vul, line, lm, low in flat:
                 x = lm & mask
                 if x:
                     k = (x & -x).bit_length() - 1 if low else x.bit_length() - 1
                     if vul >> k & 1:
-                        hits += ((line, k),)
-            g = (side, hits, tol) if hits else None
-            groups[g] = groups.get(g, 0) + w
+                        g: Any = ((side, ((line, k),)), tol)
+                        groups[g] = groups.get(g, 0) + w
+                        continue
+                none += w
+        else:
+            for w, side, tol, vul, specs in rolls:
+                hits: tuple[tuple[int, int], ...] = ()
+                for line, lm, low in specs:
+                    x = lm & mask
+                    if x:
+                        k = (x & -x).bit_length() - 1 if low else x.bit_length() - 1
+                        if vul >> k & 1:
+                            hits += ((line, k),)
+                if hits:
+                    g = ((side, hits), tol)
+                    groups[g] = groups.get(g, 0) + w
+                else:
+                    none += w
+        if none:
+            groups[None] = none
         hit = tuple(groups.items())
         if memo:
-            self._effects[key] = hit
+            seen[mask] = hit
         return hit
 
     def each(self, p: int, attack: Attack) -> tuple[int, ...]:
@@ -434,9 +510,20 @@ class Kernel:
             self._kept.add(hit)
         return hit
 
+    def _whole_launch(self, mask: int) -> bool:
+        """Whether ``mask`` is the launch mask and that is one piece (then it joins ``_kept``);
+        looked at once, when a cut first needs it."""
+        if mask != self.full or self._launch_seen:
+            return False
+        self._launch_seen = True
+        if len(self.m.pieces(mask)) > 1:
+            return False
+        self._kept.add(mask)
+        return True
+
     def _cut(self, mask: int, destroyed: int) -> int:
         rest = mask & ~destroyed
-        if destroyed & (destroyed - 1) or self.multi or mask not in self._kept:
+        if destroyed & (destroyed - 1) or self.multi or (mask not in self._kept and not self._whole_launch(mask)):
             return self.split(rest)
         adj = self.adj
         nb = adj[destroyed.bit_length() - 1] & rest

@@ -18,8 +18,7 @@ import gc
 import os
 import sys
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -204,20 +203,15 @@ def odds(
     if model is not None and (not isinstance(model, FlightModel) or model.ship != ship):
         raise InputError("`model` was built for another ship", key="model", expected="FlightModel(ship)")
     m = model or FlightModel(ship)
-    with _collector_paused():
-        return _odds(ship, atk, policy, m)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The engines allocate hundreds of thousands of tuples of ints into growing memos and build no
-    reference cycles: the cyclic collector's repeated sweeps over the memos cost as much as the
-    work itself (1.4x on ten meteors round the class III hauler). Paused, not skipped: whatever is
-    left is collected afterwards as usual."""
+    # The engines allocate hundreds of thousands of tuples of ints into growing memos and build no
+    # reference cycles: the cyclic collector's repeated sweeps over the memos cost as much as the
+    # work itself (1.4x on ten meteors round the class III hauler). Paused, not skipped: whatever
+    # is left is collected afterwards as usual. (Inline: a @contextmanager costs a few µs a call,
+    # noticeable on small cards.)
     was = gc.isenabled()
     gc.disable()
     try:
-        yield
+        return _odds(ship, atk, policy, m)
     finally:
         if was:
             gc.enable()
@@ -268,7 +262,7 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
     Large distributions go to :mod:`shipcheck.kernel_jit` (the same transitions compiled), for as
     many attacks as int64 weights allow; ``engine`` (or :data:`ENGINE_ENV`) forces one engine.
     """
-    dist = {k.pack(k.m.initial()): 1}
+    dist = {k.initial(): 1}
     expanded = 0
     mode = _engine(k, engine)
     i = 0
@@ -291,11 +285,11 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
         new: dict[int, int] = {}
         get = new.get
         memo = k.memo(a)
-        plan, kind = k.plan(a), a.kind
+        live, kind = k.live(a), a.kind
         for p, w in dist.items():
             t = memo.get(p)
             if t is None:
-                t = memo[p] = k.expand(p, kind, plan)
+                t = memo[p] = k.expand(p, kind, live)
             for q, wt in t:
                 new[q] = get(q, 0) + w * wt
         expanded += len(dist)
@@ -566,16 +560,16 @@ class OptimalPolicy(Policy):
         k = self.k
         n = len(self.attacks)
         surv = neg = 0
-        plan = k.plan(self.attacks[ai])
+        live = k.live(self.attacks[ai])
         last = ai + 1 == n and not x >> k.flag & 1
         mask = x & k.full
-        for g, w in k.effects(mask, plan, memo=not last):
+        for g, w in k.effects(mask, live, memo=not last):
             if last:
                 # the last attack: only whether a human is left and how many tiles are, matter
                 kept = mask
                 if g is not None:
                     destroyed = 0
-                    for _, t in g[1]:
+                    for _, t in g[0][1]:
                         destroyed |= 1 << t
                     kept = k.cut(mask, destroyed, memo=False)
                 s = 1 if 2 * (kept & k.two_humans).bit_count() + (kept & k.one_human).bit_count() else 0
@@ -584,7 +578,7 @@ class OptimalPolicy(Policy):
                 q = x
                 if g is not None:
                     destroyed = 0
-                    for _, t in g[1]:
+                    for _, t in g[0][1]:
                         destroyed |= 1 << t
                     q = k.destroy(x, destroyed)
                 s, lo = self._v(n, q) if ai + 1 == n else self._tail_value(ai + 1, q)
