@@ -270,25 +270,31 @@ class Kernel:
         if hit is None:
             kind = attack.kind  # a property that formats a string: read once
             large = kind == LARGE
-            vuln = self.vuln
             dead = 0
-            rolls = []
-            single = True
+            rolls: list[tuple[int, int, int, int, tuple[tuple[int, int, bool], ...]]] = []
+            flat: list[tuple[int, int, int, int, int, int, bool]] | None = []
+            last = -1
             for w, side, tol, lines in self.outcomes(attack):
-                by_line = self.lines[side]
+                if side != last:  # the rolls of an attack mostly come from one side
+                    last, by_line, low, vul = side, self.lines[side], self.low_first[side], self.vuln[(kind, side)]
+                t = tol if large else 0
                 if len(lines) == 1:  # most rolls: spare the generator
-                    lm = by_line.get(lines[0], 0)
-                    specs: tuple[tuple[int, int, bool], ...] = ((lines[0], lm, self.low_first[side]),) if lm else ()
-                else:
-                    low = self.low_first[side]
-                    specs = tuple((line, lm, low) for line in lines if (lm := by_line.get(line, 0)))
-                    single = single and len(specs) == 1
+                    line = lines[0]
+                    lm = by_line.get(line, 0)
+                    if not lm:
+                        dead += w
+                        continue
+                    rolls.append((w, side, t, vul, ((line, lm, low),)))
+                    if flat is not None:
+                        flat.append((w, side, t, vul, line, lm, low))
+                    continue
+                specs = tuple((line, lm, low) for line in lines if (lm := by_line.get(line, 0)))
                 if not specs:
                     dead += w
                     continue
-                rolls.append((w, side, tol if large else 0, vuln[(kind, side)], specs))
-            flat = tuple((w, side, t, vul, *specs[0]) for w, side, t, vul, specs in rolls) if single else None
-            hit = self._live[attack] = (dead, tuple(rolls), flat, {})
+                rolls.append((w, side, t, vul, specs))
+                flat = None
+            hit = self._live[attack] = (dead, tuple(rolls), None if flat is None else tuple(flat), {})
         return hit
 
     def memo(self, attack: Attack) -> dict[int, tuple[tuple[int, int], ...]]:
@@ -317,23 +323,27 @@ class Kernel:
     def effects(self, mask: int, live: Live, *, memo: bool = True) -> tuple[tuple[Any, int], ...]:
         """The rolls of an attack (its :meth:`live` plan) grouped by effect on ship ``mask``:
         (((side, hits), tolerance) or None for no damage, total weight), memoised by mask (states
-        that differ in charges share it)."""
+        that differ in charges share it). Flat rolls are not merged: should two name the same
+        line, their effect comes twice and callers add the weights."""
         none, rolls, flat, seen = live
         hit = seen.get(mask)
         if hit is not None:
             return hit
-        groups: dict[Any, int] = {}
         if flat is not None:
+            out: list[tuple[Any, int]] = []
             for w, side, tol, vul, line, lm, low in flat:
                 x = lm & mask
                 if x:
                     k = (x & -x).bit_length() - 1 if low else x.bit_length() - 1
                     if vul >> k & 1:
-                        g: Any = ((side, ((line, k),)), tol)
-                        groups[g] = groups.get(g, 0) + w
+                        out.append((((side, ((line, k),)), tol), w))
                         continue
                 none += w
+            if none:
+                out.append((None, none))
+            hit = tuple(out)
         else:
+            groups: dict[Any, int] = {}
             for w, side, tol, vul, specs in rolls:
                 hits: tuple[tuple[int, int], ...] = ()
                 for line, lm, low in specs:
@@ -347,9 +357,9 @@ class Kernel:
                     groups[g] = groups.get(g, 0) + w
                 else:
                     none += w
-        if none:
-            groups[None] = none
-        hit = tuple(groups.items())
+            if none:
+                groups[None] = none
+            hit = tuple(groups.items())
         if memo:
             seen[mask] = hit
         return hit
