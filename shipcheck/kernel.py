@@ -16,6 +16,7 @@ same tile cost one lookup.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -66,44 +67,40 @@ class Kernel:
             self.bfield.append(((1 << width) - 1) << off)
             p0 |= charges << off
             off += width
-        self.flag = off
-        off += 1
-        # cabins, stasis chambers and alien tiles, in grid order
-        self.crew_slots = tuple(sorted({*m.cabins, *m.stasis, *m.supports}))
-        self.coff = {}
-        for k in self.crew_slots:
-            self.coff[k] = off
-            off += CREW_BITS
+        self.flag = off  # then the crew fields (coff)
         self.charge_mask = sum(self.bfield)
         self.bat_tiles = sum(1 << k for k in self.btile)
         # -- geometry: one pass over the tiles ----------------------------------------------------
-        cols: dict[int, int] = {}
+        cols = [0] * w
         rows: dict[int, int] = {}
-        by_eff: dict[tuple[int, int, int, int], int] = {}  # connector pattern -> its tiles
         plating = 0
-        for k, t in enumerate(tiles):
-            bit = 1 << k
+        c0 = c1 = c2 = c3 = 0  # tiles with a connector on each side
+        bit = 1
+        for t in tiles:
             r, c = divmod(t.at, w)
-            cols[c] = cols.get(c, 0) | bit
+            cols[c] |= bit
             rows[r] = rows.get(r, 0) | bit
-            e = t.eff
-            by_eff[e] = by_eff.get(e, 0) | bit
+            e0, e1, e2, e3 = t.eff
+            if e0:
+                c0 |= bit
+            if e1:
+                c1 |= bit
+            if e2:
+                c2 |= bit
+            if e3:
+                c3 |= bit
             if t.kind == "plating":
                 plating |= bit
+            bit <<= 1
         # the same line tables from N and S (columns), from E and W (rows); nothing writes to them
-        self.lines = {0: cols, 1: rows, 2: cols, 3: rows}
+        by_col = {c: x for c, x in enumerate(cols) if x}
+        self.lines = {0: by_col, 1: rows, 2: by_col, 3: rows}
         # from N (columns) and W (rows) the first tile is the lowest grid index, from S and E the highest
         self.low_first = (True, False, False, True)
         # tiles a hit damages (unless defended): a small meteor only on a connector, plating's smooth
         # sides nothing
-        conn = [0, 0, 0, 0]
-        plated = [0, 0, 0, 0]
-        for e, ks in by_eff.items():
-            for side in range(4):
-                if e[side]:
-                    conn[side] |= ks
-                else:
-                    plated[side] |= ks & plating
+        conn = (c0, c1, c2, c3)
+        plated = [plating & ~x for x in conn]
         self.vuln: dict[tuple[str, int], int] = {}
         for side in range(4):
             self.vuln[(SMALL, side)] = conn[side]
@@ -157,6 +154,17 @@ class Kernel:
         self._plans: dict[Attack, Any] = {}
         self._live: dict[Attack, Live] = {}
         self._cuts: dict[tuple[int, int], int] = {}
+
+    @cached_property
+    def crew_slots(self) -> tuple[int, ...]:
+        """The tiles with a crew field in a packed state: cabins, stasis chambers and alien tiles, in
+        grid order (built when a state first carries a crew tuple)."""
+        return tuple(sorted({*self.m.cabins, *self.m.stasis, *self.m.supports}))
+
+    @cached_property
+    def coff(self) -> dict[int, int]:
+        """Per crew slot, the offset of its field (after the flag bit)."""
+        return {k: self.flag + 1 + i * CREW_BITS for i, k in enumerate(self.crew_slots)}
 
     @property
     def compilable(self) -> bool:
