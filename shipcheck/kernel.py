@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .cards import Attack
@@ -28,9 +28,17 @@ CREW_BITS = 3
 CREW_FIELD = (1 << CREW_BITS) - 1  # encodes ALIEN (-1); humans and sleepers 0..6 as themselves
 
 Effect = tuple[int, tuple[tuple[int, int], ...]]  # board side, ((line, tile hit), ...) of damaging hits
-# see Kernel.live
-Live = tuple[int, tuple[tuple[int, int, int, int, tuple[tuple[int, int, bool], ...]], ...],
-             tuple[tuple[int, int, int, int, int, int, bool], ...] | None, dict[int, Any]]
+
+
+class Live(NamedTuple):
+    """An attack as the Python pass reads it (:meth:`Kernel.live`)."""
+
+    none: int  # weight (of 36) of the rolls that can never reach a tile of this ship
+    rolls: tuple[Any, ...]  # the other rolls, flat or as in Kernel.plan (empty lines left out)
+    flat: bool  # each roll names one line: (weight, side, tolerance, tiles damaged, line, tiles of the line, lowest first)
+    seen: dict[int, tuple[tuple[Any, int], ...]]  # Kernel.effects by mask
+    kind: str  # the attack's kind (Attack.kind formats a string at each call)
+    memo: dict[int, tuple[tuple[int, int], ...]]  # Kernel.transitions by packed state
 
 
 def bits(x: int) -> list[int]:
@@ -148,7 +156,6 @@ class Kernel:
         # (looked at when a cut first needs it: see _cut)
         self._kept: set[int] = set()
         self._launch_seen = False
-        self._agg: dict[Attack, dict[int, tuple[tuple[int, int], ...]]] = {}
         self._each: dict[tuple[str, str], dict[int, tuple[int, ...]]] = {}
         self._outs: dict[str, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         self._plans: dict[Attack, Any] = {}
@@ -270,17 +277,15 @@ class Kernel:
         return hit
 
     def live(self, attack: Attack) -> Live:
-        """:meth:`plan` as :meth:`effects` reads it: (weight of the rolls that can never reach a
-        tile of this ship, the other rolls as in :meth:`plan` with the empty lines left out, the
-        same flattened to (weight, side, tolerance, tiles damaged, line, tiles of the line, lowest
-        first) when each names one line (else None), and the memo of :meth:`effects` by mask)."""
+        """:meth:`plan` as :meth:`effects` reads it (see :class:`Live`), with the memos of the
+        attack: one lookup a attack in the forward pass."""
         hit = self._live.get(attack)
         if hit is None:
             kind = attack.kind  # a property that formats a string: read once
             large = kind == LARGE
             dead = 0
-            rolls: list[tuple[int, int, int, int, tuple[tuple[int, int, bool], ...]]] = []
-            flat: list[tuple[int, int, int, int, int, int, bool]] | None = []
+            rolls: list[Any] = []
+            flat = True
             last = -1
             for w, side, tol, lines in self.outcomes(attack):
                 if side != last:  # the rolls of an attack mostly come from one side
@@ -291,33 +296,32 @@ class Kernel:
                     lm = by_line.get(line, 0)
                     if not lm:
                         dead += w
-                        continue
-                    rolls.append((w, side, t, vul, ((line, lm, low),)))
-                    if flat is not None:
-                        flat.append((w, side, t, vul, line, lm, low))
+                    elif flat:
+                        rolls.append((w, side, t, vul, line, lm, low))
+                    else:
+                        rolls.append((w, side, t, vul, ((line, lm, low),)))
                     continue
                 specs = tuple((line, lm, low) for line in lines if (lm := by_line.get(line, 0)))
                 if not specs:
                     dead += w
                     continue
+                if flat:  # the first roll naming several lines: the general form from here on
+                    rolls = [(w_, s_, t_, v_, ((ln, lm_, lo),)) for w_, s_, t_, v_, ln, lm_, lo in rolls]
+                    flat = False
                 rolls.append((w, side, t, vul, specs))
-                flat = None
-            hit = self._live[attack] = (dead, tuple(rolls), None if flat is None else tuple(flat), {})
+            hit = self._live[attack] = Live(dead, tuple(rolls), flat, {}, kind, {})
         return hit
 
     def memo(self, attack: Attack) -> dict[int, tuple[tuple[int, int], ...]]:
         """The memo of :meth:`transitions` for ``attack``: packed state -> its next states."""
-        memo = self._agg.get(attack)
-        if memo is None:
-            memo = self._agg[attack] = {}
-        return memo
+        return self.live(attack).memo
 
     def transitions(self, p: int, attack: Attack) -> tuple[tuple[int, int], ...]:
         """The next states of packed state ``p`` under the default policy, with weights out of 36."""
-        memo = self.memo(attack)
-        hit = memo.get(p)
+        live = self.live(attack)
+        hit = live.memo.get(p)
         if hit is None:
-            hit = memo[p] = self.expand(p, attack.kind, self.live(attack))
+            hit = live.memo[p] = self.expand(p, live.kind, live)
         return hit
 
     def expand(self, p: int, kind: str, live: Live) -> tuple[tuple[int, int], ...]:
@@ -333,13 +337,13 @@ class Kernel:
         (((side, hits), tolerance) or None for no damage, total weight), memoised by mask (states
         that differ in charges share it). Flat rolls are not merged: should two name the same
         line, their effect comes twice and callers add the weights."""
-        none, rolls, flat, seen = live
+        none, rolls, flat, seen, _, _ = live
         hit = seen.get(mask)
         if hit is not None:
             return hit
-        if flat is not None:
+        if flat:
             out: list[tuple[Any, int]] = []
-            for w, side, tol, vul, line, lm, low in flat:
+            for w, side, tol, vul, line, lm, low in rolls:
                 x = lm & mask
                 if x:
                     k = (x & -x).bit_length() - 1 if low else x.bit_length() - 1

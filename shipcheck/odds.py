@@ -284,8 +284,8 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
         a = atk[i]
         new: dict[int, int] = {}
         get = new.get
-        memo = k.memo(a)
-        live, kind = k.live(a), a.kind
+        live = k.live(a)
+        memo, kind = live.memo, live.kind
         for p, w in dist.items():
             t = memo.get(p)
             if t is None:
