@@ -431,7 +431,10 @@ class Kernel:
         """Contract §4's decision against a damaging roll, applied to packed state ``p``."""
         side, hits = eff
         mask = p & self.full
-        hull, shields = self.shields_for(mask, eff)
+        if self.multi:
+            hull, shields = self.shields_for(mask, eff)
+        else:  # shields_for, spared a call
+            hull, shields = None, self.cover[side] & mask
         destroyed = 0
         if kind == SMALL or kind == LIGHT:
             if shields:
