@@ -278,7 +278,7 @@ class Kernel:
 
     def live(self, attack: Attack) -> Live:
         """:meth:`plan` as :meth:`effects` reads it (see :class:`Live`), with the memos of the
-        attack: one lookup a attack in the forward pass."""
+        attack: one lookup an attack in the forward pass."""
         hit = self._live.get(attack)
         if hit is None:
             kind = attack.kind  # a property that formats a string: read once
