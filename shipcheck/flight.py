@@ -288,43 +288,72 @@ class FlightModel:
         ship = self.ship
         b = ship.board
         tiles = ship.tiles
-        self.n = len(tiles)
+        self.n = n = len(tiles)
         self.tiles = tiles
         self.squares = tuple(t.at for t in tiles)
-        pos = {t.at: k for k, t in enumerate(tiles)}
-        lay = Layout.of(ship)
-        joined = lay.adj
-        self.adj = tuple(sum(1 << pos[j] for j in joined[t.at]) for t in tiles)
+        pos = {at: k for k, at in enumerate(self.squares)}
+        joined = Layout.of(ship).adj
+        adj = []
+        for at in self.squares:
+            a = 0
+            for j in joined[at]:
+                a |= 1 << pos[j]
+            adj.append(a)
+        self.adj = tuple(adj)
         hulls = b.hulls(ship.dice)
-        self.group = tuple(-1 if (h := hulls[t.at]) is None else h for t in tiles)
-        self.multi_hull = len(set(self.group)) > 1
-        self.batteries = tuple(k for k, t in enumerate(tiles) if t.kind in BATTERY_KINDS)
-        self.battery_range = tuple(range(len(self.batteries)))
-        self.cabins = tuple(k for k, t in enumerate(tiles) if t.kind in CABIN_KINDS)
-        self.stasis = tuple(k for k, t in enumerate(tiles) if t.kind == "stasis_chamber")
-        self.alien_mask = sum(1 << k for k, t in enumerate(tiles) if t.crew in ALIENS)
-        self.cabin_mask = sum(1 << k for k in self.cabins)
+        self.group = tuple(-1 if (h := hulls[at]) is None else h for at in self.squares)
+        groups = sorted(set(self.group))
+        self.multi_hull = len(groups) > 1
+        # the tiles by kind, in one pass (grid order)
+        batteries: list[int] = []
+        cabins: list[int] = []
+        stasis: list[int] = []
+        cannons: list[int] = []
+        shields: list[int] = []
+        boosters = alien_mask = 0
+        for k, t in enumerate(tiles):
+            kind = t.kind
+            if kind in BATTERY_KINDS:
+                batteries.append(k)
+            elif kind in CABIN_KINDS:
+                cabins.append(k)
+            elif kind == "stasis_chamber":
+                stasis.append(k)
+            elif kind in FREE_CANNONS or kind in CHARGED_CANNONS:
+                cannons.append(k)
+            elif kind == "shield":
+                shields.append(k)
+            elif kind == "shield_booster":
+                boosters |= 1 << k
+            if t.crew in ALIENS:
+                alien_mask |= 1 << k
+        self.batteries = tuple(batteries)
+        self.battery_range = tuple(range(len(batteries)))
+        self.cabins = tuple(cabins)
+        self.stasis = tuple(stasis)
+        self.alien_mask = alien_mask
+        self.cabin_mask = sum(1 << k for k in cabins)
         # crew tiles: a loss of their occupants is a crew loss (sleepers are not crew)
-        self.crew_tiles = tuple(k for k in range(self.n) if (self.cabin_mask | self.alien_mask) >> k & 1)
+        self.crew_tiles = tuple(k for k in range(n) if (self.cabin_mask | alien_mask) >> k & 1)
         # per alien: the life supports of its colour joined to its tile (rules §4.2(5))
         self.supports = {
-            k: sum(1 << j for j in range(self.n)
-                   if self.adj[k] >> j & 1 and tiles[j].kind == "life_support" and tiles[j].attr("color") == t.crew)
-            for k, t in enumerate(tiles) if t.crew in ALIENS
+            k: sum(1 << j for j in range(n)
+                   if adj[k] >> j & 1 and tiles[j].kind == "life_support" and tiles[j].attr("color") == tiles[k].crew)
+            for k in range(n) if alien_mask >> k & 1
         }
         # per hull: its cabins (awake humans), the cabins sleepers wake into, its stasis chambers
         self.hull_crew = tuple(
-            (tuple(k for k in self.cabins if self.group[k] == g),
-             tuple(k for k in self.cabins if self.group[k] == g and tiles[k].kind != "luxury_cabin"),
-             tuple(k for k in self.stasis if self.group[k] == g))
-            for g in sorted(set(self.group))
+            (tuple(k for k in cabins if self.group[k] == g),
+             tuple(k for k in cabins if self.group[k] == g and tiles[k].kind != "luxury_cabin"),
+             tuple(k for k in stasis if self.group[k] == g))
+            for g in groups
         )
-        self.cannons = tuple(k for k, t in enumerate(tiles) if t.kind in FREE_CANNONS + CHARGED_CANNONS)
-        self.free_cannon = {k: tiles[k].kind in FREE_CANNONS for k in self.cannons}
-        self.shields = tuple(k for k, t in enumerate(tiles) if t.kind == "shield")
-        self.boosters = sum(1 << k for k, t in enumerate(tiles) if t.kind == "shield_booster")
-        self.dynamic_crew = any(t.sleepers for t in tiles)
-        self.full = (1 << self.n) - 1
+        self.cannons = tuple(cannons)
+        self.free_cannon = {k: tiles[k].kind in FREE_CANNONS for k in cannons}
+        self.shields = tuple(shields)
+        self.boosters = boosters
+        self.dynamic_crew = any(tiles[k].sleepers for k in stasis)  # only stasis chambers hold sleepers
+        self.full = (1 << n) - 1
         self._ids: dict[int, int] = {}
         self._states: list[int] = []  # packed states by id
 
