@@ -9,8 +9,10 @@ Interruptions. Workers ignore SIGINT (a Ctrl-C in a terminal reaches the whole p
 parent alone decides what to do) and end when their parent ends, even by SIGKILL
 (``PR_SET_PDEATHSIG`` on Linux, a watching thread elsewhere). While a pool runs, SIGTERM in the
 main thread raises :class:`Terminated`; on Ctrl-C, SIGTERM or any error the pool's processes are
-terminated, not waited for, so the parent exits at once. Dask clusters are closed with their logs
-silenced, and a scheduler that does not answer fails after :data:`CONNECT_TIMEOUT` seconds.
+terminated, not waited for, so the parent exits at once. A local Dask cluster starts and closes with
+SIGINT blocked (its worker processes inherit the mask, so they never see a Ctrl-C) and a press held
+until then, not lost; clusters are closed with their logs silenced, and a scheduler that does not
+answer fails after :data:`CONNECT_TIMEOUT` seconds.
 """
 
 from __future__ import annotations
