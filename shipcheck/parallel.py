@@ -241,7 +241,7 @@ def _sigterm_raises() -> Iterator[None]:
 
 
 @contextmanager
-def _sigint_held(*, replay: bool = True) -> Iterator[None]:
+def _sigint_held(*, replay: bool = True, spawning: bool = False) -> Iterator[None]:
     """Ctrl-C held back while a Dask cluster starts or closes its worker processes.
 
     SIGINT is blocked in this thread, so the threads Dask starts meanwhile and the worker processes
@@ -249,18 +249,19 @@ def _sigint_held(*, replay: bool = True) -> Iterator[None]:
     them unseen (an exec keeps the mask; an ignored SIGINT would do the same but would lose the press
     here too). In the main thread a press is recorded, not raised (it may land in another thread,
     e.g. a BLAS one), then replayed on the way out unless ``replay`` is false or the block raised,
-    so a Ctrl-C during start-up stops the run as soon as the cluster can be closed.
+    so a Ctrl-C during start-up stops the run as soon as the cluster can be closed. ``spawning``
+    (the block starts processes) starts multiprocessing's resource tracker first: CPython unblocks
+    SIGINT in the thread that launches it, and workers spawned from that thread would see Ctrl-C.
     """
     main = threading.current_thread() is threading.main_thread()
     if main and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield  # ignored already (a background job): the workers inherit that
         return
     can_block = hasattr(signal, "pthread_sigmask")
-    if can_block:
+    if can_block and spawning:
         try:
             from multiprocessing import resource_tracker
 
-            # started now, not by the first worker: launching it unblocks SIGINT in the calling thread
             resource_tracker.ensure_running()
         except (ImportError, OSError):
             pass
@@ -560,7 +561,7 @@ def _dask_client(scheduler: Any, workers: int | None, n_chunks: int) -> Iterator
                 client, own = scheduler, False
             elif scheduler == "local":
                 n = min(workers or 2, max(1, n_chunks), cpu_count())
-                with _sigint_held():
+                with _sigint_held(spawning=True):
                     # no dashboard, and its HTTP server on a free loopback port (not a busy 8787)
                     cluster = distributed.LocalCluster(
                         n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",

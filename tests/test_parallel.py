@@ -175,13 +175,18 @@ def _group(pgid: int) -> list[int]:
     return out
 
 
-def _busy_simulation(*extra: str) -> tuple[subprocess.Popen[bytes], list[int]]:
-    """`shipcheck simulate --workers 2` (or Dask) in a process group of its own, once its workers run."""
+def _long_simulation(*extra: str) -> subprocess.Popen[bytes]:
+    """A long `shipcheck simulate` in a session and process group of its own (its pid is the group's)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")
-    proc = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "shipcheck", "simulate", str(HAULER), "--card", "III-10", "--runs", "200000000",
          "--seed", "1", "--format", "json", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
+
+
+def _busy_simulation(*extra: str) -> tuple[subprocess.Popen[bytes], list[int]]:
+    """`shipcheck simulate --workers 2` (or Dask) in a process group of its own, once its workers run."""
+    proc = _long_simulation(*extra)
     deadline = time.monotonic() + 90
     want = 3
     while time.monotonic() < deadline:
@@ -277,12 +282,8 @@ def _dask_worker_spawned(pgid: int) -> bool:
 def test_ctrl_c_while_a_local_dask_cluster_starts(when: float | str) -> None:
     """A Ctrl-C (SIGINT to the whole group, as a terminal sends it) at any moment of start-up stops
     the run: exit 130 within seconds, no traceback, no worker, nanny or scheduler left."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")
     t0 = time.monotonic()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "shipcheck", "simulate", str(HAULER), "--card", "III-10", "--runs", "200000000",
-         "--seed", "1", "--format", "json", "--dask", "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
+    proc = _long_simulation("--dask", "--workers", "2")
     pgid = proc.pid
     try:
         if isinstance(when, float):
@@ -306,7 +307,9 @@ def test_ctrl_c_while_a_local_dask_cluster_starts(when: float | str) -> None:
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, f"processes left behind: {left}"
-    assert proc.returncode == 130, err.decode(errors="replace")
+    # 130; or, on a loaded machine, a press before the interpreter has set up its Ctrl-C handling
+    # ends it by SIGINT, silently, which a shell shows as 130 too
+    assert proc.returncode in (130, -signal.SIGINT), err.decode(errors="replace")
     _quiet(err)
     assert out == b""
     assert took < 15, took  # the cluster still has to start and close: seconds, not a hang
