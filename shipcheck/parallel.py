@@ -9,8 +9,10 @@ Interruptions. Workers ignore SIGINT (a Ctrl-C in a terminal reaches the whole p
 parent alone decides what to do) and end when their parent ends, even by SIGKILL
 (``PR_SET_PDEATHSIG`` on Linux, a watching thread elsewhere). While a pool runs, SIGTERM in the
 main thread raises :class:`Terminated`; on Ctrl-C, SIGTERM or any error the pool's processes are
-terminated, not waited for, so the parent exits at once. Dask clusters are closed with their logs
-silenced, and a scheduler that does not answer fails after :data:`CONNECT_TIMEOUT` seconds.
+terminated, not waited for, so the parent exits at once. A local Dask cluster starts and closes with
+SIGINT blocked (its worker processes inherit the mask, so they never see a Ctrl-C) and a press held
+until then, not lost; clusters are closed with their logs silenced, and a scheduler that does not
+answer fails after :data:`CONNECT_TIMEOUT` seconds.
 """
 
 from __future__ import annotations
@@ -239,19 +241,42 @@ def _sigterm_raises() -> Iterator[None]:
 
 
 @contextmanager
-def _children_ignore_sigint() -> Iterator[None]:
-    """SIGINT ignored while a Dask cluster starts its worker processes: an ignored SIGINT stays
-    ignored across exec and Python keeps it so, so a Ctrl-C never reaches a worker (a blocked one
-    would not: the spawned interpreter starts with an empty mask). The price: a Ctrl-C during those
-    seconds is lost, and the next one stops the run."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
+def _sigint_held(*, replay: bool = True, spawning: bool = False) -> Iterator[None]:
+    """Ctrl-C held back while a Dask cluster starts or closes its worker processes.
+
+    SIGINT is blocked in this thread, so the threads Dask starts meanwhile and the worker processes
+    they spawn start with it blocked, and a Ctrl-C to the terminal's process group stays pending in
+    them unseen (an exec keeps the mask; an ignored SIGINT would do the same but would lose the press
+    here too). In the main thread a press is recorded, not raised (it may land in another thread,
+    e.g. a BLAS one), then replayed on the way out unless ``replay`` is false or the block raised,
+    so a Ctrl-C during start-up stops the run as soon as the cluster can be closed. ``spawning``
+    (the block starts processes) starts multiprocessing's resource tracker first: CPython unblocks
+    SIGINT in the thread that launches it, and workers spawned from that thread would see Ctrl-C.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    if main and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield  # ignored already (a background job): the workers inherit that
         return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    can_block = hasattr(signal, "pthread_sigmask")
+    if can_block and spawning:
+        try:
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+        except (ImportError, OSError):
+            pass
+    pressed: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum)) if main else None
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if can_block else None
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending press is recorded here
+        if main:
+            signal.signal(signal.SIGINT, old)
+    if pressed and replay:
+        signal.raise_signal(signal.SIGINT)  # what the press would have done: KeyboardInterrupt by default
 
 
 class WorkerError(RuntimeError):
@@ -536,13 +561,13 @@ def _dask_client(scheduler: Any, workers: int | None, n_chunks: int) -> Iterator
                 client, own = scheduler, False
             elif scheduler == "local":
                 n = min(workers or 2, max(1, n_chunks), cpu_count())
-                with _children_ignore_sigint():
+                with _sigint_held(spawning=True):
                     # no dashboard, and its HTTP server on a free loopback port (not a busy 8787)
                     cluster = distributed.LocalCluster(
                         n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
                         dashboard_address=None, scheduler_kwargs={"dashboard": False, "dashboard_address": ":0"},
                         silence_logs=logging.CRITICAL)
-                client = distributed.Client(cluster, timeout=CONNECT_TIMEOUT)
+                    client = distributed.Client(cluster, timeout=CONNECT_TIMEOUT)
             else:
                 try:
                     client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
@@ -553,9 +578,9 @@ def _dask_client(scheduler: Any, workers: int | None, n_chunks: int) -> Iterator
             yield client
             ok = True
     finally:
-        # closing is bounded by timeouts; a second Ctrl-C must not cut it short (and leave the
-        # cluster to an atexit hook that prints a traceback when interrupted in turn)
-        with _children_ignore_sigint():
+        # closing is bounded by timeouts; a Ctrl-C must not cut it short (and leave the cluster to an
+        # atexit hook that prints a traceback when interrupted in turn): it stops the run afterwards
+        with _sigint_held(replay=ok):
             if not ok:
                 _quiet_dask()
             for thing in (client if own else None, cluster):
