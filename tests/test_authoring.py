@@ -8,20 +8,13 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from clikit import run
 from test_schema import SHIP, errors
 
-from shipcheck.cli import main
 from shipcheck.rules import check
 from shipcheck.schema import schema_text
 from shipcheck.shipfile import load_ship
 from shipcheck.starter import starter_classes
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 @pytest.mark.parametrize(("cls", "edition"), starter_classes(), ids=lambda x: x)

@@ -11,20 +11,13 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from clikit import run
 
-from shipcheck.cli import main
 from shipcheck.walk import check_many, find_ship_files
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 MISTAKES = EXAMPLES / "mistakes"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from clikit import run
 
-from shipcheck.cli import main
 from shipcheck.rules import RULES, check
 from shipcheck.shipfile import dump_ship, load_ship, parse_ship
 
@@ -22,13 +22,6 @@ CHECK_KEYS = {"ship", "class", "legal", "exposed_connectors", "violations"}
 VIOLATION_KEYS = {"code", "name", "severity", "cells", "message"}
 BOARD_KEYS = {"name", "level", "dice", "columns", "rows", "cells", "max_penalty", "verified"}
 ALL_BOARDS = {"I", "II", "III", "IIIa", "II-2021", "IA", "IIA", "IC", "IIC", "IIIC", "IVC"}
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 def expected_code(path: Path) -> str:

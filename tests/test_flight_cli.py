@@ -7,20 +7,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
-from shipcheck.cli import main
+from clikit import run
 
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = ROOT / "examples" / "blue-round1.toml"
 FREIGHTER = ROOT / "examples" / "class-II-freighter.toml"
 ODDS_KEYS = {"exact", "p_survive", "expected_lost", "lost_distribution", "tiles"}
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 def lone_pilot(tmp_path: Path) -> Path:

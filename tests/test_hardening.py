@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
+from clikit import run
 
 from shipcheck import parallel
 from shipcheck.cards import Attack, find_card, load_cards
-from shipcheck.cli import main
 from shipcheck.errors import InputError, UnknownNameError, short_repr
 from shipcheck.fix import fix
 from shipcheck.montecarlo import simulate
@@ -31,13 +31,6 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 BLUE = EXAMPLES / "blue-round1.toml"
 LONE = 'format = 1\nclass = "I"\n'
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 # -- sizes and special files -----------------------------------------------------------------------

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from clikit import run
 
-from shipcheck.cli import main
 from shipcheck.errors import InputError
 from shipcheck.shipfile import load_ship
 from shipcheck.topology import load_board
@@ -17,13 +17,6 @@ from shipcheck.topology import load_board
 ROOT = Path(__file__).resolve().parents[1]
 MALFORMED = ROOT / "tests" / "malformed"
 CASES = sorted(MALFORMED.glob("*.toml"))
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 def expected(case: Path) -> list[str]:

@@ -8,6 +8,7 @@ import sys
 from fractions import Fraction
 
 import pytest
+from clikit import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shipbuild import PILOT, ship, tile
@@ -15,7 +16,6 @@ from test_checker_properties import ship_texts
 
 from shipcheck.advice import advise, legal_placements, parse_tile, parse_weights, place, weld
 from shipcheck.advice.deck import round_cards
-from shipcheck.cli import main
 from shipcheck.errors import InputError
 from shipcheck.model import KINDS, AsideTile, Ship
 from shipcheck.odds import odds
@@ -230,12 +230,6 @@ def test_bad_weights_and_round() -> None:
 
 
 # -- the command ---------------------------------------------------------------------------------------
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return int(exc.value.code or 0), out, err
-
 
 SHIP = "examples/building/class-I-start.toml"
 

@@ -6,19 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-from shipcheck.cli import main
+from clikit import run
 
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = str(ROOT / "examples" / "blue-round1.toml")
 SCOUT = str(ROOT / "examples" / "class-I-scout.toml")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 def test_report_into_the_default_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path,

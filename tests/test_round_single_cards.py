@@ -10,23 +10,16 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from clikit import run
 
 import shipcheck
 from shipcheck.cards import find_card
-from shipcheck.cli import main
 from shipcheck.errors import InputError
 from shipcheck.round.exact import card_odds
 from tests.roundkit import A, D, gunship
 
 ROOT = Path(__file__).resolve().parents[1]
 SCOUT = str(ROOT / "examples" / "class-I-scout.toml")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 def test_pirates_tie_costs_nothing():

@@ -8,19 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
+from clikit import run
 
-from shipcheck.cli import main
 from shipcheck.render import HEAT, heat_style, heat_tag, render_ship
 from shipcheck.shipfile import catalogue, parse_ship, rotated
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as ei:
-        main(list(args))
-    out = capsys.readouterr()
-    return int(ei.value.code or 0), out.out, out.err
 
 
 # -- tiles --sides / --id -------------------------------------------------------------------------
