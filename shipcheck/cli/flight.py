@@ -145,6 +145,18 @@ def draw_losses(ship: Ship, p_lost: list[tuple[int, Any]]) -> None:
     echo(heat_legend())
 
 
+def estimate_lines(r: Any) -> None:
+    """Survival, expected loss (95 % intervals) and the loss distribution of sampled runs (a Monte
+    Carlo result or one player's rounds)."""
+    echo("(estimated from the runs)")
+    lo, hi = r.p_survive_ci
+    echo(f"survive:        {pct(r.p_survive)}  95 % CI [{lo * 100:.2f} %, {hi * 100:.2f} %]")
+    lo, hi = r.expected_lost_ci
+    echo(f"expected lost:  {r.expected_lost:.4f}  95 % CI [{lo:.4f}, {hi:.4f}]")
+    for line in dist_lines(r.lost_distribution, False):
+        echo(line)
+
+
 def dist_lines(dist: dict[int, Any], fractions: bool) -> list[str]:
     out = []
     top = max((float(v) for v in dist.values()), default=1.0) or 1.0
@@ -314,13 +326,7 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
     for n in out["notes"]:
         echo(f"note: {n}")
     draw_losses(s, [(t.at, c / r.runs) for t, c in zip(s.tiles, me.tile_lost)])
-    echo("(estimated from the runs)")
-    lo, hi = me.p_survive_ci
-    echo(f"survive:        {pct(me.p_survive)}  95 % CI [{lo * 100:.2f} %, {hi * 100:.2f} %]")
-    lo, hi = me.expected_lost_ci
-    echo(f"expected lost:  {me.expected_lost:.4f}  95 % CI [{lo:.4f}, {hi:.4f}]")
-    for line in dist_lines(me.lost_distribution, False):
-        echo(line)
+    estimate_lines(me)
 
 
 @click.command("simulate")
@@ -427,10 +433,4 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
     techie_note(s)
     echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
     draw_losses(s, [(t.at, p) for t, p in zip(s.tiles, r.p_lost)])
-    echo("(estimated from the runs)")
-    lo, hi = r.p_survive_ci
-    echo(f"survive:        {pct(r.p_survive)}  95 % CI [{lo * 100:.2f} %, {hi * 100:.2f} %]")
-    lo, hi = r.expected_lost_ci
-    echo(f"expected lost:  {r.expected_lost:.4f}  95 % CI [{lo:.4f}, {hi:.4f}]")
-    for line in dist_lines(r.lost_distribution, False):
-        echo(line)
+    estimate_lines(r)

@@ -9,14 +9,14 @@ from typing import Any
 import numpy as np
 
 from shipcheck.model import Ship
+from shipcheck.montecarlo import Z95
+from shipcheck.montecarlo import _wilson as _wilson_any
 
 from .deck import Deck
 from .race import CAUSES
 from .rulebook import RoundRules
 
 __all__ = ["PlayerResult", "RoundResult", "mean_ci", "paired"]
-
-from shipcheck.montecarlo import Z95
 
 PERCENTILES = (5, 25, 50, 75, 95)
 _SHIP_SUMMARIES = frozenset((
@@ -28,19 +28,20 @@ _SHIP_SUMMARIES = frozenset((
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
-    from shipcheck.montecarlo import _wilson as wilson
-
-    lo, hi = wilson(k, n)
+    lo, hi = _wilson_any(k, n)
     return float(lo), float(hi)
+
+
+def _se(x: Any) -> float:
+    """Standard error of the mean of ``x``, s / sqrt(n) (0 for fewer than two values)."""
+    return float(np.std(x, ddof=1, dtype=np.float64)) / math.sqrt(len(x)) if len(x) >= 2 else 0.0
 
 
 def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
     """The mean of an array and its 95 % normal interval (mean +- 1.96 standard errors)."""
     x = np.asarray(a, dtype=np.float64)
     m = float(x.mean())
-    if len(x) < 2:
-        return m, (m, m)
-    h = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x))
+    h = Z95 * _se(x)
     return m, (m - h, m + h)
 
 
@@ -118,9 +119,7 @@ class PlayerResult:
 
     @property
     def expected_lost_se(self) -> float:
-        if self.runs < 2:
-            return 0.0
-        return float(np.std(self.lost, ddof=1, dtype=np.float64)) / math.sqrt(self.runs)
+        return _se(self.lost)
 
     @property
     def lost_distribution(self) -> dict[int, float]:
