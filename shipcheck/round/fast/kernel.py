@@ -465,26 +465,29 @@ def _allowed(S, p, i, h):  # type: ignore[no-untyped-def]
 
 
 @jit
-def draw(S, p, x, h):  # type: ignore[no-untyped-def]
-    """Take one charge from the first charged battery aboard of hull ``h``; the battery or -1."""
+def first_charged(S, p, x, h):  # type: ignore[no-untyped-def]
+    """The first battery aboard of hull ``h`` holding a charge, or -1."""
     och = S[0, OFFS, 0]
     mask = x[0]
     for i in range(S[p, V, NBAT]):
         if x[och + i] > 0 and (mask >> S[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
-            x[och + i] -= 1
             return i
     return -1
 
 
 @jit
+def draw(S, p, x, h):  # type: ignore[no-untyped-def]
+    """Take one charge from the first charged battery aboard of hull ``h``; the battery or -1."""
+    i = first_charged(S, p, x, h)
+    if i >= 0:
+        x[S[0, OFFS, 0] + i] -= 1
+    return i
+
+
+@jit
 def charged(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel._left: a charge left in hull ``h``."""
-    och = S[0, OFFS, 0]
-    mask = x[0]
-    for i in range(S[p, V, NBAT]):
-        if x[och + i] > 0 and (mask >> S[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
-            return True
-    return False
+    return first_charged(S, p, x, h) >= 0
 
 
 @jit
@@ -542,13 +545,10 @@ def lend(S, p, x):  # type: ignore[no-untyped-def]
     h = techie_hull(S, p, x)
     if h == NONE:
         return -1
-    och = S[0, OFFS, 0]
-    mask = x[0]
-    for i in range(S[p, V, NBAT]):
-        if x[och + i] > 0 and (mask >> S[p, BATTILE, i]) & 1 and _allowed(S, p, i, h):
-            x[och + i] += 1
-            return i
-    return -1
+    i = first_charged(S, p, x, h)
+    if i >= 0:
+        x[S[0, OFFS, 0] + i] += 1
+    return i
 
 
 @jit
