@@ -303,6 +303,12 @@ class Ship:
         return {t.at: t for t in self.tiles}
 
     @property
+    def cyan_specialisation(self) -> str | None:
+        """The specialisation ``[meta] cyan`` names, when a cyan alien is aboard (else None)."""
+        spec = dict(self.meta).get("cyan")
+        return spec if isinstance(spec, str) and any(t.crew == "cyan" for t in self.tiles) else None
+
+    @property
     def pilot(self) -> Tile | None:
         return next((t for t in self.tiles if t.kind == "start_cabin"), None)
 

@@ -123,14 +123,9 @@ def flight_header(s: Ship, path: str, what: str) -> None:
     echo(f"attacks: {what}")
 
 
-def has_techie(s: Ship) -> bool:
-    """A cyan Techie aboard: his free charge is a card's, which only the round model knows."""
-    return dict(s.meta).get("cyan") == "techie" and any(t.crew == "cyan" for t in s.tiles)
-
-
 def techie_note(s: Ship) -> None:
     """Said where the single-ship flight model flies the attacks: it has no cards, so no Techie."""
-    if has_techie(s):
+    if s.cyan_specialisation == "techie":
         echo("note: the cyan Techie's free first charge of each card is not counted here (attacks given "
              "one by one, or the optimal policy, fly the single-ship flight model, which has no cards); "
              "`--card` with the default policy, and `simulate --round`, count it")
@@ -231,7 +226,7 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: 
 
     s = load_ship(ship)
     atk, what, cards = flight_attacks(s, attack, card, opponents, assume_weakest)
-    if not cards and card and policy == "default" and has_techie(s):
+    if not cards and card and policy == "default" and s.cyan_specialisation == "techie":
         cards = flight_cards(s, card)  # meteor swarms as cards: the round model counts his free charge
     if cards:
         _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt)
@@ -406,7 +401,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
     batch = batch or 65_536
     s = load_ship(ship)
     atk, what, cards = flight_attacks(s, attack, card, opponents, assume_weakest, rounds=True)
-    if not cards and card and policy == "default" and precision is None and has_techie(s):
+    if not cards and card and policy == "default" and precision is None and s.cyan_specialisation == "techie":
         cards = flight_cards(s, card)  # as in `odds`: the round engine counts the Techie's free charge
     if cards:
         if policy != "default" or precision is not None:

@@ -294,7 +294,7 @@ def meteor_data(ship: Ship, *, cards: Sequence[tuple[Card, Fraction]], round: in
         ))
     maps = tuple(HeatMap(d, count[d], tuple(zip(squares, acc[d], strict=True))) for d in (*DIRS, "all"))
     notes: tuple[str, ...] = ()
-    if dict(ship.meta).get("cyan") == "techie" and any(t.crew == "cyan" for t in ship.tiles):
+    if ship.cyan_specialisation == "techie":
         notes = ("the cyan Techie's free first charge of each card is not counted in these maps and this "
                  "table (the single-ship flight model); the round's figures count it",)
     return MeteorData(round, edition, tuple(swarms), maps, notes)
