@@ -440,7 +440,7 @@ def simulate(
         ``Generator`` (which gives up 128 bits once). Neither: fresh entropy. The seed used is
         ``result.seed``; with the same ``batch`` it repeats the run exactly.
     policy
-        ``"default"`` (contract section 4), ``"optimal"`` or a :class:`~shipcheck.flight.Policy`.
+        ``"default"`` (docs/flight-model.md), ``"optimal"`` or a :class:`~shipcheck.flight.Policy`.
     batch
         Runs per chunk. Memory is O(batch) per worker; chunk ``i`` draws from
         ``SeedSequence(entropy=seed, spawn_key=(i,))``, so ``batch`` is part of the stream.

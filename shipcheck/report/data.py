@@ -265,7 +265,7 @@ def meteor_data(ship: Ship, *, cards: Sequence[tuple[Card, Fraction]], round: in
 
     The weights (:func:`swarm_weights` of the round's deck) need not add up to 1: a swarm is taken
     to be each card with probability proportional to its weight. The default flight policy
-    (contract §4) flies a ship with full batteries into each swarm.
+    (docs/flight-model.md) flies a ship with full batteries into each swarm.
     """
     pairs = list(cards)
     model = FlightModel(ship)

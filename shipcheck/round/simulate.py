@@ -140,7 +140,7 @@ def simulate_round(
     workers, scheduler
         A process pool (``workers=N``) or Dask (``scheduler="local"``, an address or a Client).
     policy, opponent_policy
-        ``"default"`` (contract §5), ``"racing"`` or a :class:`~shipcheck.round.policy.RoundPolicy`
+        ``"default"`` (docs/rounds.md), ``"racing"`` or a :class:`~shipcheck.round.policy.RoundPolicy`
         for the ship; the opponents fly ``opponent_policy`` (default ``"default"``).
     progress
         ``progress(done_runs, total_runs)`` after each chunk.
