@@ -32,16 +32,13 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _se(x: Any) -> float:
-    """Standard error of the mean of ``x``, s / sqrt(n) (0 for fewer than two values)."""
-    return float(np.std(x, ddof=1, dtype=np.float64)) / math.sqrt(len(x)) if len(x) >= 2 else 0.0
-
-
 def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
     """The mean of an array and its 95 % normal interval (mean +- 1.96 standard errors)."""
     x = np.asarray(a, dtype=np.float64)
     m = float(x.mean())
-    h = Z95 * _se(x)
+    if len(x) < 2:
+        return m, (m, m)
+    h = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x))
     return m, (m - h, m + h)
 
 
@@ -119,7 +116,9 @@ class PlayerResult:
 
     @property
     def expected_lost_se(self) -> float:
-        return _se(self.lost)
+        if self.runs < 2:
+            return 0.0
+        return float(np.std(self.lost, ddof=1, dtype=np.float64)) / math.sqrt(self.runs)
 
     @property
     def lost_distribution(self) -> dict[int, float]:
