@@ -355,12 +355,15 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
               help="With --round: how the opponents play (default or racing).")
 @click.option("--five-player", is_flag=True,
               help="With --round: five-player rules with four players (the '4 = 5' variant).")
+@click.option("--purse", type=click.IntRange(min=0, max=10**9), default=0, show_default=True, metavar="N",
+              help="With --round: credits in every player's purse before the round (the penalty takes no "
+                   "more than the purse holds).")
 @format_option
 def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: str, assume_weakest: bool,
                  runs: int, seed: int | None,
                  workers: int, dask: bool, scheduler: str | None, precision: float | None, batch: int | None,
                  round_: str | None, opponents: tuple[str, ...], deck: str | None, edition: str | None,
-                 rules_file: str | None, opponent_policy: str, five_player: bool, fmt: str) -> None:
+                 rules_file: str | None, opponent_policy: str, five_player: bool, purse: int, fmt: str) -> None:
     """Monte Carlo odds over the same model as `odds`, with 95 % intervals; or whole rounds.
 
     With --round, SHIP and its opponents race through adventure decks (every card type, the track,
@@ -379,7 +382,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
     if dask and scheduler is None:
         scheduler = "local"
     round_only = {"--deck": deck is not None, "--edition": edition is not None,
-                  "--rules": rules_file is not None, "--five-player": five_player,
+                  "--rules": rules_file is not None, "--five-player": five_player, "--purse": purse != 0,
                   "--opponent-policy": opponent_policy != "default"}
     if round_ is not None:
         if attack or card or precision is not None or assume_weakest:
@@ -390,7 +393,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
 
         run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
                   policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs, seed=seed,
-                  workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt)
+                  workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt, purse=purse)
         return
     used = [k for k, v in round_only.items() if v]
     if used:

@@ -115,6 +115,7 @@ def simulate_round(
     rules: str | Path | None = None,
     five_player: bool | None = None,
     assume_weakest: bool = False,
+    purse: int | Sequence[int] = 0,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -151,6 +152,11 @@ def simulate_round(
     assume_weakest
         With no opponent, take the ship to be the weakest in combat zones and sabotage (a ship
         alone otherwise ignores them): what ``simulate --card`` does with ``--assume-weakest``.
+    purse
+        The credits in each player's purse before the round (one number for every player, or one
+        per player, the ship first): the purse never goes below zero, so a run's credits (the
+        change of the purse) are never below minus the purse, and the penalty for lost components
+        takes no more than the purse holds (``by_source`` shows what was paid). Default 0.
 
     Examples
     --------
@@ -183,7 +189,8 @@ def simulate_round(
     pol = resolve_policy(policy)
     opp = resolve_policy(opponent_policy if opponent_policy is not None else "default")
     five = len(ships) == 5 if five_player is None else bool(five_player)
-    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest)
+    purses = _purse(purse, len(ships))
+    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest, purses)
     if assume_weakest and not others:
         notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
     chunks = _run(job, s, batch, runs, workers, scheduler, progress)
@@ -191,11 +198,22 @@ def simulate_round(
     return _assemble(job, key, s, batch, chunks, tuple(notes))
 
 
+def _purse(purse: Any, players: int) -> tuple[int, ...]:
+    """Each player's purse from ``purse`` (one number for all, or one per player)."""
+    values = [purse] * players if isinstance(purse, int) and not isinstance(purse, bool) else purse
+    ok = isinstance(values, Sequence) and not isinstance(values, str) and len(values) == players and all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**9 for v in values)
+    if not ok:
+        raise InputError("bad `purse`", key="purse", value=purse,
+                         expected=f"a whole number of credits 0-10**9, or a list of {players} (one per player)")
+    return tuple(int(v) for v in values)
+
+
 def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
     from shipcheck.rules import check
 
     rr = job.rules
-    out = rr.notes()
+    out = rr.notes() + rr.card_rule_notes({c.type for c in job.deck.cards})
     table = build_table(job)
     for i, (sh, m) in enumerate(zip(ships, table.models)):
         who = "the ship" if i == 0 else f"opponent {i} ({sh.name or sh.source or 'unnamed'})"
@@ -221,9 +239,12 @@ def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], no
             return a
 
         by_type = np.asarray(np.sum([c.by_type[p] for c in chunks], axis=0, dtype=np.int64))
+        sources = np.concatenate([c.sources[p] for c in chunks])
+        sources.setflags(write=False)
         tile_lost = np.sum([c.tile_lost[p] for c in chunks], axis=0, dtype=np.int64).reshape(len(sh.tiles))
         name = sh.name or (Path(sh.source).stem if sh.source else f"player {p + 1}")
         players.append(PlayerResult(name, sh, job.policies[p].name, cat("credits"), cat("card_credits"), cat("lost"),
-                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type))
+                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type,
+                                    sources, job.purse[p]))
     runs = len(players[0].credits)
-    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes)
+    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes, job.purse)
