@@ -19,6 +19,7 @@ answer is deterministic.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -223,9 +224,7 @@ class _Program:
         """Minimise ``cost @ x`` to proven optimality (no gap); the values of all variables."""
         import highspy
 
-        # the core class: unlike highspy.Highs(), it prints no banner once output is off
-        h = highspy._Highs()  # type: ignore[attr-defined]
-        h.setOptionValue("output_flag", False)
+        h = _quiet_highs(highspy)
         h.setOptionValue("mip_rel_gap", 0.0)
         lp = highspy.HighsLp()
         lp.num_col_ = self.nvar
@@ -254,6 +253,32 @@ class _Program:
         if status != highspy.HighsModelStatus.kOptimal:
             raise RuntimeError(f"the repair program was not solved: {h.modelStatusToString(status)}")
         return list(h.getSolution().col_value)
+
+
+def _quiet_highs(highspy: Any) -> Any:
+    """A ``highspy.Highs`` with its output off. The first one a process builds prints HiGHS's banner
+    on the C library's stdout before any option can be set: that file descriptor points to the null
+    device while it is built (output is then switched off with the public ``silent()``)."""
+    import sys
+
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError):  # no real stdout: nothing to keep clean
+        h = highspy.Highs()
+    else:
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, 1)
+                h = highspy.Highs()
+            finally:
+                os.dup2(saved, 1)
+                os.close(null)
+        finally:
+            os.close(saved)
+    h.silent()
+    return h
 
 
 def _connect(p: _Program, members: list[int], root: int | None, nbrs: dict[int, set[int]],
