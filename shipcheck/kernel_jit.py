@@ -11,8 +11,8 @@ only while 36^(attacks so far) fits, and the Python engine carries on after that
 ``tests/test_kernel_jit.py`` holds the two engines to the same weights, state for state. Change a
 rule in both places.
 
-This module imports numba: only ``odds`` imports it, and only for large distributions. The kernel
-is compiled on first use and cached on disk (numba ``cache=True``).
+This module is compiled with :func:`shipcheck.jit.jit`: only ``odds`` imports it, and only for large
+distributions where the compiled engine is there (:func:`shipcheck.jit.compiled`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
+from .jit import jit
 from .kernel import LARGE, LIGHT, SMALL
 
 if TYPE_CHECKING:
@@ -34,8 +34,6 @@ EMPTY = -1  # a free slot of a hash table (packed states are >= 0)
 KIND = {SMALL: 0, LARGE: 1, LIGHT: 2}  # anything else (heavy shots) is 3
 
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))  # 2**64 / phi as a signed word
-# the GIL is kept: the split memo lives on the kernel, which two threads may share
-jit = njit(cache=True)
 
 
 @jit

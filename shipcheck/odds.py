@@ -252,6 +252,10 @@ def _engine(k: Kernel, engine: str | None) -> str:
     choice = (engine or os.environ.get(ENGINE_ENV, "") or "auto").strip().lower()
     if choice == "python" or not k.compilable:
         return "python"
+    from .jit import compiled
+
+    if not compiled():  # numba missing or switched off: the Python kernel gives the same answer
+        return "python"
     return "compiled" if choice == "compiled" else "auto"
 
 

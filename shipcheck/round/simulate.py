@@ -195,6 +195,10 @@ def simulate_round(
         notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
     chunks = _run(job, s, batch, runs, workers, scheduler, progress)
     notes += _notes(job, ships)
+    if workers is None and scheduler is None:
+        from shipcheck import engine
+
+        notes += engine.notes()
     return _assemble(job, key, s, batch, chunks, tuple(notes))
 
 

@@ -1,15 +1,14 @@
-"""The compiled fast path of the round engine, for the built-in policies.
+"""The round on the engine (:mod:`shipcheck.engine`), for the built-in policies.
 
 :func:`shipcheck.round.engine.play` sends a chunk here when every player flies a built-in policy
 (``default`` or ``racing``, with the contract's flight policy) and every ship has at most
-:data:`~.tables.MAX_TILES` tiles; anything else (a custom :class:`~shipcheck.round.RoundPolicy`,
-a custom flight policy) is played by the memoised engine. Both engines read the same decks and dice
-and give the same numbers, run for run (``tests/test_round_fast.py``).
+:data:`~shipcheck.engine.layout.MAX_TILES` tiles; anything else (a custom
+:class:`~shipcheck.round.RoundPolicy`, a custom flight policy) is played by the memoised engine.
+Both engines read the same decks and dice and give the same numbers, run for run
+(``tests/test_round_fast.py``).
 
-The kernel (:mod:`.kernel`) is compiled by numba on first use and cached on disk next to the
-module (or in numba's user cache when that folder is read-only), so later processes load it in
-a fraction of a second. ``SHIPCHECK_ROUND_ENGINE=memo`` in the environment forces the memoised
-engine (for comparisons).
+The engine is compiled by numba on first use and cached on disk (see :mod:`shipcheck.engine`);
+``SHIPCHECK_ROUND_ENGINE=memo`` in the environment forces the memoised engine (for comparisons).
 """
 
 from __future__ import annotations
@@ -19,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from shipcheck.engine.layout import MAX_TILES, card_tables, initial_rows, ship_tables
 from shipcheck.flight import DefaultPolicy as FlightDefault
 
 from ..policy import DefaultPolicy, RacingPolicy
 from ..state import COLOURS
-from .tables import MAX_TILES, card_tables, initial_rows, ship_tables
 
 if TYPE_CHECKING:
     from shipcheck.cards import Card
@@ -61,19 +60,20 @@ def fallback_reason(table: Table, cards: tuple[Card, ...] | None = None) -> str 
     return None
 
 
-def compile_note() -> str | None:
-    """A line to show before a round when the kernel is not in numba's disk cache (it will be
-    compiled, once); None when it is cached, the memoised engine is forced, or numba cannot say."""
+def compile_note(wait: float = 1.5) -> str | None:
+    """A line to show before a round when the compiled engine is not ready within ``wait`` seconds
+    (its first use: it is then built in the background while the first runs fly as plain Python),
+    or when it cannot be compiled at all; None when it is ready or the memoised engine is forced."""
+    from shipcheck import engine, jit
+
     if os.environ.get(ENGINE_ENV, "").strip().lower() == "memo":
         return None
-    try:
-        from . import kernel
-
-        dispatcher: Any = kernel.play
-        cached = bool(dispatcher._cache._cache_file._load_index())  # numba's cache index (not public API)
-    except Exception:  # another numba: say nothing
+    if not jit.compiled():
+        return f"the round engine runs as plain Python, much slower: {jit.reason()}"
+    if engine.warm(wait):
         return None
-    return None if cached else "compiling the round engine for its first use (about half a minute; cached afterwards)"
+    return ("compiling the round engine for its first use (about half a minute, then cached); the first runs "
+            "fly on the plain engine meanwhile")
 
 
 def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
@@ -105,29 +105,17 @@ def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
 
 
 def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
-    """:func:`shipcheck.round.engine.play` on the compiled kernel (the caller checked
-    :func:`fallback_reason` with the same cards)."""
+    """:func:`shipcheck.round.engine.play` on the engine (the caller checked :func:`fallback_reason`
+    with the same cards)."""
+    from shipcheck import engine
+
     from ..engine import ACCOUNT, SOURCES, Chunk
-    from . import kernel
 
     t = _compiled(table, cards)
     n = decks.shape[0]
-    P = table.P
-    nt = len(t["types"])
-    credits = np.zeros((P, n), dtype=np.int32)
-    lost = np.zeros((P, n), dtype=np.int16)
-    survived = np.zeros((P, n), dtype=np.bool_)
-    gave_up = np.zeros((P, n), dtype=np.int8)
-    days = np.zeros((P, n), dtype=np.int32)
-    place = np.zeros((P, n), dtype=np.int8)
-    card_credits = np.zeros((P, n), dtype=np.int32)
-    sources = np.zeros((P, n, len(SOURCES)), dtype=np.int32)
-    by_type = np.zeros((P, nt, len(ACCOUNT)), dtype=np.int64)
-    tile_lost = np.zeros((P, max(m.n for m in table.models)), dtype=np.int64)
-    kernel.play(t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["pol"], t["init"], t["purse"],
-                np.ascontiguousarray(decks, dtype=np.int64), np.ascontiguousarray(rolls, dtype=np.int64),
-                credits, lost, survived, gave_up, days, place, card_credits, sources, by_type, tile_lost,
-                table.goods_depth)
-    return Chunk(credits=credits, lost=lost, survived=survived, gave_up=gave_up, days=days, place=place,
-                 card_credits=card_credits, by_type=by_type,
-                 tile_lost=[tile_lost[p, : m.n].copy() for p, m in enumerate(table.models)], sources=sources)
+    out = engine.Outputs(table.P, n, len(t["types"]), len(ACCOUNT), len(SOURCES), max(m.n for m in table.models))
+    engine.play({**t, "depth": table.goods_depth}, np.ascontiguousarray(decks, dtype=np.int64),
+                np.ascontiguousarray(rolls, dtype=np.int64), out)
+    return Chunk(credits=out.credits, lost=out.lost, survived=out.survived, gave_up=out.gave_up, days=out.days,
+                 place=out.place, card_credits=out.card_credits, by_type=out.by_type,
+                 tile_lost=[out.tile_lost[p, : m.n].copy() for p, m in enumerate(table.models)], sources=out.sources)

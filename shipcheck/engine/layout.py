@@ -1,19 +1,20 @@
-"""The round compiled to integer tables for the compiled kernel (:mod:`.kernel`).
+"""The engine's data: the layout of a player's state row, and the ship and card tables.
 
-The ships are one ``int64`` array ``S[player, row, column]`` and the cards one array
-``C[card, row, column]`` (the rows are named below): one array, not a tuple of them, because every
-compiled call passes its arguments by value. The tables are read off the same
-:class:`~shipcheck.round.state.ShipModel` and :class:`~shipcheck.flight.FlightModel` objects (and
-the flight model's compiled :class:`~shipcheck.kernel.Kernel`) the memoised engine uses, so both
-engines start from one description of each ship; the rules that act on them are written twice
-(in :mod:`.kernel`, and in :mod:`shipcheck.round.state`, the flight model and the card modules)
-and held to the same numbers by ``tests/test_round_fast.py``.
+The rules (:mod:`shipcheck.engine`) read a ship from one ``int64`` array ``S[player, row, column]``
+and the cards from one array ``C[card, row, column]`` (the rows are named below; one array, not a
+tuple of them, because every compiled call passes its arguments by value). :func:`ship_tables`
+reads them off the ship's description (:class:`~shipcheck.flight.FlightModel`, the tile tables of
+:class:`~shipcheck.round.state.ShipModel` and the line tables of the flight model's
+:class:`~shipcheck.kernel.Kernel`); nothing here is a rule.
 
 A player's state in a run is one row of ``int64``: ``[mask, gone, spent, charges per battery, crew
-per tile, goods per hold and colour]`` (offsets in row :data:`OFFS`), the round state of
-:mod:`shipcheck.round.state` with the goods of a hold as counts per colour (a hold's goods are a
-sorted tuple there, so the two say the same). ``spent`` is the Techie's free charge used on the
-current card; the kernel has no ``away`` (the built-in policies never jump to hyperspace).
+per tile, goods per hold and colour]`` (offsets in row :data:`OFFS`): ``mask`` the tiles aboard,
+``gone`` those of IIA halves that left the flight, ``spent`` the Techie's free charge used on the
+current card, the charges per battery, per tile its crew (humans, :data:`ALIEN`, or sleepers in a
+stasis chamber) and per cargo hold the goods of each colour (0 red ... 3 blue, most valuable first).
+
+The numbers here are numpy integers, not Python ints: numba would compile a function once more for
+every literal argument.
 """
 
 from __future__ import annotations
@@ -25,12 +26,37 @@ import numpy as np
 from shipcheck.cards import Attack, Card
 from shipcheck.model import ALIENS
 
-from ..cards.sabotage import named_squares
-from ..rulebook import RoundRules
-from ..state import CODE, SPECIALISATIONS, ShipModel
-
 __all__ = ["card_tables", "initial_rows", "ship_tables"]
 
+# attack kinds, alien colours, specialisations, card types, causes (the orders of KINDS, ALIENS,
+# SPECIALISATIONS, engine.TYPES and race.CAUSES; tests/test_round_fast.py checks them)
+_i = np.int64
+SMALL, LARGE, LIGHT, HEAVY = _i(0), _i(1), _i(2), _i(3)
+PURPLE, ORANGE, CYAN = _i(0), _i(1), _i(2)
+LAWYER, MANAGER, MERCHANT, TECHIE, DIPLOMAT = _i(0), _i(1), _i(2), _i(3), _i(4)
+SPENT = 2  # the state row's column: the Techie's free charge used on this card
+NONE = _i(-2)  # no hull
+(SLAVERS, SMUGGLERS, PIRATES, STARDUST, EPIDEMIC, SABOTAGE, OPEN_SPACE, METEOR_SWARM, PLANETS, COMBAT_ZONE,
+ ABANDONED_SHIP, ABANDONED_STATION) = (_i(t) for t in range(12))
+NO_HUMANS, NO_ENGINES, LAPPED = _i(1), _i(2), _i(3)
+WIN, TIE, LOSE = _i(2), _i(1), _i(0)
+ALIEN = _i(-1)
+ANY = _i(-1)  # any hull / no cannon / no player
+ZERO = _i(0)
+WAKE_PLACES = 2
+# regions of the scratch array (no allocation inside the loop): per hull (at most 8), per cannon and
+# per hold (at most 64), goods counts
+POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, SAVE, KIND, TMP = (
+    0, 8, 16, 24, 32, 40, 104, 168, 232, 296, 308, 320, 384, 385)
+LAUNCH = _i(127)  # race.LAUNCH: the provenance of goods aboard at launch
+OFF = _i(np.iinfo(np.int32).min // 2)
+BIG = _i(np.iinfo(np.int64).max)
+# R: the race's numbers
+R_P, R_FIVE, R_WEAKEST, R_TRACK, R_BEST, R_LUXURY = range(6)
+
+# -- the tables ----------------------------------------------------------------------------------
+
+COLOURS = ("red", "yellow", "green", "blue")
 KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
 DIRECTIONS = ("front", "right", "rear", "left")
 CRITERIA = ("crew", "engine_power", "firepower")
@@ -79,8 +105,12 @@ LNMAX = 4
 CROWS = 23
 
 
-def ship_tables(models: list[ShipModel], rules: RoundRules) -> np.ndarray:
-    """The players' ships as one ``int64`` array ``S[player, row, column]`` (rows above)."""
+def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
+    """The players' ships (:class:`~shipcheck.round.state.ShipModel`) as one ``int64`` array
+    ``S[player, row, column]`` (rows above), under the round's ``rules``."""
+    from shipcheck.round.cards.sabotage import named_squares
+    from shipcheck.round.state import SPECIALISATIONS
+
     P = len(models)
     N = max(m.n for m in models)
     B = max([len(m.batteries) for m in models] + [1])
@@ -174,7 +204,7 @@ def ship_tables(models: list[ShipModel], rules: RoundRules) -> np.ndarray:
     return S
 
 
-def initial_rows(models: list[ShipModel], S: np.ndarray) -> np.ndarray:
+def initial_rows(models: list[Any], S: np.ndarray) -> np.ndarray:
     """``(players, width)``: each player's launch state as a state row."""
     och, ocr, ogd, width = (int(v) for v in S[0, OFFS, :4])
     rows = np.zeros((len(models), width), dtype=np.int64)
@@ -191,7 +221,7 @@ def initial_rows(models: list[ShipModel], S: np.ndarray) -> np.ndarray:
 
 
 def _codes(goods: tuple[str, ...]) -> list[int]:
-    return sorted(CODE[g] for g in goods)
+    return sorted(COLOURS.index(g) for g in goods)
 
 
 def card_tables(cards: tuple[Card, ...], types: tuple[str, ...]) -> np.ndarray:

@@ -1,0 +1,151 @@
+"""Compile the rules of flight with numba where it can, run them as plain Python where it cannot.
+
+The rules live once, as functions in the subset of Python numba compiles (:mod:`shipcheck.engine`),
+each marked with :func:`jit`. Importing that package compiles nothing: numba compiles a function on
+its first call and keeps it in its disk cache, so later processes load it in a fraction of a second.
+The same functions also run as plain Python, slower and with the same results:
+
+- where numba cannot be imported (not installed, a broken install) or is switched off
+  (``SHIPCHECK_JIT=0``, or numba's own ``NUMBA_DISABLE_JIT=1``): :func:`reason` says why;
+- while the compiled engine is being built on its first use: :func:`plain_package` loads the engine
+  a second time as plain Python, which flies the first runs while numba compiles
+  (:func:`shipcheck.engine.engine` chooses).
+
+Where no cache folder can be written (a read-only install without a writable ``NUMBA_CACHE_DIR``
+or user cache), functions are compiled in memory for this process, and :func:`cache_note` says so.
+Only numba's public API is used (``numba.njit``, ``numba.objmode``, ``numba.config``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+import threading
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, TypeVar
+
+__all__ = ["ENV", "PLAIN_SUFFIX", "cache_note", "compiled", "jit", "objmode", "plain_package", "reason"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: ``SHIPCHECK_JIT=0`` (or ``off``, ``no``, ``false``) runs the engine as plain Python
+ENV = "SHIPCHECK_JIT"
+#: the plain copy of a package ``P`` is loaded as ``P + PLAIN_SUFFIX``
+PLAIN_SUFFIX = "_plain"
+
+_lock = threading.Lock()
+_state: dict[str, Any] = {"loaded": False, "numba": None, "reason": None, "cache": None}
+
+
+def _load() -> None:
+    if _state["loaded"]:
+        return
+    with _lock:
+        if _state["loaded"]:
+            return
+        if os.environ.get(ENV, "").strip().lower() in ("0", "off", "no", "false", "plain"):
+            _state["reason"] = f"{ENV}={os.environ[ENV].strip()} in the environment"
+        else:
+            try:
+                import numba
+            except Exception as exc:  # not installed, or an install that does not import
+                _state["reason"] = f"numba is not importable ({type(exc).__name__}: {exc})"
+            else:
+                if getattr(numba.config, "DISABLE_JIT", False):  # numba.config: documented settings
+                    _state["reason"] = "NUMBA_DISABLE_JIT=1 in the environment"
+                else:
+                    _state["numba"] = numba
+        _state["loaded"] = True
+
+
+def compiled() -> bool:
+    """Whether :func:`jit` compiles (numba importable and not switched off)."""
+    _load()
+    return _state["numba"] is not None
+
+
+def reason() -> str | None:
+    """Why the engine runs as plain Python, or None when it is compiled."""
+    _load()
+    return _state["reason"]  # type: ignore[no-any-return]
+
+
+def cache_note() -> str | None:
+    """A line saying that compiled functions could not be cached on disk (else None)."""
+    return _state["cache"]  # type: ignore[no-any-return]
+
+
+def jit(fn: F) -> F:
+    """``fn`` compiled by numba (``nopython``, cached on disk), or ``fn`` itself: when numba is not
+    there or switched off, and in the plain copy of a package (:func:`plain_package`)."""
+    if fn.__module__.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in fn.__module__ or not compiled():
+        return fn
+    numba = _state["numba"]
+    try:
+        return numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+    except RuntimeError as exc:  # "cannot cache function ...: no locator available": nowhere to write
+        if _state["cache"] is None:
+            _state["cache"] = ("the compiled engine cannot be cached on disk (no writable cache folder; "
+                               f"NUMBA_CACHE_DIR names one): it is compiled in memory for this process ({exc})")
+        return numba.njit(cache=False, nogil=True)(fn)  # type: ignore[no-any-return]
+
+
+class _NoObjMode:
+    """``objmode`` for plain Python: a context that does nothing."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _NoObjMode:
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _objmode() -> Any:
+    _load()
+    numba = _state["numba"]
+    if numba is None:
+        try:  # numba switched off but importable: its objmode is a plain context too
+            import numba as nb
+
+            return nb.objmode
+        except Exception:
+            return _NoObjMode()
+    return numba.objmode
+
+
+#: ``with objmode(answer="int64"): answer = ask(...)`` calls back into Python from compiled code
+#: (numba's ``objmode``); a context that does nothing in plain Python
+objmode: Any = _objmode()
+
+
+def plain_package(name: str) -> ModuleType:
+    """The package ``name`` loaded once more, under ``name + "_plain"``, as plain Python: its
+    modules' :func:`jit` functions are left uncompiled, and their relative imports load the plain
+    copies of their siblings. Loaded once per process."""
+    plain = name + PLAIN_SUFFIX
+    hit = sys.modules.get(plain)
+    if hit is not None:
+        return hit
+    with _lock:
+        hit = sys.modules.get(plain)
+        if hit is not None:
+            return hit
+        real = importlib.import_module(name)
+        path = list(real.__path__)
+        spec = importlib.util.spec_from_file_location(plain, os.path.join(path[0], "__init__.py"),
+                                                      submodule_search_locations=path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[plain] = mod
+        try:
+            spec.loader.exec_module(mod)
+        except BaseException:
+            del sys.modules[plain]
+            raise
+        return mod
