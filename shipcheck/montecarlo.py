@@ -504,7 +504,7 @@ def simulate(
     masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
     check_memory(total * RUN_BYTES + masks,
                  key="max_runs" if precision is not None else "runs", value=total,
-                 what=f"keeping the per-run results of {total} runs")
+                 what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
     if model is None:
         model = FlightModel(ship)
     elif not isinstance(model, FlightModel) or model.ship != ship:

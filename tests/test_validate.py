@@ -118,7 +118,7 @@ def test_ship_opponents_rules_deck(scout: shipcheck.Ship) -> None:
     assert valid.deck(None) is None and valid.deck(["I-05"]).ids == ["I-05"]
     refused(lambda: valid.deck([]), "deck", "an empty deck")
     refused(lambda: valid.deck(5), "deck", "value 5")
-    refused(lambda: valid.deck(["I-99"]), "cards", "unknown card")
+    refused(lambda: valid.deck(["I-99"]), "cards", "no card I-99 in edition 2007")
 
 
 def test_as_option_names_the_command_line_option() -> None:
