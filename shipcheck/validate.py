@@ -226,8 +226,8 @@ def policy(value: Any, names: Iterable[str], *, key: str = "policy", kind: type 
     if isinstance(value, str) and value in options:
         return value
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    objects = [f"a {k.__name__} object" for k in kinds]
-    raise _bad(key, _shown(value), _either(options + objects), hint=suggest(value, options))
+    objects = f" (in Python also a {' or '.join(k.__name__ for k in kinds)} object)" if kind else ""
+    raise _bad(key, _shown(value), _either(options) + objects, hint=suggest(value, options))
 
 
 def flag(value: Any, *, key: str, none: bool = False) -> bool | None:
