@@ -16,9 +16,12 @@ from .deck import Deck
 from .race import CAUSES
 from .rulebook import RoundRules
 
-__all__ = ["PlayerResult", "RoundResult", "mean_ci", "paired"]
+__all__ = ["RUN_BYTES", "PlayerResult", "RoundResult", "mean_ci", "paired"]
 
 PERCENTILES = (5, 25, 50, 75, 95)
+#: bytes one run keeps per player: credits, card credits and days (4 each), lost (2), survived, cause
+#: and place (1 each), twice over while the chunks are joined, rounded up
+RUN_BYTES = 40
 _SHIP_SUMMARIES = frozenset((
     "credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished", "p_survive",
     "p_survive_ci", "p_finish", "p_finish_ci", "expected_lost", "expected_lost_ci", "expected_lost_se",

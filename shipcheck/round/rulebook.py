@@ -24,12 +24,12 @@ _LEVELS = {"I": 1, "II": 2, "III": 3}
 _ROUND_KEYS = ("level", "deck", "track", "start_gaps", "arrival", "best_looking", "luxury", "provisional")
 
 
-def round_key(value: Any) -> str:
-    """``1``, ``"1"``, ``"3a"``, ``"learning"`` as the key of ``[round.*]``; raises ValueError."""
-    key = str(value).strip().lower() if not isinstance(value, bool) else ""
-    if key in ROUNDS:
-        return key
-    raise ValueError(f"round {value!r}: expected 1, 2, 3, 3a or learning")
+def round_key(value: Any, *, key: str = "round") -> str:
+    """``1``, ``"1"``, ``"3a"``, ``"learning"`` as the key of ``[round.*]``; an InputError (a
+    ValueError) naming ``key`` otherwise (:func:`shipcheck.validate.round_key`)."""
+    from shipcheck.validate import round_key as valid_round
+
+    return valid_round(value, key=key, rounds=ROUNDS)
 
 
 @dataclass(frozen=True)
