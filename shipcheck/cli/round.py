@@ -34,9 +34,10 @@ def _causes(shares: dict[str, float]) -> str:
 
 def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules: str | None,
         edition: str | None, policy: str, opponent_policy: str, five_player: bool, runs: int, seed: int | None,
-        workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False) -> None:
+        workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False, purse: int = 0) -> None:
     from ..round import simulate_round
     from ..round.deck import card_label
+    from ..round.result import by_source_lines
     from ..shipfile import load_ship
 
     s = load_ship(ship)
@@ -47,7 +48,7 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
             r = simulate_round(s, round=round_, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
                                batch=batch, workers=workers, scheduler=scheduler, policy=policy,
                                opponent_policy=opponent_policy, progress=bar, rules=rules,
-                               five_player=True if five_player else None)
+                               five_player=True if five_player else None, purse=purse)
     except ImportError as exc:
         raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
     if fmt == "json":
@@ -79,6 +80,8 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
     for line in _histogram(me.credits_distribution):
         echo(line)
     flo, fhi = me.p_finish_ci
+    for line in by_source_lines(r):
+        echo(line)
     echo(f"finished:  {pct(me.p_finish)}  95 % CI [{flo * 100:.2f} %, {fhi * 100:.2f} %]  ({_causes(me.gave_up_shares)})")
     slo, shi = me.p_survive_ci
     echo(f"survived:  {pct(me.p_survive)}  95 % CI [{slo * 100:.2f} %, {shi * 100:.2f} %]")

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from shipcheck import validate as valid
+from shipcheck.errors import InputError
 from shipcheck.model import Ship
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
@@ -93,6 +94,7 @@ def simulate_round(
     rules: str | Path | None = None,
     five_player: bool | None = None,
     assume_weakest: bool = False,
+    purse: int | Sequence[int] = 0,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -130,6 +132,11 @@ def simulate_round(
     assume_weakest
         With no opponent, take the ship to be the weakest in combat zones and sabotage (a ship
         alone otherwise ignores them): what ``simulate --card`` does with ``--assume-weakest``.
+    purse
+        The credits in each player's purse before the round (one number for every player, or one
+        per player, the ship first): the purse never goes below zero, so a run's credits (the
+        change of the purse) are never below minus the purse, and the penalty for lost components
+        takes no more than the purse holds (``by_source`` shows what was paid). Default 0.
 
     Examples
     --------
@@ -163,8 +170,9 @@ def simulate_round(
     ships = (me, *others)
     runs = valid.runs(count, run_bytes=RUN_BYTES * len(ships), what="keeping the per-run results of")
     d = _deck(deck, rr, ed or (None if deck is not None else me.edition))
-    five = len(ships) == 5 if five_player is None else five_player
-    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest)
+    five = len(ships) == 5 if five_player is None else bool(five_player)
+    purses = _purse(purse, len(ships))
+    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest, purses)
     if assume_weakest and not others:
         notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
     chunks = _run(job, s, batch, runs, workers, scheduler, progress)
@@ -172,12 +180,23 @@ def simulate_round(
     return _assemble(job, key, s, batch, chunks, tuple(notes))
 
 
+def _purse(purse: Any, players: int) -> tuple[int, ...]:
+    """Each player's purse from ``purse`` (one number for all, or one per player)."""
+    values = [purse] * players if isinstance(purse, int) and not isinstance(purse, bool) else purse
+    ok = isinstance(values, Sequence) and not isinstance(values, str) and len(values) == players and all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**9 for v in values)
+    if not ok:
+        raise InputError("bad `purse`", key="purse", value=purse,
+                         expected=f"a whole number of credits 0-10**9, or a list of {players} (one per player)")
+    return tuple(int(v) for v in values)
+
+
 def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
     """The round's notes: one line per provisional value or caution, naming the ships it applies to."""
     from shipcheck.rules import check
 
     rr = job.rules
-    out = rr.notes()
+    out = rr.notes() + rr.card_rule_notes({c.type for c in job.deck.cards})
     table = build_table(job)
     shared: dict[str, list[str]] = {}  # a caution -> the ships it applies to, in launch order
     for i, sh in enumerate(ships):
@@ -213,9 +232,12 @@ def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], no
             return a
 
         by_type = np.asarray(np.sum([c.by_type[p] for c in chunks], axis=0, dtype=np.int64))
+        sources = np.concatenate([c.sources[p] for c in chunks])
+        sources.setflags(write=False)
         tile_lost = np.sum([c.tile_lost[p] for c in chunks], axis=0, dtype=np.int64).reshape(len(sh.tiles))
         name = sh.name or (Path(sh.source).stem if sh.source else f"player {p + 1}")
         players.append(PlayerResult(name, sh, job.policies[p].name, cat("credits"), cat("card_credits"), cat("lost"),
-                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type))
+                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type,
+                                    sources, job.purse[p]))
     runs = len(players[0].credits)
-    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes)
+    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes, job.purse)
