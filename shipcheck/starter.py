@@ -2,7 +2,9 @@
 
 The starter is a small legal ship (pilot cabin, cannon, engine, cabin, battery) placed round the
 start square, or round the square nearest the middle of the board where a class has none; it is
-checked before it is returned, so it always passes `shipcheck check`.
+checked before it is returned, so it always passes `shipcheck check`. Its outer sides carry open
+universal connectors, which join a connector of any type, so `shipcheck place` finds squares on it
+for ordinary tiles; each open connector is exposed until something is welded to it.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from .topology import BUILTIN_CLASSES, Board, builtin_board
 # (row offset, col offset, kind, sides, extra lines) around the pilot cabin; sides N E S W at rotation 0
 _PARTS: tuple[tuple[int, int, str, str, str], ...] = (
     (0, 0, "start_cabin", "3333", "the pilot cabin: 4 universal connectors, 2 humans"),
-    (-1, 0, "cannon", "0030", "barrel at N (written 0); a universal connector at S joins the pilot cabin"),
-    (1, 0, "engine", "3000", "a universal connector at N; the exhaust at S (written 0) points to the rear"),
-    (0, 1, "cabin", "0003", "2 humans by default; crew = \"purple\" would need a joined life support"),
-    (0, -1, "battery", "0300", "cells = 2 or 3; charge (optional) says how many are left"),
+    (-1, 0, "cannon", "0333", "barrel at N (written 0); universal connectors: S joins the pilot cabin, E and W are "
+     "open"),
+    (1, 0, "engine", "3303", "universal at N; the exhaust at S (written 0) points to the rear; E and W open"),
+    (0, 1, "cabin", "3333", "2 humans by default; crew = \"purple\" would need a joined life support; N, E, S open"),
+    (0, -1, "battery", "3333", "cells = 2 or 3; charge (optional) says how many are left; N, S, W open"),
 )
 
 
