@@ -19,6 +19,7 @@ from ..topology import BUILTIN_CLASSES
 from ._common import (
     EXIT_USAGE,
     EXIT_VIOLATIONS,
+    as_options,
     codes,
     command,
     draw,
@@ -207,12 +208,23 @@ def fix_cmd(
     write: Annotated[Path | None, typer.Option("--write", metavar="OUT", show_default=False,
                                                help="Write the fixed ship to this file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUT if it exists.")] = False,
+    keep: Annotated[list[str] | None, typer.Option(
+        "--keep", metavar="SQUARE", show_default=False,
+        help="Never take off the tile on this square (COL,ROW, e.g. 7,8) when a legal ship keeps it; "
+             "repeatable.")] = None,
+    alternatives: Annotated[int, typer.Option(
+        "--alternatives", min=0, metavar="K",
+        help="Also list up to K other repairs as good (as few lost, the same --keep squares kept).")] = 0,
     fmt: FormatOpt = "text",
 ) -> None:
     """Find the fewest components to take off so the ship passes inspection.
 
     Components that fall off with a removed one count as lost too. Crew errors (A codes) are reported,
     not mended by removal.
+
+    With --keep, the tiles on those squares stay whenever some legal ship keeps them, even when that
+    costs more components than the minimum (the output says how many more). --alternatives K lists
+    other repairs as good; --write writes the first.
 
     Exit 0 when a legal ship remains; 1 (writing nothing) when no removal makes the ship legal, e.g. a
     pilot cabin off its start square.
@@ -221,6 +233,7 @@ def fix_cmd(
     Examples:
       shipcheck fix examples/mistakes/loose-piece.toml
       shipcheck fix my-ship.toml --write my-ship-fixed.toml
+      shipcheck fix examples/mistakes/cannon-blocked.toml --keep 7,6 --alternatives 3
     """
     from ..fix import fix as fix_ship
 
@@ -233,7 +246,10 @@ def fix_cmd(
     from ._common import spinner
 
     with spinner("finding the fewest components to lose"):
-        res = fix_ship(s)
+        try:
+            res = fix_ship(s, keep=keep or [], alternatives=alternatives)
+        except InputError as exc:
+            raise as_options(exc, {"keep": "--keep", "alternatives": "--alternatives"}) from None
     b = s.board
     if fmt == "json":
         print_json(res.to_dict(ship))
@@ -262,6 +278,21 @@ def fix_cmd(
                      else f"falls off (joined to nothing): {named(res.fell_off)}")
             implied = " (the pilot cabin on the start square among them)" if any(t.implied for t in s.tiles) else ""
             echo(f"lost: {res.lost} component{'s' if res.lost != 1 else ''}, kept: {res.kept} tiles{implied}")
+            if res.keep:
+                kept_ok = [b.cell_text(i) for i in res.keep if i not in res.keep_lost]
+                if kept_ok:
+                    echo(f"kept as asked: {', '.join(kept_ok)}")
+                if res.keep_lost:
+                    echo(f"no legal ship keeps: {', '.join(b.cell_text(i) for i in res.keep_lost)}")
+                if res.min_lost is not None and res.lost is not None and res.lost > res.min_lost:
+                    echo(f"the minimum without --keep is {res.min_lost} lost")
+            for k, alt in enumerate(res.alternatives, 2):
+                parts = [f"take off {named(alt.cut)}"] if alt.cut else []
+                if alt.fell_off:
+                    parts.append(f"falls off {named(alt.fell_off)}")
+                echo(f"repair {k}: {'; '.join(parts)}")
+            if alternatives and not res.alternatives:
+                echo("no other repair is as good")
         for v in res.crew:
             echo(f"crew: {v.code} {v.message} (mend it by placing the crew differently; `fix` removes nothing for it)")
         if res.fixable and res.fixed is not None:
