@@ -9,6 +9,8 @@ for ordinary tiles; each open connector is exposed until something is welded to 
 
 from __future__ import annotations
 
+import textwrap
+
 from .errors import InputError
 from .shipfile import _toml_string
 from .topology import BUILTIN_CLASSES, Board, builtin_board
@@ -44,12 +46,15 @@ def _text(cls: str, edition: str, board: Board, centre: int, name: str | None) -
     r0, c0 = divmod(centre, board.width)
     hulls = board.hulls()
     lines = [
-        f"# A starter ship for class {cls}, made by `shipcheck new`. Check it with: shipcheck check FILE",
+        f"# A starter ship for class {cls}, made by `shipcheck new`.",
+        "# Check it: shipcheck check FILE; build on it: shipcheck place FILE TILE",
         "# Squares are [column, row] by the numbers printed on the board edges"
-        + (" (on this board: {col = i, row = j}, 0-based grid indices)." if board.index_cells else "."),
-        "# Sides are 4 digits for N E S W as printed (rotation 0): 0 smooth, 1 single, 2 double, 3 universal;",
-        "# `rot = 90` turns a tile a quarter clockwise. A catalogue tile can be named instead: id = \"2007:5\".",
-        "# Every key is described in shipcheck's docs/ship-format.md; the boards: shipcheck boards.",
+        + (";\n# on this board {col = i, row = j}, 0-based grid indices." if board.index_cells else "."),
+        "# Sides are 4 digits for N E S W as printed (rotation 0):",
+        "# 0 smooth, 1 single, 2 double, 3 universal; `rot = 90` turns a tile a quarter",
+        "# clockwise. A catalogue tile can be named instead: id = \"2007:5\".",
+        "# Every key is described in shipcheck's docs/ship-format.md; the boards:",
+        "# shipcheck boards.",
         "",
         "format = 1",
         f'class = "{cls}"',
@@ -60,9 +65,9 @@ def _text(cls: str, edition: str, board: Board, centre: int, name: str | None) -
         lines.append('# edition = "2021"               # the 2021 tile catalogue (default 2007)')
     lines.append(f"name = {_toml_string(name or 'My ship')}")
     if board.choose_front:
-        lines.append('front = "N"                     # this board lets the player choose the front: N, E, S or W')
+        lines.append('front = "N"          # the player chooses the front on this board: N, E, S or W')
     if board.die_squares:
-        lines.append("# dice = [2, 5]                  # the two rolls that unlocked die squares on this board")
+        lines.append("# dice = [2, 5]       # the two rolls that unlocked die squares on this board")
     if not board.verified:
         lines.append(f"# Board {board.name} is provisional: its geometry comes from secondary sources.")
     for dr, dc, kind, sides, comment in _PARTS:
@@ -74,7 +79,7 @@ def _text(cls: str, edition: str, board: Board, centre: int, name: str | None) -
             return None
         if kind == "start_cabin" and board.start is None:
             comment += "; this board has no start square: place it anywhere (unplaced, it counts as lost)"
-        lines += ["", f"# {comment}", "[[tile]]", f"at = {_square_text(board, i)}", f'kind = "{kind}"',
+        lines += ["", *textwrap.wrap(comment, 78, initial_indent="# ", subsequent_indent="# "), "[[tile]]", f"at = {_square_text(board, i)}", f'kind = "{kind}"',
                   f'sides = "{sides}"']
         if kind == "battery":
             lines.append("cells = 2")

@@ -34,7 +34,7 @@ from ._common import (
     summary,
     violation_lines,
 )
-from ._options import Editions, FormatOpt, ShipArg
+from ._options import Editions, FormatOpt, QuietOpt, ShipArg
 
 
 # -- show -----------------------------------------------------------------------------------------
@@ -90,6 +90,7 @@ def check_cmd(
     do_draw: Annotated[bool, typer.Option("--draw/--no-draw",
                                           help="Draw each ship with its offending squares marked (text output).")]
     = True,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check ships (files, or folders searched for ship files) against every construction rule.
 
@@ -140,7 +141,7 @@ def check_cmd(
         for u in unreadable:
             if form in ("text", "json"):
                 sys.stderr.write(f"shipcheck: error: {u.message}\n")
-    _print_check(form, results, unreadable, many, do_draw, len(found.skipped))
+    _print_check(form, results, unreadable, many, do_draw, len(found.skipped), quiet)
     if unreadable:
         exit_with(EXIT_USAGE)
     if any(not c.report.legal for c in results):
@@ -148,7 +149,7 @@ def check_cmd(
 
 
 def _print_check(form: str, results: list[Any], unreadable: list[Any], many: bool, do_draw: bool,
-                 skipped: int) -> None:
+                 skipped: int, quiet: bool = False) -> None:
     from .. import outputs
 
     if form == "json":
@@ -181,7 +182,7 @@ def _print_check(form: str, results: list[Any], unreadable: list[Any], many: boo
             for line in violation_lines(r):
                 echo(line)
             echo(summary(r))
-            for note in r.notes:
+            for note in () if quiet else r.notes:
                 echo(printable(f"note: {note}"))
         if many and (len(results) > 1 or skipped or unreadable):
             n_illegal = sum(1 for c in results if not c.report.legal)
