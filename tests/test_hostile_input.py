@@ -43,6 +43,9 @@ def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     ("[round.1.provisional]\ntrak = \"x\"", ("a note on an unknown key", "did you mean `track`?")),
     ("[goods]\nred = true\npurple = 3", (":3:", "key `goods.red`", ":4:", "unknown goods colour")),
     ("[caps]\nIII = -1", (":3:", "bad cap", "key `caps.III`", "value -1")),
+    ("cards = 5", (":2:", "`cards` must be a table", "value 5")),
+    ('[cards]\nepidemic = "adjecent"', (":3:", "bad epidemic rule", "key `cards.epidemic`", "did you mean `adjacent`?")),
+    ("[cards]\nmeteors = 1", (":3:", "unknown key in [cards]", "key `cards.meteors`")),
     ("format = 2", (":1:", "unsupported format", "value 2")),
     ("colour = 2", (":2:", "unknown top-level key", "key `colour`")),
 ])

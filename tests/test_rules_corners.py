@@ -1,6 +1,6 @@
 """Rules no other test derives by hand (issue 18, Rules item 5): five-player enemies, combat zones and
 sabotage (the second winner's smaller reward, the second-weakest's lighter penalty), an epidemic
-with an occupied cabin next to no other, and the options `--five-player`, `--opponent-policy` and
+with an occupied cabin next to no other (under either reading of the rule), and the options `--five-player`, `--opponent-policy` and
 `check --config`.
 
 Everything goes through the public API (``simulate_round`` with a fixed deck, ``odds --card``) or
@@ -99,9 +99,9 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 
 
 def fly(fleet: list[shipcheck.Ship], deck: list[str], *, runs: int = 50, seed: int = 1,
-        five: bool | None = None) -> shipcheck.RoundResult:
+        five: bool | None = None, rules: Path | None = None) -> shipcheck.RoundResult:
     return shipcheck.simulate_round(fleet[0], opponents=fleet[1:], round=1, deck=deck, runs=runs, seed=seed,
-                                    five_player=five)
+                                    five_player=five, rules=rules)
 
 
 def same(a: np.ndarray) -> int:
@@ -238,15 +238,22 @@ def test_four_players_sabotage_hits_only_the_weakest_unless_four_play_as_five(en
 
 
 # -- epidemic ---------------------------------------------------------------------------------------------
-def test_an_epidemic_spares_an_occupied_cabin_next_to_no_other(engine: str) -> None:
+@pytest.mark.parametrize("reading", ["default", "joined"])
+def test_an_epidemic_spares_an_occupied_cabin_next_to_no_other(engine: str, reading: str, tmp_path: Path) -> None:
     # LONER alone: II-05 epidemic, I-01 slavers (firepower 0 < 6: 3 crew lost, humans first, cabins
-    # in row-major order), I-18 abandoned ship (2 crew for 3 credits). Today's rule strikes occupied
-    # cabins joined to another: the pilot cabin and its right-hand cabin lose one each; the cabin
-    # behind the structural module keeps both: 1 + 1 + 2 = 4. The slavers take 3 (the far cabin's 2,
+    # in row-major order), I-18 abandoned ship (2 crew for 3 credits). The epidemic strikes occupied
+    # cabins next to another (today's default, "adjacent") or joined to one ("joined", by a rules
+    # file): either way the pilot cabin and its right-hand cabin lose one each, and the cabin behind
+    # the structural module, next to no other cabin, keeps both: 1 + 1 + 2 = 4. The slavers take 3 (the far cabin's 2,
     # then the pilot cabin's 1): 1 left, too few for I-18. Had the far cabin lost one too, the slavers
     # would leave nobody (the ship gives up); had the epidemic spared everyone, 3 would be left and
     # I-18 taken. Alone: 1st (4), best-looking (2), nothing lost.
-    r = fly(ships(LONER), ["II-05", "I-01", "I-18"])
+    rules = None
+    if reading != "default":
+        rules = tmp_path / "rules.toml"
+        rules.write_text(f'format = 1\n[cards]\nepidemic = "{reading}"\n', encoding="utf-8")
+    r = fly(ships(LONER), ["II-05", "I-01", "I-18"], rules=rules)
+    assert any(f'epidemic = "{"adjacent" if reading == "default" else reading}"' in n for n in r.notes), r.notes
     assert column(r, "gave_up") == [0]
     assert column(r, "card_credits") == [0]
     assert column(r, "credits") == [4 + 2]

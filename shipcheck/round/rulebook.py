@@ -16,12 +16,16 @@ from typing import Any
 from shipcheck.data import data_path
 from shipcheck.errors import Collector, InputError, Locator, read_text_file, read_toml, suggest
 
-__all__ = ["ROUNDS", "RoundRules", "round_key", "round_rules"]
+__all__ = ["EPIDEMIC", "ROUNDS", "RoundRules", "round_key", "round_rules"]
 
 ROUNDS = ("learning", "1", "2", "3", "3a")
 RULES_BYTES = 1024 * 1024  # the largest rules file read
 _LEVELS = {"I": 1, "II": 2, "III": 3}
 _ROUND_KEYS = ("level", "deck", "track", "start_gaps", "arrival", "best_looking", "luxury", "provisional")
+#: which cabins an Epidemic strikes (OQ14): those ``adjacent`` to another occupied cabin (on the
+#: next square, joined or not) or only those ``joined`` to one by connectors
+EPIDEMIC = ("adjacent", "joined")
+_CARD_KEYS = ("epidemic", "provisional")
 
 
 def round_key(value: Any, *, key: str = "round") -> str:
@@ -49,6 +53,8 @@ class RoundRules:
     provisional: dict[str, str] = field(hash=False, compare=False)  # key -> why it is provisional
     cap_notes: dict[str, str] = field(hash=False, compare=False)
     source: str = "packaged"
+    epidemic: str = "adjacent"
+    card_notes: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def cards(self) -> int:
@@ -79,6 +85,17 @@ class RoundRules:
 
     def notes(self, used: tuple[str, ...] = ("track", "start_gaps", "arrival", "best_looking", "luxury")) -> list[str]:
         return [f"provisional {k}: {self.provisional[k]}" for k in used if k in self.provisional]
+
+    def card_rule_notes(self, types: set[str] | frozenset[str]) -> list[str]:
+        """Notes on the card rules of ``[cards]`` that the card types ``types`` use."""
+        out = []
+        if "epidemic" in types:
+            what = ("joined by connectors to another occupied cabin" if self.epidemic == "joined" else
+                    "next to another occupied cabin, joined or not")
+            why = self.card_notes.get("epidemic")
+            out.append(f"epidemic = \"{self.epidemic}\": it strikes occupied cabins {what}"
+                       + (f" (provisional, {why})" if why else f" (set by {self.source})"))
+        return out
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -118,13 +135,17 @@ def _user_overrides(doc: dict[str, Any]) -> set[tuple[str, ...]]:
     for k in doc.get("caps", {}):
         if k != "provisional":
             out.add(("caps", k))
+    cards = doc.get("cards", {})
+    for k in cards if isinstance(cards, dict) else ():
+        if k != "provisional":
+            out.add(("cards", k))
     return out
 
 
 # -- checking the numbers ----------------------------------------------------------------------------
 MAX_TRACK = 1000  # spaces of a flight track
 MAX_CREDITS = 1000  # a reward, a price or a cap, in credits
-_TOP_KEYS = ("format", "goods", "caps", "round")
+_TOP_KEYS = ("format", "goods", "caps", "cards", "round")
 _GOODS = ("red", "yellow", "green", "blue")
 
 
@@ -168,11 +189,12 @@ def _check_file(doc: dict[str, Any], path: Path, loc: Locator) -> None:
     table a table, each key known (with a did-you-mean), each number an integer in its range."""
     col = Collector()
 
-    def err(msg: str, table: str | None, key: str | None, value: Any, expected: str, options: Any = ()) -> None:
+    def err(msg: str, table: str | None, key: str | None, value: Any, expected: str, options: Any = (),
+            hint: str | None = None) -> None:
         line = loc.line_in(table, key) if table else loc.line_of(key)
         where = f"{table}.{key}" if table and key else table or key
         col.add(InputError(msg, file=path, line=line, key=where, value=value, expected=expected,
-                           hint=suggest(key, options) if options else None))
+                           hint=hint or (suggest(key, options) if options else None)))
 
     def table(name: str, v: Any, expected: str) -> bool:
         if isinstance(v, dict):
@@ -183,7 +205,7 @@ def _check_file(doc: dict[str, Any], path: Path, loc: Locator) -> None:
 
     for k in doc:
         if k not in _TOP_KEYS:
-            err("unknown top-level key", None, k, None, "format, [goods], [caps], [round.N]", _TOP_KEYS)
+            err("unknown top-level key", None, k, None, "format, [goods], [caps], [cards], [round.N]", _TOP_KEYS)
     if doc.get("format", 1) != 1 or type(doc.get("format", 1)) is not int:
         err("unsupported format", None, "format", doc.get("format"), "1")
     if table("goods", doc.get("goods", {}), "a [goods] table of credits: red, yellow, green, blue"):
@@ -199,6 +221,15 @@ def _check_file(doc: dict[str, Any], path: Path, loc: Locator) -> None:
                     err("bad notes", "caps", c, v, 'a table of notes, like { II = "why it is provisional" }')
             elif _int(v, 0, MAX_CREDITS):
                 err("bad cap", "caps", c, v, str(_int(v, 0, MAX_CREDITS)))
+    if table("cards", doc.get("cards", {}), 'a [cards] table like epidemic = "adjacent"'):
+        for k, v in doc.get("cards", {}).items():
+            if k not in _CARD_KEYS:
+                err("unknown key in [cards]", "cards", k, None, ", ".join(_CARD_KEYS), _CARD_KEYS)
+            elif k == "epidemic" and v not in EPIDEMIC:
+                err("bad epidemic rule", "cards", k, v, " or ".join(f'"{e}"' for e in EPIDEMIC),
+                    hint=suggest(v, EPIDEMIC))
+            elif k == "provisional" and _notes_value(v):
+                err("bad notes", "cards", k, v, 'a table of notes, like { epidemic = "why it is provisional" }')
     if table("round", doc.get("round", {}), "[round.N] tables, N one of " + ", ".join(ROUNDS)):
         for r, t in doc.get("round", {}).items():
             if r not in ROUNDS:
@@ -240,6 +271,8 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
             base["round"][r].get("provisional", {}).pop(kk, None)
         for _, c in (o for o in overrides if o[0] == "caps"):
             base["caps"].get("provisional", {}).pop(c, None)
+        for _, c in (o for o in overrides if o[0] == "cards"):
+            base["cards"].get("provisional", {}).pop(c, None)
         src = str(path)
 
     def bad(k: str, value: Any, expected: str) -> InputError:
@@ -262,6 +295,10 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
     goods = base.get("goods", {})
     caps_raw = dict(base.get("caps", {}))
     cap_notes = dict(caps_raw.pop("provisional", {}))
+    # [cards]: packaged, or checked with the rest of a user's file (_check_file)
+    cards_raw = base.get("cards", {})
+    epidemic = cards_raw.get("epidemic", "adjacent")
+    card_notes = cards_raw.get("provisional", {})
     return RoundRules(
         round=key,
         level=raw["level"],
@@ -276,4 +313,6 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
         provisional=dict(raw.get("provisional", {})),
         cap_notes=cap_notes,
         source=src,
+        epidemic=epidemic,
+        card_notes={str(k): str(v) for k, v in card_notes.items()},
     )

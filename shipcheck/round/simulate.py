@@ -10,9 +10,11 @@ from typing import Any
 import numpy as np
 
 from shipcheck import validate as valid
+from shipcheck.errors import InputError
 from shipcheck.model import Ship
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
+from ..defaults import RUNS_ROUND, default_round
 from .deck import Deck, build_deck
 from .engine import Chunk, Job, build_table, run_chunk
 from .field import default_field
@@ -76,11 +78,11 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
 def simulate_round(
     ship: Ship | str | Path,
     *,
-    round: int | str = 1,
+    round: int | str | None = None,
     opponents: Sequence[Ship | str | Path] | None = None,
     deck: Deck | str | Path | Sequence[str] | None = None,
     edition: str | None = None,
-    runs: int = 10_000,
+    runs: int = RUNS_ROUND,
     rng: Any = None,
     seed: int | None = None,
     batch: int = BATCH,
@@ -92,6 +94,7 @@ def simulate_round(
     rules: str | Path | None = None,
     five_player: bool | None = None,
     assume_weakest: bool = False,
+    purse: int | Sequence[int] = 0,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -101,6 +104,7 @@ def simulate_round(
         The ship (player 1, the leader at the start): a :class:`~shipcheck.model.Ship` or a file.
     round
         ``1``, ``2``, ``3``, ``"3a"`` or ``"learning"``: the deck, start positions and rewards.
+        Default: the level of the ship's board (``"3a"`` for class IIIa), as the command line.
     opponents
         Ships flying with it, in launch order (at most 4). None: the default field of the ship's
         class shipped with the tool (:func:`shipcheck.round.field.default_field`); ``[]``: alone.
@@ -128,6 +132,11 @@ def simulate_round(
     assume_weakest
         With no opponent, take the ship to be the weakest in combat zones and sabotage (a ship
         alone otherwise ignores them): what ``simulate --card`` does with ``--assume-weakest``.
+    purse
+        The credits in each player's purse before the round (one number for every player, or one
+        per player, the ship first): the purse never goes below zero, so a run's credits (the
+        change of the purse) are never below minus the purse, and the penalty for lost components
+        takes no more than the purse holds (``by_source`` shows what was paid). Default 0.
 
     Examples
     --------
@@ -136,7 +145,8 @@ def simulate_round(
     >>> 0 <= r.p_finish <= 1
     True
     """
-    key = round_key(round)
+    me = valid.ship(ship)
+    key = round_key(round) if round is not None else default_round(me.board)
     count = valid.count(runs, key="runs")
     batch = valid.count(batch, key="batch")
     if workers is not None:
@@ -149,7 +159,6 @@ def simulate_round(
     opp = resolve_policy(opponent_policy if opponent_policy is not None else "default", key="opponent_policy")
     rules_path = valid.rules(rules)
     s = seed_of(rng, seed)
-    me = valid.ship(ship)
     given = valid.opponents(opponents)
     notes: list[str] = []
     rr = round_rules(key, rules_path)
@@ -161,8 +170,9 @@ def simulate_round(
     ships = (me, *others)
     runs = valid.runs(count, run_bytes=RUN_BYTES * len(ships), what="keeping the per-run results of")
     d = _deck(deck, rr, ed or (None if deck is not None else me.edition))
-    five = len(ships) == 5 if five_player is None else five_player
-    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest)
+    five = len(ships) == 5 if five_player is None else bool(five_player)
+    purses = _purse(purse, len(ships))
+    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest, purses)
     if assume_weakest and not others:
         notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
     chunks = _run(job, s, batch, runs, workers, scheduler, progress)
@@ -170,25 +180,47 @@ def simulate_round(
     return _assemble(job, key, s, batch, chunks, tuple(notes))
 
 
+def _purse(purse: Any, players: int) -> tuple[int, ...]:
+    """Each player's purse from ``purse`` (one number for all, or one per player)."""
+    values = [purse] * players if isinstance(purse, int) and not isinstance(purse, bool) else purse
+    ok = isinstance(values, Sequence) and not isinstance(values, str) and len(values) == players and all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**9 for v in values)
+    if not ok:
+        raise InputError("bad `purse`", key="purse", value=purse,
+                         expected=f"a whole number of credits 0-10**9, or a list of {players} (one per player)")
+    return tuple(int(v) for v in values)
+
+
 def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
+    """The round's notes: one line per provisional value or caution, naming the ships it applies to."""
     from shipcheck.rules import check
 
     rr = job.rules
-    out = rr.notes()
+    out = rr.notes() + rr.card_rule_notes({c.type for c in job.deck.cards})
     table = build_table(job)
+    shared: dict[str, list[str]] = {}  # a caution -> the ships it applies to, in launch order
+    for i, sh in enumerate(ships):
+        who = "the ship" if i == 0 else f"opponent {i} ({sh.name or sh.source or 'unnamed'})"
+        _cap, why = rr.cap_for(sh.board.name, sh.board.max_penalty)
+        if why:
+            shared.setdefault(f"provisional cap: {why}", []).append(who)
+        if not sh.board.verified:
+            shared.setdefault(f"unverified board {sh.board.name}: geometry is provisional", []).append(who)
+        if sh.board.level != rr.level:
+            shared.setdefault(f"a class {sh.board.name} ship in a level-{rr.level} round", []).append(who)
+    out += [f"{what} (for {_names(whos, len(ships))})" for what, whos in shared.items()]
     for i, (sh, m) in enumerate(zip(ships, table.models)):
         who = "the ship" if i == 0 else f"opponent {i} ({sh.name or sh.source or 'unnamed'})"
-        cap, why = rr.cap_for(sh.board.name, sh.board.max_penalty)
-        if why:
-            out.append(f"provisional cap for {who}: {why}")
-        if not sh.board.verified:
-            out.append(f"{who} flies an unverified board ({sh.board.name}): geometry is provisional")
-        if sh.board.level != rr.level:
-            out.append(f"{who} is a class {sh.board.name} ship in a level-{rr.level} round")
         if not check(sh).legal:
             out.append(f"{who} is illegal: it flies as written (the inspection would remove components first)")
         out += [f"{who}: {n}" for n in m.notes]
     return out
+
+
+def _names(whos: list[str], players: int) -> str:
+    if len(whos) == players > 1:
+        return "every ship"
+    return whos[0] if len(whos) == 1 else ", ".join(whos[:-1]) + " and " + whos[-1]
 
 
 def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], notes: tuple[str, ...]) -> RoundResult:
@@ -200,9 +232,12 @@ def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], no
             return a
 
         by_type = np.asarray(np.sum([c.by_type[p] for c in chunks], axis=0, dtype=np.int64))
+        sources = np.concatenate([c.sources[p] for c in chunks])
+        sources.setflags(write=False)
         tile_lost = np.sum([c.tile_lost[p] for c in chunks], axis=0, dtype=np.int64).reshape(len(sh.tiles))
         name = sh.name or (Path(sh.source).stem if sh.source else f"player {p + 1}")
         players.append(PlayerResult(name, sh, job.policies[p].name, cat("credits"), cat("card_credits"), cat("lost"),
-                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type))
+                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type,
+                                    sources, job.purse[p]))
     runs = len(players[0].credits)
-    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes)
+    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes, job.purse)
