@@ -64,12 +64,10 @@ class Terminated(SystemExit):
 
 # -- arguments and seeds --------------------------------------------------------------------------
 def positive_int(name: str, v: Any) -> int:
-    """``v`` as an int >= 1, or an :class:`InputError` naming the argument."""
-    import numbers
+    """``v`` as an int >= 1, or an :class:`InputError` naming the argument (:func:`shipcheck.validate.count`)."""
+    from .validate import count
 
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
-        raise InputError(f"`{name}` must be a positive integer", key=name, value=v, expected="an integer >= 1")
-    return int(v)
+    return count(v, key=name, minimum=1)
 
 
 def fresh_seed() -> int:
@@ -89,14 +87,10 @@ def seed_of(rng: Any, seed: Any) -> int:
     name = "seed" if seed is not None else "rng"
     if src is None:
         return fresh_seed()
-    if isinstance(src, (bool, np.bool_)):
-        raise InputError(f"`{name}` must be a non-negative integer", key=name, value=src,
-                         expected="an integer >= 0")
-    if isinstance(src, (int, np.integer)):
-        if src < 0:
-            raise InputError(f"`{name}` must be a non-negative integer", key=name, value=src,
-                             expected="an integer >= 0")
-        return int(src)
+    if isinstance(src, (bool, np.bool_, int, np.integer)) or name == "seed":
+        from .validate import seed as valid_seed
+
+        return valid_seed(src, key=name)  # type: ignore[return-value]
     if name == "rng" and isinstance(src, np.random.SeedSequence):
         if not src.spawn_key and isinstance(src.entropy, (int, np.integer)):
             return int(src.entropy)
@@ -150,19 +144,21 @@ def available_memory() -> int | None:
 
 
 def _size(n: float) -> str:
-    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
-        if n < 1000 or unit == "PB":
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
+        if n < 1000 or unit == "YB":
             return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1000
     raise AssertionError  # pragma: no cover
 
 
-def check_memory(needed: int, *, key: str, value: Any, what: str) -> None:
-    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit."""
+def check_memory(needed: int, *, key: str, value: Any, what: str, per: int = 0) -> None:
+    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit;
+    with ``per`` (the bytes one unit of ``value`` needs) the message gives the largest value that fits."""
     avail = available_memory()
     if avail is not None and needed > avail:
+        bound = f"at most about {avail // per:,} on this machine" if per else "a smaller value"
         raise InputError(f"{what} would need about {_size(needed)} of memory, and {_size(avail)} is available",
-                         key=key, value=value, expected="a smaller value")
+                         key=key, value=value, expected=bound)
 
 
 # -- workers --------------------------------------------------------------------------------------

@@ -6,9 +6,9 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-import click
+import typer
 
 from ..errors import InputError, printable, read_text_file, suggest
 from ..model import Ship
@@ -19,27 +19,27 @@ from ..topology import BUILTIN_CLASSES
 from ._common import (
     EXIT_USAGE,
     EXIT_VIOLATIONS,
+    as_options,
     codes,
+    command,
     draw,
     echo,
     exit_with,
-    format_option,
     header,
     input_error_lines,
     marks_of,
     print_json,
     print_rich,
     provisional,
-    ship_argument,
     summary,
     violation_lines,
 )
+from ._options import Editions, FormatOpt, QuietOpt, ShipArg
 
 
 # -- show -----------------------------------------------------------------------------------------
-@click.command("show")
-@ship_argument
-def show(ship: str) -> None:
+@command("show")
+def show(ship: ShipArg) -> None:
     """Draw a ship on its board.
 
     Each square shows the tile's kind code and its sides after rotation; see the legend line.
@@ -61,26 +61,37 @@ def show(ship: str) -> None:
 OUTPUT_FORMATS = ("text", "concise", "json", "json-lines", "github", "sarif")
 
 
-@click.command("check")
-@click.argument("ships", nargs=-1, required=True, metavar="SHIP...", type=click.Path(path_type=str))
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default=None,
-              help="text for people, json for scripts (the same as --output-format).  [default: text]")
-@click.option("--output-format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None, metavar="FORMAT",
-              help="text, concise (file:line: CODE message), json, json-lines, github (Actions annotations) or "
-              "sarif (code scanning).  [default: text]")
-@click.option("--select", metavar="CODES", help="Only these rule codes, comma-separated (e.g. C1,C2).")
-@click.option("--ignore", metavar="CODES", help="Leave out these rule codes, comma-separated (e.g. W1).")
-@click.option("--edition", "-e", type=click.Choice(["2007", "2021"]), default=None,
-              help="The edition of ship files that do not name one.  [default: 2007]")
-@click.option("--exclude", metavar="PATTERN", multiple=True,
-              help="Leave out files and folders matching this pattern (gitignore syntax; repeatable).")
-@click.option("--config", "config", metavar="FILE", type=click.Path(path_type=str),
-              help="Read settings from this file instead of the shipcheck.toml or pyproject.toml found.")
-@click.option("--draw/--no-draw", "do_draw", default=True, show_default=True,
-              help="Draw each ship with its offending squares marked (text output).")
-def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None, select: str | None,
-              ignore: str | None, edition: str | None, exclude: tuple[str, ...], config: str | None,
-              do_draw: bool) -> None:
+OutputFormat = Literal["text", "concise", "json", "json-lines", "github", "sarif"]
+
+
+@command("check")
+def check_cmd(
+    ships: Annotated[list[str], typer.Argument(metavar="SHIP...", show_default=False)],
+    fmt: Annotated[Literal["text", "json"] | None, typer.Option(
+        "--format", "-f", show_default=False,
+        help="text for people, json for scripts (the same as --output-format).  [default: text]")] = None,
+    output_format: Annotated[OutputFormat | None, typer.Option(
+        "--output-format", metavar="FORMAT", show_default=False,
+        help="text, concise (file:line: CODE message), json, json-lines, github (Actions annotations) or "
+             "sarif (code scanning).  [default: text]")] = None,
+    select: Annotated[str | None, typer.Option(metavar="CODES", show_default=False,
+                                               help="Only these rule codes, comma-separated (e.g. C1,C2).")] = None,
+    ignore: Annotated[str | None, typer.Option(metavar="CODES", show_default=False,
+                                               help="Leave out these rule codes, comma-separated (e.g. W1).")] = None,
+    edition: Annotated[Editions | None, typer.Option(
+        "--edition", "-e", show_default=False,
+        help="The edition of ship files that do not name one.  [default: 2007]")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(
+        metavar="PATTERN", show_default=False,
+        help="Leave out files and folders matching this pattern (gitignore syntax; repeatable).")] = None,
+    config: Annotated[str | None, typer.Option(
+        metavar="FILE", show_default=False,
+        help="Read settings from this file instead of the shipcheck.toml or pyproject.toml found.")] = None,
+    do_draw: Annotated[bool, typer.Option("--draw/--no-draw",
+                                          help="Draw each ship with its offending squares marked (text output).")]
+    = True,
+    quiet: QuietOpt = False,
+) -> None:
     """Check ships (files, or folders searched for ship files) against every construction rule.
 
     Folders are walked as ruff walks them: .gitignore is respected, hidden folders and virtual
@@ -107,7 +118,7 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
     sel = codes(select, "--select") if select else settings.select
     ign = codes(ignore, "--ignore") if ignore else settings.ignore
     form = output_format or fmt or settings.output_format or "text"
-    found = find_ship_files(ships, exclude=[*settings.exclude, *exclude], root=settings.root)
+    found = find_ship_files(ships, exclude=[*settings.exclude, *(exclude or ())], root=settings.root)
     many = len(ships) > 1 or any(Path(p).is_dir() for p in ships)
     if not found.files and not found.skipped:
         raise InputError("no ship files (*.toml) here", file=ships[0] if len(ships) == 1 else None)
@@ -130,7 +141,7 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
         for u in unreadable:
             if form in ("text", "json"):
                 sys.stderr.write(f"shipcheck: error: {u.message}\n")
-    _print_check(form, results, unreadable, many, do_draw, len(found.skipped))
+    _print_check(form, results, unreadable, many, do_draw, len(found.skipped), quiet)
     if unreadable:
         exit_with(EXIT_USAGE)
     if any(not c.report.legal for c in results):
@@ -138,7 +149,7 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
 
 
 def _print_check(form: str, results: list[Any], unreadable: list[Any], many: bool, do_draw: bool,
-                 skipped: int) -> None:
+                 skipped: int, quiet: bool = False) -> None:
     from .. import outputs
 
     if form == "json":
@@ -171,7 +182,7 @@ def _print_check(form: str, results: list[Any], unreadable: list[Any], many: boo
             for line in violation_lines(r):
                 echo(line)
             echo(summary(r))
-            for note in r.notes:
+            for note in () if quiet else r.notes:
                 echo(printable(f"note: {note}"))
         if many and (len(results) > 1 or skipped or unreadable):
             n_illegal = sum(1 for c in results if not c.report.legal)
@@ -192,17 +203,29 @@ def _rebase_board(ship: Ship, src: Path, out: Path) -> Ship:
     return replace(ship, board_ref=Path(new).as_posix())
 
 
-@click.command("fix")
-@ship_argument
-@click.option("--write", "-w", metavar="OUT", type=click.Path(path_type=Path),
-              help="Write the fixed ship to this file.")
-@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
-@format_option
-def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
+@command("fix")
+def fix_cmd(
+    ship: ShipArg,
+    write: Annotated[Path | None, typer.Option("--write", metavar="OUT", show_default=False,
+                                               help="Write the fixed ship to this file.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUT if it exists.")] = False,
+    keep: Annotated[list[str] | None, typer.Option(
+        "--keep", metavar="SQUARE", show_default=False,
+        help="Never take off the tile on this square (COL,ROW, e.g. 7,8) when a legal ship keeps it; "
+             "repeatable.")] = None,
+    alternatives: Annotated[int, typer.Option(
+        "--alternatives", min=0, metavar="K",
+        help="Also list up to K other repairs as good (as few lost, the same --keep squares kept).")] = 0,
+    fmt: FormatOpt = "text",
+) -> None:
     """Find the fewest components to take off so the ship passes inspection.
 
     Components that fall off with a removed one count as lost too. Crew errors (A codes) are reported,
     not mended by removal.
+
+    With --keep, the tiles on those squares stay whenever some legal ship keeps them, even when that
+    costs more components than the minimum (the output says how many more). --alternatives K lists
+    other repairs as good; --write writes the first.
 
     Exit 0 when a legal ship remains; 1 (writing nothing) when no removal makes the ship legal, e.g. a
     pilot cabin off its start square.
@@ -211,6 +234,7 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
     Examples:
       shipcheck fix examples/mistakes/loose-piece.toml
       shipcheck fix my-ship.toml --write my-ship-fixed.toml
+      shipcheck fix examples/mistakes/cannon-blocked.toml --keep 7,6 --alternatives 3
     """
     from ..fix import fix as fix_ship
 
@@ -223,7 +247,10 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
     from ._common import spinner
 
     with spinner("finding the fewest components to lose"):
-        res = fix_ship(s)
+        try:
+            res = fix_ship(s, keep=keep or [], alternatives=alternatives)
+        except InputError as exc:
+            raise as_options(exc, {"keep": "--keep", "alternatives": "--alternatives"}) from None
     b = s.board
     if fmt == "json":
         print_json(res.to_dict(ship))
@@ -252,6 +279,21 @@ def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
                      else f"falls off (joined to nothing): {named(res.fell_off)}")
             implied = " (the pilot cabin on the start square among them)" if any(t.implied for t in s.tiles) else ""
             echo(f"lost: {res.lost} component{'s' if res.lost != 1 else ''}, kept: {res.kept} tiles{implied}")
+            if res.keep:
+                kept_ok = [b.cell_text(i) for i in res.keep if i not in res.keep_lost]
+                if kept_ok:
+                    echo(f"kept as asked: {', '.join(kept_ok)}")
+                if res.keep_lost:
+                    echo(f"no legal ship keeps: {', '.join(b.cell_text(i) for i in res.keep_lost)}")
+                if res.min_lost is not None and res.lost is not None and res.lost > res.min_lost:
+                    echo(f"the minimum without --keep is {res.min_lost} lost")
+            for k, alt in enumerate(res.alternatives, 2):
+                parts = [f"take off {named(alt.cut)}"] if alt.cut else []
+                if alt.fell_off:
+                    parts.append(f"falls off {named(alt.fell_off)}")
+                echo(f"repair {k}: {'; '.join(parts)}")
+            if alternatives and not res.alternatives:
+                echo("no other repair is as good")
         for v in res.crew:
             echo(f"crew: {v.code} {v.message} (mend it by placing the crew differently; `fix` removes nothing for it)")
         if res.fixable and res.fixed is not None:
@@ -280,10 +322,11 @@ def _rule_dict(code: str) -> dict[str, Any]:
             "fixable": r.fixable, "bad": r.bad, "good": r.good}
 
 
-@click.command("rules")
-@click.argument("code", required=False, metavar="[CODE]")
-@format_option
-def rules_cmd(code: str | None, fmt: str) -> None:
+@command("rules")
+def rules_cmd(
+    code: Annotated[str | None, typer.Argument(metavar="[CODE]", show_default=False)] = None,
+    fmt: FormatOpt = "text",
+) -> None:
     """List the construction rules, or explain one (CODE, e.g. C1) with a bad and a good example ship.
 
     \b

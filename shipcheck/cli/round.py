@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InputError
-from ._common import echo, header, pct, print_json, progress_bar, provisional, round_compile_note
-
-ROUND_POLICIES = ("default", "racing")
+from ._common import echo, header, pct, print_json, progress_bar, provisional, round_compile_note, table, width
 
 
 def _histogram(dist: dict[int, float], width: int = 40, max_rows: int = 24) -> list[str]:
@@ -34,29 +32,20 @@ def _causes(shares: dict[str, float]) -> str:
     return "gave up: " + ", ".join(f"{k.replace('_', ' ')} {v * 100:.1f} %" for k, v in shares.items())
 
 
-def run(ship: str, *, round_: str, opponents: tuple[str, ...], deck: str | None, rules: str | None,
+def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules: str | None,
         edition: str | None, policy: str, opponent_policy: str, five_player: bool, runs: int, seed: int | None,
-        workers: int, scheduler: str | None, batch: int, fmt: str, purse: int = 0) -> None:
+        workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False, purse: int = 0) -> None:
     from ..round import simulate_round
     from ..round.deck import card_label
     from ..round.result import by_source_lines
-    from ..round.rulebook import round_key
     from ..shipfile import load_ship
 
-    try:
-        key = round_key(round_)
-    except ValueError:
-        raise InputError("bad round", key="--round", value=round_, expected="1, 2, 3, 3a or learning") from None
-    for name, value in (("--policy", policy), ("--opponent-policy", opponent_policy)):
-        if value not in ROUND_POLICIES:
-            raise InputError(f"{value} is not a round policy", key=name, value=value,
-                             expected=" or ".join(ROUND_POLICIES))
     s = load_ship(ship)
     others = [load_ship(o) for o in opponents] if opponents else None
     round_compile_note()
     try:
         with progress_bar("flying rounds") as bar:
-            r = simulate_round(s, round=key, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
+            r = simulate_round(s, round=round_, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
                                batch=batch, workers=workers, scheduler=scheduler, policy=policy,
                                opponent_policy=opponent_policy, progress=bar, rules=rules,
                                five_player=True if five_player else None, purse=purse)
@@ -88,7 +77,7 @@ def run(ship: str, *, round_: str, opponents: tuple[str, ...], deck: str | None,
     q = me.credits_percentiles
     echo(f"credits: mean {me.credits_mean:.2f}  95 % CI [{lo:.2f}, {hi:.2f}]  "
          f"5 %: {q[5]}  median: {q[50]}  95 %: {q[95]}")
-    for line in _histogram(me.credits_distribution):
+    for line in _histogram(me.credits_distribution, width=max(10, min(40, width() - 30))):
         echo(line)
     flo, fhi = me.p_finish_ci
     for line in by_source_lines(r):
@@ -100,17 +89,18 @@ def run(ship: str, *, round_: str, opponents: tuple[str, ...], deck: str | None,
     echo(f"lost:      {me.expected_lost:.3f} components  95 % CI [{elo:.3f}, {ehi:.3f}]; "
          f"place: {', '.join(f'{k}: {v * 100:.0f} %' for k, v in _places(me.place).items())}")
     echo("")
-    echo("by card type (per run): met   lost  credits   days  gave up")
-    for t, v in sorted(me.by_card_type.items(), key=lambda kv: -kv[1]["expected_lost"]):
-        echo(f"  {t.replace('_', ' '):<20} {v['drawn']:5.2f} {v['expected_lost']:6.3f} {v['expected_credits']:8.2f} "
-             f"{v['expected_days']:6.2f} {v['p_gave_up'] * 100:6.2f} %")
+    echo("by card type (per run):")
+    rows = [[t.replace("_", " "), f"{v['drawn']:.2f}", f"{v['expected_lost']:.3f}", f"{v['expected_credits']:.2f}",
+             f"{v['expected_days']:.2f}", f"{v['p_gave_up'] * 100:.2f} %"]
+            for t, v in sorted(me.by_card_type.items(), key=lambda kv: -kv[1]["expected_lost"])]
+    table(["card", "met", "lost", "credits", "days", "gave up"], rows, drop=(5, 4), left=(0,), indent=2)
     if r.opponents:
         echo("")
         echo("opponents:")
-        for o in r.opponents:
-            echo(f"  {o.name:<16} credits {o.credits_mean:6.2f}  finished {pct(o.p_finish)}  "
-                 f"survived {pct(o.p_survive)}  lost {o.expected_lost:.2f}")
-    if r.notes:
+        rows = [[o.name, f"{o.credits_mean:.2f}", pct(o.p_finish).strip(), pct(o.p_survive).strip(),
+                 f"{o.expected_lost:.2f}"] for o in r.opponents]
+        table(["ship", "credits", "finished", "survived", "lost"], rows, drop=(3, 4), left=(0,), indent=2)
+    if r.notes and not quiet:
         echo("")
         for n in r.notes:
             echo(f"note: {n}")

@@ -23,6 +23,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrow, FancyBboxPatch, Patch, Polygon, Rectangle, Wedge
 from matplotlib.ticker import MaxNLocator
 
+from ..errors import printable
 from .data import DIRS, EMPTY, HULL, LOCKED, START, MeteorData, ShipView, TileView, pct
 
 # -- colours -------------------------------------------------------------------------------------
@@ -189,12 +190,20 @@ def _tile(ax: Axes, layers: _Layers, t: TileView, *, fontsize: float) -> None:
                 bbox={"boxstyle": "round,pad=0.15", "facecolor": BAD if error else WARN, "edgecolor": "none"})
 
 
+def _plain(text: str) -> str:
+    """Text from a file as it is to be drawn: control characters removed (fonts have no glyph for
+    them, and matplotlib warns) and ``$`` escaped (matplotlib would read a pair as mathtext)."""
+    return printable(text).replace("$", r"\$")
+
+
 def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: int = 60,
             flush: bool = False) -> None:
     """A bold title and a grey subtitle over the Axes; ``flush`` starts them at the figure's left
     edge instead of the Axes' (charts whose tick labels take the left margin)."""
     import textwrap
 
+    title = _plain(title)
+    subtitle = "\n".join(_plain(line) for line in subtitle.split("\n"))
     x = 0.0
     if flush:
         pos = ax.get_position()
@@ -491,7 +500,7 @@ def _short(name: str, width: int = 24) -> str:
     """A name in at most two lines of ``width`` characters (an ellipsis cuts the rest)."""
     import textwrap
 
-    lines = textwrap.wrap(name, width)
+    lines = textwrap.wrap(_plain(name), width)
     if len(lines) > 2:
         lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), width, placeholder="…")]
     return "\n".join(lines)

@@ -9,16 +9,18 @@ from typing import Any
 
 import numpy as np
 
+from shipcheck import validate as valid
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
-from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, positive_int, seed_of, worker_payload
+from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
-from .deck import Deck, build_deck, fixed_deck, load_deck_file
+from ..defaults import RUNS_ROUND, default_round
+from .deck import Deck, build_deck
 from .engine import Chunk, Job, build_table, run_chunk
 from .field import default_field
 from .policy import RoundPolicy, resolve_policy
 from .race import Table
-from .result import PlayerResult, RoundResult
+from .result import RUN_BYTES, PlayerResult, RoundResult
 from .rulebook import round_key, round_rules
 
 __all__ = ["simulate_round"]
@@ -31,32 +33,9 @@ MAX_STATES = 150_000
 BATCH = 4096
 
 
-def _ship(s: Any, what: str) -> Ship:
-    if isinstance(s, Ship):
-        return s
-    if isinstance(s, (str, Path)):
-        from shipcheck.shipfile import load_ship
-
-        return load_ship(s)
-    raise InputError(f"{what} must be a Ship or a ship file path", key=what.strip("`"), value=type(s).__name__,
-                     expected="a Ship or a path")
-
-
 def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
-    if deck is None:
-        return build_deck(rules, edition)
-    if isinstance(deck, Deck):
-        return deck
-    if isinstance(deck, (str, Path)):
-        d = load_deck_file(deck)
-        if edition is not None and d.edition != edition:
-            raise InputError("the deck file's edition is not the one asked for", file=str(deck), key="edition",
-                             value=d.edition, expected=edition)
-        return d
-    if isinstance(deck, Sequence) and all(isinstance(c, str) for c in deck):
-        return fixed_deck(list(deck), edition)
-    raise InputError("bad `deck`", key="deck", value=type(deck).__name__,
-                     expected="None (drawn), a Deck, a deck file path or a list of card ids")
+    d = valid.deck(deck, edition=edition)
+    return build_deck(rules, edition) if d is None else d
 
 
 # -- chunks on the chosen backend ------------------------------------------------------------------
@@ -99,11 +78,11 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
 def simulate_round(
     ship: Ship | str | Path,
     *,
-    round: int | str = 1,
+    round: int | str | None = None,
     opponents: Sequence[Ship | str | Path] | None = None,
     deck: Deck | str | Path | Sequence[str] | None = None,
     edition: str | None = None,
-    runs: int = 10_000,
+    runs: int = RUNS_ROUND,
     rng: Any = None,
     seed: int | None = None,
     batch: int = BATCH,
@@ -125,6 +104,7 @@ def simulate_round(
         The ship (player 1, the leader at the start): a :class:`~shipcheck.model.Ship` or a file.
     round
         ``1``, ``2``, ``3``, ``"3a"`` or ``"learning"``: the deck, start positions and rewards.
+        Default: the level of the ship's board (``"3a"`` for class IIIa), as the command line.
     opponents
         Ships flying with it, in launch order (at most 4). None: the default field of the ship's
         class shipped with the tool (:func:`shipcheck.round.field.default_field`); ``[]``: alone.
@@ -165,29 +145,31 @@ def simulate_round(
     >>> 0 <= r.p_finish <= 1
     True
     """
-    key = round_key(round)
-    runs = positive_int("runs", runs)
-    batch = positive_int("batch", batch)
+    me = valid.ship(ship)
+    key = round_key(round) if round is not None else default_round(me.board)
+    count = valid.count(runs, key="runs")
+    batch = valid.count(batch, key="batch")
     if workers is not None:
-        workers = positive_int("workers", workers)
-    if progress is not None and not callable(progress):
-        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
-                         expected="a callable(done_runs, total_runs) or None")
+        workers = valid.count(workers, key="workers")
+    progress = valid.callback(progress, key="progress", expected="a callable(done_runs, total_runs) or None")
+    five_player = valid.flag(five_player, key="five_player", none=True)
+    assume_weakest = bool(valid.flag(assume_weakest, key="assume_weakest"))
+    ed = valid.edition(edition)
+    pol = resolve_policy(policy)
+    opp = resolve_policy(opponent_policy if opponent_policy is not None else "default", key="opponent_policy")
+    rules_path = valid.rules(rules)
     s = seed_of(rng, seed)
-    me = _ship(ship, "`ship`")
+    given = valid.opponents(opponents)
     notes: list[str] = []
-    rr = round_rules(key, rules)
-    if opponents is None:
+    rr = round_rules(key, rules_path)
+    if given is None:
         others, note = default_field(me, rr.level)
         notes.append(note)
     else:
-        others = [_ship(o, "an opponent") for o in opponents]
-    if len(others) > 4:
-        raise InputError("too many opponents", key="opponents", value=len(others), expected="at most 4 (5 players)")
+        others = given
     ships = (me, *others)
-    d = _deck(deck, rr, edition or (None if deck is not None else me.edition))
-    pol = resolve_policy(policy)
-    opp = resolve_policy(opponent_policy if opponent_policy is not None else "default")
+    runs = valid.runs(count, run_bytes=RUN_BYTES * len(ships), what="keeping the per-run results of")
+    d = _deck(deck, rr, ed or (None if deck is not None else me.edition))
     five = len(ships) == 5 if five_player is None else bool(five_player)
     purses = _purse(purse, len(ships))
     job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest, purses)
@@ -214,24 +196,35 @@ def _purse(purse: Any, players: int) -> tuple[int, ...]:
 
 
 def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
+    """The round's notes: one line per provisional value or caution, naming the ships it applies to."""
     from shipcheck.rules import check
 
     rr = job.rules
     out = rr.notes() + rr.card_rule_notes({c.type for c in job.deck.cards})
     table = build_table(job)
+    shared: dict[str, list[str]] = {}  # a caution -> the ships it applies to, in launch order
+    for i, sh in enumerate(ships):
+        who = "the ship" if i == 0 else f"opponent {i} ({sh.name or sh.source or 'unnamed'})"
+        _cap, why = rr.cap_for(sh.board.name, sh.board.max_penalty)
+        if why:
+            shared.setdefault(f"provisional cap: {why}", []).append(who)
+        if not sh.board.verified:
+            shared.setdefault(f"unverified board {sh.board.name}: geometry is provisional", []).append(who)
+        if sh.board.level != rr.level:
+            shared.setdefault(f"a class {sh.board.name} ship in a level-{rr.level} round", []).append(who)
+    out += [f"{what} (for {_names(whos, len(ships))})" for what, whos in shared.items()]
     for i, (sh, m) in enumerate(zip(ships, table.models)):
         who = "the ship" if i == 0 else f"opponent {i} ({sh.name or sh.source or 'unnamed'})"
-        cap, why = rr.cap_for(sh.board.name, sh.board.max_penalty)
-        if why:
-            out.append(f"provisional cap for {who}: {why}")
-        if not sh.board.verified:
-            out.append(f"{who} flies an unverified board ({sh.board.name}): geometry is provisional")
-        if sh.board.level != rr.level:
-            out.append(f"{who} is a class {sh.board.name} ship in a level-{rr.level} round")
         if not check(sh).legal:
             out.append(f"{who} is illegal: it flies as written (the inspection would remove components first)")
         out += [f"{who}: {n}" for n in m.notes]
     return out
+
+
+def _names(whos: list[str], players: int) -> str:
+    if len(whos) == players > 1:
+        return "every ship"
+    return whos[0] if len(whos) == 1 else ", ".join(whos[:-1]) + " and " + whos[-1]
 
 
 def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], notes: tuple[str, ...]) -> RoundResult:
