@@ -252,10 +252,6 @@ def _engine(k: Kernel, engine: str | None) -> str:
     choice = (engine or os.environ.get(ENGINE_ENV, "") or "auto").strip().lower()
     if choice == "python" or not k.compilable:
         return "python"
-    from .jit import compiled
-
-    if not compiled():  # numba missing or switched off: the Python kernel gives the same answer
-        return "python"
     return "compiled" if choice == "compiled" else "auto"
 
 
@@ -276,9 +272,13 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
             work = len(dist) * (stop - i)
             loaded = "shipcheck.kernel_jit" in sys.modules
             if mode == "compiled" or work >= (COMPILED_LOADED_FROM if loaded else COMPILED_FROM):
+                from .jit import compiled
+
                 try:
+                    if not compiled():
+                        raise ImportError("the compiled engine is off")
                     from . import kernel_jit
-                except ImportError:  # numba missing or broken: the Python kernel gives the same answer
+                except ImportError:  # numba missing, off or broken: the Python kernel gives the same answer
                     mode = "python"
                 else:
                     dist, e = kernel_jit.forward(k, atk[i:stop], dist)

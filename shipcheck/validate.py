@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +33,6 @@ from .errors import InputError, short_repr, suggest
 
 if TYPE_CHECKING:
     from .model import Ship
-    from .round.deck import Deck
 
 __all__ = [
     "OPTIONS",
@@ -40,7 +40,6 @@ __all__ = [
     "callback",
     "choice",
     "count",
-    "deck",
     "edition",
     "flag",
     "instance",
@@ -66,6 +65,8 @@ OPTIONS: dict[str, str] = {
 
 #: the editions whose cards and tiles the tool ships
 EDITIONS = ("2007", "2021")
+#: the rounds the simulator flies (the keys of ``[round.N]`` in ``tiles/rounds.toml``)
+ROUNDS = ("learning", "1", "2", "3", "3a")
 
 
 def _bad(key: str, value: Any, expected: str, hint: str | None = None, what: str | None = None) -> InputError:
@@ -89,6 +90,9 @@ def _shown(value: Any) -> Any:
     return _Plain(f"<{type(value).__name__}>")
 
 
+shown = _shown  # the same, for validators kept beside what they validate (round.deck.as_deck)
+
+
 def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputError:
     """``exc`` with a library argument's name replaced by its command-line option (``runs`` ->
     ``--runs``); errors about files, or about names not in ``options``, come back unchanged."""
@@ -105,6 +109,40 @@ def instance(value: Any, kind: type | tuple[type, ...], *, key: str, expected: s
                                                                                  else (kind,))):
         return value
     raise _bad(key, _shown(value), expected)
+
+
+# -- memory ---------------------------------------------------------------------------------------
+def available_memory() -> int | None:
+    """Bytes of memory available to new allocations (``MemAvailable``), or None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
+        if n < 1000 or unit == "YB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def check_memory(needed: int, *, key: str, value: Any, what: str, per: int = 0) -> None:
+    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit;
+    with ``per`` (the bytes one unit of ``value`` needs) the message gives the largest value that fits."""
+    avail = available_memory()
+    if avail is not None and needed > avail:
+        bound = f"at most about {avail // per:,} on this machine" if per else "a smaller value"
+        raise InputError(f"{what} would need about {_size(needed)} of memory, and {_size(avail)} is available",
+                         key=key, value=value, expected=bound)
 
 
 # -- numbers --------------------------------------------------------------------------------------
@@ -127,8 +165,6 @@ def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
     what is available), rather than growing until the machine runs out."""
     n = count(value, key=key, minimum=minimum)
     if run_bytes:
-        from .parallel import check_memory
-
         check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs", per=run_bytes)
     return n
 
@@ -195,10 +231,8 @@ def choice(value: Any, choices: Iterable[str], *, key: str, what: str | None = N
 def round_key(value: Any, *, key: str = "round", rounds: Sequence[str] | None = None) -> str:
     """A round as the key of ``[round.N]``: ``1``, ``"1"``, ``" 3A "``, ``"learning"`` -> ``"1"``,
     ``"3a"``, ``"learning"``. ``rounds``: the rounds allowed (default every round the simulator
-    flies, :data:`shipcheck.round.rulebook.ROUNDS`)."""
+    flies, :data:`ROUNDS`)."""
     if rounds is None:
-        from .round.rulebook import ROUNDS
-
         rounds = ROUNDS
     options = sorted(rounds, key=lambda r: (not r[:1].isdigit(), r))
     if isinstance(value, str) or (isinstance(value, numbers.Integral) and not isinstance(value, bool)):
@@ -284,26 +318,3 @@ def rules(value: Any, *, key: str = "rules") -> Path | None:
     if isinstance(value, (str, Path)) and str(value):
         return Path(value)
     raise _bad(key, _shown(value), "None or the path of a TOML rules file")
-
-
-def deck(value: Any, *, edition: str | None = None, key: str = "deck") -> Deck | None:
-    """None (decks drawn as the rules build them), a :class:`~shipcheck.round.deck.Deck`, a deck
-    file path (loaded; its edition must be ``edition`` when one is asked for) or a non-empty list of
-    card ids (in ``edition``)."""
-    if value is None:
-        return None
-    from .round.deck import Deck, fixed_deck, load_deck_file
-
-    if isinstance(value, Deck):
-        return value
-    if isinstance(value, (str, Path)):
-        d = load_deck_file(value)
-        if edition is not None and d.edition != edition:
-            raise InputError("the deck file's edition is not the one asked for", file=str(value), key="edition",
-                             value=d.edition, expected=edition)
-        return d
-    if isinstance(value, Sequence) and all(isinstance(c, str) for c in value):
-        if not value:
-            raise _bad(key, "[]", "at least one card id, e.g. ['I-05']", what="an empty deck")
-        return fixed_deck(list(value), edition)
-    raise _bad(key, _shown(value), "None (drawn), a Deck, a deck file path or a non-empty list of card ids")

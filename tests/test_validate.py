@@ -115,10 +115,12 @@ def test_ship_opponents_rules_deck(scout: shipcheck.Ship) -> None:
     assert valid.rules(None) is None and valid.rules("r.toml") == Path("r.toml")
     refused(lambda: valid.rules(5), "rules", "value 5")
     refused(lambda: valid.rules(""), "rules")
-    assert valid.deck(None) is None and valid.deck(["I-05"]).ids == ["I-05"]
-    refused(lambda: valid.deck([]), "deck", "an empty deck")
-    refused(lambda: valid.deck(5), "deck", "value 5")
-    refused(lambda: valid.deck(["I-99"]), "cards", "no card I-99 in edition 2007")
+    from shipcheck.round.deck import as_deck
+
+    assert as_deck(None) is None and as_deck(["I-05"]).ids == ["I-05"]
+    refused(lambda: as_deck([]), "deck", "an empty deck")
+    refused(lambda: as_deck(5), "deck", "value 5")
+    refused(lambda: as_deck(["I-99"]), "cards", "no card I-99 in edition 2007")
 
 
 def test_as_option_names_the_command_line_option() -> None:

@@ -188,6 +188,10 @@ class Report:
         """The page; ``images`` maps figure keys to ``src`` values (data URIs); drawn when omitted."""
         from .html import page
 
+        if images is None:
+            from .output import inline_images
+
+            images = inline_images(self.figures())
         return page(self, images)
 
     def write(self, out: str | Path) -> list[Path]:
@@ -241,6 +245,7 @@ def report(
     from .. import validate as valid
     from ..parallel import seed_of
     from ..round import build_deck, round_rules, simulate_round
+    from ..round.deck import as_deck
     from ..round.result import RUN_BYTES
 
     loaded: list[tuple[Ship, str | None]] = []
@@ -261,7 +266,7 @@ def report(
                       what="keeping the per-run results of")
     s = seed_of(rng, seed)
     rules = round_rules(key)
-    the_deck = valid.deck(deck, edition=edition)
+    the_deck = as_deck(deck, edition=edition)
     if the_deck is None:
         the_deck = build_deck(rules, ed)
     weights = swarm_weights(the_deck)

@@ -119,12 +119,10 @@ def _columns(blocks: list[str]) -> str:
     return '<div class="pair">' + "".join(f"<div>{b}</div>" for b in blocks) + "</div>"
 
 
-def page(rep: Report, images: dict[str, str] | None = None) -> str:
-    """The whole page as a string."""
+def page(rep: Report, images: dict[str, str]) -> str:
+    """The whole page as a string, its figures from ``images`` (figure key -> ``src``)."""
     from .. import __version__
 
-    if images is None:
-        images = inline_images(rep.figures())
     pref = rep._prefixed()
     two = len(pref) > 1
     out: list[str] = []
@@ -267,10 +265,3 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
             "components lost, chance to finish."
             + (f" {len(adv.idle)} change(s) made no difference in any round." if adv.idle else "") + "</p>")
     return out
-
-
-def inline_images(figures: dict[str, Any]) -> dict[str, str]:
-    """Each figure as an SVG data URI (crisp on any screen)."""
-    from .output import render
-
-    return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}

@@ -15,7 +15,7 @@ from shipcheck.model import Ship
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
 from ..defaults import RUNS_ROUND, default_round
-from .deck import Deck, build_deck
+from .deck import Deck, as_deck, build_deck
 from .engine import Chunk, Job, build_table, run_chunk
 from .field import default_field
 from .policy import RoundPolicy, resolve_policy
@@ -34,7 +34,7 @@ BATCH = 4096
 
 
 def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
-    d = valid.deck(deck, edition=edition)
+    d = as_deck(deck, edition=edition)
     return build_deck(rules, edition) if d is None else d
 
 
