@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import itertools
 import os
 import sys
 import threading
@@ -27,7 +28,8 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["ENV", "PLAIN_SUFFIX", "cache_note", "compiled", "jit", "objmode", "plain_package", "reason"]
+__all__ = ["ENV", "PLAIN_SUFFIX", "cache_note", "call_back", "callbacks", "compiled", "jit", "new_key",
+           "plain_package", "reason"]  # and ``objmode`` (looked up on first use, see __getattr__)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,6 +60,11 @@ def _load() -> None:
                     _state["reason"] = "NUMBA_DISABLE_JIT=1 in the environment"
                 else:
                     _state["numba"] = numba
+                    # a function calling back into Python (objmode) cannot release the GIL, and its
+                    # callers that do would say so at every compile
+                    import warnings
+
+                    warnings.filterwarnings("ignore", message=".*object mode won't allow parallel execution")
         _state["loaded"] = True
 
 
@@ -78,19 +85,22 @@ def cache_note() -> str | None:
     return _state["cache"]  # type: ignore[no-any-return]
 
 
-def jit(fn: F) -> F:
+def jit(fn: F | None = None, *, nogil: bool = True) -> Any:
     """``fn`` compiled by numba (``nopython``, cached on disk), or ``fn`` itself: when numba is not
-    there or switched off, and in the plain copy of a package (:func:`plain_package`)."""
+    there or switched off, and in the plain copy of a package (:func:`plain_package`). ``nogil``:
+    release the GIL while it runs (not for a function that calls back into Python)."""
+    if fn is None:
+        return lambda f: jit(f, nogil=nogil)
     if fn.__module__.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in fn.__module__ or not compiled():
         return fn
     numba = _state["numba"]
     try:
-        return numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+        return numba.njit(cache=True, nogil=nogil)(fn)
     except RuntimeError as exc:  # "cannot cache function ...: no locator available": nowhere to write
         if _state["cache"] is None:
             _state["cache"] = ("the compiled engine cannot be cached on disk (no writable cache folder; "
                                f"NUMBA_CACHE_DIR names one): it is compiled in memory for this process ({exc})")
-        return numba.njit(cache=False, nogil=True)(fn)  # type: ignore[no-any-return]
+        return numba.njit(cache=False, nogil=nogil)(fn)
 
 
 class _NoObjMode:
@@ -119,9 +129,15 @@ def _objmode() -> Any:
     return numba.objmode
 
 
-#: ``with objmode(answer="int64"): answer = ask(...)`` calls back into Python from compiled code
-#: (numba's ``objmode``); a context that does nothing in plain Python
-objmode: Any = _objmode()
+def __getattr__(name: str) -> Any:
+    # ``objmode`` (``with objmode(answer="int64"): answer = ask(...)`` calls back into Python from
+    # compiled code: numba's ``objmode``, a context that does nothing in plain Python) is looked up
+    # on first use, so that importing this module imports no numba
+    if name == "objmode":
+        value = _objmode()
+        globals()["objmode"] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def plain_package(name: str) -> ModuleType:
@@ -149,3 +165,21 @@ def plain_package(name: str) -> ModuleType:
             del sys.modules[plain]
             raise
         return mod
+
+
+#: key -> the Python function compiled code calls back (see :func:`call_back`)
+callbacks: dict[int, Callable[..., int]] = {}
+
+
+def call_back(key: int, *args: Any) -> int:
+    """``callbacks[key](*args)``: what compiled code calls inside ``with objmode(...)`` to ask Python
+    (a player's own policy); one registry for the compiled engine and its plain copy alike."""
+    return int(callbacks[int(key)](*args))
+
+
+_keys = itertools.count(1)
+
+
+def new_key() -> int:
+    """A key for :data:`callbacks` no one else uses in this process."""
+    return next(_keys)

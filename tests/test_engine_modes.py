@@ -15,12 +15,10 @@ import numpy as np
 import pytest
 
 from shipcheck import engine, jit
-from shipcheck.round import fast
 from shipcheck.round.deck import build_deck
-from shipcheck.round.engine import Job, build_table
+from shipcheck.round.engine import ROLLS, Job, build_table
 from shipcheck.round.field import default_field
 from shipcheck.round.policy import DefaultPolicy, RacingPolicy
-from shipcheck.round.race import ROLLS
 from shipcheck.round.rulebook import round_rules
 from shipcheck.shipfile import load_ship
 
@@ -60,13 +58,13 @@ def test_the_plain_engine_gives_the_compiled_numbers(path, rnd, policy):
     deck = build_deck(rules, me.edition)
     job = Job((me, *others), (policy,) + (DefaultPolicy(),) * len(others), rules, deck, False)
     table = build_table(job)
-    t = {**fast._compiled(table, deck.cards), "depth": table.goods_depth}
+    t = table.tables(deck.cards)
     g = np.random.default_rng(7)
     decks = deck.draw(g, 40).astype(np.int64)
     rolls = g.integers(0, 36, size=(40, decks.shape[1], ROLLS)).astype(np.int64)
     outs = []
     for plain in (True, False):
-        out = engine.Outputs(table.P, 40, len(t["types"]), 6, 5, max(m.n for m in table.models))
+        out = engine.Outputs(table.P, 40, 12, 6, 5, max(m.n for m in table.models))
         with np.errstate(over="ignore"):
             engine._call(engine._run_module(plain), t, decks, rolls, out)
         outs.append(out)

@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from shipcheck.round.engine import CAUSES
 from shipcheck.round.policy import DefaultPolicy, View
-from shipcheck.round.race import CAUSES
 from shipcheck.round.state import Firepower, ShipModel
 from tests.roundkit import A, fly, pair
 from tests.shipbuild import ship, tile

@@ -220,7 +220,7 @@ def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (),
 
 def round_compile_note() -> None:
     """Say on stderr when the round engine is about to be compiled (its first use)."""
-    from ..round.fast import compile_note
+    from ..round.engine import compile_note
 
     note = compile_note()
     if note:

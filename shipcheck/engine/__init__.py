@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Outputs", "compiled_ready", "notes", "play", "warm"]
+__all__ = ["Outputs", "compiled_ready", "function", "notes", "play", "warm"]
 
 #: runs a slice of the plain engine flies before looking whether the compiled one is ready
 PLAIN_SLICE = 32
@@ -84,7 +84,7 @@ class Outputs:
 
 
 def _call(mod: ModuleType, t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs) -> None:
-    mod.play(t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["pol"], t["init"], t["purse"],
+    mod.play(t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["init"], t["purse"],
              decks, rolls, out.credits, out.lost, out.survived, out.gave_up, out.days, out.place,
              out.card_credits, out.sources, out.by_type, out.tile_lost, t["depth"])
 
@@ -94,13 +94,12 @@ def _dummy() -> tuple[dict[str, Any], np.ndarray, np.ndarray, Outputs]:
     from . import layout as L
 
     S = np.zeros((1, L.ROWS, 64), dtype=np.int64)
-    S[:, L.OFFS, :4] = (3, 4, 5, 9)
-    R = np.zeros(6, dtype=np.int64)
+    S[:, L.OFFS, :4] = (4, 5, 6, 10)
+    R = np.zeros(7, dtype=np.int64)
     R[L.R_P] = 1
     t = {"S": S, "C": np.zeros((1, L.CROWS, 12), dtype=np.int64), "R": R, "start": np.zeros(1, dtype=np.int64),
          "prices": np.zeros(4, dtype=np.int64), "arrival": np.zeros(1, dtype=np.int64),
-         "pol": np.zeros(1, dtype=np.int64), "init": np.zeros((1, 9), dtype=np.int64),
-         "purse": np.zeros(1, dtype=np.int64), "depth": 1}
+         "init": np.zeros((1, 10), dtype=np.int64), "purse": np.zeros(1, dtype=np.int64), "depth": 1}
     decks = np.zeros((0, 1), dtype=np.int64)
     rolls = np.zeros((0, 1, 8), dtype=np.int64)
     return t, decks, rolls, Outputs(1, 0, 12, 6, 5, 1)
@@ -114,6 +113,20 @@ def _build() -> None:
         _warm["error"] = exc
     finally:
         _warm["done"] = time.monotonic()
+
+
+def function(module: str, name: str) -> Callable[..., Any]:
+    """Function ``name`` of the engine's module ``module``: compiled once the compiled engine is
+    ready in this process, else its plain copy (the same rules, for Python callers: a policy's
+    view of its ship, the exact odds of cards)."""
+    from importlib import import_module
+
+    from shipcheck import jit
+
+    if jit.compiled() and compiled_ready():
+        return getattr(import_module(f"{__name__}.{module}"), name)  # type: ignore[no-any-return]
+    plain = jit.plain_package(__name__)
+    return getattr(import_module(f"{plain.__name__}.{module}"), name)  # type: ignore[no-any-return]
 
 
 def compiled_ready() -> bool:
@@ -163,21 +176,21 @@ def notes() -> list[str]:
     return out
 
 
-def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs,
+def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, *, plain: bool = False,
          tick: Callable[[int], Any] | None = None) -> None:
     """Fly the runs of ``decks`` and ``rolls`` with the tables ``t`` into ``out``: on the compiled
     engine once it is ready, else a slice of :data:`PLAIN_SLICE` runs at a time on the plain one
-    (``tick(runs_done)`` after each slice) until it is."""
+    (``tick(runs_done)`` after each slice) until it is; ``plain``: on the plain one throughout."""
     from shipcheck import jit
 
     n = decks.shape[0]
-    if jit.compiled() and (compiled_ready() or warm(0.0)):
+    if not plain and jit.compiled() and (compiled_ready() or warm(0.0)):
         _call(_run_module(False), t, decks, rolls, out)
         return
-    plain = _run_module(True)
+    slow = _run_module(True)
     a = 0
     while a < n:
-        if jit.compiled() and compiled_ready():
+        if not plain and jit.compiled() and compiled_ready():
             part = out.part(a, n)
             _call(_run_module(False), t, decks[a:], rolls[a:], part)
             out.put(a, part)
@@ -185,7 +198,7 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs,
         b = min(n, a + PLAIN_SLICE)
         part = out.part(a, b)
         with np.errstate(over="ignore"):  # int64 words wrap, as they do compiled (the bit tricks rely on it)
-            _call(plain, t, decks[a:b], rolls[a:b], part)
+            _call(slow, t, decks[a:b], rolls[a:b], part)
         out.put(a, part)
         a = b
         if tick is not None:

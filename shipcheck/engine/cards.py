@@ -1,4 +1,13 @@
-"""The adventure cards, one function per card type, for the players of one run.
+"""The adventure cards, one function per card type, for the players of one run (rules digest §9.2).
+
+Each card is resolved for the players present (flying, not in hyperspace) in flight order from the
+leader, with the player's decisions asked where the rules let the player choose
+(:mod:`.decide`). A ship (or a IIA half) left without humans leaves at once (:func:`leave_crewless`),
+except in a Combat Zone, where it leaves after the card (base rulebook). The run's arrays: ``pos``
+track positions, ``out`` the cause a player gave up for (0 while flying), ``hh[0]`` the cards a
+player still sits out in hyperspace, ``hh[1]`` those a IIA half in hyperspace still spends there
+while the other flies, ``cred`` the credits cards paid, ``sold`` those of goods sold by halves that
+left; ``w`` the scratch arrays (:func:`shipcheck.engine.run.play`).
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
 subset of Python numba compiles (:func:`shipcheck.jit.jit`).
@@ -9,15 +18,17 @@ from __future__ import annotations
 from shipcheck.jit import jit
 
 from .bits import popcount
-from .crew import crew_count, diplomat, humans, lose_crew
+from .crew import crew_count, diplomat, epidemic, humans, lose_crew, lose_crew_default
+from .decide import asked, python, racing
 from .flight import flight_step
 from .goods import gain, load, lose_goods
-from .hull import destroy, exposed, leave_hull
+from .hull import come_back, destroy, exposed, hyperjump, leave_hull, send_away
 from .layout import (
     ABANDONED_SHIP,
     ANY,
     ATTD,
     ATTK,
+    AWAY,
     BIG,
     CCRED,
     CCREWCOST,
@@ -30,8 +41,17 @@ from .layout import (
     CREWLESS,
     CSTR,
     CTYPE,
+    D_COMBAT,
+    D_GIVE_UP,
+    D_HYPERSPACE,
+    D_OPEN_SPACE,
+    D_PLANET,
+    D_REWARD,
+    D_SHIP,
+    D_STATION,
     GMASK,
     HEAVY,
+    HYPERSPACE,
     LAMT,
     LCRIT,
     LIVE,
@@ -43,6 +63,7 @@ from .layout import (
     MULTI,
     NATT,
     NBAT,
+    NEB,
     NGOODS,
     NHULL,
     NLINE,
@@ -64,18 +85,84 @@ from .layout import (
     SMUGGLERS,
     SPENT,
     SQTILE,
+    VOLUNTARY,
     WIN,
     ZERO,
     V,
     _i,
 )
 from .power import engine, engine_top, fight, firepower, min_live
-from .track import flying_in_order, move, move_many, order_of, weakest
+from .track import flying_in_order, move, move_many, weakest
+
+
+# -- who is there ---------------------------------------------------------------------------------
+@jit
+def present(out, hh, p):  # type: ignore[no-untyped-def]
+    """Player ``p`` flies and is not sitting the card out in hyperspace."""
+    return out[p] == 0 and hh[0, p] == 0
 
 
 @jit
-def take_reward(C, c, racing):  # type: ignore[no-untyped-def]
-    if not racing:
+def only_away_left(hh, p):  # type: ignore[no-untyped-def]
+    """The half flying left the flight while the other waits in hyperspace: the ship is now that
+    half, in hyperspace for the cards it has left there."""
+    hh[0, p] = hh[1, p]
+    hh[1, p] = 0
+
+
+@jit
+def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
+    """A ship (or IIA half) without humans leaves the flight (rules §10.1, §10.2): a half leaving
+    sells its goods for half (rounded up) into ``sold``; when only a half in hyperspace is left the
+    ship waits there with it; with nothing left it gives up."""
+    if out[p] != 0:
+        return
+    live = tmp[CREWLESS:CREWLESS + 8]
+    nh = S[p, V, NHULL]
+    nlive = 0
+    empty = 0
+    for h in range(nh):
+        live[h] = 1 if S[p, GMASK, h] & x[0] else 0
+        if live[h]:
+            nlive += 1
+            if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
+                empty |= 1 << h
+    away = x[AWAY] != 0
+    if nlive == 0:  # nothing left flying
+        if away:
+            come_back(S, p, x)
+            only_away_left(hh, p)
+        else:
+            out[p] = NO_HUMANS
+        return
+    if empty == 0:
+        return
+    if popcount(empty) == nlive and not away:
+        out[p] = NO_HUMANS
+        return
+    for h in range(nh):
+        if (empty >> h) & 1:
+            sold[p] += leave_hull(S, p, x, h, prices)
+    if popcount(empty) == nlive:
+        come_back(S, p, x)
+        only_away_left(hh, p)
+
+
+@jit
+def crewless(S, R, X, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
+    """:func:`leave_crewless` for every player."""
+    for p in range(R[R_P]):
+        leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
+
+
+# -- decisions of the card's own ------------------------------------------------------------------
+@jit
+def take_reward(S, C, p, x, c, tmp):  # type: ignore[no-untyped-def]
+    """Whether player ``p`` takes a defeated enemy's reward (and loses its days): always for the
+    default policy; racing takes goods only without days, credits only at 2 a day or more."""
+    if asked(S, p, D_REWARD):
+        return python(S, p, D_REWARD, x, c, 0, 0, tmp) != 0
+    if not racing(S, p):
         return True
     if C[c, CI, CTYPE] == SMUGGLERS:
         return C[c, CI, CDAYS] == 0
@@ -92,26 +179,31 @@ def card_goods(C, c, second, out):  # type: ignore[no-untyped-def]
         out[C[c, CGOODS, i]] += 1
 
 
+# -- enemies: smugglers, slavers, pirates ----------------------------------------------------------
 @jit
-def enemies(S, C, R, X, pos, out, cred, sold, c, ro, pol, prices, w):  # type: ignore[no-untyped-def]
-    """cards/_enemies.attack_in_order with each enemy's reward and penalty (and pirates' shots); a
-    ship left without humans leaves at once (Race.crewless)."""
+def enemies(S, C, R, X, pos, out, hh, cred, sold, c, ro, prices, w):  # type: ignore[no-untyped-def]
+    """Smugglers, Slavers and Pirates (rules §9.2(6)) attack in flight order from the leader:
+    firepower above the strength wins (the reward, if taken, with its days), equal does nothing, lower
+    brings the penalty, unless the Diplomat sends them on; the enemy moves on after a tie or a loss.
+    Five-player rules (§12.3): it must be beaten twice, the second winner getting 1 credit or 1 good
+    fewer. Pirates mark every ship they beat, then roll each shot once for all of them."""
     P = R[R_P]
     typ = C[c, CI, CTYPE]
     order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = flying_in_order(pos, out, order, on, movers, steps)
+    cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
     need = 2 if R[R_FIVE] else 1
     defeats = 0
     beaten = 0
+    pen = _i(1 if typ == SLAVERS else 2 if typ == SMUGGLERS else 3)
     for r in range(cnt):
         p = order[r]
         if defeats >= need:
             continue
         x = X[p]
-        res = fight(S, p, x, C[c, CI, CSTR], y, buf, tmp)
+        res = fight(S, p, x, C[c, CI, CSTR], buf, tmp)
         if res == WIN:
             second = min(defeats, 1)
-            if take_reward(C, c, pol[p]):
+            if take_reward(S, C, p, x, c, tmp):
                 if typ == SMUGGLERS:
                     card_goods(C, c, second, gd)
                     load(S, p, x, gd, tmp, prov)
@@ -120,28 +212,50 @@ def enemies(S, C, R, X, pos, out, cred, sold, c, ro, pol, prices, w):  # type: i
                 movers[p] = 1
                 steps[p] = -C[c, CI, CDAYS]
             defeats += 1
-        elif res == LOSE and not diplomat(S, p, x, _i(1 if typ == SLAVERS else 2 if typ == SMUGGLERS else 3)):
+        elif res == LOSE and not diplomat(S, p, x, pen, c, tmp):
             beaten |= 1 << p
             if typ == SLAVERS:
-                lose_crew(S, p, x, C[c, CI, CCREWPEN])
+                lose_crew(S, p, x, C[c, CI, CCREWPEN], tmp)
             elif typ == SMUGGLERS:
                 lose_goods(S, p, x, C[c, CI, CGOODSPEN])
-        leave_crewless(S, p, x, out, sold, prices, tmp)
+        leave_crewless(S, p, x, out, hh, sold, prices, tmp)
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
     if typ == PIRATES and beaten:
         for j in range(C[c, CI, NATT]):
             for p in range(P):
                 if (beaten >> p) & 1 and out[p] == 0:
-                    flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], buf)
-                    leave_crewless(S, p, X[p], out, sold, prices, tmp)
+                    flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], j, buf, tmp)
+                    leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
+
+
+# -- offers: abandoned ships and stations ----------------------------------------------------------
+@jit
+def _accepts_ship(S, C, p, x, c, cost, y, tmp):  # type: ignore[no-untyped-def]
+    if asked(S, p, D_SHIP):
+        return python(S, p, D_SHIP, x, c, cost, 0, tmp) != 0
+    if racing(S, p) and C[c, CI, CCRED] < 2 * C[c, CI, CDAYS]:
+        return False
+    y[:] = x  # the default: the crew paid, a human still aboard
+    lose_crew_default(S, p, y, cost, tmp)
+    return humans(S, p, y, ANY) > 0
 
 
 @jit
-def offers(S, C, R, X, pos, out, cred, sold, c, pol, prices, w):  # type: ignore[no-untyped-def]
-    """cards/_offer.take_in_order for an abandoned ship or station."""
+def _accepts_station(S, C, p, x, c, second, gd, prices, tmp):  # type: ignore[no-untyped-def]
+    if asked(S, p, D_STATION):
+        return python(S, p, D_STATION, x, c, second, 0, tmp) != 0
+    return not racing(S, p) and gain(S, p, x, gd, prices, tmp) > 0
+
+
+@jit
+def offers(S, C, R, X, pos, out, hh, cred, sold, c, prices, w):  # type: ignore[no-untyped-def]
+    """Abandoned Ship (§9.2(3)): the first ship in flight order that accepts gives the crew, takes
+    the credits and loses the days; Abandoned Station (§9.2(4)): the first with crew enough that
+    accepts loads the goods and loses the days. Five-player rules (§12.2): a second taker, for 1 credit
+    or 1 good fewer; the takers lose their days rearmost first."""
     typ = C[c, CI, CTYPE]
     order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = flying_in_order(pos, out, order, on, movers, steps)
+    cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
     room_ = 2 if R[R_FIVE] else 1
     taken = 0
     for r in range(cnt):
@@ -153,120 +267,154 @@ def offers(S, C, R, X, pos, out, cred, sold, c, pol, prices, w):  # type: ignore
         ok = False
         if typ == ABANDONED_SHIP:
             cost = C[c, CI, CCREWCOST]
-            if crew_count(S, p, x) >= cost and (not pol[p] or C[c, CI, CCRED] >= 2 * C[c, CI, CDAYS]):
-                y[:] = x
-                lose_crew(S, p, y, cost)
-                if humans(S, p, y, ANY) > 0:
-                    ok = True
-                    x[:] = y
-                    cred[p] += C[c, CI, CCRED] - second
+            if crew_count(S, p, x) >= cost and _accepts_ship(S, C, p, x, c, cost, y, tmp):
+                ok = True
+                lose_crew(S, p, x, cost, tmp)
+                cred[p] += C[c, CI, CCRED] - second
         else:
             card_goods(C, c, second, gd)
-            if crew_count(S, p, x) >= C[c, CI, CCREWREQ] and not pol[p] and gain(S, p, x, gd, prices, tmp) > 0:
+            if crew_count(S, p, x) >= C[c, CI, CCREWREQ] and _accepts_station(S, C, p, x, c, second, gd, prices,
+                                                                               tmp):
                 ok = True
                 load(S, p, x, gd, tmp, prov)
         if ok:
             movers[p] = 1
             steps[p] = -C[c, CI, CDAYS]
             taken += 1
-        leave_crewless(S, p, x, out, sold, prices, tmp)
+        leave_crewless(S, p, x, out, hh, sold, prices, tmp)
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
 
 
+# -- planets --------------------------------------------------------------------------------------
 @jit
-def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-untyped-def]
-    order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = flying_in_order(pos, out, order, on, movers, steps)
+def _planet_goods(C, c, i, shared, gd):  # type: ignore[no-untyped-def]
+    for q in range(4):
+        gd[q] = 0
+    for q in range(C[c, NPLG, i] - shared):  # a shared planet: the least valuable good fewer
+        gd[C[c, PLG + i, q]] += 1
+
+
+@jit
+def _planet_default(S, C, p, x, c, free, share, gd, prices, tmp):  # type: ignore[no-untyped-def]
+    """The default policy's planet: the free one whose goods that fit add the most value (ties: the
+    planet printed first), a shared one only when it adds more; -1 when none adds anything."""
     npl = C[c, CI, NPL]
-    free = (1 << npl) - 1
+    best_g = 0
+    best_free = 0
+    best = -1
+    for phase in range(2):
+        if phase == 1 and not share:
+            break
+        for i in range(npl):
+            isfree = (free >> i) & 1
+            if (phase == 0 and not isfree) or (phase == 1 and isfree):
+                continue
+            _planet_goods(C, c, i, phase, gd)
+            g = gain(S, p, x, gd, prices, tmp)
+            nf = 1 - phase
+            if g > 0 and (best < 0 or g > best_g or (g == best_g and nf > best_free)):
+                best_g, best_free, best = g, nf, i + 64 * phase
+    return best
+
+
+@jit
+def planets(S, C, R, X, pos, out, hh, cred, c, prices, w):  # type: ignore[no-untyped-def]
+    """Planets (§9.2(2)): in flight order each ship may land on a free planet and load its goods; the
+    landers then lose the card's days, rearmost first. Five-player rules (§12.1): one ship may land
+    on a taken planet, taking one good fewer (the least valuable)."""
+    order, on, movers, steps, y, buf, gd, tmp, prov = w
+    cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
+    free = (1 << C[c, CI, NPL]) - 1
     share = R[R_FIVE]
     for r in range(cnt):
         p = order[r]
-        if pol[p]:
-            continue  # the racing policy never lands
         x = X[p]
-        best_g = 0
-        best_free = 0
-        best_i = -1
-        best_shared = 0
-        for phase in range(2):
-            if phase == 1 and not share:
-                break
-            for i in range(npl):
-                isfree = (free >> i) & 1
-                if (phase == 0 and not isfree) or (phase == 1 and isfree):
-                    continue
-                for q in range(4):
-                    gd[q] = 0
-                for q in range(C[c, NPLG, i] - phase):
-                    gd[C[c, PLG + i, q]] += 1
-                g = gain(S, p, x, gd, prices, tmp)
-                nf = 1 - phase
-                if g > 0 and (best_i < 0 or g > best_g or (g == best_g and nf > best_free)):
-                    best_g, best_free, best_i, best_shared = g, nf, i, phase
-        if best_i < 0:
+        if asked(S, p, D_PLANET):
+            pick = python(S, p, D_PLANET, x, c, free, share, tmp)
+        elif racing(S, p):
+            pick = -1  # racing never lands
+        else:
+            pick = _planet_default(S, C, p, x, c, free, share, gd, prices, tmp)
+        if pick < 0:
             continue
-        for q in range(4):
-            gd[q] = 0
-        for q in range(C[c, NPLG, best_i] - best_shared):
-            gd[C[c, PLG + best_i, q]] += 1
+        i = pick % 64
+        shared = pick // 64
+        _planet_goods(C, c, i, shared, gd)
         load(S, p, x, gd, tmp, prov)
         movers[p] = 1
         steps[p] = -C[c, CI, CDAYS]
-        if best_shared:
+        if shared:
             share = 0
         else:
-            free &= ~(1 << best_i)
+            free &= ~(1 << i)
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
 
 
+# -- open space -----------------------------------------------------------------------------------
 @jit
-def open_space(S, C, R, X, pos, out, sold, pol, prices, w):  # type: ignore[no-untyped-def]
-    P = R[R_P]
+def _open_space_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
+    """The default policy's charges on double engines in Open Space: the fewest that make the
+    engine power at least 1 (of every half that can move at all: one that cannot leaves whatever is
+    spent and must not stop the other); racing: all it can."""
+    top = engine_top(S, p, x)
+    if racing(S, p):
+        return top
+    # the ladder: engine only spends charges, so each rung is tried on x and the charges put back
+    och, nb = S[0, OFFS, 0], S[p, V, NBAT]
+    saved = tmp[SAVE:SAVE + 64]
+    for i in range(nb):
+        saved[i] = x[och + i]
+    spent = x[SPENT]
+    engine(S, p, x, top, tmp)
+    for i in range(nb):
+        x[och + i] = saved[i]
+    x[SPENT] = spent
+    keep = 0
+    for h in range(S[p, V, NHULL]):
+        if tmp[LIVE + h] and tmp[POWER + h] > 0:
+            keep |= 1 << h
+    for kk in range(top + 1):
+        if keep == 0:
+            break
+        engine(S, p, x, kk, tmp)
+        for i in range(nb):
+            x[och + i] = saved[i]
+        x[SPENT] = spent
+        power_k = BIG
+        for h in range(S[p, V, NHULL]):
+            if (keep >> h) & 1 and tmp[POWER + h] < power_k:
+                power_k = tmp[POWER + h]
+        if power_k >= 1:
+            return kk
+    return 0
+
+
+@jit
+def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-untyped-def]
+    """Open Space (§9.2(1)): from the leader, each ship declares its engine power and moves that many
+    empty spaces; power 0 forces it to give up. On IIA each half has its own power: a half at 0
+    leaves (its goods for half), the ship moves by the lowest of the others (§10.2); when the only
+    half flying cannot move while the other is in hyperspace, it leaves and the ship waits there."""
     order, on, movers, steps, y, buf, gd, tmp, prov = w
-    for p in range(P):
-        on[p] = out[p] == 0
-    cnt = order_of(pos, on, order)
+    cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
     for r in range(cnt):
         p = order[r]
         x = X[p]
-        top = engine_top(S, p, x)
-        k = top
-        if not pol[p]:
-            k = 0
-            # the ladder: engine only spends charges, so each rung is tried on x and the charges put back
-            och, nb = S[0, OFFS, 0], S[p, V, NBAT]
-            saved = tmp[SAVE:SAVE + 64]
-            for i in range(nb):
-                saved[i] = x[och + i]
-            spent = x[SPENT]
-            # hulls that can move at all (ShipModel.engine_ladder): one that cannot leaves whatever is spent
-            engine(S, p, x, top, tmp)
-            for i in range(nb):
-                x[och + i] = saved[i]
-            x[SPENT] = spent
-            keep = 0
-            for h in range(S[p, V, NHULL]):
-                if tmp[LIVE + h] and tmp[POWER + h] > 0:
-                    keep |= 1 << h
-            for kk in range(top + 1):
-                if keep == 0:
-                    break
-                engine(S, p, x, kk, tmp)
-                for i in range(nb):
-                    x[och + i] = saved[i]
-                x[SPENT] = spent
-                power_k = BIG
-                for h in range(S[p, V, NHULL]):
-                    if (keep >> h) & 1 and tmp[POWER + h] < power_k:
-                        power_k = tmp[POWER + h]
-                if power_k >= 1:
-                    k = kk
-                    break
+        if asked(S, p, D_OPEN_SPACE):
+            k = python(S, p, D_OPEN_SPACE, x, 0, 0, 0, tmp)
+        else:
+            k = _open_space_default(S, p, x, tmp)
         value = engine(S, p, x, k, tmp)
         power = tmp[POWER:POWER + 8]
         live = tmp[LIVE:LIVE + 8]
         nh = S[p, V, NHULL]
+        if x[AWAY] and value <= 0:
+            for h in range(nh):
+                if live[h]:
+                    sold[p] += leave_hull(S, p, x, h, prices)
+            come_back(S, p, x)
+            only_away_left(hh, p)
+            continue
         if S[p, V, MULTI]:
             nlive = 0
             nzero = 0
@@ -288,37 +436,55 @@ def open_space(S, C, R, X, pos, out, sold, pol, prices, w):  # type: ignore[no-u
             move(pos, out, p, value, R[R_TRACK])
 
 
+# -- combat zone ----------------------------------------------------------------------------------
 @jit
-def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-untyped-def]
+def _contest(R, out, hh, on):  # type: ignore[no-untyped-def]
+    """The ships a Combat Zone line or a Sabotage looks at (``on``), and how many; 0 when it passes:
+    a ship alone ignores it (§10.1(3)) unless it is taken to be the weakest."""
+    cnt = 0
+    for p in range(R[R_P]):
+        on[p] = present(out, hh, p)
+        if on[p]:
+            cnt += 1
+    if cnt >= 2 or (R[R_WEAKEST] and on[0] and cnt == 1):
+        return cnt
+    return 0
+
+
+@jit
+def combat_zone(S, C, R, X, pos, out, hh, c, ro, w, values):  # type: ignore[no-untyped-def]
+    """Combat Zone (§9.2(7)): three lines in order, each hitting the ship weakest in its criterion
+    (fewest crew, lowest engine power, lowest firepower; ties: the ship ahead), declared with the
+    policy's charges (built in: none), with its penalty: days, crew, goods (then charges), or shots.
+    Five-player rules (§12.4) also hit the second-weakest, 1 day, crew or good fewer and spared the
+    first heavy shot. The Diplomat spares a ship hit: the line then hits nobody in its place. A ship
+    left without humans leaves only after the card."""
     P = R[R_P]
     order, on, movers, steps, y, buf, gd, tmp, prov = w
     for li in range(C[c, CI, NLINE]):
-        cnt = 0
-        for p in range(P):
-            on[p] = out[p] == 0
-            if on[p]:
-                cnt += 1
-        if not (cnt >= 2 or (R[R_WEAKEST] and on[0] and cnt == 1)):
+        cnt = _contest(R, out, hh, on)
+        if cnt == 0:
             continue
         crit = C[c, LCRIT, li]
         for p in range(P):
             if not on[p]:
                 continue
             x = X[p]
+            k = python(S, p, D_COMBAT, x, crit, c, 0, tmp) if asked(S, p, D_COMBAT) else ZERO
             if crit == 0:
                 values[p] = crew_count(S, p, x)
             elif crit == 1:
-                values[p] = engine(S, p, x, ZERO, tmp)
+                values[p] = engine(S, p, x, k, tmp)
             else:
-                values[p] = firepower(S, p, x, ZERO, ANY, tmp)
+                values[p] = firepower(S, p, x, k, ANY, tmp)
         first = weakest(values, pos, on, ANY)
         second = -1
         if R[R_FIVE] and cnt >= 3:
             second = weakest(values, pos, on, first)
         pen = C[c, LPEN, li]
         amt = C[c, LAMT, li]
-        spare1 = diplomat(S, first, X[first], pen)
-        spare2 = second >= 0 and diplomat(S, second, X[second], pen)
+        spare1 = diplomat(S, first, X[first], pen, c, tmp)
+        spare2 = second >= 0 and diplomat(S, second, X[second], pen, c, tmp)
         if pen == 0:
             for p in range(P):
                 movers[p] = 0
@@ -335,7 +501,7 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-unty
                 if who < 0 or spared or (who == second and amt <= 1):
                     continue
                 if pen == 1:
-                    lose_crew(S, who, X[who], n)
+                    lose_crew(S, who, X[who], n, tmp)
                 else:
                     lose_goods(S, who, X[who], n)
         else:
@@ -347,23 +513,35 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-unty
             for j in range(C[c, LNS, li]):
                 kind, d = C[c, LSK + li, j], C[c, LSD + li, j]
                 if not spare1:
-                    flight_step(S, first, X[first], kind, d, ro[j], buf)
+                    flight_step(S, first, X[first], kind, d, ro[j], j, buf, tmp)
                 if second >= 0 and j != heavy and not spare2:
-                    flight_step(S, second, X[second], kind, d, ro[j], buf)
+                    flight_step(S, second, X[second], kind, d, ro[j], j, buf, tmp)
+
+
+# -- the other cards ------------------------------------------------------------------------------
+@jit
+def meteor_swarm(S, C, R, X, out, hh, sold, c, ro, prices, buf, tmp):  # type: ignore[no-untyped-def]
+    """Meteor Swarm (§9.2(5)): the meteors one at a time in printed order, each with one roll for
+    every ship present; a ship left without humans leaves at once and the rest miss it."""
+    P = R[R_P]
+    for j in range(C[c, CI, NATT]):
+        for p in range(P):
+            if present(out, hh, p):
+                flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], j, buf, tmp)
+        crewless(S, R, X, out, hh, sold, prices, tmp)
 
 
 @jit
-def sabotage(S, C, R, X, pos, out, sold, prices, ro, w, values):  # type: ignore[no-untyped-def]
-    P = R[R_P]
+def sabotage(S, C, R, X, pos, out, hh, sold, prices, ro, w, values):  # type: ignore[no-untyped-def]
+    """Sabotage (§9.2(10)): the ship with the fewest crew (tie: the one ahead) rolls a column and a
+    row; a component there is destroyed (pieces may fall off), else a new pair, up to three pairs.
+    Five-player rules (§12.4) also hit the second-fewest, with the first two pairs (the same rolls).
+    The rolls of pair ``t``: ``2t`` (column) and ``2t + 1`` (row)."""
     order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = 0
-    for p in range(P):
-        on[p] = out[p] == 0
-        if on[p]:
-            cnt += 1
-    if not (cnt >= 2 or (R[R_WEAKEST] and on[0] and cnt == 1)):
+    cnt = _contest(R, out, hh, on)
+    if cnt == 0:
         return
-    for p in range(P):
+    for p in range(R[R_P]):
         if on[p]:
             values[p] = crew_count(S, p, X[p])
     first = weakest(values, pos, on, ANY)
@@ -378,52 +556,82 @@ def sabotage(S, C, R, X, pos, out, sold, prices, ro, w, values):  # type: ignore
             sq = S[who, SAB + ro[2 * k], ro[2 * k + 1]]
             t = S[who, SQTILE, sq]
             if t >= 0 and (x[0] >> t) & 1:
-                destroy(S, who, x, 1 << t, buf)
+                destroy(S, who, x, _i(1) << t, buf)
                 break
-        leave_crewless(S, who, x, out, sold, prices, tmp)
+        leave_crewless(S, who, x, out, hh, sold, prices, tmp)
 
 
 @jit
-def stardust(S, R, X, pos, out, w):  # type: ignore[no-untyped-def]
-    P = R[R_P]
+def stardust(S, R, X, pos, out, hh, w):  # type: ignore[no-untyped-def]
+    """Stardust (§9.2(8)): starting with the last ship, each present loses 1 day per exposed connector."""
     order, on, movers, steps, y, buf, gd, tmp, prov = w
-    for p in range(P):
-        movers[p] = out[p] == 0
+    for p in range(R[R_P]):
+        movers[p] = present(out, hh, p)
         steps[p] = -exposed(S, p, X[p]) if movers[p] else 0
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
 
 
 @jit
-def leave_crewless(S, p, x, out, sold, prices, tmp):  # type: ignore[no-untyped-def]
-    """Race.crewless for player ``p``: a ship (or IIA half) without humans leaves at once; a half
-    leaving sells its goods for half (rounded up) into ``sold``."""
-    if out[p] != 0:
-        return
-    live = tmp[CREWLESS:CREWLESS + 8]
-    nh = S[p, V, NHULL]
-    nlive = 0
-    empty = 0
-    for h in range(nh):
-        live[h] = 1 if S[p, GMASK, h] & x[0] else 0
-        if live[h]:
-            nlive += 1
-            if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
-                empty |= 1 << h
-    if nlive == 0:  # nothing left flying
-        out[p] = NO_HUMANS
-        return
-    if empty == 0:
-        return
-    if popcount(empty) == nlive:
-        out[p] = NO_HUMANS
-        return
-    for h in range(nh):
-        if (empty >> h) & 1:
-            sold[p] += leave_hull(S, p, x, h, prices)
+def epidemics(S, R, X, out, hh):  # type: ignore[no-untyped-def]
+    """Epidemic (§9.2(9)): every ship present loses crew from its cabins next to (or, by the rules
+    file, joined to) another occupied cabin (:func:`shipcheck.engine.crew.epidemic`)."""
+    for p in range(R[R_P]):
+        if present(out, hh, p):
+            epidemic(S, p, X[p])
+
+
+# -- before a card --------------------------------------------------------------------------------
+@jit
+def hyperspace(S, R, X, out, hh, sold, c, last, prices, buf, tmp):  # type: ignore[no-untyped-def]
+    """Jumps to hyperspace once card ``c`` is revealed (rules §11.2), for the players whose policy
+    decides to (the built-in policies never do): the whole ship sits out this card and the next, or on
+    a class IIA ship one half while the other flies on (it waits in ``away``). A jump on the last
+    card is giving up (a half: that half leaves the flight, its goods for half)."""
+    for p in range(R[R_P]):
+        if not present(out, hh, p) or not S[p, V, NEB] or not asked(S, p, D_HYPERSPACE):
+            continue
+        x = X[p]
+        if x[AWAY]:
+            continue  # a half already away: the other waits for it
+        want = python(S, p, D_HYPERSPACE, x, c, 0, 0, tmp)
+        if want == 0:
+            continue
+        if not S[p, V, MULTI]:
+            if hyperjump(S, p, x, ANY, buf, tmp):
+                hh[0, p] = 2  # this card and the next
+                if last:
+                    out[p] = HYPERSPACE
+            continue
+        live = 0
+        jumped = 0
+        for h in range(S[p, V, NHULL]):
+            if not S[p, GMASK, h] & x[0]:
+                continue
+            live |= 1 << h
+            if (want < 0 or (want >> h) & 1) and hyperjump(S, p, x, _i(h), buf, tmp):
+                jumped |= 1 << h
+        if jumped == 0:
+            continue
+        if jumped == live:
+            hh[0, p] = 2
+            if last:
+                out[p] = HYPERSPACE
+        elif last:
+            for h in range(S[p, V, NHULL]):
+                if (jumped >> h) & 1:
+                    sold[p] += leave_hull(S, p, x, h, prices)
+        else:
+            first = 0
+            while not (jumped >> first) & 1:
+                first += 1
+            send_away(S, p, x, first)
+            hh[1, p] = 2
 
 
 @jit
-def crewless(S, R, X, out, sold, prices, tmp):  # type: ignore[no-untyped-def]
-    """Race.crewless for every player."""
+def give_up(S, R, X, out, tmp):  # type: ignore[no-untyped-def]
+    """Players whose policy decides to give up before the card is revealed (rules §10.1; the
+    built-in policies never do)."""
     for p in range(R[R_P]):
-        leave_crewless(S, p, X[p], out, sold, prices, tmp)
+        if out[p] == 0 and asked(S, p, D_GIVE_UP) and python(S, p, D_GIVE_UP, X[p], 0, 0, 0, tmp):
+            out[p] = VOLUNTARY

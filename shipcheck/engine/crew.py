@@ -9,6 +9,7 @@ from __future__ import annotations
 from shipcheck.jit import jit
 
 from .bits import low_bit
+from .decide import asked, python
 from .layout import (
     ADJ,
     ALIEN,
@@ -17,6 +18,8 @@ from .layout import (
     CABIN,
     CABMASK,
     CYAN,
+    D_CREW,
+    D_DIPLOMAT,
     DIPLOMAT,
     EPI,
     GIDX,
@@ -29,6 +32,7 @@ from .layout import (
     N_,
     NHULL,
     OFFS,
+    ORDER,
     SPEC,
     WAKE_PLACES,
     V,
@@ -131,23 +135,53 @@ def wake(S, p, x):  # type: ignore[no-untyped-def]
 
 
 @jit
-def lose_crew(S, p, x, n):  # type: ignore[no-untyped-def]
-    """ShipModel.lose_crew in the default crew order (humans cabin by cabin, aliens last)."""
+def crew_order_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
+    """The default order crew is lost in (contract §5), into ``tmp[ORDER + ...]``: the cabins aboard
+    holding humans in grid order, then those holding an alien. Returns how many."""
+    ocr = S[0, OFFS, 1]
+    mask = x[0]
+    m = 0
+    for phase in range(2):
+        for k in range(S[p, V, N_]):
+            if not S[p, CABIN, k] or not (mask >> k) & 1:
+                continue
+            c = x[ocr + k]
+            if (phase == 0 and c > 0) or (phase == 1 and c == ALIEN):
+                tmp[ORDER + m] = k
+                m += 1
+    return m
+
+
+@jit
+def lose_crew_in(S, p, x, n, tmp, m):  # type: ignore[no-untyped-def]
+    """Lose ``n`` crew from the tiles ``tmp[ORDER:ORDER + m]`` in order, each emptied before the
+    next (humans one by one, an alien at once); if short, all there is. Sleepers then wake."""
     ocr = S[0, OFFS, 1]
     mask = x[0]
     left = n
-    for phase in range(2):
-        for k in range(S[p, V, N_]):
-            if not S[p, CABIN, k]:
-                continue
-            c = x[ocr + k]
-            if (phase == 0 and c <= 0) or (phase == 1 and c != ALIEN):
-                continue
-            while left and (mask >> k) & 1 and x[ocr + k] != 0:
-                x[ocr + k] = 0 if x[ocr + k] == ALIEN else x[ocr + k] - 1
-                left -= 1
+    for i in range(m):
+        k = tmp[ORDER + i]
+        while left and (mask >> k) & 1 and x[ocr + k] != 0:
+            x[ocr + k] = 0 if x[ocr + k] == ALIEN else x[ocr + k] - 1
+            left -= 1
     if left != n:
         wake(S, p, x)
+
+
+@jit
+def lose_crew_default(S, p, x, n, tmp):  # type: ignore[no-untyped-def]
+    """Lose ``n`` crew in the default order."""
+    lose_crew_in(S, p, x, n, tmp, crew_order_default(S, p, x, tmp))
+
+
+@jit
+def lose_crew(S, p, x, n, tmp):  # type: ignore[no-untyped-def]
+    """Player ``p`` loses ``n`` crew in the order its policy chooses (decision ``crew_order``)."""
+    if asked(S, p, D_CREW):
+        m = python(S, p, D_CREW, x, n, 0, 0, tmp)
+    else:
+        m = crew_order_default(S, p, x, tmp)
+    lose_crew_in(S, p, x, n, tmp, m)
 
 
 @jit
@@ -172,10 +206,16 @@ def epidemic(S, p, x):  # type: ignore[no-untyped-def]
 
 
 @jit
-def diplomat(S, p, x, pen):  # type: ignore[no-untyped-def]
-    """RoundPolicy.diplomat for the built-in policies (crew and shots), played: the Diplomat leaves
-    (ShipModel.dismiss_diplomat). Whether he was used."""
-    if (pen != 1 and pen != 3) or not has(S, p, x, DIPLOMAT):
+def diplomat(S, p, x, pen, c, tmp):  # type: ignore[no-untyped-def]
+    """The cyan Diplomat used against penalty ``pen`` (0 days, 1 crew, 2 goods, 3 shots) of card
+    ``c``, if aboard and the policy says so (built in: against crew and shots): he leaves the ship
+    (one crew member fewer; sleepers wake). Whether he was used."""
+    if not has(S, p, x, DIPLOMAT):
+        return False
+    if asked(S, p, D_DIPLOMAT):
+        if not python(S, p, D_DIPLOMAT, x, c, pen, 0, tmp):
+            return False
+    elif pen != 1 and pen != 3:
         return False
     k = alien_tile(S, p, x, CYAN)
     x[S[0, OFFS, 1] + k] = 0

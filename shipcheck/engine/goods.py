@@ -46,6 +46,20 @@ def room(S, p, x, h):  # type: ignore[no-untyped-def]
 
 @jit
 def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
+    """The goods of each colour in the holds aboard, into ``cnt``."""
+    ogd = S[0, OFFS, 2]
+    mask = x[0]
+    for c in range(4):
+        cnt[c] = 0
+    for h in range(S[p, V, NHOLD]):
+        if (mask >> S[p, HOLDTILE, h]) & 1:
+            for c in range(4):
+                cnt[c] += x[ogd + 4 * h + c]
+
+
+@jit
+def goods_total(S, p, x, cnt):  # type: ignore[no-untyped-def]
+    """The goods of each colour aboard and in a half away in hyperspace (they come back), into ``cnt``."""
     ogd = S[0, OFFS, 2]
     for c in range(4):
         cnt[c] = 0
@@ -97,10 +111,12 @@ def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
     nh = S[p, V, NHOLD]
     fn = tmp[FN:FN + 64]
     fs = tmp[FS:FS + 64]
+    mask = x[0]
     for h in range(nh):
         fn[h], fs[h] = room(S, p, x, h)
-        for c in range(4):
-            x[ogd + 4 * h + c] = 0
+        if (mask >> S[p, HOLDTILE, h]) & 1:  # a half away keeps its goods
+            for c in range(4):
+                x[ogd + 4 * h + c] = 0
     for c in range(4):
         for _ in range(keep[c]):
             h = -1
@@ -130,7 +146,7 @@ def load(S, p, x, new, tmp, prov):  # type: ignore[no-untyped-def]
     pool = tmp[LOAD:LOAD + 4]
     keep = tmp[LOAD + 4:LOAD + 8]
     before = tmp[LOAD + 8:LOAD + 12]
-    goods_counts(S, p, x, before)
+    goods_total(S, p, x, before)
     goods_counts(S, p, x, pool)
     for c in range(4):
         pool[c] += new[c]
@@ -156,7 +172,7 @@ def load(S, p, x, new, tmp, prov):  # type: ignore[no-untyped-def]
                     break
     arrange(S, p, x, keep, tmp)
     after = tmp[GAIN:GAIN + 4]
-    goods_counts(S, p, x, after)
+    goods_total(S, p, x, after)
     for c in range(4):
         for i in range(before[c], after[c]):
             prov[p, c, i] = tmp[KIND]
@@ -164,13 +180,16 @@ def load(S, p, x, new, tmp, prov):  # type: ignore[no-untyped-def]
 
 @jit
 def lose_goods(S, p, x, n):  # type: ignore[no-untyped-def]
+    """Lose the ``n`` most valuable goods aboard (hold by hold in grid order); for what is missing,
+    battery charges (rules §9.4)."""
     ogd = S[0, OFFS, 2]
+    mask = x[0]
     left = n
     while left:
         found = False
         for c in range(4):
             for h in range(S[p, V, NHOLD]):
-                if x[ogd + 4 * h + c] > 0:
+                if (mask >> S[p, HOLDTILE, h]) & 1 and x[ogd + 4 * h + c] > 0:
                     x[ogd + 4 * h + c] -= 1
                     found = True
                     break

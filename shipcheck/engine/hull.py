@@ -10,23 +10,33 @@ from __future__ import annotations
 from shipcheck.jit import jit
 
 from .bits import low_bit, popcount
+from .charges import draw, lend, lent_charges, settle
 from .crew import wake
 from .layout import (
     ADJ,
     ALIEN,
     ALIENTILES,
+    ANY,
+    AWAY,
     BATTILE,
     CABIN,
     CREWTILES,
+    EBTILE,
     EFF,
+    ENGDBL,
+    ENGTILE,
+    GIDX,
     GMASK,
     HOLDTILE,
     MULTI,
     N_,
     NBAT,
+    NEB,
+    NENG,
     NHOLD,
     NHULL,
     OFFS,
+    SAVE2,
     SNB,
     SUPPORTS,
     V,
@@ -36,7 +46,8 @@ from .layout import (
 
 @jit
 def lost(S, p, x):  # type: ignore[no-untyped-def]
-    return S[p, V, N_] - popcount(x[0]) - popcount(x[1])
+    """Components that left the ship in flight (not halves that left the flight or wait in hyperspace)."""
+    return S[p, V, N_] - popcount(x[0]) - popcount(x[1]) - popcount(x[AWAY])
 
 
 @jit
@@ -198,3 +209,55 @@ def leave_hull(S, p, x, h, prices):  # type: ignore[no-untyped-def]
     x[1] |= tiles
     canon(S, p, x, tiles)
     return (value + 1) // 2
+
+
+@jit
+def send_away(S, p, x, h):  # type: ignore[no-untyped-def]
+    """Half ``h`` jumps to hyperspace while the other flies on (rules §11.2.3): its tiles leave
+    ``mask`` for ``away``, their charges, crew and goods wait in their fields (one half at a time)."""
+    tiles = x[0] & S[p, GMASK, h]
+    x[AWAY] = tiles
+    x[0] &= ~tiles
+
+
+@jit
+def come_back(S, p, x):  # type: ignore[no-untyped-def]
+    """The half in hyperspace rejoins the flight."""
+    x[0] |= x[AWAY]
+    x[AWAY] = 0
+
+
+@jit
+def hyperjump(S, p, x, h, buf, tmp):  # type: ignore[no-untyped-def]
+    """Hyperspace (rules §11.2): one charge boosts an engine joined to an engine booster aboard (of
+    hull ``h``, or any with ``h`` -1), a double engine one charge more (the Techie's first is free);
+    the engine is destroyed. The booster's single engines first, then its doubles, in grid order.
+    Whether it jumped (else ``x`` is as it was)."""
+    och = S[0, OFFS, 0]
+    nb = S[p, V, NBAT]
+    mask = x[0]
+    multi = S[p, V, MULTI]
+    i = lend(S, p, x)
+    before = lent_charges(S, p, x, i)
+    for j in range(nb):
+        tmp[SAVE2 + j] = x[och + j]
+    for e in range(S[p, V, NEB]):
+        b = S[p, EBTILE, e]
+        if not (mask >> b) & 1 or (h >= 0 and S[p, GIDX, b] != h):
+            continue
+        for phase in range(2):
+            for en in range(S[p, V, NENG]):
+                t = S[p, ENGTILE, en]
+                if S[p, ENGDBL, en] != phase or not (mask >> t) & 1 or not (S[p, ADJ, b] >> t) & 1:
+                    continue
+                for j in range(nb):
+                    x[och + j] = tmp[SAVE2 + j]
+                if draw(S, p, x, S[p, GIDX, b] if multi else ANY) >= 0 and (
+                        phase == 0 or draw(S, p, x, S[p, GIDX, t] if multi else ANY) >= 0):
+                    settle(S, p, x, i, before)
+                    destroy(S, p, x, _i(1) << t, buf)
+                    return True
+    for j in range(nb):
+        x[och + j] = tmp[SAVE2 + j]
+    settle(S, p, x, i, before)  # nothing spent: the lent charge is taken back
+    return False

@@ -7,11 +7,13 @@ reads them off the ship's description (:class:`~shipcheck.flight.FlightModel`, t
 :class:`~shipcheck.round.state.ShipModel` and the line tables of the flight model's
 :class:`~shipcheck.kernel.Kernel`); nothing here is a rule.
 
-A player's state in a run is one row of ``int64``: ``[mask, gone, spent, charges per battery, crew
-per tile, goods per hold and colour]`` (offsets in row :data:`OFFS`): ``mask`` the tiles aboard,
+A player's state in a run is one row of ``int64``: ``[mask, gone, spent, away, charges per battery,
+crew per tile, goods per hold and colour]`` (offsets in row :data:`OFFS`): ``mask`` the tiles aboard,
 ``gone`` those of IIA halves that left the flight, ``spent`` the Techie's free charge used on the
-current card, the charges per battery, per tile its crew (humans, :data:`ALIEN`, or sleepers in a
-stasis chamber) and per cargo hold the goods of each colour (0 red ... 3 blue, most valuable first).
+current card, ``away`` the tiles of a IIA half in hyperspace while the other flies (their charges,
+crew and goods wait in their fields, untouched: every rule reads the tiles of ``mask`` only), the
+charges per battery, per tile its crew (humans, :data:`ALIEN`, or sleepers in a stasis chamber) and
+per cargo hold the goods of each colour (0 red ... 3 blue, most valuable first).
 
 The numbers here are numpy integers, not Python ints: numba would compile a function once more for
 every literal argument.
@@ -25,6 +27,7 @@ import numpy as np
 
 from shipcheck.cards import Attack, Card
 from shipcheck.model import ALIENS
+from shipcheck.topology import Side
 
 __all__ = ["card_tables", "initial_rows", "ship_tables"]
 
@@ -35,24 +38,40 @@ SMALL, LARGE, LIGHT, HEAVY = _i(0), _i(1), _i(2), _i(3)
 PURPLE, ORANGE, CYAN = _i(0), _i(1), _i(2)
 LAWYER, MANAGER, MERCHANT, TECHIE, DIPLOMAT = _i(0), _i(1), _i(2), _i(3), _i(4)
 SPENT = 2  # the state row's column: the Techie's free charge used on this card
+AWAY = 3  # the state row's column: the tiles of a half in hyperspace
 NONE = _i(-2)  # no hull
 (SLAVERS, SMUGGLERS, PIRATES, STARDUST, EPIDEMIC, SABOTAGE, OPEN_SPACE, METEOR_SWARM, PLANETS, COMBAT_ZONE,
  ABANDONED_SHIP, ABANDONED_STATION) = (_i(t) for t in range(12))
-NO_HUMANS, NO_ENGINES, LAPPED = _i(1), _i(2), _i(3)
+NO_HUMANS, NO_ENGINES, LAPPED, HYPERSPACE, VOLUNTARY = _i(1), _i(2), _i(3), _i(4), _i(5)
 WIN, TIE, LOSE = _i(2), _i(1), _i(0)
 ALIEN = _i(-1)
 ANY = _i(-1)  # any hull / no cannon / no player
 ZERO = _i(0)
 WAKE_PLACES = 2
 # regions of the scratch array (no allocation inside the loop): per hull (at most 8), per cannon and
-# per hold (at most 64), goods counts
-POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, SAVE, KIND, TMP = (
-    0, 8, 16, 24, 32, 40, 104, 168, 232, 296, 308, 320, 384, 385)
+# per hold (at most 64), goods counts, a roll's situation and a decision against it (SIT_*, DEC_*
+# below), a crew order (per tile, at most 64), saved charges (per battery)
+POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, SAVE, KIND, SIT, DEC, ORDER, SAVE2, TMP = (
+    0, 8, 16, 24, 32, 40, 104, 168, 232, 296, 308, 320, 384, 385, 400, 440, 504, 568)
+# a roll's situation (tmp[SIT + ...]): lines named, board side, bearing tolerance, the hull that
+# defends (-1 any, -2 none), shields aboard covering the side (of that hull), a boosted one among
+# them, and per line (at most 2) the line, the tile hit (-1: none) and whether it needs defending
+SIT_NL, SIT_SIDE, SIT_TOL, SIT_HULL, SIT_SHIELDS, SIT_BOOSTED, SIT_LINE, SIT_HIT, SIT_NEED = 0, 1, 2, 3, 4, 5, 6, 8, 10
+# a decision (tmp[DEC + ...]): shield, boosted shield, the cannon fired per line (-1: none), the
+# charges drawn and from which batteries (flight.Decision)
+DEC_SHIELD, DEC_BOOSTED, DEC_CANNON, DEC_NDRAW, DEC_DRAW = 0, 1, 2, 4, 5
+DEC_DRAWS = 32  # the most charges one decision may draw
+# decisions a player makes (RoundPolicy's methods and the flight policy), asked of Python for the
+# players whose policy overrides them (bit d of the player's ``ask``), else the built-in code
+(D_FLIGHT, D_OPEN_SPACE, D_FIGHT, D_COMBAT, D_REWARD, D_PLANET, D_SHIP, D_STATION, D_CREW, D_GIVE_UP,
+ D_HYPERSPACE, D_DIPLOMAT) = (_i(t) for t in range(12))
+DECISIONS = ("flight", "open_space", "fight", "combat", "take_reward", "planet", "abandoned_ship",
+             "abandoned_station", "crew_order", "give_up", "hyperspace", "diplomat")
 LAUNCH = _i(127)  # race.LAUNCH: the provenance of goods aboard at launch
 OFF = _i(np.iinfo(np.int32).min // 2)
 BIG = _i(np.iinfo(np.int64).max)
-# R: the race's numbers
-R_P, R_FIVE, R_WEAKEST, R_TRACK, R_BEST, R_LUXURY = range(6)
+# R: the race's numbers (R_TID: the key of the Python side of the players' decisions, jit.callback)
+R_P, R_FIVE, R_WEAKEST, R_TRACK, R_BEST, R_LUXURY, R_TID = range(7)
 
 # -- the tables ----------------------------------------------------------------------------------
 
@@ -69,6 +88,8 @@ N_, MULTI, SPEC, ASIDE, CAP, NHULL, CREWTILES, BOOSTABLE, BOOSTERS, NBAT, NHOLD,
 ALMASK = 16  # ALMASK + colour: cabins of an alien of that colour at launch
 LIFE = 19  # LIFE + colour: life supports of that colour
 ALIENTILES = 22  # tiles of an alien at launch (FlightModel.supports' keys)
+POLICY, ASK, TID = 23, 24, 25  # built-in policy (0 default, 1 racing), decisions asked of Python, the callback key
+NEB = 26  # engine boosters
 # per tile (columns: tiles); EFF + side, SNB + side: connector and neighbouring tile per side
 ADJ, GIDX, CABIN, LUXURY, ALIENCOL, SUPPORTS, EFF, SNB = 1, 2, 3, 4, 5, 6, 7, 11
 GMASK, HCAB, HTGT, HCHM = 15, 16, 17, 18  # per hull: its tiles, cabins, cabins sleepers wake into, chambers
@@ -91,7 +112,8 @@ BRG = 114  # + side * 2 * LMAX + tolerance * LMAX + line: cannons bearing on a l
 LMAX = 12
 BRGFREE = 4 * 2 * LMAX  # the same rows + BRGFREE: whether each is a free cannon
 EPI = BRG + 2 * BRGFREE  # per tile: the tiles an epidemic spreads to from it (the rules' [cards] epidemic)
-ROWS = EPI + 1
+EBTILE = EPI + 1  # engine boosters
+ROWS = EBTILE + 1
 
 # The cards: one array C[card, row, column].
 CI, CGOODS, NPLG = 0, 1, 2  # the card's numbers (columns below); its goods; goods per planet
@@ -105,10 +127,23 @@ LNMAX = 4
 CROWS = 23
 
 
+def named_squares(board: Any, none: int) -> np.ndarray:
+    """``(36, 36)``: the grid square a (column roll, row roll) pair of dice pair indices names on
+    ``board``, ``none`` where it names none."""
+    tab = np.full((36, 36), none, dtype=np.int64)
+    value = [(a // 6 + 1) + (a % 6 + 1) if board.dice == "2d6" else a // 6 + 1 for a in range(36)]
+    for a in range(36):
+        cs = board.lines_for(Side.N, value[a])
+        for r in range(36):
+            rs = board.lines_for(Side.E, value[r])
+            if len(cs) == 1 and len(rs) == 1:
+                tab[a, r] = rs[0] * board.width + cs[0]
+    return tab
+
+
 def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
     """The players' ships (:class:`~shipcheck.round.state.ShipModel`) as one ``int64`` array
     ``S[player, row, column]`` (rows above), under the round's ``rules``."""
-    from shipcheck.round.cards.sabotage import named_squares
     from shipcheck.round.state import SPECIALISATIONS
 
     P = len(models)
@@ -121,7 +156,7 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
         raise ValueError(f"a board of {L} lines (the fast path takes at most {LMAX})")
     W = max(64, size + 1, 36)
     S = np.zeros((P, ROWS, W), dtype=np.int64)
-    och, ocr = 3, 3 + B
+    och, ocr = 4, 4 + B
     ogd = ocr + N
     S[:, OFFS, :4] = (och, ocr, ogd, ogd + 4 * H)
     S[:, ALIENCOL] = -1
@@ -144,6 +179,7 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
                    len(m.cannon_boosters), len(m.furnaces), sum(1 << k for k in m.cabins)]
             + [sum(1 << k for k, c in m.alien_colour.items() if c == col) for col in ALIENS]
             + [m.life[c] for c in ALIENS] + [sum(1 << k for k in m.fm.supports)])
+        S[p, V, NEB] = len(m.engine_boosters)
         row(p, ADJ, m.adj)
         row(p, EPI, m.adj if rules.epidemic == "joined" else m.near)
         row(p, GIDX, [m.hulls.index(g) for g in m.group])
@@ -168,6 +204,7 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
         for r, i in ((CANTILE, 0), (CANVAL, 1), (CANDBL, 2)):
             row(p, r, [int(c[i]) for c in m.cannons])
         row(p, CANFWD, [int(m.forward[c[0]]) for c in m.cannons])
+        row(p, EBTILE, m.engine_boosters)
         row(p, CBTILE, m.cannon_boosters)
         row(p, FURTILE, m.furnaces)
         # sabotage: the square named by two rolls, and the tile on a square
@@ -211,7 +248,7 @@ def initial_rows(models: list[Any], S: np.ndarray) -> np.ndarray:
     for p, m in enumerate(models):
         mask, charges, crew, goods, gone = m.initial()[:5]
         rows[p, 0] = mask
-        rows[p, 1] = gone
+        rows[p, 1] = gone  # (spent and away start at 0)
         rows[p, och: och + len(charges)] = charges
         rows[p, ocr: ocr + len(crew)] = crew  # ALIEN (-1) as itself
         for h, g in enumerate(goods):

@@ -10,6 +10,7 @@ from shipcheck.jit import jit
 
 from .charges import all_charges, charged, charges_in, draw, free_charge, lend, lent_charges, settle
 from .crew import bonus_alien, manager_with
+from .decide import asked, python
 from .hull import destroy
 from .layout import (
     ADJ,
@@ -22,6 +23,7 @@ from .layout import (
     CBTILE,
     CT,
     CV,
+    D_FIGHT,
     ENGDBL,
     ENGPOW,
     ENGTILE,
@@ -227,8 +229,10 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
 
 
 @jit
-def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
-    """RoundPolicy.fight's declaration played (cards/_enemies._fight): WIN, TIE or LOSE."""
+def fight_choice(S, p, x, strength, tmp):  # type: ignore[no-untyped-def]
+    """The built-in policies' declaration against an enemy of ``strength``: the fewest charges that
+    beat it, else the fewest that tie it, else none; a cannon booster only when it costs no more
+    (RoundPolicy.fight). Encoded as ``charges * 64 + boosted cannon + 1``; ``x`` is left unchanged."""
     target = 2 * strength
     mask = x[0]
     dbl = 0
@@ -268,12 +272,38 @@ def fight(S, p, x, strength, y, buf, tmp):  # type: ignore[no-untyped-def]
         if b >= 63:
             break
     if wk >= 0:
-        k, b = wk, wb
-    elif tk >= 0:
-        k, b = tk, tb
+        return wk * 64 + wb + 1
+    if tk >= 0:
+        return tk * 64 + tb + 1
+    return 0
+
+
+@jit
+def fight(S, p, x, strength, buf, tmp):  # type: ignore[no-untyped-def]
+    """Player ``p`` declares its firepower against an enemy of ``strength`` (its policy's choice;
+    a choice the charges or boosters do not allow declares nothing) and spends it; a boosted cannon
+    is destroyed after the check (rules §11.1). WIN, TIE or LOSE."""
+    if asked(S, p, D_FIGHT):
+        choice = python(S, p, D_FIGHT, x, strength, 0, 0, tmp)
     else:
-        k, b = 0, -1
-    fp = firepower(S, p, x, _i(k), _i(b), tmp)
+        choice = fight_choice(S, p, x, strength, tmp)
+    k = choice // 64
+    b = choice % 64 - 1
+    och, nb = S[0, OFFS, 0], S[p, V, NBAT]
+    saved = tmp[SAVE:SAVE + 64]
+    for i in range(nb):
+        saved[i] = x[och + i]
+    spent = x[SPENT]
+    fp = -1
+    if b < 0 or (boost_options(S, p, x) >> b) & 1:
+        fp = firepower(S, p, x, _i(k), _i(b), tmp)
+    if fp < 0:
+        for i in range(nb):
+            x[och + i] = saved[i]
+        x[SPENT] = spent
+        b = -1
+        fp = firepower(S, p, x, _i(0), _i(-1), tmp)
     if b >= 0:
-        destroy(S, p, x, 1 << b, buf)
+        destroy(S, p, x, _i(1) << b, buf)
+    target = 2 * strength
     return WIN if fp > target else TIE if fp == target else LOSE

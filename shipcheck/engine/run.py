@@ -10,18 +10,28 @@ import numpy as np
 
 from shipcheck.jit import jit
 
-from .cards import combat_zone, crewless, enemies, offers, open_space, planets, sabotage, stardust
-from .crew import alien_colours, epidemic, has, humans
-from .flight import flight_step
+from .cards import (
+    combat_zone,
+    crewless,
+    enemies,
+    epidemics,
+    give_up,
+    hyperspace,
+    meteor_swarm,
+    offers,
+    open_space,
+    planets,
+    sabotage,
+    stardust,
+)
+from .crew import alien_colours, has, humans
 from .goods import goods_counts
-from .hull import exposed, lost
+from .hull import come_back, exposed, lost
 from .layout import (
     ABANDONED_SHIP,
     ABANDONED_STATION,
     ANY,
     ASIDE,
-    ATTD,
-    ATTK,
     BIG,
     CAP,
     CI,
@@ -37,7 +47,6 @@ from .layout import (
     MERCHANT,
     METEOR_SWARM,
     N_,
-    NATT,
     NHOLD,
     OFF,
     OFFS,
@@ -60,12 +69,19 @@ from .layout import (
 
 
 @jit
-def play(S, C, R, start, prices, arrival, pol, init, purse, decks, rolls,  # type: ignore[no-untyped-def]
+def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ignore[no-untyped-def]
          o_credits, o_lost, o_survived, o_gave_up, o_days, o_place, o_card_credits, o_sources, by_type, tile_lost,
          depth):
-    """Play every run: engine.play's loop, card by card, then scoring.py's credits and their sources
-    (``o_sources[p, run]``: engine.SOURCES) and the goods each card type loaded still aboard
-    (``by_type[p, type, 5]``, half credits)."""
+    """Play every run (decks and dice of :mod:`shipcheck.round.engine`'s layout), card by card, then
+    the scoring (rules digest §13) into the outputs: per player and run the credits and their
+    sources (``o_sources[p, run]``: round.engine.SOURCES), components lost, survival, the cause of
+    giving up, days, place, card credits; per card type the totals of round.engine.ACCOUNT (the goods
+    each type loaded still aboard in ``by_type[p, type, 5]``, half credits); per tile the runs it was
+    lost in.
+
+    Before each card: hyperspace counters count down, a half back from hyperspace rejoins, the
+    Techie's free charge is available again, and players may give up (their policy); then the card
+    (and jumps to hyperspace once it is revealed), ships without humans leave, lapped ships give up."""
     runs, size = decks.shape
     P = R[R_P]
     L = R[R_TRACK]
@@ -74,6 +90,7 @@ def play(S, C, R, start, prices, arrival, pol, init, purse, decks, rolls,  # typ
     out = np.empty(P, dtype=np.int64)
     cred = np.empty(P, dtype=np.int64)
     sold = np.empty(P, dtype=np.int64)
+    hh = np.zeros((2, P), dtype=np.int64)  # cards left in hyperspace: the ship, a half away
     lost0 = np.empty(P, dtype=np.int64)
     b_out = np.empty(P, dtype=np.int64)
     b_cred = np.empty(P, dtype=np.int64)
@@ -96,46 +113,52 @@ def play(S, C, R, start, prices, arrival, pol, init, purse, decks, rolls,  # typ
             out[p] = 0
             cred[p] = 0
             sold[p] = 0
-        crewless(S, R, X, out, sold, prices, tmp)
+            hh[0, p] = 0
+            hh[1, p] = 0
+        crewless(S, R, X, out, hh, sold, prices, tmp)  # a ship (or half) without humans at launch: OQ20
         for p in range(P):
             lost0[p] = lost(S, p, X[p])
         for s in range(size):
             c = decks[run, s]
             ro = rolls[run, s]
             typ = C[c, CI, CTYPE]
-            tmp[KIND] = typ
+            for p in range(P):
+                if hh[0, p] > 0:
+                    hh[0, p] -= 1
+                if hh[1, p] > 0:
+                    hh[1, p] -= 1
+                    if hh[1, p] == 0:  # the half's two cards are over
+                        come_back(S, p, X[p])
+                X[p, SPENT] = 0  # the Techie's free charge, once per card
+            give_up(S, R, X, out, tmp)
             for p in range(P):
                 b_out[p] = out[p]
                 b_cred[p] = cred[p] + sold[p]
                 b_pos[p] = pos[p]
-                present[p] = out[p] == 0
-                X[p, SPENT] = 0  # the Techie's free charge, once per card
+                present[p] = out[p] == 0 and hh[0, p] == 0
+            tmp[KIND] = typ
+            hyperspace(S, R, X, out, hh, sold, c, s == size - 1, prices, buf, tmp)
+            crewless(S, R, X, out, hh, sold, prices, tmp)  # the jump's engine may take the humans with it
             if typ == METEOR_SWARM:
-                for j in range(C[c, CI, NATT]):
-                    for p in range(P):
-                        if out[p] == 0:
-                            flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], buf)
-                    crewless(S, R, X, out, sold, prices, tmp)
+                meteor_swarm(S, C, R, X, out, hh, sold, c, ro, prices, buf, tmp)
             elif typ == SLAVERS or typ == SMUGGLERS or typ == PIRATES:
-                enemies(S, C, R, X, pos, out, cred, sold, c, ro, pol, prices, w)
+                enemies(S, C, R, X, pos, out, hh, cred, sold, c, ro, prices, w)
             elif typ == ABANDONED_SHIP or typ == ABANDONED_STATION:
-                offers(S, C, R, X, pos, out, cred, sold, c, pol, prices, w)
+                offers(S, C, R, X, pos, out, hh, cred, sold, c, prices, w)
             elif typ == PLANETS:
-                planets(S, C, R, X, pos, out, cred, c, pol, prices, w)
+                planets(S, C, R, X, pos, out, hh, cred, c, prices, w)
             elif typ == OPEN_SPACE:
-                open_space(S, C, R, X, pos, out, sold, pol, prices, w)
+                open_space(S, C, R, X, pos, out, hh, sold, prices, w)
             elif typ == COMBAT_ZONE:
-                combat_zone(S, C, R, X, pos, out, c, ro, w, values)
+                combat_zone(S, C, R, X, pos, out, hh, c, ro, w, values)
             elif typ == SABOTAGE:
-                sabotage(S, C, R, X, pos, out, sold, prices, ro, w, values)
+                sabotage(S, C, R, X, pos, out, hh, sold, prices, ro, w, values)
             elif typ == STARDUST:
-                stardust(S, R, X, pos, out, w)
+                stardust(S, R, X, pos, out, hh, w)
             elif typ == EPIDEMIC:
-                for p in range(P):
-                    if present[p]:
-                        epidemic(S, p, X[p])
+                epidemics(S, R, X, out, hh)
             tmp[KIND] = LAUNCH
-            crewless(S, R, X, out, sold, prices, tmp)  # after every card (in a Combat Zone only now)
+            crewless(S, R, X, out, hh, sold, prices, tmp)  # after every card (in a Combat Zone only now)
             lead = OFF
             for p in range(P):
                 if out[p] == 0 and pos[p] > lead:
@@ -151,6 +174,8 @@ def play(S, C, R, start, prices, arrival, pol, init, purse, decks, rolls,  # typ
                 by_type[p, typ, 3] += pos[p] - b_pos[p]
                 by_type[p, typ, 4] += 1 if (b_out[p] == 0 and out[p] != 0) else 0
                 lost0[p] = now
+        for p in range(P):  # halves still in hyperspace come back for the scoring (not lost)
+            come_back(S, p, X[p])
         # -- scoring.score ---------------------------------------------------------------------------
         any_whole = False
         for p in range(P):

@@ -84,11 +84,11 @@ def move_many(pos, out, movers, steps, L, order, on):  # type: ignore[no-untyped
 
 
 @jit
-def flying_in_order(pos, out, order, on, movers, steps):  # type: ignore[no-untyped-def]
-    """A card's start: the players flying in flight order (``order``, ``on``), nobody moving yet;
-    returns how many fly."""
+def flying_in_order(pos, out, hh, order, on, movers, steps):  # type: ignore[no-untyped-def]
+    """A card's start: the players present (flying, not in hyperspace: ``hh[0]``) in flight order
+    (``order``, ``on``), nobody moving yet; returns how many there are."""
     for p in range(pos.shape[0]):
-        on[p] = out[p] == 0
+        on[p] = out[p] == 0 and hh[0, p] == 0
         movers[p] = 0
         steps[p] = 0
     return order_of(pos, on, order)

@@ -12,7 +12,7 @@ from shipcheck.montecarlo import _wilson as _wilson_any
 from shipcheck.montecarlo import mean_ci, mean_se
 
 from .deck import Deck
-from .race import CAUSES
+from .engine import CAUSES
 from .rulebook import RoundRules
 
 __all__ = ["RUN_BYTES", "SOURCES", "PlayerResult", "RoundResult", "by_source_lines", "mean_ci", "paired"]
@@ -52,7 +52,7 @@ class PlayerResult:
     ``credits[r]`` the credits of run ``r`` (card rewards, arrival, best-looking, goods, bonuses,
     minus lost components); ``card_credits[r]`` the part earned from cards; ``lost[r]`` components
     that left the ship (set-aside ones not included); ``survived[r]`` a human aboard at the end;
-    ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.race.CAUSES`); ``days[r]``
+    ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.engine.CAUSES`); ``days[r]``
     the final track position counted from the leader's start space (negative: behind it);
     ``place[r]`` the arrival place (0 when the ship gave up); ``tile_lost[k]`` runs in which tile
     ``k`` (grid order) was lost; ``by_type`` totals per card type (see :attr:`by_card_type`);

@@ -16,10 +16,9 @@ from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, wor
 
 from ..defaults import RUNS_ROUND, default_round
 from .deck import Deck, as_deck, build_deck
-from .engine import Chunk, Job, build_table, run_chunk
+from .engine import Chunk, Job, Table, build_table, run_chunk
 from .field import default_field
 from .policy import RoundPolicy, resolve_policy
-from .race import Table
 from .result import RUN_BYTES, PlayerResult, RoundResult
 from .rulebook import round_key, round_rules
 
@@ -27,9 +26,6 @@ __all__ = ["simulate_round"]
 
 Progress = Callable[[int, int], Any]
 
-#: states a worker keeps between chunks; past this its tables start afresh (about 2-3 KB a state,
-#: flight-model caches included: the memory of a long run stays bounded whatever the run count)
-MAX_STATES = 150_000
 BATCH = 4096
 
 
@@ -40,10 +36,10 @@ def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
 
 # -- chunks on the chosen backend ------------------------------------------------------------------
 def _task(blob: bytes, seed: int, index: int, n: int) -> Chunk:
-    """One chunk in a worker: the job's table of states and memos is kept per worker (and started
-    afresh once it holds :data:`MAX_STATES` states, to bound memory; the numbers do not change)."""
+    """One chunk in a worker: the job's table (the players' models and the engine's arrays) is kept
+    per worker."""
     held = worker_payload(blob, _build)
-    if held[0] is None or len(held[0].reg) > MAX_STATES:
+    if held[0] is None:
         held[0] = build_table(held[1])
     return run_chunk(held[0], held[1].deck, chunk_rng(seed, index), n)
 
@@ -58,7 +54,7 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
 
     def local(i: int, n: int) -> Chunk:
         nonlocal table
-        if table is None or len(table.reg) > MAX_STATES:
+        if table is None:
             table = build_table(job)
         return run_chunk(table, job.deck, chunk_rng(seed, i), n)
 
