@@ -74,6 +74,11 @@ def compiled() -> bool:
     return _state["numba"] is not None
 
 
+def compiled_loaded() -> bool:
+    """Whether numba is already started in this process and compiles (without starting it)."""
+    return bool(_state["loaded"]) and _state["numba"] is not None
+
+
 def reason() -> str | None:
     """Why the engine runs as plain Python, or None when it is compiled."""
     _load()
@@ -85,14 +90,16 @@ def cache_note() -> str | None:
     return _state["cache"]  # type: ignore[no-any-return]
 
 
-def jit(fn: F | None = None, *, nogil: bool = True) -> Any:
+def jit(fn: F | None = None, *, nogil: bool = True, plain: Callable[..., Any] | None = None) -> Any:
     """``fn`` compiled by numba (``nopython``, cached on disk), or ``fn`` itself: when numba is not
     there or switched off, and in the plain copy of a package (:func:`plain_package`). ``nogil``:
-    release the GIL while it runs (not for a function that calls back into Python)."""
+    release the GIL while it runs (not for a function that calls back into Python). ``plain``: what
+    runs instead of ``fn`` uncompiled, for a bit trick whose Python form is shorter and quieter
+    (the same result: :mod:`shipcheck.engine.bits`); never for a rule."""
     if fn is None:
-        return lambda f: jit(f, nogil=nogil)
+        return lambda f: jit(f, nogil=nogil, plain=plain)
     if fn.__module__.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in fn.__module__ or not compiled():
-        return fn
+        return fn if plain is None else plain
     numba = _state["numba"]
     try:
         return numba.njit(cache=True, nogil=nogil)(fn)
@@ -127,6 +134,14 @@ def _objmode() -> Any:
         except Exception:
             return _NoObjMode()
     return numba.objmode
+
+
+def objmode_for(module: str) -> Any:
+    """The ``objmode`` for the module named ``module``: numba's where it is compiled, a context that
+    does nothing in a plain copy (which imports no numba) or where numba is not there."""
+    if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
+        return _NoObjMode()
+    return _state["numba"].objmode
 
 
 def __getattr__(name: str) -> Any:

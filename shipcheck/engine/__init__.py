@@ -115,18 +115,21 @@ def _build() -> None:
         _warm["done"] = time.monotonic()
 
 
-def function(module: str, name: str) -> Callable[..., Any]:
+def function(module: str, name: str, *, plain: bool | None = None) -> Callable[..., Any]:
     """Function ``name`` of the engine's module ``module``: compiled once the compiled engine is
     ready in this process, else its plain copy (the same rules, for Python callers: a policy's
-    view of its ship, the exact odds of cards)."""
+    view of its ship, the exact odds). ``plain``: True for the plain copy (no numba started),
+    False for the compiled one (compiled on first use)."""
     from importlib import import_module
 
     from shipcheck import jit
 
-    if jit.compiled() and compiled_ready():
+    if plain is None:
+        plain = not (jit.compiled() and compiled_ready())
+    if not plain:
         return getattr(import_module(f"{__name__}.{module}"), name)  # type: ignore[no-any-return]
-    plain = jit.plain_package(__name__)
-    return getattr(import_module(f"{plain.__name__}.{module}"), name)  # type: ignore[no-any-return]
+    pkg = jit.plain_package(__name__)
+    return getattr(import_module(f"{pkg.__name__}.{module}"), name)  # type: ignore[no-any-return]
 
 
 def compiled_ready() -> bool:

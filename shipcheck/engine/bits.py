@@ -19,7 +19,22 @@ for _k in range(64):
     _DEBRUIJN_INDEX[((((1 << _k) * 0x03F79D71B4CA8B09) & (2**64 - 1)) >> 58)] = _k
 
 
-@jit
+def _popcount_plain(x):  # type: ignore[no-untyped-def]
+    return int(x).bit_count()
+
+
+def _low_bit_plain(x):  # type: ignore[no-untyped-def]
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+def _high_bit_plain(x):  # type: ignore[no-untyped-def]
+    return int(x).bit_length() - 1
+
+
+# compiled, the word tricks; as plain Python, Python's own (numpy's int64 would warn of the
+# multiplications' intended wrap-around, and is slower)
+@jit(plain=_popcount_plain)
 def popcount(x):  # type: ignore[no-untyped-def]
     """Set bits of a non-negative word (SWAR)."""
     x = x - ((x >> 1) & _M1)
@@ -28,13 +43,13 @@ def popcount(x):  # type: ignore[no-untyped-def]
     return ((x * _H01) >> 56) & 255
 
 
-@jit
+@jit(plain=_low_bit_plain)
 def low_bit(x):  # type: ignore[no-untyped-def]
     """Index of the lowest set bit (de Bruijn multiplication; ``x`` non-zero)."""
     return _DEBRUIJN_INDEX[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
-@jit
+@jit(plain=_high_bit_plain)
 def high_bit(x):  # type: ignore[no-untyped-def]
     """Index of the highest set bit (``x`` non-zero, below 2**63)."""
     k = 0

@@ -106,7 +106,10 @@ def manager_with(S, p, x, alien):  # type: ignore[no-untyped-def]
 
 @jit
 def wake(S, p, x):  # type: ignore[no-untyped-def]
-    """FlightModel.wake on the row's mask."""
+    """Sleepers woken after a crew loss (contract §4): per hull that still holds an awake human,
+    into the empty places of its ordinary cabins and pilot cabin (2 each; a cabin an alien left
+    counts as empty, a luxury cabin never), cabins and chambers in grid order. The caller decides
+    that a crew loss happened."""
     ocr = S[0, OFFS, 1]
     mask = x[0]
     n = S[p, V, N_]

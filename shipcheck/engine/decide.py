@@ -13,9 +13,11 @@ subset of Python numba compiles (:func:`shipcheck.jit.jit`).
 
 from __future__ import annotations
 
-from shipcheck.jit import call_back, jit, objmode
+from shipcheck.jit import call_back, jit, objmode_for
 
 from .layout import ASK, POLICY, TID, V
+
+objmode = objmode_for(__name__)
 
 
 @jit

@@ -85,25 +85,32 @@ def boosted_ok(S, p, mask, shields):  # type: ignore[no-untyped-def]
 @jit
 def situation(S, p, x, kind, d, roll, tmp):  # type: ignore[no-untyped-def]
     """What the roll (dice pair ``roll`` of an attack of ``kind`` from direction ``d``) does to the
-    ship undefended, into ``tmp[SIT + ...]``; the number of lines it names (0: a miss).
+    ship undefended, into ``tmp[SIT + ...]`` (:func:`situation_lines`); the lines it names (0: a miss)."""
+    o = S[p, OCELL + d, roll]
+    nl = S[p, ONL + d, o]
+    return situation_lines(S, p, x, kind, S[p, OSIDE + d, o], S[p, OTOL + d, o], nl,
+                           S[p, OLINES + 4 * d, o], S[p, OLINES + 4 * d + 1, o] if nl > 1 else _i(-1), tmp)
+
+
+@jit
+def situation_lines(S, p, x, kind, side, tol, nl, line0, line1, tmp):  # type: ignore[no-untyped-def]
+    """What an attack of ``kind`` from board ``side`` down ``nl`` lines (``line0``, ``line1``; bearing
+    tolerance ``tol``) does to the ship undefended, into ``tmp[SIT + ...]``; returns ``nl``.
 
     The first tile of a line from the front or the left is the lowest grid index, from the rear or
     the right the highest; a hit needs defending when it does damage undefended (a small meteor
     only on a connector; plating's smooth sides stop everything). On a ship of several hulls the
     hull of the damaging hits defends, with its own shields and charges; hits in two hulls get no
     shield (rules §8.5, §11.4)."""
-    o = S[p, OCELL + d, roll]
-    nl = S[p, ONL + d, o]
-    side = S[p, OSIDE + d, o]
     mask = x[0]
     vul = S[p, VULN + kind, side]
     tmp[SIT + SIT_NL] = nl
     tmp[SIT + SIT_SIDE] = side
-    tmp[SIT + SIT_TOL] = S[p, OTOL + d, o]
+    tmp[SIT + SIT_TOL] = tol
     multi = S[p, V, MULTI]
     g = -1  # the hull of the damaging hits; -3 for two
     for li in range(nl):
-        line = S[p, OLINES + 4 * d + li, o]
+        line = line0 if li == 0 else line1
         lm = S[p, LINEM + side, line] & mask
         k = -1
         need = 0

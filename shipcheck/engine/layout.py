@@ -70,6 +70,13 @@ DECISIONS = ("flight", "open_space", "fight", "combat", "take_reward", "planet",
 LAUNCH = _i(127)  # race.LAUNCH: the provenance of goods aboard at launch
 OFF = _i(np.iinfo(np.int32).min // 2)
 BIG = _i(np.iinfo(np.int64).max)
+# G: the registers of a card rolled a roll at a time (cards.card_step): where it is (the attack
+# index of the roll it waits for, its combat line), the players that roll strikes (0: none waits),
+# the attack's kind and direction; the card's own numbers (the ships pirates beat; a combat line's
+# weakest and second-weakest, those the Diplomat spared, the shot the second-weakest is spared);
+# and what the first player met (G_FOUGHT: 1 + its fight's result; G_HIT: the combat lines that hit it)
+G_J, G_LINE, G_WHO, G_KIND, G_DIR, G_BEATEN, G_FIRST, G_SECOND, G_SPARED, G_HEAVY, G_FOUGHT, G_HIT = range(12)
+GN = 12
 # R: the race's numbers (R_TID: the key of the Python side of the players' decisions, jit.callback)
 R_P, R_FIVE, R_WEAKEST, R_TRACK, R_BEST, R_LUXURY, R_TID = range(7)
 
@@ -127,6 +134,188 @@ LNMAX = 4
 CROWS = 23
 
 
+class SoloRules:
+    """The round numbers :func:`ship_tables` reads, for a ship on its own: the board's own cap, and
+    an epidemic rule (``"adjacent"`` or ``"joined"``)."""
+
+    def __init__(self, epidemic: str = "adjacent") -> None:
+        self.epidemic = epidemic
+
+    def cap_for(self, board_name: str, board_cap: int | None) -> tuple[int | None, None]:
+        return board_cap, None
+
+
+CABINS = ("start_cabin", "cabin", "luxury_cabin")
+SPECIALISATIONS = ("lawyer", "manager", "merchant", "techie", "diplomat")
+
+
+class Description:
+    """A ship's tiles as the engine's tables read them (:func:`ship_tables`): its cabins, aliens and
+    life supports, batteries, cargo holds, engines, cannons (firepower in half units, rules §7.2),
+    boosters, furnaces, cyan specialisation, neighbours, and what it pays for besides its losses; on
+    top of the flight model ``fm`` (the tiles, their joins, hulls and crew)."""
+
+    def __init__(self, ship: Any, fm: Any) -> None:
+        self.ship = ship
+        self.fm = fm
+        tiles = fm.tiles
+        self.tiles = tiles
+        self.n = len(tiles)
+        self.group = fm.group
+        self.hulls = tuple(sorted({g for g in fm.group}))
+        self.multi = fm.multi_hull
+        self.adj = fm.adj
+        front = int(ship.ship_side("front"))
+        self.cabins = tuple(k for k, t in enumerate(tiles) if t.kind in CABINS)
+        self.alien_colour = {k: t.crew for k, t in enumerate(tiles) if t.kind in CABINS and t.crew in ALIENS}
+        self.luxury = tuple(k for k, t in enumerate(tiles) if t.kind == "luxury_cabin")
+        self.life = {c: sum(1 << k for k, t in enumerate(tiles) if t.kind == "life_support" and t.attr("color") == c)
+                     for c in ALIENS}
+        self.batteries = fm.batteries
+        self.battery_index = {k: i for i, k in enumerate(self.batteries)}
+        # holds: (tile, ordinary slots, special slots, battery index or -1)
+        holds = []
+        for k, t in enumerate(tiles):
+            slots = int(t.attr("slots", 0) or 0)
+            if t.kind == "cargo":
+                holds.append((k, slots, 0, -1))
+            elif t.kind == "special_cargo":
+                holds.append((k, 0, slots, -1))
+            elif t.kind == "mixed_cargo":
+                sp = min(slots, int(t.attr("special_slots", 0) or 0))
+                holds.append((k, slots - sp, sp, -1))
+            elif t.kind == "battery_hold":
+                holds.append((k, slots, 0, self.battery_index[k]))
+        self.holds = tuple(holds)
+        # engines: (tile, power, needs a charge)
+        self.engines = tuple((k, 1 if t.kind != "double_engine" else 2, t.kind == "double_engine")
+                             for k, t in enumerate(tiles) if t.kind in ("engine", "double_engine", "cannon_engine"))
+        # cannons in half units: forward single 2, other single 1; a double twice that (rules §7.2)
+        cannons = []
+        for k, t in enumerate(tiles):
+            if t.kind in ("cannon", "cannon_engine"):
+                cannons.append((k, sum(2 if s == front else 1 for s in t.barrels), False))
+            elif t.kind == "double_cannon":
+                cannons.append((k, sum(4 if s == front else 2 for s in t.barrels), True))
+            elif t.kind == "bidirectional_cannon":
+                cannons.append((k, sum(2 if s == front else 1 for s in t.barrels), True))
+        self.cannons = tuple(cannons)
+        self.forward = {k: front in tiles[k].barrels for k, _, _ in cannons}
+        self.cannon_boosters = tuple(k for k, t in enumerate(tiles) if t.kind == "cannon_booster")
+        self.engine_boosters = tuple(k for k, t in enumerate(tiles) if t.kind == "engine_booster")
+        self.furnaces = tuple(k for k, t in enumerate(tiles) if t.kind == "reactor_furnace")
+        meta = dict(ship.meta)
+        spec = meta.get("cyan")
+        self.specialisation = spec if isinstance(spec, str) and spec in SPECIALISATIONS else None
+        self.notes: list[str] = []
+        if any(c == "cyan" for c in self.alien_colour.values()):
+            if self.specialisation is None:
+                self.notes.append("cyan alien without a specialisation ([meta] cyan = \"manager\", \"merchant\", "
+                                  "\"lawyer\", \"techie\", \"diplomat\"): no effect")
+            elif self.specialisation == "diplomat":
+                self.notes.append("cyan diplomat: the policy decides when to use him (once; the default and racing "
+                                  "policies: the first lost fight against slavers or pirates, or the first "
+                                  "combat-zone line of crew or shots to hit the ship; provisional)")
+        # neighbour tile per side, for exposed connectors
+        pos = {t.at: k for k, t in enumerate(tiles)}
+        nb = ship.board.nb
+        self.side_nb = tuple(tuple(pos.get(nb[t.at][s], -1) if nb[t.at][s] >= 0 else -1 for s in range(4))
+                             for t in tiles)
+        # tiles on the next square, joined or not (an epidemic "adjacent" reading, OQ14)
+        self.near = tuple(sum(1 << j for j in set(row) if j >= 0) for row in self.side_nb)
+        self.full = fm.full
+        # components paid for at the end besides those lost in flight: set aside, and a pilot cabin
+        # never placed on a board that counts it as lost (Ship.pilot_lost)
+        self.aside = len(ship.aside) + int(ship.pilot_lost)
+
+
+class Geometry:
+    """A ship's tiles seen from each side, once per flight model: the tiles of each grid line, which
+    tiles a hit of each attack kind damages (a small meteor only a connector; plating's smooth sides
+    nothing), the shields covering each side, the shields joined to a booster, and per (side,
+    tolerance, line) the cannons that bear on a large meteor there (free ones first, grid order)."""
+
+    def __init__(self, fm: Any) -> None:
+        tiles = fm.tiles
+        n = fm.n
+        full = fm.full
+        w = fm.ship.board.width
+        cols = [0] * w
+        rows: dict[int, int] = {}
+        plating = 0
+        conn = [0, 0, 0, 0]
+        bit = 1
+        for t in tiles:
+            r, c = divmod(t.at, w)
+            cols[c] |= bit
+            rows[r] = rows.get(r, 0) | bit
+            for side in range(4):
+                if t.eff[side]:
+                    conn[side] |= bit
+            if t.kind == "plating":
+                plating |= bit
+            bit <<= 1
+        by_col = {c: x for c, x in enumerate(cols) if x}
+        #: per board side, per grid line, the tiles of the line (columns from N and S, rows from E and W)
+        self.lines: dict[int, dict[int, int]] = {0: by_col, 1: rows, 2: by_col, 3: rows}
+        plated = [plating & ~x for x in conn]
+        #: per (attack kind, side): the tiles a hit damages unless defended
+        self.vuln: dict[tuple[str, int], int] = {}
+        for side in range(4):
+            self.vuln[(KINDS[0], side)] = conn[side]
+            for kind in KINDS[1:]:
+                self.vuln[(kind, side)] = full & ~plated[side]
+        cover = [0, 0, 0, 0]
+        for s in fm.shields:
+            for side in tiles[s].covers:
+                cover[side] |= 1 << s
+        #: per side: the shields covering it
+        self.cover = cover
+        self.booster_mask = fm.boosters
+        #: shields joined to a shield booster
+        self.boostable = sum(1 << s for s in fm.shields if fm.adj[s] & fm.boosters)
+        self._cannons = tuple((c, tiles[c].barrels, *divmod(tiles[c].at, w), fm.free_cannon[c]) for c in fm.cannons)
+        self._bearing: dict[tuple[int, int, int], tuple[tuple[int, bool], ...]] = {}
+        self.n = n
+
+    def bearing(self, side: int, tol: int, line: int) -> tuple[tuple[int, bool], ...]:
+        """The cannons (tile, fires free) that bear on a large meteor down ``line`` from ``side``
+        within ``tol`` lines (contract §4), free ones first, each group in grid order."""
+        key = (side, tol, line)
+        hit = self._bearing.get(key)
+        if hit is None:
+            free: list[tuple[int, bool]] = []
+            paid: list[tuple[int, bool]] = []
+            for c, barrels, r, col, is_free in self._cannons:
+                if side in barrels and abs((col if side in (0, 2) else r) - line) <= tol:
+                    (free if is_free else paid).append((c, is_free))
+            hit = self._bearing[key] = tuple(free + paid)
+        return hit
+
+
+def geometry(fm: Any) -> Geometry:
+    """The flight model's :class:`Geometry`, built once."""
+    g = fm.__dict__.get("_geometry")
+    if g is None:
+        g = fm.__dict__["_geometry"] = Geometry(fm)
+    return g  # type: ignore[no-any-return]
+
+
+def outcome_table(fm: Any, attack: Attack) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
+    """Per outcome of ``attack``: (weight out of 36, board side, bearing tolerance, lines); shared by
+    every ship with the same board and front."""
+    b = fm.ship.board
+    cache = b.__dict__.setdefault("_kernel_outcomes", {})
+    key = (int(fm.ship.front_side), attack.side)
+    hit = cache.get(key)
+    if hit is None:
+        outs, _ = fm.outcomes(attack)
+        hit = cache[key] = tuple(
+            (o.prob.numerator * (36 // o.prob.denominator), o.side, 0 if o.direction == "front" else 1, o.lines)
+            for o in outs)
+    return hit  # type: ignore[no-any-return]
+
+
 def named_squares(board: Any, none: int) -> np.ndarray:
     """``(36, 36)``: the grid square a (column roll, row roll) pair of dice pair indices names on
     ``board``, ``none`` where it names none."""
@@ -141,11 +330,17 @@ def named_squares(board: Any, none: int) -> np.ndarray:
     return tab
 
 
+def _named_squares(board: Any, none: int) -> np.ndarray:
+    cache = board.__dict__.setdefault("_named_squares", {})
+    hit = cache.get(none)
+    if hit is None:
+        hit = cache[none] = named_squares(board, none)
+    return hit  # type: ignore[no-any-return]
+
+
 def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
     """The players' ships (:class:`~shipcheck.round.state.ShipModel`) as one ``int64`` array
     ``S[player, row, column]`` (rows above), under the round's ``rules``."""
-    from shipcheck.round.state import SPECIALISATIONS
-
     P = len(models)
     N = max(m.n for m in models)
     B = max([len(m.batteries) for m in models] + [1])
@@ -163,7 +358,7 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
     S[:, SNB:SNB + 4] = -1
     S[:, SQTILE] = -1
     S[:, BRG:BRG + BRGFREE] = -1
-    kern = [m.fm.kernel for m in models]
+    kern = [geometry(m.fm) for m in models]
     hold_of = [{k: h for h, (k, _, _, _) in enumerate(m.holds)} for m in models]
 
     def row(p: int, r: int, values: Any) -> None:
@@ -208,11 +403,11 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
         row(p, CBTILE, m.cannon_boosters)
         row(p, FURTILE, m.furnaces)
         # sabotage: the square named by two rolls, and the tile on a square
-        S[p, SAB:SAB + 36, :36] = named_squares(m.ship.board, size)
+        S[p, SAB:SAB + 36, :36] = _named_squares(m.ship.board, size)
         for k, sq in enumerate(m.fm.squares):
             if S[p, SQTILE, sq] < 0:  # the first tile on a square, as the memoised engine looks it up
                 S[p, SQTILE, sq] = k
-        # the flight kernel's geometry (shipcheck.kernel.Kernel)
+        # the flight geometry (Geometry)
         for side in range(4):
             for line, lm in kr.lines[side].items():
                 S[p, LINEM + side, line] = lm
@@ -230,7 +425,7 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
         for d, direction in enumerate(DIRECTIONS):
             attack = Attack("small", direction)
             S[p, OCELL + d, :36] = m.fm.outcomes(attack)[1]
-            for o, (_w, side, tol, lines) in enumerate(kr.outcomes(attack)):
+            for o, (_w, side, tol, lines) in enumerate(outcome_table(m.fm, attack)):
                 if len(lines) > NLMAX:
                     raise ValueError(f"an outcome of {len(lines)} lines (the fast path takes at most {NLMAX})")
                 S[p, OSIDE + d, o] = side

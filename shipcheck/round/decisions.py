@@ -20,6 +20,7 @@ from shipcheck.cards import Card
 from shipcheck.engine import layout as L
 from shipcheck.flight import Decision, Outcome, Policy, Situation
 from shipcheck.flight import DefaultPolicy as FlightDefault
+from shipcheck.kernel import write_decision
 
 from .policy import PlanetOption, RacingPolicy, RoundPolicy, View
 from .state import CODE, Firepower, ShipModel
@@ -99,21 +100,6 @@ def flight_answer(m: ShipModel, policy: Policy, x: np.ndarray, kind: int, d_roll
         raise TypeError(f"{type(policy).__name__}.decide returned {type(dec).__name__}, not a Decision")
     write_decision(dec, len(sit.hits), tmp)
     return 0
-
-
-def write_decision(dec: Decision, lines: int, tmp: np.ndarray) -> None:
-    """A :class:`~shipcheck.flight.Decision` in the engine's layout (``tmp[DEC + ...]``)."""
-    if len(dec.draws) > L.DEC_DRAWS:
-        raise ValueError(f"a decision draws {len(dec.draws)} charges (at most {L.DEC_DRAWS})")
-    base = L.DEC
-    tmp[base + L.DEC_SHIELD] = int(bool(dec.shield))
-    tmp[base + L.DEC_BOOSTED] = int(bool(dec.boosted))
-    cannons = list(dec.cannons)[:2] + [-1] * 2
-    tmp[base + L.DEC_CANNON] = int(cannons[0])
-    tmp[base + L.DEC_CANNON + 1] = int(cannons[1])
-    tmp[base + L.DEC_NDRAW] = len(dec.draws)
-    for i, b in enumerate(dec.draws):
-        tmp[base + L.DEC_DRAW + i] = int(b)
 
 
 class Answers:

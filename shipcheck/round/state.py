@@ -24,6 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from shipcheck.cards import Attack
+from shipcheck.engine.layout import CABINS as CABINS
+from shipcheck.engine.layout import SPECIALISATIONS as SPECIALISATIONS
+from shipcheck.engine.layout import Description
 from shipcheck.flight import DefaultPolicy as FlightDefault
 from shipcheck.flight import FlightModel, Policy
 from shipcheck.model import ALIENS, Ship
@@ -35,8 +38,6 @@ __all__ = ["COLOURS", "Away", "Firepower", "RState", "ShipModel"]
 
 COLOURS = ("red", "yellow", "green", "blue")
 CODE = {c: i for i, c in enumerate(COLOURS)}
-CABINS = ("start_cabin", "cabin", "luxury_cabin")
-SPECIALISATIONS = ("lawyer", "manager", "merchant", "techie", "diplomat")
 
 Goods = tuple[tuple[int, ...], ...]
 #: a half in hyperspace: its tiles, and the charges, crew and goods of those tiles (else ``()``)
@@ -53,84 +54,12 @@ class Firepower:
     boost: int = -1
 
 
-class ShipModel:
-    """One player's ship compiled for a round (tables over its tiles) on top of a FlightModel."""
+class ShipModel(Description):
+    """One player's ship in a round: its description (:class:`~shipcheck.engine.layout.Description`)
+    on top of a flight model, and the engine's answers about its states."""
 
     def __init__(self, ship: Ship, *, flight: FlightModel | None = None) -> None:
-        fm = flight or FlightModel(ship, track_crew=True)
-        if not fm.track_crew and not fm.dynamic_crew:
-            raise ValueError("a round needs a FlightModel built with track_crew=True")
-        self.ship = ship
-        self.fm = fm
-        tiles = fm.tiles
-        self.tiles = tiles
-        self.n = len(tiles)
-        self.group = fm.group
-        self.hulls = tuple(sorted({g for g in fm.group}))
-        self.multi = fm.multi_hull
-        self.adj = fm.adj
-        front = int(ship.ship_side("front"))
-        self.cabins = tuple(k for k, t in enumerate(tiles) if t.kind in CABINS)
-        self.alien_colour = {k: t.crew for k, t in enumerate(tiles) if t.kind in CABINS and t.crew in ALIENS}
-        self.luxury = tuple(k for k, t in enumerate(tiles) if t.kind == "luxury_cabin")
-        self.life = {c: sum(1 << k for k, t in enumerate(tiles) if t.kind == "life_support" and t.attr("color") == c)
-                     for c in ALIENS}
-        self.batteries = fm.batteries
-        self.battery_index = {k: i for i, k in enumerate(self.batteries)}
-        # holds: (tile, ordinary slots, special slots, battery index or -1)
-        holds = []
-        for k, t in enumerate(tiles):
-            slots = int(t.attr("slots", 0) or 0)
-            if t.kind == "cargo":
-                holds.append((k, slots, 0, -1))
-            elif t.kind == "special_cargo":
-                holds.append((k, 0, slots, -1))
-            elif t.kind == "mixed_cargo":
-                sp = min(slots, int(t.attr("special_slots", 0) or 0))
-                holds.append((k, slots - sp, sp, -1))
-            elif t.kind == "battery_hold":
-                holds.append((k, slots, 0, self.battery_index[k]))
-        self.holds = tuple(holds)
-        # engines: (tile, power, needs a charge)
-        self.engines = tuple((k, 1 if t.kind != "double_engine" else 2, t.kind == "double_engine")
-                             for k, t in enumerate(tiles) if t.kind in ("engine", "double_engine", "cannon_engine"))
-        # cannons in half units: forward single 2, other single 1; a double twice that (rules §7.2)
-        cannons = []
-        for k, t in enumerate(tiles):
-            if t.kind in ("cannon", "cannon_engine"):
-                cannons.append((k, sum(2 if s == front else 1 for s in t.barrels), False))
-            elif t.kind == "double_cannon":
-                cannons.append((k, sum(4 if s == front else 2 for s in t.barrels), True))
-            elif t.kind == "bidirectional_cannon":
-                cannons.append((k, sum(2 if s == front else 1 for s in t.barrels), True))
-        self.cannons = tuple(cannons)
-        self.forward = {k: front in tiles[k].barrels for k, _, _ in cannons}
-        self.cannon_boosters = tuple(k for k, t in enumerate(tiles) if t.kind == "cannon_booster")
-        self.engine_boosters = tuple(k for k, t in enumerate(tiles) if t.kind == "engine_booster")
-        self.furnaces = tuple(k for k, t in enumerate(tiles) if t.kind == "reactor_furnace")
-        meta = dict(ship.meta)
-        spec = meta.get("cyan")
-        self.specialisation = spec if isinstance(spec, str) and spec in SPECIALISATIONS else None
-        self.notes: list[str] = []
-        if any(c == "cyan" for c in self.alien_colour.values()):
-            if self.specialisation is None:
-                self.notes.append("cyan alien without a specialisation ([meta] cyan = \"manager\", \"merchant\", "
-                                  "\"lawyer\", \"techie\", \"diplomat\"): no effect")
-            elif self.specialisation == "diplomat":
-                self.notes.append("cyan diplomat: the policy decides when to use him (once; the default and racing "
-                                  "policies: the first lost fight against slavers or pirates, or the first "
-                                  "combat-zone line of crew or shots to hit the ship; provisional)")
-        # neighbour tile per side, for exposed connectors
-        pos = {t.at: k for k, t in enumerate(tiles)}
-        nb = ship.board.nb
-        self.side_nb = tuple(tuple(pos.get(nb[t.at][s], -1) if nb[t.at][s] >= 0 else -1 for s in range(4))
-                             for t in tiles)
-        # tiles on the next square, joined or not (an epidemic "adjacent" reading, OQ14)
-        self.near = tuple(sum(1 << j for j in set(row) if j >= 0) for row in self.side_nb)
-        self.full = fm.full
-        # components paid for at the end besides those lost in flight: set aside, and a pilot cabin
-        # never placed on a board that counts it as lost (Ship.pilot_lost)
-        self.aside = len(ship.aside) + int(ship.pilot_lost)
+        super().__init__(ship, flight or FlightModel(ship, track_crew=True))
 
     # -- the engine's tables and rows ------------------------------------------------------------
     def tables(self, epidemic: str = "adjacent") -> np.ndarray:
@@ -138,9 +67,9 @@ class ShipModel:
         cache = self.__dict__.setdefault("_tables", {})
         S = cache.get(epidemic)
         if S is None:
-            from shipcheck.engine.layout import ship_tables
+            from shipcheck.engine.layout import SoloRules, ship_tables
 
-            S = cache[epidemic] = ship_tables([self], _SoloRules(epidemic))
+            S = cache[epidemic] = ship_tables([self], SoloRules(epidemic))
         return S
 
     def _offsets(self) -> tuple[int, int, int, int]:
@@ -457,13 +386,3 @@ class ShipModel:
         finally:
             jit.callbacks.pop(key, None)
         return self.state_of(x)
-
-
-class _SoloRules:
-    """The round numbers :func:`~shipcheck.engine.layout.ship_tables` reads, for a ship alone."""
-
-    def __init__(self, epidemic: str) -> None:
-        self.epidemic = epidemic
-
-    def cap_for(self, board_name: str, board_cap: int | None) -> tuple[int | None, None]:
-        return board_cap, None
