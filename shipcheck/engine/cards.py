@@ -38,6 +38,7 @@ from .layout import (
     CGOODS,
     CGOODSPEN,
     CI,
+    COMBAT_ZONE,
     CREWLESS,
     CSTR,
     CTYPE,
@@ -49,10 +50,24 @@ from .layout import (
     D_REWARD,
     D_SHIP,
     D_STATION,
+    G_BEATEN,
+    G_DIR,
+    G_FIRST,
+    G_FOUGHT,
+    G_HEAVY,
+    G_HIT,
+    G_J,
+    G_KIND,
+    G_LINE,
+    G_SECOND,
+    G_SPARED,
+    G_WHO,
     GMASK,
+    GN,
     HEAVY,
     HYPERSPACE,
     LAMT,
+    LAPPED,
     LCRIT,
     LIVE,
     LNS,
@@ -60,6 +75,7 @@ from .layout import (
     LPEN,
     LSD,
     LSK,
+    METEOR_SWARM,
     MULTI,
     NATT,
     NBAT,
@@ -71,6 +87,7 @@ from .layout import (
     NO_HUMANS,
     NPL,
     NPLG,
+    OFF,
     OFFS,
     PIRATES,
     PLG,
@@ -155,6 +172,34 @@ def crewless(S, R, X, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-de
         leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
 
 
+@jit
+def new_card(S, R, X, hh):  # type: ignore[no-untyped-def]
+    """Before each card: the cards left in hyperspace count down (a half whose two cards are over
+    rejoins its ship) and the Techie's free charge is available again."""
+    for p in range(R[R_P]):
+        if hh[0, p] > 0:
+            hh[0, p] -= 1
+        if hh[1, p] > 0:
+            hh[1, p] -= 1
+            if hh[1, p] == 0:
+                come_back(S, p, X[p])
+        X[p, SPENT] = 0
+
+
+@jit
+def after_card(S, R, X, pos, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
+    """After each card: ships (or halves) without humans leave (in a Combat Zone only now), and a
+    ship lapped by the leader gives up (rules §10.1)."""
+    crewless(S, R, X, out, hh, sold, prices, tmp)
+    lead = OFF
+    for p in range(R[R_P]):
+        if out[p] == 0 and pos[p] > lead:
+            lead = pos[p]
+    for p in range(R[R_P]):
+        if out[p] == 0 and lead - pos[p] > R[R_TRACK]:
+            out[p] = LAPPED
+
+
 # -- decisions of the card's own ------------------------------------------------------------------
 @jit
 def take_reward(S, C, p, x, c, tmp):  # type: ignore[no-untyped-def]
@@ -179,53 +224,93 @@ def card_goods(C, c, second, out):  # type: ignore[no-untyped-def]
         out[C[c, CGOODS, i]] += 1
 
 
+# -- cards rolled a roll at a time -----------------------------------------------------------------
+# A card whose dice decide (a meteor swarm; pirates' shots; a combat zone's shots) runs as steps: a
+# call carries on from where the card's registers ``G`` (layout.G_*) say, up to the next roll it
+# needs (the players it strikes in ``G[G_WHO]``, the attack's index, kind and direction) or to its
+# end (it returns 0). A call with ``G[G_WHO] == 0`` starts the card; one with a roll waiting plays
+# dice pair ``roll`` first. A run plays the card with its dice (:func:`rolled`); the exact odds
+# (:mod:`.joint`) call the same steps with every roll in turn.
+@jit
+def _wait(G, j, who, kind, d):  # type: ignore[no-untyped-def]
+    """Wait for the roll of attack ``j`` (``kind`` from direction ``d``) striking players ``who``."""
+    G[G_J] = j
+    G[G_WHO] = who
+    G[G_KIND] = kind
+    G[G_DIR] = d
+    return 1
+
+
+@jit
+def _done(G):  # type: ignore[no-untyped-def]
+    G[G_WHO] = 0
+    return 0
+
+
 # -- enemies: smugglers, slavers, pirates ----------------------------------------------------------
 @jit
-def enemies(S, C, R, X, pos, out, hh, cred, sold, c, ro, prices, w):  # type: ignore[no-untyped-def]
+def enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w):  # type: ignore[no-untyped-def]
     """Smugglers, Slavers and Pirates (rules §9.2(6)) attack in flight order from the leader:
     firepower above the strength wins (the reward, if taken, with its days), equal does nothing, lower
     brings the penalty, unless the Diplomat sends them on; the enemy moves on after a tie or a loss.
     Five-player rules (§12.3): it must be beaten twice, the second winner getting 1 credit or 1 good
-    fewer. Pirates mark every ship they beat, then roll each shot once for all of them."""
+    fewer. Pirates mark every ship they beat, then roll each shot once for all of them (steps: see
+    above)."""
     P = R[R_P]
     typ = C[c, CI, CTYPE]
     order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
-    need = 2 if R[R_FIVE] else 1
-    defeats = 0
-    beaten = 0
-    pen = _i(1 if typ == SLAVERS else 2 if typ == SMUGGLERS else 3)
-    for r in range(cnt):
-        p = order[r]
-        if defeats >= need:
-            continue
-        x = X[p]
-        res = fight(S, p, x, C[c, CI, CSTR], buf, tmp)
-        if res == WIN:
-            second = min(defeats, 1)
-            if take_reward(S, C, p, x, c, tmp):
-                if typ == SMUGGLERS:
-                    card_goods(C, c, second, gd)
-                    load(S, p, x, gd, tmp, prov)
-                else:
-                    cred[p] += C[c, CI, CCRED] - second
-                movers[p] = 1
-                steps[p] = -C[c, CI, CDAYS]
-            defeats += 1
-        elif res == LOSE and not diplomat(S, p, x, pen, c, tmp):
-            beaten |= 1 << p
-            if typ == SLAVERS:
-                lose_crew(S, p, x, C[c, CI, CCREWPEN], tmp)
-            elif typ == SMUGGLERS:
-                lose_goods(S, p, x, C[c, CI, CGOODSPEN])
-        leave_crewless(S, p, x, out, hh, sold, prices, tmp)
-    move_many(pos, out, movers, steps, R[R_TRACK], order, on)
-    if typ == PIRATES and beaten:
-        for j in range(C[c, CI, NATT]):
-            for p in range(P):
-                if (beaten >> p) & 1 and out[p] == 0:
-                    flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], j, buf, tmp)
-                    leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
+    if G[G_WHO]:  # the shot G[G_J] at the ships beaten and still flying
+        j = G[G_J]
+        for p in range(P):
+            if (G[G_WHO] >> p) & 1:
+                flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
+                leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
+        j += 1
+    else:
+        cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
+        need = 2 if R[R_FIVE] else 1
+        defeats = 0
+        beaten = 0
+        pen = _i(1 if typ == SLAVERS else 2 if typ == SMUGGLERS else 3)
+        for r in range(cnt):
+            p = order[r]
+            if defeats >= need:
+                continue
+            x = X[p]
+            res = fight(S, p, x, C[c, CI, CSTR], buf, tmp)
+            if p == 0:
+                G[G_FOUGHT] = res + 1
+            if res == WIN:
+                second = min(defeats, 1)
+                if take_reward(S, C, p, x, c, tmp):
+                    if typ == SMUGGLERS:
+                        card_goods(C, c, second, gd)
+                        load(S, p, x, gd, tmp, prov)
+                    else:
+                        cred[p] += C[c, CI, CCRED] - second
+                    movers[p] = 1
+                    steps[p] = -C[c, CI, CDAYS]
+                defeats += 1
+            elif res == LOSE and not diplomat(S, p, x, pen, c, tmp):
+                beaten |= 1 << p
+                if typ == SLAVERS:
+                    lose_crew(S, p, x, C[c, CI, CCREWPEN], tmp)
+                elif typ == SMUGGLERS:
+                    lose_goods(S, p, x, C[c, CI, CGOODSPEN])
+            leave_crewless(S, p, x, out, hh, sold, prices, tmp)
+        move_many(pos, out, movers, steps, R[R_TRACK], order, on)
+        if typ != PIRATES:
+            return _done(G)
+        G[G_BEATEN] = beaten
+        j = 0
+    if j < C[c, CI, NATT]:
+        who = 0
+        for p in range(P):
+            if (G[G_BEATEN] >> p) & 1 and out[p] == 0:
+                who |= 1 << p
+        if who:
+            return _wait(G, j, who, C[c, ATTK, j], C[c, ATTD, j])
+    return _done(G)
 
 
 # -- offers: abandoned ships and stations ----------------------------------------------------------
@@ -452,18 +537,47 @@ def _contest(R, out, hh, on):  # type: ignore[no-untyped-def]
 
 
 @jit
-def combat_zone(S, C, R, X, pos, out, hh, c, ro, w, values):  # type: ignore[no-untyped-def]
+def _line_shot(C, c, G, j):  # type: ignore[no-untyped-def]
+    """Wait for shot ``j`` of the combat line ``G[G_LINE]`` at the ships it hits (0 when none)."""
+    li = G[G_LINE]
+    who = 0
+    if not G[G_SPARED] & 1:
+        who |= 1 << G[G_FIRST]
+    if G[G_SECOND] >= 0 and j != G[G_HEAVY] and not G[G_SPARED] & 2:
+        who |= 1 << G[G_SECOND]
+    if who == 0:
+        return 0
+    return _wait(G, j, who, C[c, LSK + li, j], C[c, LSD + li, j])
+
+
+@jit
+def combat_zone(S, C, R, X, pos, out, hh, c, G, roll, w, values):  # type: ignore[no-untyped-def]
     """Combat Zone (§9.2(7)): three lines in order, each hitting the ship weakest in its criterion
     (fewest crew, lowest engine power, lowest firepower; ties: the ship ahead), declared with the
-    policy's charges (built in: none), with its penalty: days, crew, goods (then charges), or shots.
-    Five-player rules (§12.4) also hit the second-weakest, 1 day, crew or good fewer and spared the
-    first heavy shot. The Diplomat spares a ship hit: the line then hits nobody in its place. A ship
-    left without humans leaves only after the card."""
+    policy's charges (built in: none), with its penalty: days, crew, goods (then charges), or shots
+    (steps: see above). Five-player rules (§12.4) also hit the second-weakest, 1 day, crew or good
+    fewer and spared the first heavy shot. The Diplomat spares a ship hit: the line then hits nobody
+    in its place. A ship left without humans leaves only after the card."""
     P = R[R_P]
     order, on, movers, steps, y, buf, gd, tmp, prov = w
-    for li in range(C[c, CI, NLINE]):
+    if G[G_WHO]:  # shot G[G_J] of line G[G_LINE]: the weakest, then the second-weakest
+        li = G[G_LINE]
+        j = G[G_J]
+        kind, d = C[c, LSK + li, j], C[c, LSD + li, j]
+        for who in (G[G_FIRST], G[G_SECOND]):
+            if who >= 0 and (G[G_WHO] >> who) & 1:
+                flight_step(S, who, X[who], kind, d, roll, j, buf, tmp)
+        for k in range(j + 1, C[c, LNS, li]):
+            if _line_shot(C, c, G, k):
+                return 1
+        li += 1
+    else:
+        li = 0
+    while li < C[c, CI, NLINE]:
+        G[G_LINE] = li
         cnt = _contest(R, out, hh, on)
         if cnt == 0:
+            li += 1
             continue
         crit = C[c, LCRIT, li]
         for p in range(P):
@@ -485,6 +599,8 @@ def combat_zone(S, C, R, X, pos, out, hh, c, ro, w, values):  # type: ignore[no-
         amt = C[c, LAMT, li]
         spare1 = diplomat(S, first, X[first], pen, c, tmp)
         spare2 = second >= 0 and diplomat(S, second, X[second], pen, c, tmp)
+        if (first == 0 and not spare1) or (second == 0 and not spare2):
+            G[G_HIT] |= 1 << li
         if pen == 0:
             for p in range(P):
                 movers[p] = 0
@@ -505,30 +621,66 @@ def combat_zone(S, C, R, X, pos, out, hh, c, ro, w, values):  # type: ignore[no-
                 else:
                     lose_goods(S, who, X[who], n)
         else:
-            heavy = -1
+            G[G_FIRST] = first
+            G[G_SECOND] = second
+            G[G_SPARED] = (1 if spare1 else 0) + (2 if spare2 else 0)
+            G[G_HEAVY] = -1
             for j in range(C[c, LNS, li]):
                 if C[c, LSK + li, j] == HEAVY:
-                    heavy = j
+                    G[G_HEAVY] = j
                     break
             for j in range(C[c, LNS, li]):
-                kind, d = C[c, LSK + li, j], C[c, LSD + li, j]
-                if not spare1:
-                    flight_step(S, first, X[first], kind, d, ro[j], j, buf, tmp)
-                if second >= 0 and j != heavy and not spare2:
-                    flight_step(S, second, X[second], kind, d, ro[j], j, buf, tmp)
+                if _line_shot(C, c, G, j):
+                    return 1
+        li += 1
+    return _done(G)
 
 
 # -- the other cards ------------------------------------------------------------------------------
 @jit
-def meteor_swarm(S, C, R, X, out, hh, sold, c, ro, prices, buf, tmp):  # type: ignore[no-untyped-def]
+def meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, buf, tmp):  # type: ignore[no-untyped-def]
     """Meteor Swarm (§9.2(5)): the meteors one at a time in printed order, each with one roll for
-    every ship present; a ship left without humans leaves at once and the rest miss it."""
+    every ship present (steps: see above); a ship left without humans leaves at once and the rest
+    miss it."""
     P = R[R_P]
-    for j in range(C[c, CI, NATT]):
+    j = 0
+    if G[G_WHO]:
+        j = G[G_J]
+        for p in range(P):
+            if (G[G_WHO] >> p) & 1:
+                flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
+        crewless(S, R, X, out, hh, sold, prices, tmp)
+        j += 1
+    if j < C[c, CI, NATT]:
+        who = 0
         for p in range(P):
             if present(out, hh, p):
-                flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], j, buf, tmp)
-        crewless(S, R, X, out, hh, sold, prices, tmp)
+                who |= 1 << p
+        if who:
+            return _wait(G, j, who, C[c, ATTK, j], C[c, ATTD, j])
+    return _done(G)
+
+
+@jit
+def card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w, values):  # type: ignore[no-untyped-def]
+    """The next step of a card rolled a roll at a time (see above): 1 while it waits for a roll,
+    0 once it is over."""
+    typ = C[c, CI, CTYPE]
+    if typ == METEOR_SWARM:
+        return meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, w[5], w[7])
+    if typ == COMBAT_ZONE:
+        return combat_zone(S, C, R, X, pos, out, hh, c, G, roll, w, values)
+    return enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w)
+
+
+@jit
+def rolled(S, C, R, X, pos, out, hh, cred, sold, c, ro, G, prices, w, values):  # type: ignore[no-untyped-def]
+    """A card of :func:`card_step` played with the dice ``ro`` (attack ``j`` rolls pair ``ro[j]``)."""
+    for i in range(GN):
+        G[i] = 0
+    more = card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, ZERO, prices, w, values)
+    while more:
+        more = card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, ro[G[G_J]], prices, w, values)
 
 
 @jit

@@ -10,7 +10,7 @@ crew slots, then per battery (word, shift, width), then per crew slot (tile, wor
 engine's own (:func:`shipcheck.engine.flight.flight_step`).
 
 :func:`forward` plays attacks one after the other on a distribution (keys and integer weights out of
-36 per attack so far) into an open-addressing table: per state, per outcome of the attack's dice
+36 per attack so far) into an open-addressing table (:mod:`.table`): per state, per outcome of the attack's dice
 (weighted by how many of the 36 pairs give it), the state after the default policy's defence.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
@@ -27,9 +27,9 @@ from .crew import wake
 from .flight import apply_decision, decide_default, flight_step, situation, situation_lines
 from .hull import destroy
 from .layout import ALIEN, N_, OFFS, ONL, SIT, SIT_NEED, SIT_NL, TMP, V, _i
+from .table import new_table, table_add, table_rows
 
 FIELD = _i(7)  # a crew field holding an alien
-_GOLDEN = _i(0x9E3779B97F4A7C15 - (1 << 64))  # 2**64 / phi as a signed word
 
 
 @jit
@@ -129,56 +129,6 @@ def wake_key(S, spec, words, out, x):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _hash(keys, i, K, mask):  # type: ignore[no-untyped-def]
-    h = _i(0)
-    for j in range(K):
-        h = (h ^ keys[i, j]) * _GOLDEN
-    return ((h >> 20) ^ h) & mask
-
-
-@jit
-def _same(a, i, b, j, K):  # type: ignore[no-untyped-def]
-    for q in range(K):
-        if a[i, q] != b[j, q]:
-            return False
-    return True
-
-
-@jit
-def _add(tk, tw, used, cap, src, i, w):  # type: ignore[no-untyped-def]
-    """Add weight ``w`` to key ``src[i]`` in the table; returns whether a new slot was taken."""
-    K = src.shape[1]
-    s = _hash(src, i, K, cap - 1)
-    while used[s]:
-        if _same(tk, s, src, i, K):
-            tw[s] += w
-            return False
-        s = (s + 1) & (cap - 1)
-    used[s] = True
-    for q in range(K):
-        tk[s, q] = src[i, q]
-    tw[s] = w
-    return True
-
-
-@jit
-def _insert(tk, tw, used, cap, cnt, src, i, w):  # type: ignore[no-untyped-def]
-    """:func:`_add`, growing the table when it gets half full; returns (tk, tw, used, cap, cnt)."""
-    if _add(tk, tw, used, cap, src, i, w):
-        cnt += 1
-        if 2 * cnt > cap:
-            ncap = 2 * cap
-            nk = np.zeros((ncap, tk.shape[1]), dtype=np.int64)
-            nw = np.zeros(ncap, dtype=np.int64)
-            nu = np.zeros(ncap, dtype=np.bool_)
-            for s in range(cap):
-                if used[s]:
-                    _add(nk, nw, nu, ncap, tk, s, tw[s])
-            return nk, nw, nu, ncap, cnt
-    return tk, tw, used, cap, cnt
-
-
-@jit
 def forward(S, spec, keys, weights, kinds, dirs, nout, count, rep):  # type: ignore[no-untyped-def]
     """The default policy's distribution after the attacks ``kinds[a]`` from directions ``dirs[a]``,
     from ``keys`` (``(n, K)``) with ``weights`` (``(n,)``); per direction ``d`` its ``nout[d]`` outcomes,
@@ -195,13 +145,7 @@ def forward(S, spec, keys, weights, kinds, dirs, nout, count, rep):  # type: ign
     expanded = 0
     for a in range(kinds.shape[0]):
         kind, d = kinds[a], dirs[a]
-        cap = 16
-        while cap < 4 * n:
-            cap *= 2
-        tk = np.zeros((cap, K), dtype=np.int64)
-        tw = np.zeros(cap, dtype=np.int64)
-        used = np.zeros(cap, dtype=np.bool_)
-        cnt = 0
+        tk, tw, used, cap, cnt = new_table(K, n)
         for i in range(n):
             w = weights[i]
             unpack(S, spec, keys[i], x)
@@ -221,19 +165,11 @@ def forward(S, spec, keys, weights, kinds, dirs, nout, count, rep):  # type: ign
                     continue
                 flight_step(S, _i(0), x, kind, d, rep[d, o], _i(a), buf, tmp)
                 pack(S, spec, x, one[0])
-                tk, tw, used, cap, cnt = _insert(tk, tw, used, cap, cnt, one, 0, w * c)
+                tk, tw, used, cap, cnt = table_add(tk, tw, used, cap, cnt, one, 0, w * c)
                 unpack(S, spec, keys[i], x)
             if idle:
-                tk, tw, used, cap, cnt = _insert(tk, tw, used, cap, cnt, keys, i, w * idle)
+                tk, tw, used, cap, cnt = table_add(tk, tw, used, cap, cnt, keys, i, w * idle)
         expanded += n
-        keys = np.zeros((cnt, K), dtype=np.int64)
-        weights = np.zeros(cnt, dtype=np.int64)
-        j = 0
-        for s in range(cap):
-            if used[s]:
-                for q in range(K):
-                    keys[j, q] = tk[s, q]
-                weights[j] = tw[s]
-                j += 1
+        keys, weights = table_rows(tk, tw, used, cap, cnt)
         n = cnt
     return keys, weights, expanded

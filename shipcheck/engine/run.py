@@ -11,16 +11,16 @@ import numpy as np
 from shipcheck.jit import jit
 
 from .cards import (
-    combat_zone,
+    after_card,
     crewless,
-    enemies,
     epidemics,
     give_up,
     hyperspace,
-    meteor_swarm,
+    new_card,
     offers,
     open_space,
     planets,
+    rolled,
     sabotage,
     stardust,
 )
@@ -38,8 +38,8 @@ from .layout import (
     COMBAT_ZONE,
     CTYPE,
     EPIDEMIC,
+    GN,
     KIND,
-    LAPPED,
     LAUNCH,
     LAWYER,
     LUXURY,
@@ -57,11 +57,9 @@ from .layout import (
     R_FIVE,
     R_LUXURY,
     R_P,
-    R_TRACK,
     SABOTAGE,
     SLAVERS,
     SMUGGLERS,
-    SPENT,
     STARDUST,
     TMP,
     V,
@@ -84,7 +82,6 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
     (and jumps to hyperspace once it is revealed), ships without humans leave, lapped ships give up."""
     runs, size = decks.shape
     P = R[R_P]
-    L = R[R_TRACK]
     X = np.empty_like(init)
     pos = np.empty(P, dtype=np.int64)
     out = np.empty(P, dtype=np.int64)
@@ -105,6 +102,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
     buf = w[5]
     cnt = w[6]
     facts = np.zeros((P, 8), dtype=np.int64)
+    G = np.zeros(GN, dtype=np.int64)
     for run in range(runs):
         X[:] = init
         prov[:] = LAUNCH
@@ -122,14 +120,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             c = decks[run, s]
             ro = rolls[run, s]
             typ = C[c, CI, CTYPE]
-            for p in range(P):
-                if hh[0, p] > 0:
-                    hh[0, p] -= 1
-                if hh[1, p] > 0:
-                    hh[1, p] -= 1
-                    if hh[1, p] == 0:  # the half's two cards are over
-                        come_back(S, p, X[p])
-                X[p, SPENT] = 0  # the Techie's free charge, once per card
+            new_card(S, R, X, hh)
             give_up(S, R, X, out, tmp)
             for p in range(P):
                 b_out[p] = out[p]
@@ -139,18 +130,14 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             tmp[KIND] = typ
             hyperspace(S, R, X, out, hh, sold, c, s == size - 1, prices, buf, tmp)
             crewless(S, R, X, out, hh, sold, prices, tmp)  # the jump's engine may take the humans with it
-            if typ == METEOR_SWARM:
-                meteor_swarm(S, C, R, X, out, hh, sold, c, ro, prices, buf, tmp)
-            elif typ == SLAVERS or typ == SMUGGLERS or typ == PIRATES:
-                enemies(S, C, R, X, pos, out, hh, cred, sold, c, ro, prices, w)
+            if typ == METEOR_SWARM or typ == SLAVERS or typ == SMUGGLERS or typ == PIRATES or typ == COMBAT_ZONE:
+                rolled(S, C, R, X, pos, out, hh, cred, sold, c, ro, G, prices, w, values)
             elif typ == ABANDONED_SHIP or typ == ABANDONED_STATION:
                 offers(S, C, R, X, pos, out, hh, cred, sold, c, prices, w)
             elif typ == PLANETS:
                 planets(S, C, R, X, pos, out, hh, cred, c, prices, w)
             elif typ == OPEN_SPACE:
                 open_space(S, C, R, X, pos, out, hh, sold, prices, w)
-            elif typ == COMBAT_ZONE:
-                combat_zone(S, C, R, X, pos, out, hh, c, ro, w, values)
             elif typ == SABOTAGE:
                 sabotage(S, C, R, X, pos, out, hh, sold, prices, ro, w, values)
             elif typ == STARDUST:
@@ -158,14 +145,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             elif typ == EPIDEMIC:
                 epidemics(S, R, X, out, hh)
             tmp[KIND] = LAUNCH
-            crewless(S, R, X, out, hh, sold, prices, tmp)  # after every card (in a Combat Zone only now)
-            lead = OFF
-            for p in range(P):
-                if out[p] == 0 and pos[p] > lead:
-                    lead = pos[p]
-            for p in range(P):
-                if out[p] == 0 and lead - pos[p] > L:
-                    out[p] = LAPPED
+            after_card(S, R, X, pos, out, hh, sold, prices, tmp)
             for p in range(P):
                 now = lost(S, p, X[p])
                 by_type[p, typ, 0] += present[p]

@@ -109,20 +109,44 @@ class ShipModel(Description):
     def state_of(self, x: np.ndarray, offsets: Sequence[int] | None = None) -> RState:
         """The round state a state row holds (the fields of tiles neither aboard nor away read 0);
         ``offsets``: those of the table the row belongs to (default this ship's own, :meth:`tables`)."""
+        return self.states_of(x.reshape(1, -1), offsets)[0]
+
+    def states_of(self, rows: np.ndarray, offsets: Sequence[int] | None = None) -> list[RState]:
+        """:meth:`state_of` for each of ``rows`` (``(n, width)``)."""
+        import numpy as np
+
         och, ocr, ogd = (int(v) for v in (offsets or self._offsets())[:3])
-        v = [int(a) for a in x]
-        mask, gone, spent, tiles = v[0], v[1], v[2], v[3]
+        n = self.n
+        bit = np.int64(1) << np.arange(n, dtype=np.int64)
+        bats = np.asarray(self.batteries, dtype=np.int64)
+        hold_tiles = np.asarray([k for k, _, _, _ in self.holds], dtype=np.int64)
+        nh = len(self.holds)
 
-        def fields(on: int) -> tuple[tuple[int, ...], tuple[int, ...], Goods]:
-            ch = tuple(v[och + i] if on >> k & 1 else 0 for i, k in enumerate(self.batteries))
-            cr = tuple(v[ocr + k] if on >> k & 1 else 0 for k in range(self.n))
-            gd = tuple(tuple(c for c in range(4) for _ in range(v[ogd + 4 * h + c])) if on >> k & 1 else ()
-                       for h, (k, _, _, _) in enumerate(self.holds))
-            return ch, cr, gd
+        def fields(on: np.ndarray) -> tuple[list[Any], list[Any], list[Any]]:
+            aboard = (on[:, None] & bit) != 0
+            cr = np.where(aboard, rows[:, ocr:ocr + n], 0).tolist()
+            ch = (np.where(aboard[:, bats], rows[:, och:och + len(bats)], 0).tolist() if len(bats)
+                  else [[] for _ in range(len(on))])
+            if nh:
+                counts = rows[:, ogd:ogd + 4 * nh].reshape(len(on), nh, 4)
+                held = np.where(aboard[:, hold_tiles][:, :, None], counts, 0).tolist()
+            else:
+                held = [[] for _ in range(len(on))]
+            return ch, cr, held
 
-        ch, cr, gd = fields(mask)
-        away: Away = (tiles, *fields(tiles)) if tiles else ()
-        return (mask, ch, cr, gd, gone, away, spent)
+        def goods(held: list[list[int]]) -> Goods:
+            return tuple(tuple(c for c in range(4) for _ in range(h[c])) for h in held)
+
+        head = rows[:, :4].tolist()
+        ch, cr, held = fields(rows[:, 0])
+        away_rows = np.nonzero(rows[:, 3])[0]
+        away: dict[int, Away] = {}
+        if len(away_rows):
+            ach, acr, aheld = fields(rows[away_rows, 3])
+            for j, i in enumerate(away_rows.tolist()):
+                away[i] = (head[i][3], tuple(ach[j]), tuple(acr[j]), goods(aheld[j]))
+        return [(h[0], tuple(ch[i]), tuple(cr[i]), goods(held[i]), h[1], away.get(i, ()), h[2])
+                for i, h in enumerate(head)]
 
     def _call(self, module: str, name: str, st: RState, *args: Any) -> tuple[Any, np.ndarray]:
         """``engine.module.name(S, 0, row, *args)`` on ``st``'s row: its result and the row after."""
