@@ -45,17 +45,56 @@ from .parallel import (
     seed_of,
     worker_payload,
 )
+from .tally import Counts
 
-__all__ = ["SimulationResult", "simulate", "simulate_naive", "mean_ci", "mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
+__all__ = ["DASK_HINT", "KEEP_RUNS", "MASK_LIMIT_BYTES", "NOT_KEPT", "FlightTally", "SimulationResult", "mean_ci",
+           "mean_se", "runs_kept", "simulate", "simulate_naive"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
 RUN_BYTES = 10  # memory per run while a result is assembled: survived, lost, mask row index, copies
+#: ``keep_runs=None`` keeps the per-run arrays up to this many runs (the summaries whatever the runs)
+KEEP_RUNS = 10_000_000
 
 Progress = Callable[[int, int], Any]
 
 
 # -- the result -----------------------------------------------------------------------------------
+class _NotKept:
+    """Stands for per-run arrays that were not kept (``keep_runs=False``): any use of it says so."""
+
+    _MESSAGE = ("the per-run arrays were not kept (the summaries were counted chunk by chunk): pass keep_runs=True "
+                "to keep them")
+
+    def _fail(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError(self._MESSAGE)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise ValueError(self._MESSAGE)
+
+    def __repr__(self) -> str:
+        return "<per-run arrays not kept: keep_runs=True keeps them>"
+
+    def __reduce__(self) -> str:
+        return "NOT_KEPT"
+
+    __array__ = __len__ = __iter__ = __getitem__ = __bool__ = _fail
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _fail  # type: ignore[assignment]
+    __add__ = __sub__ = __mul__ = __truediv__ = __neg__ = __invert__ = _fail
+    __hash__ = None  # type: ignore[assignment]
+
+
+#: what a result holds in place of per-run arrays that were not kept
+NOT_KEPT: Any = _NotKept()
+
+
+def runs_kept(a: Any) -> bool:
+    """Whether ``a`` is a kept per-run array (not :data:`NOT_KEPT`)."""
+    return a is not NOT_KEPT
+
+
 def mean_se(a: Any) -> float:
     """Standard error of the mean of ``a``, s / sqrt(n) with s the sample deviation (0 for fewer
     than two values): the one estimate of every interval around a mean, flights and rounds alike."""
@@ -85,17 +124,34 @@ def _wilson(k: Any, n: int, z: float = Z95) -> tuple[Any, Any]:
     return lo, hi
 
 
+@dataclass
+class FlightTally:
+    """Flights as exact counts, added up chunk by chunk: the runs survived, and how many runs lost
+    each number of components."""
+
+    survived: int = 0
+    lost: Counts = field(default_factory=Counts)
+
+    def merge(self, other: FlightTally) -> FlightTally:
+        self.survived += other.survived
+        self.lost.merge(other.lost)
+        return self
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class SimulationResult:
     """Monte Carlo outcome of a sequence of attacks.
 
-    The raw per-run arrays are kept so a run can be re-summarised: ``survived[r]`` (bool), ``lost[r]``
-    (components that left the ship), ``tile_lost_counts[k]`` (runs in which tile ``k`` -- in grid
-    order, as in ``ship.tiles`` -- left the ship) and, when ``runs x tiles`` bytes stay below
-    :data:`MASK_LIMIT_BYTES`, ``final_masks[r, k]`` (True when tile ``k`` is still aboard at the end
-    of run ``r``); otherwise ``final_masks`` is None and ``notes`` says so. ``final_masks`` is put
-    together on first use from ``mask_rows``: per chunk, its distinct final masks as bool rows and
-    each run's row.
+    The summaries come from ``tally`` (:class:`FlightTally`, exact counts added up chunk by chunk)
+    and ``tile_lost_counts[k]`` (runs in which tile ``k`` -- in grid order, as in ``ship.tiles`` --
+    left the ship), whatever the runs. When the runs were kept (``simulate(..., keep_runs=True)``; by
+    default up to :data:`KEEP_RUNS` runs) the per-run arrays are there too, so a run can be
+    re-summarised: ``survived[r]`` (bool), ``lost[r]`` (components that left the ship) and, when
+    ``runs x tiles`` bytes stay below :data:`MASK_LIMIT_BYTES`, ``final_masks[r, k]`` (True when
+    tile ``k`` is still aboard at the end of run ``r``); otherwise ``final_masks`` is None and
+    ``notes`` says so, and reading ``survived`` or ``lost`` raises a ValueError saying they were not
+    kept. ``final_masks`` is put together on first use from ``mask_rows``: per chunk, its distinct
+    final masks as bool rows and each run's row.
 
     ``seed`` and ``batch`` repeat the run: ``simulate(ship, attacks, runs=res.runs, seed=res.seed,
     batch=res.batch)`` gives the same arrays.
@@ -113,6 +169,17 @@ class SimulationResult:
     batch: int = 65_536
     precision: float | None = None
     notes: tuple[str, ...] = ()
+    tally: FlightTally = field(default=None, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.tally is None:  # built from per-run arrays
+            object.__setattr__(self, "tally", FlightTally(int(np.count_nonzero(self.survived)),
+                                                          Counts.of(self.lost)))
+
+    @property
+    def runs_kept(self) -> bool:
+        """Whether the per-run arrays were kept."""
+        return runs_kept(self.survived)
 
     @cached_property
     def final_masks(self) -> np.ndarray | None:
@@ -137,7 +204,7 @@ class SimulationResult:
     @property
     def survivals(self) -> int:
         """Runs in which a human was left aboard."""
-        return int(np.count_nonzero(self.survived))
+        return self.tally.survived
 
     @property
     def p_survive(self) -> float:
@@ -158,23 +225,22 @@ class SimulationResult:
     # -- losses ----------------------------------------------------------------------------------
     @property
     def expected_lost(self) -> float:
-        return mean_ci(self.lost)[0]
+        return self.tally.lost.mean
 
     @property
     def expected_lost_se(self) -> float:
         """Standard error of :attr:`expected_lost`, s / sqrt(n) (0 for a single run)."""
-        return mean_se(self.lost)
+        return self.tally.lost.se
 
     @property
     def expected_lost_ci(self) -> tuple[float, float]:
         """Normal 95 % interval of :attr:`expected_lost`: mean +- 1.96 s / sqrt(n)."""
-        return mean_ci(self.lost)[1]
+        return self.tally.lost.ci
 
     @property
     def lost_distribution(self) -> dict[int, float]:
         """Share of runs per number of lost components (values that occurred only)."""
-        counts = np.bincount(self.lost.astype(np.int64), minlength=1)
-        return {int(k): float(c) / self.runs for k, c in enumerate(counts) if c}
+        return self.tally.lost.distribution()
 
     # -- per tile --------------------------------------------------------------------------------
     @property
@@ -241,8 +307,12 @@ class SimulationResult:
         return pd.DataFrame(rows, columns=["col", "row", "square", "kind", "p_lost", "p_lost_lo", "p_lost_hi"])
 
     def runs_frame(self) -> Any:
-        """Per-run results: columns ``survived`` and ``lost``, indexed by run."""
+        """Per-run results: columns ``survived`` and ``lost``, indexed by run (the per-run arrays:
+        ``simulate(..., keep_runs=True)``; a ValueError when they were not kept)."""
         import pandas as pd
+
+        if not self.runs_kept:
+            raise ValueError("the per-run arrays were not kept: simulate(..., keep_runs=True) keeps them")
 
         return pd.DataFrame({"survived": self.survived, "lost": self.lost},
                             index=pd.RangeIndex(self.runs, name="run"))
@@ -367,17 +437,20 @@ class _Summaries:
 
 @dataclass
 class _Chunk:
-    """What a chunk sends back: per-run survival and losses, per-tile loss counts, and the final
-    masks in compact form (distinct final masks as bool rows, and each run's row index)."""
+    """What a chunk sends back: its runs counted (survived, lost), per-tile loss counts, and when
+    the runs are kept, per-run survival and losses and the final masks in compact form (distinct
+    final masks as bool rows, and each run's row index)."""
 
-    survived: np.ndarray
-    lost: np.ndarray
+    runs: int
+    tally: FlightTally
     tile_lost: np.ndarray
-    rows: np.ndarray
-    row_index: np.ndarray
+    survived: np.ndarray | None = None
+    lost: np.ndarray | None = None
+    rows: np.ndarray | None = None
+    row_index: np.ndarray | None = None
 
 
-def _summarise(model: FlightModel, sid: np.ndarray) -> _Chunk:
+def _summarise(model: FlightModel, sid: np.ndarray, keep: bool = True) -> _Chunk:
     uniq, inv = _unique_inverse(sid)
     summ = _Summaries.of(model)
     summ.cover(model, int(uniq[-1]) + 1 if len(uniq) else 0)
@@ -387,8 +460,14 @@ def _summarise(model: FlightModel, sid: np.ndarray) -> _Chunk:
     lost = summ.lost[uniq]
     counts = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
     tile_lost = counts @ (~rows).astype(np.int64) if nt else np.zeros(0, dtype=np.int64)
-    index_type = np.int32 if len(uniq) < 2**31 else np.int64
-    return _Chunk(surv[inv], lost[inv], tile_lost.astype(np.int64), rows, inv.astype(index_type))
+    tally = FlightTally(int(counts[surv].sum()), Counts())
+    for v, c in zip(lost.tolist(), counts.tolist()):
+        tally.lost.counts[v] = tally.lost.counts.get(v, 0) + c
+    out = _Chunk(len(sid), tally, tile_lost.astype(np.int64))
+    if keep:
+        index_type = np.int32 if len(uniq) < 2**31 else np.int64
+        out.survived, out.lost, out.rows, out.row_index = surv[inv], lost[inv], rows, inv.astype(index_type)
+    return out
 
 
 # -- workers --------------------------------------------------------------------------------------
@@ -404,17 +483,18 @@ def _resolve_policy(spec: Any, model: FlightModel, attacks: tuple[Attack, ...]) 
     raise InputError("bad `policy`", key="policy", value=spec, expected="'default', 'optimal' or a Policy object")
 
 
-def _build_job(job: tuple[Ship, tuple[Attack, ...], Any]) -> tuple[FlightModel, tuple[Attack, ...], Policy]:
-    ship, attacks, spec = job
+def _build_job(job: tuple[Ship, tuple[Attack, ...], Any, bool]) -> tuple[FlightModel, tuple[Attack, ...], Policy,
+                                                                         bool]:
+    ship, attacks, spec, keep = job
     model = FlightModel(ship)
-    return model, attacks, _resolve_policy(spec, model, attacks)
+    return model, attacks, _resolve_policy(spec, model, attacks), keep
 
 
 def _run_chunk(blob: bytes, seed: int, index: int, n: int) -> _Chunk:
-    """One chunk in a worker process: ``blob`` is the pickled (ship, attacks, policy spec); the
-    flight model is built once per worker and reused by its later chunks."""
-    model, attacks, policy = worker_payload(blob, _build_job)
-    return _summarise(model, _flights(model, attacks, policy, chunk_rng(seed, index), n))
+    """One chunk in a worker process: ``blob`` is the pickled (ship, attacks, policy spec, keep the
+    runs); the flight model is built once per worker and reused by its later chunks."""
+    model, attacks, policy, keep = worker_payload(blob, _build_job)
+    return _summarise(model, _flights(model, attacks, policy, chunk_rng(seed, index), n), keep)
 
 
 # -- argument handling ----------------------------------------------------------------------------
@@ -439,6 +519,7 @@ def simulate(
     max_runs: int = 10_000_000,
     progress: Progress | None = None,
     model: FlightModel | None = None,
+    keep_runs: bool | None = None,
 ) -> SimulationResult:
     """Monte Carlo odds of a sequence of attacks: the sampled twin of :func:`shipcheck.odds.odds`.
 
@@ -475,17 +556,22 @@ def simulate(
         adaptive mode ``total_runs`` is ``max_runs``.
     model
         A :class:`FlightModel` of ``ship`` to reuse (and fill) its memoised transitions.
+    keep_runs
+        Keep the per-run arrays (``survived``, ``lost``, ``final_masks``, :meth:`runs_frame
+        <SimulationResult.runs_frame>`): True, False, or None (the default) for up to
+        :data:`KEEP_RUNS` runs. The summaries are exact counts added up chunk by chunk, so without
+        the per-run arrays memory does not grow with the runs (the command line keeps none).
 
     Returns
     -------
     SimulationResult
-        Raw per-run arrays and summaries with 95 % intervals.
+        Summaries with 95 % intervals, and the per-run arrays when kept.
 
     Raises
     ------
     InputError
         A bad argument (named in the message), or ``runs`` whose per-run arrays (about
-        :data:`RUN_BYTES` bytes a run) would not fit in the memory available.
+        :data:`RUN_BYTES` bytes a run), when kept, would not fit in the memory available.
 
     Examples
     --------
@@ -498,6 +584,8 @@ def simulate(
     atk = as_attacks(attacks)
     if not isinstance(ship, Ship):
         raise InputError("bad `ship`", key="ship", value=type(ship).__name__, expected="a Ship")
+    from .validate import runs as valid_runs
+
     runs = positive_int("runs", runs)
     batch = positive_int("batch", batch)
     max_runs = positive_int("max_runs", max_runs)
@@ -513,12 +601,17 @@ def simulate(
         raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
                          expected="a callable(done_runs, total_runs) or None")
     check_scheduler(scheduler)
+    if keep_runs is not None and not isinstance(keep_runs, bool):
+        raise InputError("bad `keep_runs`", key="keep_runs", value=keep_runs, expected="True, False or None")
     s = seed_of(rng, seed)
     total = max_runs if precision is not None else runs
-    masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
-    check_memory(total * RUN_BYTES + masks,
-                 key="max_runs" if precision is not None else "runs", value=total,
-                 what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
+    keep = total <= KEEP_RUNS if keep_runs is None else keep_runs
+    if keep:
+        masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
+        check_memory(total * RUN_BYTES + masks,
+                     key="max_runs" if precision is not None else "runs", value=total,
+                     what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
+    valid_runs(total, key="max_runs" if precision is not None else "runs")
     if model is None:
         model = FlightModel(ship)
     elif not isinstance(model, FlightModel) or model.ship != ship:
@@ -534,47 +627,56 @@ def simulate(
     n_chunks = -(-total // batch)
 
     def local(i: int, n: int) -> _Chunk:
-        return _summarise(model, _flights(model, atk, pol, chunk_rng(s, i), n))
+        return _summarise(model, _flights(model, atk, pol, chunk_rng(s, i), n), keep)
 
-    chunks: list[_Chunk] = []
+    chunks: list[_Chunk] = []  # kept only with the runs
+    tally = FlightTally()
+    tile_lost = np.zeros(model.n, dtype=np.int64)
     done = 0
-    survivals = 0
     converged = False
-    with chunk_runner(_run_chunk, (ship, atk, spec), seed=s, n_chunks=n_chunks, workers=workers,
+    with chunk_runner(_run_chunk, (ship, atk, spec, keep), seed=s, n_chunks=n_chunks, workers=workers,
                       scheduler=scheduler, local=local, what="`policy`") as run, \
             closing(run(_plan(runs, batch, precision, max_runs))) as results:
         for c in results:
-            chunks.append(c)
-            done += len(c.survived)
-            survivals += int(np.count_nonzero(c.survived))
+            if keep:
+                chunks.append(c)
+            tally.merge(c.tally)
+            tile_lost += c.tile_lost.reshape(model.n)
+            done += c.runs
             if progress is not None:
                 progress(done, total)
             if precision is not None:
-                lo, hi = _wilson(survivals, done)
+                lo, hi = _wilson(tally.survived, done)
                 if hi - lo <= precision:
                     converged = True
                     break
-    return _assemble(ship, atk, pol.name, s, batch, precision, converged, model.n, chunks)
+    notes = []
+    if keep_runs is None and not keep:
+        notes.append(f"the per-run arrays were not kept (more than {KEEP_RUNS:,} runs): keep_runs=True keeps them")
+    return _assemble(ship, atk, pol.name, s, batch, precision, converged, model.n, done, tally, tile_lost,
+                     chunks if keep else None, notes)
 
 
 def _assemble(ship: Ship, atk: tuple[Attack, ...], policy: str, seed: int, batch: int,
-              precision: float | None, converged: bool, n_tiles: int, chunks: list[_Chunk]) -> SimulationResult:
-    notes = []
-    survived = np.concatenate([c.survived for c in chunks])
-    lost = np.concatenate([c.lost for c in chunks])
-    tile_lost = np.sum([c.tile_lost for c in chunks], axis=0, dtype=np.int64).reshape(n_tiles)
-    runs = len(survived)
-    masks = None
-    if runs * n_tiles < MASK_LIMIT_BYTES:
-        masks = tuple((c.rows, c.row_index) for c in chunks)
-    else:
-        notes.append(f"final_masks not kept: {runs} runs x {n_tiles} tiles exceed {MASK_LIMIT_BYTES} bytes")
+              precision: float | None, converged: bool, n_tiles: int, runs: int, tally: FlightTally,
+              tile_lost: np.ndarray, chunks: list[_Chunk] | None, notes: list[str]) -> SimulationResult:
+    survived: Any = NOT_KEPT
+    lost: Any = NOT_KEPT
+    masks: tuple[tuple[np.ndarray, np.ndarray], ...] | None = None
+    if chunks is not None:
+        survived = np.concatenate([c.survived for c in chunks if c.survived is not None])
+        lost = np.concatenate([c.lost for c in chunks if c.lost is not None])
+        survived.setflags(write=False)
+        lost.setflags(write=False)
+        if runs * n_tiles < MASK_LIMIT_BYTES:
+            masks = tuple((c.rows, c.row_index) for c in chunks if c.rows is not None and c.row_index is not None)
+        else:
+            notes.append(f"final_masks not kept: {runs} runs x {n_tiles} tiles exceed {MASK_LIMIT_BYTES} bytes")
     if precision is not None and not converged:
         notes.append(f"max_runs reached before the 95 % interval of p_survive narrowed to {precision}")
-    for a in (survived, lost, tile_lost):
-        a.setflags(write=False)
+    tile_lost.setflags(write=False)
     return SimulationResult(ship, atk, policy, runs, seed, survived, lost, tile_lost, masks, batch,
-                            precision, tuple(notes))
+                            precision, tuple(notes), tally)
 
 
 def simulate_naive(

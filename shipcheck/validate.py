@@ -158,14 +158,22 @@ def count(value: Any, *, key: str, minimum: int = 1, maximum: int | None = None)
     return v
 
 
+#: the most runs one call flies: summaries stream, so memory is no limit, but more would take days
+MAX_RUNS = 10**10
+
+
 def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
          what: str = "keeping the results of") -> int:
-    """A number of runs, at least ``minimum``; with ``run_bytes`` (the memory one run keeps), refused
-    up front when the runs could not fit in the memory available (the message gives the estimate and
-    what is available), rather than growing until the machine runs out."""
+    """A number of runs, at least ``minimum`` and at most :data:`MAX_RUNS`; with ``run_bytes`` (the
+    memory one run keeps), refused up front when the runs could not fit in the memory available
+    (the message gives the estimate and what is available), rather than growing until the machine
+    runs out."""
     n = count(value, key=key, minimum=minimum)
     if run_bytes:
         check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs", per=run_bytes)
+    if n > MAX_RUNS:
+        raise InputError(f"{n:,} runs are more than one call flies (days of work at the least): split them into "
+                         "calls of different seeds", key=key, value=n, expected=f"at most {MAX_RUNS:,}")
     return n
 
 

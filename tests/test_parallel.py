@@ -114,7 +114,12 @@ def test_runs_that_cannot_fit_in_memory_are_refused_up_front() -> None:
     from shipcheck.shipfile import load_ship
 
     t0 = time.monotonic()
+    # kept per-run arrays are refused where they could not fit; summaries alone stream, and past
+    # validate.MAX_RUNS the runs are refused as more than a call flies
     with pytest.raises(InputError, match=r"would need about .* of memory") as ei:
+        simulate(load_ship(HAULER), ["small-meteor:front"], runs=10**13, seed=1, keep_runs=True)
+    assert ei.value.key == "runs"
+    with pytest.raises(InputError, match=r"more than one call flies") as ei:
         simulate(load_ship(HAULER), ["small-meteor:front"], runs=10**13, seed=1)
     assert ei.value.key == "runs"
     assert time.monotonic() - t0 < 5

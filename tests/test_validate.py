@@ -175,7 +175,8 @@ def test_simulate_round_checks_its_arguments(scout: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.simulate_round(scout, five_player="yes", **kw), "five_player", "True or False")
     refused(lambda: shipcheck.simulate_round(None, **kw), "ship", "value None")
     refused(lambda: shipcheck.simulate_round(scout, runs="x", seed=1), "runs", "value 'x'")
-    refused(lambda: shipcheck.simulate_round(scout, runs=10**12, seed=1), "runs", "would need about")
+    refused(lambda: shipcheck.simulate_round(scout, runs=10**12, seed=1, keep_runs=True), "runs", "would need about")
+    refused(lambda: shipcheck.simulate_round(scout, runs=10**12, seed=1), "runs", "more than one call flies")
 
 
 def test_report_checks_its_arguments(scout: shipcheck.Ship) -> None:

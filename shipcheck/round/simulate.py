@@ -12,6 +12,7 @@ import numpy as np
 from shipcheck import validate as valid
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
+from shipcheck.montecarlo import NOT_KEPT
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
 from ..defaults import RUNS_ROUND, default_round
@@ -19,7 +20,7 @@ from .deck import Deck, as_deck, build_deck
 from .engine import Chunk, Job, Table, build_table, run_chunk
 from .field import default_field
 from .policy import RoundPolicy, resolve_policy
-from .result import RUN_BYTES, PlayerResult, RoundResult
+from .result import KEEP_RUNS, RUN_BYTES, PlayerResult, PlayerTally, RoundResult
 from .rulebook import round_key, round_rules
 
 __all__ = ["simulate_round"]
@@ -48,8 +49,42 @@ def _build(job: Job) -> list[Any]:
     return [None, job]
 
 
+class _Gather:
+    """The chunks' results added up as they arrive: per player the tally (exact counts), the per-type
+    totals and the tiles lost; the per-run arrays too when they are kept. Memory: the summaries,
+    plus the runs only when kept."""
+
+    PER_RUN = ("credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "sources")
+
+    def __init__(self, players: int, keep: bool) -> None:
+        self.keep = keep
+        self.tally = [PlayerTally() for _ in range(players)]
+        self.by_type: list[Any] = [0] * players
+        self.tile_lost: list[Any] = [0] * players
+        self.runs: dict[str, list[list[np.ndarray]]] = {k: [[] for _ in range(players)] for k in self.PER_RUN}
+        self.done = 0
+
+    def add(self, c: Chunk) -> None:
+        for p in range(len(self.tally)):
+            self.tally[p].merge(PlayerTally.of(*(getattr(c, k)[p] for k in self.PER_RUN)))
+            self.by_type[p] = self.by_type[p] + np.asarray(c.by_type[p], dtype=np.int64)
+            self.tile_lost[p] = self.tile_lost[p] + np.asarray(c.tile_lost[p], dtype=np.int64)
+            if self.keep:
+                for k in self.PER_RUN:
+                    self.runs[k][p].append(getattr(c, k)[p])
+        self.done += c.credits.shape[1]
+
+    def per_run(self, name: str, p: int) -> Any:
+        if not self.keep:
+            return NOT_KEPT
+        a = np.concatenate(self.runs[name][p])
+        self.runs[name][p] = []
+        a.setflags(write=False)
+        return a
+
+
 def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, scheduler: Any,
-         progress: Progress | None) -> list[Chunk]:
+         progress: Progress | None, keep: bool) -> _Gather:
     table: Table | None = None
 
     def local(i: int, n: int) -> Chunk:
@@ -58,15 +93,13 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
             table = build_table(job)
         return run_chunk(table, job.deck, chunk_rng(seed, i), n)
 
-    out: list[Chunk] = []
-    done = 0
+    out = _Gather(len(job.ships), keep)
     with chunk_runner(_task, job, seed=seed, n_chunks=-(-runs // batch), workers=workers, scheduler=scheduler,
                       local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results:
         for c in results:
-            out.append(c)
-            done += c.credits.shape[1]
+            out.add(c)
             if progress is not None:
-                progress(done, runs)
+                progress(out.done, runs)
     return out
 
 
@@ -91,6 +124,7 @@ def simulate_round(
     five_player: bool | None = None,
     assume_weakest: bool = False,
     purse: int | Sequence[int] = 0,
+    keep_runs: bool | None = None,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -133,6 +167,12 @@ def simulate_round(
         per player, the ship first): the purse never goes below zero, so a run's credits (the
         change of the purse) are never below minus the purse, and the penalty for lost components
         takes no more than the purse holds (``by_source`` shows what was paid). Default 0.
+    keep_runs
+        Keep the per-run arrays (``result.players[i].credits`` and the others, which
+        :meth:`~shipcheck.round.result.RoundResult.to_frame` and paired comparisons need): True,
+        False, or None (the default) for up to :data:`~shipcheck.round.result.KEEP_RUNS` runs. The
+        summaries are exact counts added up chunk by chunk, so without the per-run arrays memory
+        does not grow with the runs (the command line keeps none).
 
     Examples
     --------
@@ -164,20 +204,24 @@ def simulate_round(
     else:
         others = given
     ships = (me, *others)
-    runs = valid.runs(count, run_bytes=RUN_BYTES * len(ships), what="keeping the per-run results of")
+    keep = valid.flag(keep_runs, key="keep_runs", none=True)
+    keep = count <= KEEP_RUNS if keep is None else bool(keep)
+    runs = valid.runs(count, run_bytes=RUN_BYTES * len(ships) if keep else 0, what="keeping the per-run results of")
+    if keep_runs is None and not keep:
+        notes.append(f"the per-run arrays were not kept (more than {KEEP_RUNS:,} runs): keep_runs=True keeps them")
     d = _deck(deck, rr, ed or (None if deck is not None else me.edition))
     five = len(ships) == 5 if five_player is None else bool(five_player)
     purses = _purse(purse, len(ships))
     job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest, purses)
     if assume_weakest and not others:
         notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
-    chunks = _run(job, s, batch, runs, workers, scheduler, progress)
+    gathered = _run(job, s, batch, runs, workers, scheduler, progress, keep)
     notes += _notes(job, ships)
     if workers is None and scheduler is None:
         from shipcheck import engine
 
         notes += engine.notes()
-    return _assemble(job, key, s, batch, chunks, tuple(notes))
+    return _assemble(job, key, s, batch, gathered, tuple(notes))
 
 
 def _purse(purse: Any, players: int) -> tuple[int, ...]:
@@ -223,21 +267,14 @@ def _names(whos: list[str], players: int) -> str:
     return whos[0] if len(whos) == 1 else ", ".join(whos[:-1]) + " and " + whos[-1]
 
 
-def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], notes: tuple[str, ...]) -> RoundResult:
+def _assemble(job: Job, key: str, seed: int, batch: int, g: _Gather, notes: tuple[str, ...]) -> RoundResult:
     players = []
     for p, sh in enumerate(job.ships):
-        def cat(name: str, p: int = p) -> np.ndarray:
-            a = np.concatenate([getattr(c, name)[p] for c in chunks])
-            a.setflags(write=False)
-            return a
-
-        by_type = np.asarray(np.sum([c.by_type[p] for c in chunks], axis=0, dtype=np.int64))
-        sources = np.concatenate([c.sources[p] for c in chunks])
-        sources.setflags(write=False)
-        tile_lost = np.sum([c.tile_lost[p] for c in chunks], axis=0, dtype=np.int64).reshape(len(sh.tiles))
+        by_type = np.asarray(g.by_type[p], dtype=np.int64)
+        tile_lost = np.asarray(g.tile_lost[p], dtype=np.int64).reshape(len(sh.tiles))
         name = sh.name or (Path(sh.source).stem if sh.source else f"player {p + 1}")
-        players.append(PlayerResult(name, sh, job.policies[p].name, cat("credits"), cat("card_credits"), cat("lost"),
-                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type,
-                                    sources, job.purse[p]))
-    runs = len(players[0].credits)
-    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes, job.purse)
+        run = {k: g.per_run(k, p) for k in _Gather.PER_RUN}
+        players.append(PlayerResult(name, sh, job.policies[p].name, run["credits"], run["card_credits"], run["lost"],
+                                    run["survived"], run["gave_up"], run["days"], run["place"], tile_lost, by_type,
+                                    run["sources"], job.purse[p], g.tally[p]))
+    return RoundResult(tuple(players), key, job.rules, job.deck, g.done, seed, batch, job.five, notes, job.purse)
