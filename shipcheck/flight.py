@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Attack
 from .errors import InputError
+from .kernel import ALIEN as ALIEN  # the crew value of a tile holding an alien (its colour: the tile's crew)
+from .kernel import Kernel
 from .model import (
     ALIENS,
     BATTERY_KINDS,
@@ -40,7 +42,6 @@ from .model import (
 from .rules import Layout
 
 if TYPE_CHECKING:
-    from .kernel import Kernel
     from .topology import Board
 
 KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
@@ -49,9 +50,6 @@ _SIZE = {"small-meteor": "small", "large-meteor": "large", "light-shot": "light"
 
 State = tuple[int, tuple[int, ...], tuple[int, ...] | None]
 
-#: Crew value of a tile holding an alien (its colour is the tile's ``crew``). Not 1: a cabin an alien
-#: left may take woken sleepers, and one woken human must not read as an alien.
-ALIEN = -1
 WAKE_PLACES = 2  # places per ordinary cabin and the pilot cabin for woken sleepers (contract §4)
 
 
@@ -417,7 +415,7 @@ class FlightModel:
     def situation(self, st: State, attack: Attack, a_index: int, o: Outcome) -> Situation:
         """What a policy sees of a roll: the engine's situation (:meth:`Kernel.situation
         <shipcheck.kernel.Kernel.situation>`)."""
-        return self.kernel.situation(st, attack, a_index, o)
+        return Situation(self, st, a_index, attack.kind, o, *self.kernel.situation(st, attack.kind, o))
 
     def apply(self, sit: Situation, d: Decision) -> State:
         """The state after a roll, given the player's decision (checked against the rules by the
@@ -450,8 +448,6 @@ class FlightModel:
     def kernel(self) -> Kernel:
         """The model's packed states and the engine's transitions (:mod:`shipcheck.kernel`), built on
         first use."""
-        from .kernel import Kernel
-
         return Kernel(self)
 
     # -- decisions for optimisation --------------------------------------------------------------

@@ -29,9 +29,12 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .cards import Attack
-    from .flight import Decision, FlightModel, Outcome, Situation, State
+    from .flight import Decision, FlightModel, Outcome, Situation, State  # (types: flight imports kernel)
 
 SMALL, LARGE, LIGHT, HEAVY = "small-meteor", "large-meteor", "light-shot", "heavy-shot"
+#: a state's crew entry for a tile holding an alien (its colour is the tile's ``crew``). Not 1: a cabin
+#: an alien left may take woken sleepers, and one woken human must not read as an alien
+ALIEN = -1
 CREW_BITS = 3
 CREW_FIELD = (1 << CREW_BITS) - 1  # encodes ALIEN (-1); humans and sleepers 0..6 as themselves
 WORD_BITS = 63
@@ -162,7 +165,6 @@ class Kernel:
     def launch(self) -> State:
         """The launch state with its crew written out (the flight model leaves it implied when it
         follows from the tiles aboard)."""
-        from .flight import ALIEN
         from .model import ALIENS
 
         mask, charges, crew = self.m.initial()
@@ -366,14 +368,13 @@ class Kernel:
         return self.crew_of(self.from_words(b))
 
     # -- a policy's decision, and the compiled pass ------------------------------------------------
-    def situation(self, st: State, attack: Attack, a_index: int, o: Outcome) -> Situation:
-        """What a policy sees of outcome ``o`` of ``attack`` (attack ``a_index`` of the sequence) on
-        state ``st``: the engine's situation of the roll as a :class:`~shipcheck.flight.Situation`."""
+    def situation(self, st: State, kind: str, o: Outcome) -> tuple[Any, ...]:
+        """The engine's situation of outcome ``o`` of an attack of ``kind`` on state ``st``, as the
+        fields of a :class:`~shipcheck.flight.Situation` after (state, attack index, kind, outcome):
+        hits, needs, shields, boosted, bearing, hull."""
         from .engine import layout as L
-        from .flight import Situation
 
         a, _, x, _, tmp = self._scratch
-        kind = attack.kind
         tol = 0 if o.direction == "front" else 1
         lines = o.lines
         self._fn("exact", "situation_of")(self.S, self.spec, self.to_words(self.pack(st), a), L.KINDS.index(kind),
@@ -391,8 +392,7 @@ class Kernel:
                 bearing.append(tuple(c for c, _ in self.bearing(o.side, tol, line) if mask >> c & 1))
         h = int(tmp[L.SIT + L.SIT_HULL])
         hull = sorted(set(self.group))[h] if self.multi and h >= 0 else None
-        return Situation(self.m, st, a_index, kind, o, hits, needs, bool(tmp[L.SIT + L.SIT_SHIELDS]),
-                         bool(tmp[L.SIT + L.SIT_BOOSTED]), tuple(bearing), hull)
+        return (hits, needs, bool(tmp[L.SIT + L.SIT_SHIELDS]), bool(tmp[L.SIT + L.SIT_BOOSTED]), tuple(bearing), hull)
 
     def apply(self, sit: Situation, d: Decision) -> State:
         """The state after a roll, given the player's decision, checked against the rules (a

@@ -213,6 +213,10 @@ class AsideTile:
     attrs: tuple[tuple[str, Any], ...] = ()
     id: str | None = None
 
+    def placed(self, at: Any = 0, rot: int = 0) -> Tile:
+        """This component as a tile placed on square ``at`` turned ``rot`` quarter turns."""
+        return Tile(at=at, kind=self.kind, sides=self.sides, rot=rot, attrs=self.attrs, id=self.id)
+
 
 @dataclass(frozen=True, eq=True, repr=False)
 class Ship:
@@ -333,7 +337,7 @@ class Ship:
         return replace(self, tiles=tuple(out), front=front)
 
     def to_toml(self) -> str:
-        from .shipfile import dump_ship
+        from .shipwrite import dump_ship
 
         return dump_ship(self)
 

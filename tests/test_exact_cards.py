@@ -164,3 +164,26 @@ def test_the_plain_and_the_compiled_joint_pass_agree(monkeypatch: pytest.MonkeyP
             r = card_odds(s, [cards[i] for i in ids], opponents=o, assume_weakest=not o)
             results.append((plain, r.distribution, r.events))
     assert results[0][1:] == results[2][1:] and results[1][1:] == results[3][1:]
+
+
+def test_a_flight_policy_of_ones_own_on_one_roll_equals_the_oracle() -> None:
+    # round.decisions.flight_step asks the policy in Python at the engine's decision point
+    from oracle.round.state import ShipModel as OracleModel
+    from test_engine_vs_oracle import _flight_policy
+
+    from shipcheck.flight import DEFAULT_POLICY, parse_attack
+    from shipcheck.round.decisions import flight_step
+
+    s = load_ship(EXAMPLES / "class-II-freighter.toml")
+    m, om = ShipModel(s), OracleModel(s)
+    pol = _flight_policy()
+    moved = 0
+    for text in ("light-shot:front", "small-meteor:left", "large-meteor:front", "heavy-shot:right"):
+        a = parse_attack(text)
+        for oi in range(len(m.fm.outcomes(a)[0])):
+            want = om.flight_step(om.initial(), a, 0, oi, pol)
+            assert flight_step(m, m.initial(), a, 0, oi, pol) == want
+            assert flight_step(m, m.initial(), a, 0, oi, DEFAULT_POLICY) == om.flight_step(om.initial(), a, 0, oi,
+                                                                                            DEFAULT_POLICY)
+            moved += want != om.flight_step(om.initial(), a, 0, oi, DEFAULT_POLICY)
+    assert moved  # the policy made a difference somewhere

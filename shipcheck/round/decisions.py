@@ -16,14 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from shipcheck.cards import Card
+from shipcheck.cards import Attack, Card
 from shipcheck.engine import layout as L
 from shipcheck.flight import Decision, Outcome, Policy, Situation
 from shipcheck.flight import DefaultPolicy as FlightDefault
 from shipcheck.kernel import write_decision
 
 from .policy import PlanetOption, RacingPolicy, RoundPolicy, View
-from .state import CODE, Firepower, ShipModel
+from .state import CODE, Firepower, RState, ShipModel
 
 __all__ = ["Answers", "asks", "base_policy", "flight_answer"]
 
@@ -100,6 +100,35 @@ def flight_answer(m: ShipModel, policy: Policy, x: np.ndarray, kind: int, d_roll
         raise TypeError(f"{type(policy).__name__}.decide returned {type(dec).__name__}, not a Decision")
     write_decision(dec, len(sit.hits), tmp)
     return 0
+
+
+def flight_step(m: ShipModel, st: RState, attack: Attack, ai: int, oi: int, policy: Policy) -> RState:
+    """Outcome ``oi`` of ``attack`` (attack ``ai`` of its card) against ship ``m`` in round state
+    ``st``, defended as the flight ``policy`` decides (asked in Python, as a round asks it; the
+    engine's default policy runs compiled: :meth:`ShipModel.flight_step`)."""
+    from shipcheck import engine, jit
+
+    if type(policy) is FlightDefault:
+        return m.flight_step(st, attack, ai, oi)
+    roll = m.fm.outcomes(attack)[1].index(oi)
+    kind, d = L.KINDS.index(attack.kind), L.DIRECTIONS.index(attack.side)
+    S = m.tables().copy()
+    S[0, L.V, L.ASK] = 1 << int(L.D_FLIGHT)
+    key = jit.new_key()
+    S[:, L.V, L.TID] = key
+
+    def answer(dec: int, p: int, x: np.ndarray, a0: int, a1: int, a2: int, tmp: np.ndarray) -> int:
+        return flight_answer(m, policy, x, a0, a1, a2, tmp)
+
+    jit.callbacks[key] = answer
+    try:
+        x = m.row(st)
+        with np.errstate(over="ignore"):
+            engine.function("flight", "flight_step")(S, 0, x, kind, d, roll, ai, np.zeros(64, dtype=np.int64),
+                                                     np.zeros(L.TMP, dtype=np.int64))
+    finally:
+        jit.callbacks.pop(key, None)
+    return m.state_of(x)
 
 
 class Answers:

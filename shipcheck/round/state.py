@@ -27,8 +27,7 @@ from shipcheck.cards import Attack
 from shipcheck.engine.layout import CABINS as CABINS
 from shipcheck.engine.layout import SPECIALISATIONS as SPECIALISATIONS
 from shipcheck.engine.layout import Description
-from shipcheck.flight import DefaultPolicy as FlightDefault
-from shipcheck.flight import FlightModel, Policy
+from shipcheck.flight import FlightModel
 from shipcheck.model import ALIENS, Ship
 
 if TYPE_CHECKING:
@@ -261,20 +260,15 @@ class ShipModel(Description):
         support, sleepers wake after a crew loss."""
         return self._change("hull", "destroy", st, bits, self._buf())
 
-    def flight_step(self, st: RState, attack: Attack, ai: int, oi: int, policy: Policy) -> RState:
-        """Outcome ``oi`` of ``attack`` (attack ``ai`` of its card) against the ship, defended by
-        ``policy`` (the flight policy), the Techie's free charge lent to it."""
+    def flight_step(self, st: RState, attack: Attack, ai: int, oi: int) -> RState:
+        """Outcome ``oi`` of ``attack`` (attack ``ai`` of its card) against the ship, defended as the
+        engine's default flight policy decides, the Techie's free charge lent to it (another flight
+        policy: :func:`shipcheck.round.decisions.flight_step`)."""
         from shipcheck.engine.layout import DIRECTIONS, KINDS
 
         roll = self.fm.outcomes(attack)[1].index(oi)
         kind, d = KINDS.index(attack.kind), DIRECTIONS.index(attack.side)
-        if type(policy) is FlightDefault:
-            return self._change("flight", "flight_step", st, kind, d, roll, ai, self._buf(), self._tmp())
-        from shipcheck.engine.layout import ASK, D_FLIGHT, V
-
-        S = self.tables().copy()
-        S[0, V, ASK] = 1 << int(D_FLIGHT)
-        return self._with_flight(S, st, policy, kind, d, roll, ai)
+        return self._change("flight", "flight_step", st, kind, d, roll, ai, self._buf(), self._tmp())
 
     # -- charges ---------------------------------------------------------------------------------
     def charges_in(self, st: RState, hull: int | None = None) -> int:
@@ -385,28 +379,3 @@ class ShipModel(Description):
     def luxury_passengers(self, st: RState) -> int:
         mask, crew = st[0], st[2]
         return sum(1 for k in self.luxury if mask >> k & 1 and crew[k] > 0)
-
-    # -- a policy's answer, asked of the engine as a round would ---------------------------------
-    def _with_flight(self, S: np.ndarray, st: RState, policy: Policy, kind: int, d: int, roll: int,
-                     ai: int) -> RState:
-        import numpy as np
-
-        from shipcheck import engine, jit
-        from shipcheck.engine.layout import TID, V
-
-        from .decisions import flight_answer
-
-        key = jit.new_key()
-        S[:, V, TID] = key
-
-        def answer(dec: int, p: int, x: np.ndarray, a0: int, a1: int, a2: int, tmp: np.ndarray) -> int:
-            return flight_answer(self, policy, x, a0, a1, a2, tmp)
-
-        jit.callbacks[key] = answer
-        try:
-            x = self.row(st)
-            with np.errstate(over="ignore"):
-                engine.function("flight", "flight_step")(S, 0, x, kind, d, roll, ai, self._buf(), self._tmp())
-        finally:
-            jit.callbacks.pop(key, None)
-        return self.state_of(x)
