@@ -14,6 +14,7 @@ same name); this package is reached with ``from shipcheck.report import ...``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ from .data import (
     Table,
     check_table,
     fix_table,
+    merge_notes,
     meteor_data,
     round_data,
     round_name,
@@ -142,24 +144,28 @@ class Report:
         names = " vs ".join(s.name for s in self.ships)
         return f"{names}: {round_name(self.round)} report"
 
-    def figures(self) -> dict[str, Any]:
+    def figures(self, *, phone: bool = False) -> dict[str, Any]:
         """Every figure as a matplotlib ``Figure``, keyed by file stem (``"ship"``, ``"heat-front"``,
-        ``"credits"``...; with two ships each key is prefixed ``a-`` / ``b-``)."""
+        ``"credits"``...; with two ships each key is prefixed ``a-`` / ``b-``, and the two ships share
+        each figure's colour scale and axes). ``phone=True`` lays them out for a phone (3.5 inches
+        wide, no text under 8.7 points: what the page shows on a narrow screen)."""
         from . import plots
 
+        look = plots.PHONE if phone else plots.WIDE
+        sc = plots.shared_scales(self.ships) if len(self.ships) > 1 else plots.NO_SCALES
         out: dict[str, Any] = {}
         for prefix, s in self._prefixed():
-            out[f"{prefix}ship"] = plots.ship_figure(s.view)
-            if s.advice is not None and s.advice.effects:
-                out[f"{prefix}changes"] = plots.recommendations_figure(s.advice)
+            out[f"{prefix}ship"] = plots.ship_figure(s.view, look)
+            if s.advice is not None and s.advice.measured:
+                out[f"{prefix}changes"] = plots.recommendations_figure(s.advice, look, sc.changes)
             if s.round is not None:
-                out[f"{prefix}credits"] = plots.credits_figure(s.round)
-                out[f"{prefix}losses"] = plots.losses_figure(s.round)
-                out[f"{prefix}cards"] = plots.card_types_figure(s.round)
+                out[f"{prefix}credits"] = plots.credits_figure(s.round, look, sc.credits)
+                out[f"{prefix}losses"] = plots.losses_figure(s.round, look, sc.lost)
+                out[f"{prefix}cards"] = plots.card_types_figure(s.round, look, sc.cards)
                 if len(s.round.players) > 1:
-                    out[f"{prefix}field"] = plots.field_figure(s.round)
+                    out[f"{prefix}field"] = plots.field_figure(s.round, look, sc.field)
             for d in DIRECTIONS:
-                out[f"{prefix}heat-{d}"] = plots.heat_figure(s.meteors, s.view, d)
+                out[f"{prefix}heat-{d}"] = plots.heat_figure(s.meteors, s.view, d, look, sc.heat)
         return out
 
     def _prefixed(self) -> list[tuple[str, ShipReport]]:
@@ -184,11 +190,12 @@ class Report:
                                  "lost_ci": list(c.lost_ci), "runs": c.runs}
         return out
 
-    def html(self, images: dict[str, str] | None = None) -> str:
-        """The page; ``images`` maps figure keys to ``src`` values (data URIs); drawn when omitted."""
+    def html(self, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str:
+        """The page; ``images`` maps figure keys to ``src`` values (data URIs), ``phone`` the same
+        figures laid out for a phone (shown on narrow screens); both drawn when omitted."""
         from .html import page
 
-        return page(self, images)
+        return page(self, images, phone)
 
     def write(self, out: str | Path) -> list[Path]:
         """Write ``index.html``, every figure as PNG and SVG, and ``report.json`` into ``out``.
@@ -311,11 +318,18 @@ def report(
         ships.append(ShipReport(ship=sh, check=rep, fix=repair, stats=stats(sh), view=ship_data(sh, rep),
                                 meteors=meteors, flown=flown, result=result, round=round_data(result),
                                 advice=advice, path=path))
-    for note in results[0].notes:
-        notes.append(note)
+    # every provisional value once: a board's own note (from the check) stands for the round's
+    # "flies an unverified board" lines about it
+    boards = set()
     for sr in ships:
-        if not sr.ship.board.verified:
-            notes.append(f"board {sr.ship.board.name} is provisional (geometry from secondary sources)")
+        for n in sr.check.notes:
+            if "provisional" in n:
+                notes.append(n)
+                boards.add(sr.ship.board.name)
+    for note in results[0].notes:
+        m = re.search(r"flies an unverified board \(([^)]*)\)", note)
+        if m is None or m.group(1) not in boards:
+            notes.append(note)
     comparison = None
     if len(results) == 2:
         a, b = results[0].players[0], results[1].players[0]
@@ -324,4 +338,4 @@ def report(
         comparison = Comparison(c, cci, lo, lci, runs)
     settings = {"round": int(key) if key.isdigit() else key, "edition": the_deck.edition, "deck": the_deck.describe(), "runs": runs, "seed": s,
                 "opponents": [p.name for p in results[0].players[1:]]}
-    return Report(tuple(ships), key, the_deck.edition, tuple(dict.fromkeys(notes)), settings, comparison)
+    return Report(tuple(ships), key, the_deck.edition, merge_notes(notes), settings, comparison)

@@ -8,6 +8,7 @@ ink. Squares are grid indices (``row * width + col``); labels for people come wi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -504,4 +505,32 @@ def round_table(v: RoundView) -> Table:
         ("gives up", ", ".join(f"{cause.replace('_', ' ')} {pct(p)}" for cause, p in v.gave_up) or "never"),
         ("rounds flown", f"{v.runs:,} (seed {v.seed}); deck {deck}; policy {v.policy}"),
     )
-    return Table(f"Round {v.round}", ("", "value"), rows, v.notes)
+    # the round's notes (provisional values...) are the report's: the page lists them once, at its end
+    return Table(f"Round {v.round}", ("", "value"), rows)
+
+
+_WHO = re.compile(r"the ship|opponent \d+ \(([^)]*)\)")
+
+
+def merge_notes(notes: Sequence[str]) -> tuple[str, ...]:
+    """Notes once each, and one note for what several ships share: "provisional cap for the ship" and
+    "... for opponent 1 (Trader II)" with the same words after become "provisional cap for the ship
+    and Trader II: ...". Order: first seen."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for n in notes:
+        m = _WHO.search(n)
+        if m is None:
+            groups.setdefault((n, ""), [])
+            continue
+        who = m.group(1) or m.group(0)
+        names = groups.setdefault((n[:m.start()], n[m.end():]), [])
+        if who not in names:
+            names.append(who)
+    out = []
+    for (head, tail), names in groups.items():
+        if not names:
+            out.append(head)
+        else:
+            joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            out.append(f"{head}{joined}{tail}")
+    return tuple(dict.fromkeys(out))

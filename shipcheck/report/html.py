@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .data import DIRS, Table, pct, round_name
@@ -42,10 +44,17 @@ figcaption { color: var(--muted); font-size: .85rem; margin-top: 2px; }
 .stat span { color: var(--muted); font-size: .8rem; }
 .stat.bad b { color: var(--bad); }
 .stat.good b { color: var(--good); }
-.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 6px 0 10px; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 6px 0 10px;
+          /* a shadow on the side with more table to see; white covers it at the table's own ends */
+          background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left center / 36px 100% no-repeat local,
+                      linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right center / 36px 100% no-repeat local,
+                      radial-gradient(farthest-side at 0 50%, rgba(31,36,48,.28), rgba(31,36,48,0)) left center / 14px 100% no-repeat scroll,
+                      radial-gradient(farthest-side at 100% 50%, rgba(31,36,48,.28), rgba(31,36,48,0)) right center / 14px 100% no-repeat scroll; }
+.swipe { display: none; color: var(--accent); font-size: .8rem; margin: 4px 0 0; }
+@media (max-width: 700px) { .swipe { display: block; } }
 table { border-collapse: collapse; font-size: .85rem; min-width: 100%; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { background: #f1f3f6; font-weight: 600; white-space: nowrap; }
+th { background: rgba(31,36,48,.05); font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.wrap { min-width: 14em; }
 .note { color: var(--muted); font-size: .82rem; margin: 2px 0; }
@@ -65,9 +74,48 @@ def _e(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
+PHONE_MEDIA = "(max-width: 560px)"  # screens that get the phone's figures
+
+
+class Images(dict):  # type: ignore[type-arg]
+    """Figure key -> ``src`` of the wide figure, with ``phone`` holding the phone's figures."""
+
+    phone: dict[str, str]
+
+
 def _figure(images: dict[str, str], key: str, alt: str, caption: str = "") -> str:
     cap = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
-    return f'<figure><img src="{images[key]}" alt="{_e(alt)}" data-figure="{_e(key)}">{cap}</figure>'
+    img = f'<img src="{images[key]}" alt="{_e(alt)}" data-figure="{_e(key)}">'
+    phone = getattr(images, "phone", {}).get(key)
+    if phone is not None:
+        img = f'<picture><source media="{PHONE_MEDIA}" srcset="{phone}">{img}</picture>'
+    return f"<figure>{img}{cap}</figure>"
+
+
+PHONE_TABLE = 330  # CSS pixels a table has on a 390-pixel phone
+
+
+def _text_px(text: str, size: float = 13.6) -> float:
+    """A rough width of text in CSS pixels (average glyph 0.55 em)."""
+    return len(text) * size * 0.55
+
+
+def wide_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> bool:
+    """Whether a table is wider than a phone shows: each column as wide as its longest cell (long cells
+    wrap at 14 em) or its header, plus padding."""
+    total = 0.0
+    for k, head in enumerate(columns):
+        cells = [str(r[k]) for r in rows if k < len(r)]
+        widest = max([_text_px(c) if len(c) <= 40 else 14 * 13.6 for c in cells] + [_text_px(head) * 1.05])
+        total += widest + 17
+    return total > PHONE_TABLE
+
+
+SWIPE = '<p class="swipe">↔ the table is wider than the screen: swipe it sideways for every column</p>'
+
+
+def _scroll(table: str, wide: bool) -> str:
+    return (SWIPE if wide else "") + f'<div class="scroll">{table}</div>'
 
 
 def _table(t: Table, *, title: bool = True) -> str:
@@ -83,7 +131,8 @@ def _table(t: Table, *, title: bool = True) -> str:
     body = "".join(rows) if rows else f'<tr><td colspan="{len(t.columns)}">none</td></tr>'
     notes = "".join(f'<p class="note">{_e(n)}</p>' for n in t.notes)
     h = f"<h3>{_e(t.title)}</h3>" if title else ""
-    return f'{h}<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{notes}'
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"{h}{_scroll(table, wide_table(t.columns, t.rows))}{notes}"
 
 
 def _stat(value: str, label: str, tone: str = "") -> str:
@@ -119,12 +168,17 @@ def _columns(blocks: list[str]) -> str:
     return '<div class="pair">' + "".join(f"<div>{b}</div>" for b in blocks) + "</div>"
 
 
-def page(rep: Report, images: dict[str, str] | None = None) -> str:
-    """The whole page as a string."""
+def page(rep: Report, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str:
+    """The whole page as a string: ``images`` the wide figures' sources, ``phone`` the phone's
+    (shown on screens up to 560 pixels wide); each drawn when omitted."""
     from .. import __version__
 
     if images is None:
         images = inline_images(rep.figures())
+    if phone is None:
+        phone = inline_images(rep.figures(phone=True))
+    images = Images(images)
+    images.phone = phone
     pref = rep._prefixed()
     two = len(pref) > 1
     out: list[str] = []
@@ -148,10 +202,9 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
 
     # what to change
     if any(s.advice is not None for s in rep.ships):
-        out.append('<section id="changes"><h2>What to change</h2><p class="lead">Legal single changes of the '
-                   "ship, each flown on the very decks and dice the ship flew, so the difference is the "
-                   "change's own. Green: the change earns more credits for sure (its 95% interval is above "
-                   "zero); red: it costs credits.</p>")
+        out.append('<section id="changes"><h2>What to change</h2><p class="lead">Single legal changes of the ship '
+                   "and of how it flies, ranked by the credits they add. Green: it earns more for sure (its 95% "
+                   "interval is above zero); red: it costs credits.</p>")
         out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _advice(images, p, s) for p, s in pref]))
         out.append("</section>")
 
@@ -164,11 +217,12 @@ def page(rep: Report, images: dict[str, str] | None = None) -> str:
         b = _figure(images, f"{p}ship", f"drawing of {s.name}")
         tables = s.tables()
         if s.check.violations:
-            b += _table(tables["check"])
+            b += _table(replace(tables["check"], notes=tuple(n for n in tables["check"].notes if n not in rep.notes)))
         else:
             b += f'<h3>Construction check</h3><p><span class="tag good">legal</span> no rule broken; ' \
                  f'{s.check.exposed_connectors} exposed connector(s)</p>'
-            b += "".join(f'<p class="note">{_e(n)}</p>' for n in s.check.notes)
+            # provisional notes are listed once, at the end of the page
+            b += "".join(f'<p class="note">{_e(n)}</p>' for n in s.check.notes if n not in rep.notes)
         if "fix" in tables:
             b += _table(tables["fix"])
         blocks.append(b)
@@ -237,35 +291,88 @@ def _deck_words(settings: dict[str, Any]) -> str:
     return "each with the deck " + ", ".join(deck) + " in that order"
 
 
+def _effect_cell(e: Any) -> str:
+    """Credits per round with the interval, coloured by the verdict; a sure loss reads as a cost."""
+    lo, hi = e.credits_ci
+    tone = {"gain": "good", "loss": "bad"}.get(e.verdict, "")
+    value = f"costs {-e.credits:.2f}" if e.verdict == "loss" else f"{e.credits:+.2f}"
+    return (f'<td class="num"><span class="tag {tone}">{value}</span><br><small>{lo:+.2f} to {hi:+.2f}</small>'
+            f"</td>")
+
+
+def _details(e: Any, extra: str = "") -> str:
+    """What else a change does, small under its words: components lost, the chance to finish."""
+    return (f"<br><small>{e.lost:+.2f} components lost · finishes {e.finish * 100:+.0f} points{extra}</small>")
+
+
+EFFECTS_HEAD = '<thead><tr><th>{}</th><th class="num">credits a round</th></tr></thead>'
+
+
+def _effects_table(effects: Any, first: str = "change") -> str:
+    rows = [f"<tr><td>{_e(e.variant.text)}{_details(e)}</td>{_effect_cell(e)}</tr>" for e in effects]
+    # two columns, the words wrapping: the table fits a phone
+    return _scroll(f"<table>{EFFECTS_HEAD.format(_e(first))}<tbody>{''.join(rows)}</tbody></table>", False)
+
+
 def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
     adv = s.advice
     if adv is None:
         return ""
-    if not adv.effects:
+    measured = adv.measured
+    if not measured and not adv.additions:
         return "<p>No legal single change found to try.</p>"
-    best = adv.effects[0]
-    if best.credits_ci[0] > 0:
+    best = adv.best
+    how = (f"Every change flies the very {adv.runs:,} rounds the ship flew (the same decks and dice, seed {adv.seed}): "
+           "its effect is the mean of the run-by-run differences, the change minus the ship as built, with its "
+           f"95% interval. {adv.screened} legal changes were first screened on {adv.screen_runs:,} rounds of a stream "
+           "of their own; the most promising were measured again, and those are shown.")
+    if best is not None:
         out = (f'<p><b>Best change:</b> {_e(best.variant.text)}: <span class="tag good">{best.credits:+.2f} '
-               f"credits</span> per round ({best.credits_ci[0]:+.2f} to {best.credits_ci[1]:+.2f}).</p>")
+               f"credits</span> per round ({best.credits_ci[0]:+.2f} to {best.credits_ci[1]:+.2f})"
+               + (", for the next build" if best.variant.group == "build" else ", in flight") + ".</p>")
     else:
-        out = (f"<p>No single change was found that surely earns more: the ship as built holds its own "
-               f"against the {adv.screened} legal variants tried.</p>")
-    out += _figure(images, f"{prefix}changes", f"{s.name}: effects of changes")
-    rows = []
-    for e in adv.effects:
-        tone = "good" if e.credits_ci[0] > 0 else "bad" if e.credits_ci[1] < 0 else ""
-        rows.append(f"<tr><td>{_e(e.variant.text)}</td>"
-                    f'<td class="num"><span class="tag {tone}">{e.credits:+.2f}</span>'
-                    f'<br><small>{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f}</small></td>'
-                    f'<td class="num">{e.lost:+.2f}</td><td class="num">{e.finish * 100:+.0f}%</td></tr>')
-    out += ('<div class="scroll"><table><thead><tr><th>change</th><th class="num">credits</th>'
-            '<th class="num">lost</th><th class="num">finish</th></tr>'
-            f"</thead><tbody>{''.join(rows)}</tbody></table></div>")
-    out += (f'<p class="note">{adv.screened} legal variants screened on {adv.screen_runs:,} rounds each; the '
-            f"{len(adv.effects)} most promising measured again on the report's own {adv.runs:,} rounds, shown here with "
-            "95% intervals. Differences are per round, the change minus the ship as built: credits, "
-            "components lost, chance to finish."
-            + (f" {len(adv.idle)} change(s) made no difference in any round." if adv.idle else "") + "</p>")
+        out = (f"<p><b>No single change earns more.</b> None of the {adv.screened} legal changes tried raises the "
+               "credits for sure (its 95% interval above zero): the ship as built holds its own. The changes "
+               "below are the ones that cost least, shown as what they cost.</p>")
+    out += f'<p class="note">{_e(how)}</p>'
+    if f"{prefix}changes" in images:
+        out += _figure(images, f"{prefix}changes", f"{s.name}: effects of changes")
+    build = adv.build
+    out += "<h3>Next time you build</h3>"
+    out += ('<p class="note">A welded ship cannot be changed: rotations, moves, removals, additions and swaps are '
+            "advice for the next time you build this ship.</p>")
+    if build:
+        out += _effects_table(build)
+    else:
+        out += "<p>No change of the ship made a difference in any round.</p>"
+    if adv.additions:
+        out += "<h3>Tiles from the pile</h3>"
+        placed = [a for a in adv.additions if a.effect is not None]
+        out += (f'<p class="note">The {len(adv.additions)} kinds of tile found most often in the pile, each at the '
+                "free square where it does most: the placement advisor's best squares for every catalogue tile of "
+                "the kind, flown as above.</p>")
+        if placed:
+            rows = []
+            for a in adv.additions:
+                if a.effect is None:
+                    rows.append(f"<tr><td>{_e(a.pile.name)}<br><small>{a.pile.count} in the pile: {_e(a.reason)}"
+                                "</small></td><td></td></tr>")
+                else:
+                    e = a.effect
+                    rows.append(f"<tr><td>{_e(e.variant.text)}{_details(e, f' · {a.pile.count} in the pile')}</td>"
+                                f"{_effect_cell(e)}</tr>")
+            out += _scroll(f"<table>{EFFECTS_HEAD.format('tile and its best square')}<tbody>{''.join(rows)}"
+                           "</tbody></table>", False)
+        else:
+            reasons = list(dict.fromkeys(a.reason for a in adv.additions))
+            out += f"<p>No tile can be added: {_e(reasons[0])}.</p>" if len(reasons) == 1 else \
+                "<ul>" + "".join(f"<li>{_e(a.pile.name)}: {_e(a.reason)}</li>" for a in adv.additions) + "</ul>"
+    if adv.flight:
+        out += "<h3>In flight</h3>"
+        out += '<p class="note">The same ship flown by other decisions (the policies of shipcheck simulate).</p>'
+        out += _effects_table(adv.flight, "policy")
+    if adv.idle:
+        out += f'<p class="note">{len(adv.idle)} change(s) made no difference in any round.</p>'
     return out
 
 
