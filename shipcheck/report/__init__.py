@@ -52,7 +52,7 @@ DIRECTIONS = ("front", "right", "rear", "left", "all")
 RUNS = 1000  # rounds flown for the figures, and for each change the search measures (see recommend)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ShipReport:
     """Everything the report shows about one ship.
 
@@ -75,6 +75,18 @@ class ShipReport:
     @property
     def name(self) -> str:
         return ship_title(self.ship)
+
+    def __repr__(self) -> str:
+        parts = ["legal" if self.check.legal else "ILLEGAL"]
+        if self.round is not None:
+            r = self.round
+            parts.append(f"credits {r.credits.mean:.2f} ({r.credits.ci[0]:.2f} to {r.credits.ci[1]:.2f})")
+            parts.append(f"finishes {r.p_finish:.1%}")
+        if self.advice is not None:
+            best = self.advice.best
+            parts.append(f"best change {best.variant.text!r} {best.credits:+.2f}" if best is not None
+                         else "no single change earns more")
+        return f"<ShipReport {self.name!r}: {', '.join(parts)}>"
 
     def tables(self) -> dict[str, Table]:
         """The page's tables: ``check``, ``fix`` (illegal ships only), ``round``, ``stats``, ``swarms``."""
@@ -128,7 +140,7 @@ class Comparison:
     runs: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Report:
     """A report on one ship, or two compared side by side; :meth:`figures` draws, :meth:`write` saves."""
 
@@ -143,6 +155,22 @@ class Report:
     def title(self) -> str:
         names = " vs ".join(s.name for s in self.ships)
         return f"{names}: {round_name(self.round)} report"
+
+    def __repr__(self) -> str:
+        names = " vs ".join(repr(s.name) for s in self.ships)
+        runs, seed = self.settings.get("runs"), self.settings.get("seed")
+        head = f"<Report {names}: {round_name(self.round)}, {runs} runs, seed {seed}"
+        if self.comparison is not None:
+            c = self.comparison
+            return f"{head}; second minus first {c.credits:+.2f} credits ({c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f})>"
+        s = self.ships[0]
+        tail = repr(s)[len(f"<ShipReport {s.name!r}: "):-1]
+        return f"{head}; {tail}>"
+
+    def _repr_html_(self) -> str:
+        from .html import notebook
+
+        return notebook(self)
 
     def figures(self, *, phone: bool = False) -> dict[str, Any]:
         """Every figure as a matplotlib ``Figure``, keyed by file stem (``"ship"``, ``"heat-front"``,

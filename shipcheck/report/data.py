@@ -66,7 +66,7 @@ class TileView:
     hint: str  # alien colour, life-support colour, charges or slots: one short word
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ShipView:
     """What the ship drawing shows: the board, every tile, exposed connectors and violations."""
 
@@ -83,6 +83,10 @@ class ShipView:
     legal: bool
     front: int  # board side that is the ship's front
     seams: tuple[int, ...] = ()  # grid columns followed by a seam
+
+    def __repr__(self) -> str:
+        return (f"<ShipView {self.name!r}: {len(self.tiles)} tiles on class {self.board}, "
+                f"{'legal' if self.legal else 'ILLEGAL'}, {self.exposed} exposed connectors>")
 
     def tile_at(self, at: int) -> TileView | None:
         return next((t for t in self.tiles if t.at == at), None)
@@ -196,7 +200,7 @@ def swarm_weights(deck: Any) -> list[tuple[Card, Fraction]]:
     return sorted(out.values(), key=lambda cw: (cw[0].level, cw[0].index))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SwarmOdds:
     """One meteor-swarm card flown on a fresh ship: exact survival and losses."""
 
@@ -208,8 +212,12 @@ class SwarmOdds:
     expected_lost: Fraction
     lost_distribution: tuple[tuple[int, Fraction], ...]
 
+    def __repr__(self) -> str:
+        return (f"<SwarmOdds {self.card}: {len(self.meteors)} meteors, in deck {float(self.in_deck):.0%}, "
+                f"p_survive {float(self.p_survive):.4f}, expected_lost {float(self.expected_lost):.4f}>")
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class HeatMap:
     """Per square, the chance it is lost when one of the round's meteor swarms comes.
 
@@ -223,6 +231,9 @@ class HeatMap:
     meteors: Fraction
     p_lost: tuple[tuple[int, Fraction], ...]  # (square, probability), tiles in grid order
 
+    def __repr__(self) -> str:
+        return f"<HeatMap {self.direction}: {len(self.p_lost)} tiles, max p_lost {float(self.max):.4f}>"
+
     @property
     def max(self) -> Fraction:
         return max((p for _, p in self.p_lost), default=Fraction(0))
@@ -231,7 +242,7 @@ class HeatMap:
         return next((p for sq, p in self.p_lost if sq == at), None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MeteorData:
     """The heat maps and the table of every meteor swarm of a round's levels."""
 
@@ -240,6 +251,10 @@ class MeteorData:
     swarms: tuple[SwarmOdds, ...]
     maps: tuple[HeatMap, ...]  # front, right, rear, left, all
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return (f"<MeteorData round {self.round}, edition {self.edition}: {len(self.swarms)} swarm cards, "
+                f"p_survive {float(self.p_survive):.4f}, expected_lost {float(self.expected_lost):.4f}>")
 
     def map(self, direction: str) -> HeatMap:
         return next(m for m in self.maps if m.direction == direction)
@@ -305,7 +320,7 @@ def meteor_data(ship: Ship, *, cards: Sequence[tuple[Card, Fraction]], round: in
 Row = tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Table:
     """A table for the page: a title, column headers, rows of text, and notes under it."""
 
@@ -314,6 +329,9 @@ class Table:
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = ()
     numeric: tuple[int, ...] = ()  # columns aligned right
+
+    def __repr__(self) -> str:
+        return f"<Table {self.title!r}: {len(self.rows)} rows x {len(self.columns)} columns>"
 
     def to_dict(self) -> dict[str, Any]:
         return {"title": self.title, "columns": list(self.columns), "rows": [list(r) for r in self.rows],
@@ -400,7 +418,7 @@ def _short_attack(a: str) -> str:
 
 
 # -- the round (Monte Carlo) --------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Distribution:
     """A whole-number outcome over the runs: each value seen and its share, the mean with its 95 %
     interval, and percentiles."""
@@ -410,6 +428,10 @@ class Distribution:
     mean: float
     ci: tuple[float, float]
     percentiles: tuple[tuple[int, int], ...]  # (percent, value)
+
+    def __repr__(self) -> str:
+        lo, hi = self.ci
+        return f"<Distribution mean {self.mean:.4g} ({lo:.4g} to {hi:.4g}) over {len(self.values)} values>"
 
     def share(self, value: int) -> float:
         return dict(zip(self.values, self.shares, strict=True)).get(value, 0.0)
@@ -456,7 +478,7 @@ class PlayerRow:
     p_survive: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RoundView:
     """What the round's figures show for the ship (player 0) of a :class:`~shipcheck.round.RoundResult`."""
 
@@ -475,6 +497,11 @@ class RoundView:
     by_type: tuple[CardTypeRow, ...]
     players: tuple[PlayerRow, ...]
     notes: tuple[str, ...]
+
+    def __repr__(self) -> str:
+        c = self.credits
+        return (f"<RoundView round {self.round}, {self.runs} runs: credits {c.mean:.2f} ({c.ci[0]:.2f} to "
+                f"{c.ci[1]:.2f}), p_finish {self.p_finish:.3f}, lost {self.lost.mean:.2f}, {len(self.players)} ships>")
 
 
 def round_data(result: Any) -> RoundView:

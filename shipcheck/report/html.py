@@ -381,3 +381,39 @@ def inline_images(figures: dict[str, Any]) -> dict[str, str]:
     from .output import render
 
     return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
+
+
+def notebook(rep: Report) -> str:
+    """A report in a notebook cell (``Report._repr_html_``): per ship its drawing, the figures at a
+    glance and the best changes; ``rep.figures()`` and ``rep.write(folder)`` give the rest."""
+    from .output import render
+    from .plots import ship_figure
+
+    box = "display:inline-block;vertical-align:top;margin:0 18px 8px 0;max-width:520px"
+    out = [f"<div><b>{_e(rep.title)}</b>"]
+    if rep.comparison is not None:
+        c = rep.comparison
+        out.append(f"<p>{_e(rep.ships[1].name)} against {_e(rep.ships[0].name)} on the same {c.runs:,} decks and dice: "
+                   f"{c.credits:+.2f} credits ({c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f})</p>")
+    for s in rep.ships:
+        svg = render(ship_figure(s.view), "svg").decode("utf-8")
+        svg = svg[svg.index("<svg"):]
+        facts = [("construction", "legal" if s.check.legal else "ILLEGAL"),
+                 ("exposed connectors", str(s.check.exposed_connectors))]
+        if s.round is not None:
+            r = s.round
+            facts += [("credits per round", f"{r.credits.mean:.2f} ({r.credits.ci[0]:.2f} to {r.credits.ci[1]:.2f})"),
+                      ("finishes the round", pct(r.p_finish)), ("components lost", f"{r.lost.mean:.2f}")]
+        rows = "".join(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in facts)
+        changes = ""
+        if s.advice is not None:
+            best = s.advice.measured[:3]
+            items = "".join(f"<li>{_e(e.variant.text)}: {e.credits:+.2f} ({e.credits_ci[0]:+.2f} to "
+                            f"{e.credits_ci[1]:+.2f})</li>" for e in best)
+            head = "best changes" if s.advice.best is not None else "no single change earns more; the least costly"
+            changes = f"<p><b>{_e(head)}</b></p><ul>{items}</ul>" if items else ""
+        out.append(f'<div style="{box}"><div style="max-width:420px">{svg}</div></div>'
+                   f'<div style="{box}"><table>{rows}</table>{changes}</div>')
+    out.append("<p><small>rep.figures() draws every figure; rep.write(folder) writes the page, the figures and "
+               "report.json.</small></p></div>")
+    return "".join(out)

@@ -446,16 +446,27 @@ class Recommendations:
                 f"pile, {len(self.flight)} policies measured on {self.runs} paired runs; {self.screened} screened>")
 
     def to_frame(self) -> Any:
-        """One row per measured change (additions included), best first: group, kind, change,
-        credits with its interval, lost with its interval, finish, verdict, runs."""
+        """One row per measured change (additions included), best first: group, kind, change, the
+        square it welds or turns a tile on (``square``, numeric ``col``/``row``; for a move where the
+        tile goes; empty for a policy), credits with its interval, lost with its interval, finish,
+        verdict, runs."""
         import pandas as pd
 
-        rows = [{"group": e.variant.group, "kind": e.variant.kind, "change": e.variant.text, "tile": e.variant.tile,
-                 "credits": e.credits, "credits_lo": e.credits_ci[0], "credits_hi": e.credits_ci[1], "lost": e.lost,
-                 "lost_lo": e.lost_ci[0], "lost_hi": e.lost_ci[1], "finish": e.finish, "verdict": e.verdict,
-                 "runs": e.runs} for e in self.measured]
-        return pd.DataFrame(rows, columns=["group", "kind", "change", "tile", "credits", "credits_lo", "credits_hi",
-                                           "lost", "lost_lo", "lost_hi", "finish", "verdict", "runs"])
+        from ..rules import _col_row
+
+        rows = []
+        for e in self.measured:
+            v = e.variant
+            at = v.squares[-1] if v.squares else None
+            col, row = _col_row(v.ship.board, at) if at is not None else (None, None)
+            rows.append({"group": v.group, "kind": v.kind, "change": v.text, "tile": v.tile,
+                         "square": v.ship.board.cell_text(at) if at is not None else None, "col": col, "row": row,
+                         "credits": e.credits, "credits_lo": e.credits_ci[0], "credits_hi": e.credits_ci[1],
+                         "lost": e.lost, "lost_lo": e.lost_ci[0], "lost_hi": e.lost_ci[1], "finish": e.finish,
+                         "verdict": e.verdict, "runs": e.runs})
+        cols = ["group", "kind", "change", "tile", "square", "col", "row", "credits", "credits_lo", "credits_hi", "lost",
+                "lost_lo", "lost_hi", "finish", "verdict", "runs"]
+        return pd.DataFrame(rows, columns=cols).astype({"col": "Int64", "row": "Int64"})
 
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         return {

@@ -229,6 +229,10 @@ class RoundResult:
             return getattr(self.players[0], name)
         raise AttributeError(name)
 
+    def __dir__(self) -> list[str]:
+        # the ship's summaries are attributes too: tab completion and help() list them
+        return sorted(set(super().__dir__()) | _SHIP_SUMMARIES)
+
     def to_frame(self) -> Any:
         """One row per run and player: credits, card credits, lost, days, place, survived,
         finished, gave-up cause."""
