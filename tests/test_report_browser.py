@@ -140,3 +140,4 @@ def test_figure_text_and_wide_tables_on_a_phone(chromium: str, pages: dict[str, 
     # a wide table (the meteor swarms') says that it scrolls
     wide = [t for t in tables if t["overflows"]]
     assert wide and all(t["hint"] and t["shadow"] for t in wide), tables
+    assert not [t for t in tables if t["hint"] and not t["overflows"]], tables  # and no false alarm

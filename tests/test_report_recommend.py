@@ -220,7 +220,7 @@ def test_no_addition_on_a_full_board_says_why() -> None:
 
     full = load_ship("examples/class-II-freighter.toml")
     (_, vs, why), = additions(full, pile_types("2007")[:1])
-    assert vs == [] and "no free square" in why
+    assert vs == [] and "every buildable square next to the ship is built" in why
 
 
 def test_swaps_replace_one_tile_by_another_kind_legally() -> None:

@@ -100,14 +100,23 @@ def _text_px(text: str, size: float = 13.6) -> float:
     return len(text) * size * 0.55
 
 
-def wide_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> bool:
-    """Whether a table is wider than a phone shows: each column as wide as its longest cell (long cells
-    wrap at 14 em) or its header, plus padding."""
+def wide_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], numeric: Sequence[int] = ()) -> bool:
+    """Whether a table is wider than a phone shows, by its narrowest layout: a header does not wrap,
+    nor a number; a long cell (over 40 characters) keeps 14 em; other cells wrap at their spaces."""
     total = 0.0
     for k, head in enumerate(columns):
-        cells = [str(r[k]) for r in rows if k < len(r)]
-        widest = max([_text_px(c) if len(c) <= 40 else 14 * 13.6 for c in cells] + [_text_px(head) * 1.05])
-        total += widest + 17
+        widest = _text_px(head) * 1.05  # bold
+        for r in rows:
+            if k >= len(r):
+                continue
+            cell = str(r[k])
+            if k in numeric:
+                widest = max(widest, _text_px(cell))
+            elif len(cell) > 40:
+                widest = max(widest, 14 * 13.6)
+            else:
+                widest = max(widest, max((_text_px(w) for w in cell.split()), default=0.0))
+        total += widest + 17  # padding and border
     return total > PHONE_TABLE
 
 
@@ -132,7 +141,7 @@ def _table(t: Table, *, title: bool = True) -> str:
     notes = "".join(f'<p class="note">{_e(n)}</p>' for n in t.notes)
     h = f"<h3>{_e(t.title)}</h3>" if title else ""
     table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-    return f"{h}{_scroll(table, wide_table(t.columns, t.rows))}{notes}"
+    return f"{h}{_scroll(table, wide_table(t.columns, t.rows, t.numeric))}{notes}"
 
 
 def _stat(value: str, label: str, tone: str = "") -> str:
@@ -302,7 +311,8 @@ def _effect_cell(e: Any) -> str:
 
 def _details(e: Any, extra: str = "") -> str:
     """What else a change does, small under its words: components lost, the chance to finish."""
-    return (f"<br><small>{e.lost:+.2f} components lost · finishes {e.finish * 100:+.0f} points{extra}</small>")
+    return (f"<br><small>{e.lost:+.2f} components lost · chance to finish {e.finish * 100:+.0f} points{extra}"
+            "</small>")
 
 
 EFFECTS_HEAD = '<thead><tr><th>{}</th><th class="num">credits a round</th></tr></thead>'
@@ -348,10 +358,10 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
     if adv.additions:
         out += "<h3>Tiles from the pile</h3>"
         placed = [a for a in adv.additions if a.effect is not None]
-        out += (f'<p class="note">The {len(adv.additions)} kinds of tile found most often in the pile, each at the '
-                "free square where it does most: the placement advisor's best squares for every catalogue tile of "
-                "the kind, flown as above.</p>")
         if placed:
+            out += (f'<p class="note">The {len(adv.additions)} kinds of tile found most often in the pile, each at '
+                    "the free square where it does most: the placement advisor's best squares for every catalogue "
+                    "tile of the kind, flown as above.</p>")
             rows = []
             for a in adv.additions:
                 if a.effect is None:
@@ -365,8 +375,10 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
                            "</tbody></table>", False)
         else:
             reasons = list(dict.fromkeys(a.reason for a in adv.additions))
-            out += f"<p>No tile can be added: {_e(reasons[0])}.</p>" if len(reasons) == 1 else \
-                "<ul>" + "".join(f"<li>{_e(a.pile.name)}: {_e(a.reason)}</li>" for a in adv.additions) + "</ul>"
+            kinds = f"none of the {len(adv.additions)} kinds of tile found most often in the pile"
+            out += (f"<p>No tile from the pile can be added ({kinds}): {_e(reasons[0])}.</p>" if len(reasons) == 1
+                    else f"<p>No tile from the pile can be added ({kinds}):</p><ul>"
+                    + "".join(f"<li>{_e(a.pile.name)}: {_e(a.reason)}</li>" for a in adv.additions) + "</ul>")
     if adv.flight:
         out += "<h3>In flight</h3>"
         out += '<p class="note">The same ship flown by other decisions (the policies of shipcheck simulate).</p>'

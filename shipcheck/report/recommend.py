@@ -222,7 +222,7 @@ def additions(ship: Ship, types: Sequence[PileType], *,
     free = candidate_squares(ship)
     for pt in types:
         if not free:
-            out.append((pt, [], "no free square beside the ship: every buildable square next to it is built"))
+            out.append((pt, [], "every buildable square next to the ship is built"))
             continue
         best: dict[int, tuple[float, Ship]] = {}
         for pattern in pt.patterns:
