@@ -112,3 +112,18 @@ def test_recommendations_as_a_frame(results: dict[str, Any]) -> None:
             assert [row["col"], row["row"]] == label and row["square"] in e.variant.text
         else:
             assert row["col"] is __import__("pandas").NA
+
+
+def test_round_tables_are_data_frames(results: dict[str, Any]) -> None:
+    import pandas as pd
+
+    r = results["RoundResult"]
+    by_type = r.by_card_type
+    assert isinstance(by_type, pd.DataFrame) and by_type.index.name == "type"
+    assert list(by_type.columns) == ["drawn", "expected_lost", "expected_credits", "expected_days", "p_gave_up",
+                                     "expected_goods_value"]
+    assert by_type.to_dict(orient="index") == r.players[0].card_types() == r.to_dict()["by_card_type"]
+    by_source = r.by_source
+    assert isinstance(by_source, pd.DataFrame) and list(by_source.index) == [p.name for p in r.players]
+    assert (by_source[["cards", "goods", "arrival", "best_looking", "penalty"]].sum(axis=1)
+            - by_source["credits"]).abs().max() < 1e-9

@@ -178,6 +178,7 @@ def test_two_ships_share_colours_and_axes(compared: shipcheck.Report, phone: boo
     assert ca.get_xlim() == cb.get_xlim()
     assert len(ca.get_yticks()) == len(cb.get_yticks())
     assert figs["a-field"].axes[0].get_xlim() == figs["b-field"].axes[0].get_xlim()
+    assert figs["a-sources"].axes[0].get_xlim() == figs["b-sources"].axes[0].get_xlim()
     assert a_ship.round is not None and b_ship.round is not None
 
 
@@ -185,3 +186,16 @@ def test_one_ship_keeps_its_own_scale() -> None:
     rep = shipcheck.report(SMALL, opponents=[], runs=60, seed=1, recommendations=False)
     fig = rep.figures()["heat-all"]
     assert _heat_norm(fig).vmax == max(max(float(m.max) for m in rep.ships[0].meteors.maps), 0.05)
+
+
+def test_the_page_and_the_json_name_the_biggest_gap_to_the_field(compared: shipcheck.Report) -> None:
+    doc = compared.to_dict()
+    page = compared.html()
+    for s, d in zip(compared.ships, doc["ships"], strict=True):
+        gap = s.round.gap
+        assert gap is not None and d["field_gap"]["sentence"] == gap.sentence
+        assert d["field_gap"]["opponent"] in {p.name for p in s.round.players if not p.ship}
+        assert __import__("html").escape(gap.sentence) in page
+        # the JSON's parts add up to the mean credits, for the ship and each opponent
+        parts = d["round"]["credits"]["by_source"]
+        assert sum(parts.values()) == pytest.approx(d["round"]["credits"]["mean"])

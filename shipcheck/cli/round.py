@@ -90,7 +90,7 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
          f"place: {', '.join(f'{k}: {v * 100:.0f} %' for k, v in _places(me.place).items())}")
     echo("")
     echo("by card type (per run): met   lost  credits   days  gave up")
-    for t, v in sorted(me.by_card_type.items(), key=lambda kv: -kv[1]["expected_lost"]):
+    for t, v in sorted(me.card_types().items(), key=lambda kv: -kv[1]["expected_lost"]):
         echo(f"  {t.replace('_', ' '):<20} {v['drawn']:5.2f} {v['expected_lost']:6.3f} {v['expected_credits']:8.2f} "
              f"{v['expected_days']:6.2f} {v['p_gave_up'] * 100:6.2f} %")
     if r.opponents:

@@ -112,6 +112,7 @@ class ShipReport:
             "fix": self.fix.to_dict(self.path) if self.fix is not None else None,
             "stats": self.stats.to_dict(),
             "round": self.result.to_dict() if self.result is not None else None,
+            "field_gap": self.round.gap.to_dict() if self.round is not None and self.round.gap is not None else None,
             "recommendations": self.advice.to_dict(self.flown) if self.advice is not None else None,
             "meteors": {
                 "round": m.round,
@@ -187,6 +188,8 @@ class Report:
             if s.advice is not None and s.advice.measured:
                 out[f"{prefix}changes"] = plots.recommendations_figure(s.advice, look, sc.changes)
             if s.round is not None:
+                if any(p.by_source for p in s.round.players):
+                    out[f"{prefix}sources"] = plots.sources_figure(s.round, look, sc.sources)
                 out[f"{prefix}credits"] = plots.credits_figure(s.round, look, sc.credits)
                 out[f"{prefix}losses"] = plots.losses_figure(s.round, look, sc.lost)
                 out[f"{prefix}cards"] = plots.card_types_figure(s.round, look, sc.cards)

@@ -58,6 +58,7 @@ th { background: rgba(31,36,48,.05); font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.wrap { min-width: 14em; }
 .note { color: var(--muted); font-size: .82rem; margin: 2px 0; }
+.gap { margin: 10px 0 4px; font-weight: 600; }
 .tag { display: inline-block; border-radius: 6px; padding: 0 6px; font-weight: 600; font-size: .8rem; }
 .tag.bad { background: #fde2e5; color: var(--bad); }
 .tag.good { background: #dcf3ef; color: #1d6f65; }
@@ -198,7 +199,9 @@ def page(rep: Report, images: dict[str, str] | None = None, phone: dict[str, str
 
     # at a glance
     out.append('<section id="glance"><h2>At a glance</h2>')
-    out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _glance(s) for _, s in pref]))
+    out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _glance(s)
+                         + (f'<p class="gap">{_e(s.round.gap.sentence)}</p>' if s.round is not None
+                            and s.round.gap is not None else "") for _, s in pref]))
     if rep.comparison is not None:
         c = rep.comparison
         a, b = rep.ships[0].name, rep.ships[1].name
@@ -243,7 +246,10 @@ def page(rep: Report, images: dict[str, str] | None = None, phone: dict[str, str
         out.append(f'<section id="round"><h2>The round</h2><p class="lead">{rep.settings.get("runs", 0):,} rounds '
                    f"of {_e(round_name(rep.round))} flown against the field, {_e(_deck_words(rep.settings))}, by the "
                    "default decisions (batteries kept for defence, rewards taken, the most valuable goods).</p>")
-        for key in ("credits", "losses", "cards", "field"):
+        gaps = [(s.name, s.round.gap) for _, s in pref if s.round is not None and s.round.gap is not None]
+        for name, gap in gaps:
+            out.append(f'<p class="gap">{f"<b>{_e(name)}</b>: " if two else ""}{_e(gap.sentence)}</p>')
+        for key in ("sources", "credits", "losses", "cards", "field"):
             if any(f"{p}{key}" in images for p, _ in pref):
                 out.append(_columns([_figure(images, f"{p}{key}", f"{s.name}: {key}") for p, s in pref
                                      if f"{p}{key}" in images]))

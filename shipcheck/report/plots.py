@@ -148,6 +148,7 @@ class Scales:
     cards: tuple[tuple[str, ...], float] | None = None  # (card types in order, right limit)
     field: tuple[float, float] | None = None
     changes: tuple[float, float] | None = None
+    sources: tuple[float, float] | None = None  # the credits' parts: the most negative and most positive stack
 
 
 NO_SCALES = Scales()
@@ -171,13 +172,16 @@ def shared_scales(reports: Any) -> Scales:
         right = 0.1
         for v in rounds:
             for r in v.by_type:
-                if r.lost or r.credits or r.gave_up:
-                    order[r.type] = order.get(r.type, 0.0) + r.lost + r.credits + 10 * r.gave_up
-                    right = max(right, r.lost, r.credits)
+                if _busy(r):
+                    order[r.type] = order.get(r.type, 0.0) + r.lost + r.credits + r.goods + 10 * r.gave_up
+                    right = max(right, r.lost, r.credits, r.goods)
         out["cards"] = (tuple(sorted(order, key=lambda t: -order[t])), right)
         lo_f = min([0.0] + [p.credits_ci[0] for v in rounds for p in v.players])
         hi_f = max([1.0] + [p.credits_ci[1] for v in rounds for p in v.players])
         out["field"] = (lo_f, hi_f)
+        stacks = [x for v in rounds for x in _stacks(v)]
+        if stacks:
+            out["sources"] = (min(stacks + [0.0]), max(stacks + [1.0]))
     effects = [e for r in reports if r.advice is not None for e in _shown_effects(r.advice)]
     if effects:
         out["changes"] = (min(min(e.credits_ci[0] for e in effects), 0.0), max(max(e.credits_ci[1] for e in effects), 0.0))
@@ -645,17 +649,22 @@ def _card_rows(data: Any, order: tuple[str, ...] | None) -> list[Any]:
         from .data import CardTypeRow
 
         return [by.get(t) or CardTypeRow(t, 0.0, 0.0, 0.0, 0.0) for t in order]
-    return sorted((r for r in data.by_type if r.lost or r.credits or r.gave_up),
-                  key=lambda r: -(r.lost + r.credits + 10 * r.gave_up))
+    return sorted((r for r in data.by_type if _busy(r)), key=lambda r: -(r.lost + r.credits + r.goods + 10 * r.gave_up))
 
 
-CARD_SUBTITLE = "credit rewards and components lost per kind of card, and where the ship gives up"
+def _busy(r: Any) -> bool:
+    """A card type that brought or cost the ship something."""
+    return bool(r.lost or r.credits or r.goods or r.gave_up)
+
+
+CARD_SUBTITLE = ("credit rewards, goods still aboard at the end (their sale value) and components lost per kind "
+                 "of card, and where the ship gives up")
 
 
 def _card_subtitle(data: Any, rows: list[Any]) -> str:
     shown = {r.type for r in rows}
     idle = [CARD_TYPE_LABEL.get(r.type, r.type) for r in data.by_type if r.type not in shown]
-    return CARD_SUBTITLE + ("\nno reward in credits, nothing lost: " + ", ".join(idle) if idle else "")
+    return CARD_SUBTITLE + ("\nnothing earned, loaded or lost: " + ", ".join(idle) if idle else "")
 
 
 def plot_card_types(data: Any, *, ax: Axes, look: Look = WIDE,
@@ -668,10 +677,11 @@ def plot_card_types(data: Any, *, ax: Axes, look: Look = WIDE,
     if look.phone:  # no room on the right: where it gives up goes under the name
         names = [n + (f"\ngives up {r.gave_up:.1%}" if r.gave_up >= 0.0005 else "") for n, r in zip(names, rows)]
     y = np.arange(len(rows))
-    h = 0.38
-    ax.barh(y - h / 2, [r.credits for r in rows], height=h, color=GOOD, label="credit rewards", zorder=2)
-    ax.barh(y + h / 2, [r.lost for r in rows], height=h, color="#e76f51", label="components lost", zorder=2)
-    right = max([r.credits for r in rows] + [r.lost for r in rows] + [0.1])
+    h = 0.27
+    ax.barh(y - h, [r.credits for r in rows], height=h, color=SOURCE_COLOURS["cards"], label="credit rewards", zorder=2)
+    ax.barh(y, [r.goods for r in rows], height=h, color=SOURCE_COLOURS["goods"], label="goods value", zorder=2)
+    ax.barh(y + h, [r.lost for r in rows], height=h, color="#e76f51", label="components lost", zorder=2)
+    right = max([r.credits for r in rows] + [r.goods for r in rows] + [r.lost for r in rows] + [0.1])
     if scale is not None:
         right = max(right, scale[1])
     if not look.phone:
@@ -689,13 +699,11 @@ def plot_card_types(data: Any, *, ax: Axes, look: Look = WIDE,
     ax.xaxis.grid(True, color="#eef0f3", zorder=0)
     ax.set_axisbelow(True)
     ax.set_xlabel("per round, on average", fontsize=look.fs(8.5), color=MUTED)
-    if look.phone:  # under the whole figure, centred on it: the names take the left margin
-        fig = ax.get_figure(root=True)
-        assert fig is not None
-        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 0.02), bbox_transform=fig.transFigure,
-                  ncol=2, frameon=False, fontsize=look.fs(8))
-    else:
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False, fontsize=8)
+    # under the whole figure, centred on it: the names take the left margin
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 0.02), bbox_transform=fig.transFigure,
+              ncol=2 if look.phone else 3, frameon=False, fontsize=look.fs(8))
     _titles(ax, "Card by card", _card_subtitle(data, rows), flush=True, look=look)
 
 
@@ -731,6 +739,96 @@ def plot_field(data: Any, *, ax: Axes, look: Look = WIDE, scale: tuple[float, fl
             label.set_color(INK)
     ax.set_xlabel("mean credits this round (95% interval)", fontsize=look.fs(8.5), color=MUTED)
     _titles(ax, "Against the field", "the same decks and dice for every ship", flush=True, look=look)
+
+
+SOURCE_COLOURS = {"cards": "#2a9d8f", "goods": "#4c78a8", "arrival": "#8e6cc0", "best_looking": "#e09f3e",
+                  "penalty": "#d7263d"}
+SOURCE_LABEL = {"cards": "card rewards", "goods": "goods", "arrival": "arrival", "best_looking": "best-looking",
+                "penalty": "penalty"}
+
+
+def _stacks(view: Any) -> list[float]:
+    """Per player, the ends of the credits' parts stacked: negatives to the left, positives to the right."""
+    out = []
+    for p in view.players:
+        if p.by_source:
+            out.append(sum(v for _, v in p.by_source if v < 0))
+            out.append(sum(v for _, v in p.by_source if v > 0))
+    return out
+
+
+SOURCES_TITLE = "Where the credits come from"
+
+
+def _sources_subtitle(data: Any) -> str:
+    head = "mean credits a round by source, for the ship and each opponent; ◆ the total"
+    return head + (f"\n{data.gap.sentence}" if data.gap is not None else "")
+
+
+def plot_sources(data: Any, *, ax: Axes, look: Look = WIDE, scale: tuple[float, float] | None = None) -> None:
+    """The credits of a round split by source (contract §5.1), one stacked bar per ship: card
+    rewards, goods, arrival and the best-looking bonus to the right of zero, the penalty to the
+    left, a diamond at the total; the biggest gap to the field in words under the title.
+    ``scale``: the range shared with another ship."""
+    rows = [p for p in data.players if p.by_source]
+    y = np.arange(len(rows))
+    seen: set[str] = set()
+    for k, p in enumerate(rows):
+        left_pos, left_neg = 0.0, 0.0
+        for name, v in p.by_source:
+            if v == 0:
+                continue
+            start = left_pos if v > 0 else left_neg
+            ax.barh(k, v, left=start, height=0.62, color=SOURCE_COLOURS.get(name, GRID), edgecolor="white",
+                    linewidth=0.6, zorder=2, label=SOURCE_LABEL.get(name, name) if name not in seen else None)
+            seen.add(name)
+            if v > 0:
+                left_pos += v
+            else:
+                left_neg += v
+        ax.plot([p.credits], [k], marker="D", color=INK, markersize=6 if look.phone else 5, zorder=4,
+                linestyle="none")
+    lo, hi = min(_stacks(data) + [0.0]), max(_stacks(data) + [1.0])
+    if scale is not None:
+        lo, hi = min(lo, scale[0]), max(hi, scale[1])
+    pad = 0.04 * (hi - lo)
+    ax.set_xlim(lo - pad, hi + pad)
+    ax.axvline(0, color=INK, linewidth=0.8, zorder=3)
+    width = 16 if look.phone else 24
+    ax.set_yticks(y, [_short(p.name, width) for p in rows])
+    ax.invert_yaxis()
+    _clean(ax, look)
+    for label, p in zip(ax.get_yticklabels(), rows, strict=True):
+        if p.ship:
+            label.set_fontweight("bold")
+            label.set_color(INK)
+    ax.xaxis.grid(True, color="#eef0f3", zorder=0)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("credits a round, on average", fontsize=look.fs(8.5), color=MUTED)
+    order = [SOURCE_LABEL[k] for k in SOURCE_COLOURS if k in seen]
+    handles, labels = ax.get_legend_handles_labels()
+    by_label = dict(zip(labels, handles, strict=True))
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    ax.legend([by_label[x] for x in order], order, loc="lower center", bbox_to_anchor=(0.5, 0.02),
+              bbox_transform=fig.transFigure, ncol=3 if look.phone else 5, frameon=False, fontsize=look.fs(8),
+              handlelength=1.0 if look.phone else 2.0, columnspacing=0.8 if look.phone else 2.0)
+    _titles(ax, SOURCES_TITLE, _sources_subtitle(data), flush=True, look=look)
+
+
+def sources_figure(data: Any, look: Look = WIDE, scale: tuple[float, float] | None = None) -> Figure:
+    """:func:`plot_sources` laid out: a bar a ship, the title with the gap's sentence, the legend under."""
+    names = [p for p in data.players if p.by_source]
+    top = header_height(SOURCES_TITLE, _sources_subtitle(data), look)
+    if look.phone:
+        longest = max((len(line) for p in names for line in _short(p.name, 16).split("\n")), default=8)
+        fig, ax = _chart(PHONE_WIDTH, top + 0.95 + 0.5 * len(names), left=0.2 + longest * look.fs(8.5) * 0.55 / 72,
+                         top=top, bottom=0.95, right=0.15)
+    else:
+        longest = max((len(line) for p in names for line in _short(p.name).split("\n")), default=8)
+        fig, ax = _chart(6.4, top + 0.8 + 0.45 * len(names), left=0.3 + 0.075 * longest, top=top, bottom=0.8)
+    plot_sources(data, ax=ax, look=look, scale=scale)
+    return fig
 
 
 def _short(name: str, width: int = 24) -> str:
@@ -849,9 +947,9 @@ def card_types_figure(data: Any, look: Look = WIDE, scale: tuple[tuple[str, ...]
         top = header_height("Card by card", _card_subtitle(data, rows), look)
         longest = max((len(CARD_TYPE_LABEL.get(r.type, r.type)) for r in rows), default=8)
         left = 0.2 + longest * look.fs(8.5) * 0.55 / 72
-        fig, ax = _chart(PHONE_WIDTH, top + 0.85 + 0.42 * max(2, shown), left=left, top=top, bottom=0.85, right=0.15)
+        fig, ax = _chart(PHONE_WIDTH, top + 1.1 + 0.52 * max(2, shown), left=left, top=top, bottom=1.1, right=0.15)
     else:
-        fig, ax = _chart(6.4, 1.9 + 0.42 * max(2, shown), left=1.45, top=1.1, bottom=0.95)
+        fig, ax = _chart(6.4, 1.9 + 0.5 * max(2, shown), left=1.45, top=1.1, bottom=0.8)
     plot_card_types(data, ax=ax, look=look, scale=scale)
     return fig
 
