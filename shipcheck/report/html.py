@@ -58,7 +58,7 @@ th { background: rgba(31,36,48,.05); font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.wrap { min-width: 14em; }
 .note { color: var(--muted); font-size: .82rem; margin: 2px 0; }
-.gap { margin: 10px 0 4px; font-weight: 600; }
+.gap { margin: 12px 0 4px; padding-left: 10px; border-left: 3px solid var(--accent); }
 .tag { display: inline-block; border-radius: 6px; padding: 0 6px; font-weight: 600; font-size: .8rem; }
 .tag.bad { background: #fde2e5; color: var(--bad); }
 .tag.good { background: #dcf3ef; color: #1d6f65; }
