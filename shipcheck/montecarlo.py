@@ -46,7 +46,7 @@ from .parallel import (
     worker_payload,
 )
 
-__all__ = ["SimulationResult", "simulate", "simulate_naive", "MASK_LIMIT_BYTES", "DASK_HINT"]
+__all__ = ["SimulationResult", "simulate", "simulate_naive", "mean_ci", "mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
@@ -56,6 +56,22 @@ Progress = Callable[[int, int], Any]
 
 
 # -- the result -----------------------------------------------------------------------------------
+def mean_se(a: Any) -> float:
+    """Standard error of the mean of ``a``, s / sqrt(n) with s the sample deviation (0 for fewer
+    than two values): the one estimate of every interval around a mean, flights and rounds alike."""
+    x = np.asarray(a)
+    if len(x) < 2:
+        return 0.0
+    return float(np.std(x, ddof=1, dtype=np.float64)) / math.sqrt(len(x))
+
+
+def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
+    """The mean of ``a`` and its 95 % normal interval, mean +- 1.96 standard errors (:func:`mean_se`)."""
+    m = float(np.mean(a, dtype=np.float64))
+    h = Z95 * mean_se(a)
+    return m, (m - h, m + h)
+
+
 def _wilson(k: Any, n: int, z: float = Z95) -> tuple[Any, Any]:
     """Wilson score interval for ``k`` successes out of ``n`` (``k`` may be an array)."""
     k = np.asarray(k, dtype=float)
@@ -142,20 +158,17 @@ class SimulationResult:
     # -- losses ----------------------------------------------------------------------------------
     @property
     def expected_lost(self) -> float:
-        return float(np.mean(self.lost, dtype=np.float64))
+        return mean_ci(self.lost)[0]
 
     @property
     def expected_lost_se(self) -> float:
         """Standard error of :attr:`expected_lost`, s / sqrt(n) (0 for a single run)."""
-        if self.runs < 2:
-            return 0.0
-        return float(np.std(self.lost, ddof=1, dtype=np.float64)) / math.sqrt(self.runs)
+        return mean_se(self.lost)
 
     @property
     def expected_lost_ci(self) -> tuple[float, float]:
         """Normal 95 % interval of :attr:`expected_lost`: mean +- 1.96 s / sqrt(n)."""
-        m, h = self.expected_lost, Z95 * self.expected_lost_se
-        return (m - h, m + h)
+        return mean_ci(self.lost)[1]
 
     @property
     def lost_distribution(self) -> dict[int, float]:
@@ -505,7 +518,7 @@ def simulate(
     masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
     check_memory(total * RUN_BYTES + masks,
                  key="max_runs" if precision is not None else "runs", value=total,
-                 what=f"keeping the per-run results of {total} runs")
+                 what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
     if model is None:
         model = FlightModel(ship)
     elif not isinstance(model, FlightModel) or model.ship != ship:

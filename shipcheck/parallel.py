@@ -144,19 +144,21 @@ def available_memory() -> int | None:
 
 
 def _size(n: float) -> str:
-    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
-        if n < 1000 or unit == "PB":
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
+        if n < 1000 or unit == "YB":
             return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1000
     raise AssertionError  # pragma: no cover
 
 
-def check_memory(needed: int, *, key: str, value: Any, what: str) -> None:
-    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit."""
+def check_memory(needed: int, *, key: str, value: Any, what: str, per: int = 0) -> None:
+    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit;
+    with ``per`` (the bytes one unit of ``value`` needs) the message gives the largest value that fits."""
     avail = available_memory()
     if avail is not None and needed > avail:
+        bound = f"at most about {avail // per:,} on this machine" if per else "a smaller value"
         raise InputError(f"{what} would need about {_size(needed)} of memory, and {_size(avail)} is available",
-                         key=key, value=value, expected="a smaller value")
+                         key=key, value=value, expected=bound)
 
 
 # -- workers --------------------------------------------------------------------------------------

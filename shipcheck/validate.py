@@ -61,7 +61,7 @@ OPTIONS: dict[str, str] = {
     "policy": "--policy", "opponent_policy": "--opponent-policy", "opponents": "--opponent", "rules": "--rules",
     "deck": "--deck", "edition": "--edition", "tile": "TILE", "batch": "--batch", "workers": "--workers",
     "max_runs": "--runs", "precision": "--precision", "scheduler": "--scheduler", "purse": "--purse",
-    "five_player": "--five-player",
+    "five_player": "--five-player", "exclude": "--exclude",
 }
 
 #: the editions whose cards and tiles the tool ships
@@ -129,7 +129,7 @@ def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
     if run_bytes:
         from .parallel import check_memory
 
-        check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs")
+        check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs", per=run_bytes)
     return n
 
 
@@ -226,8 +226,8 @@ def policy(value: Any, names: Iterable[str], *, key: str = "policy", kind: type 
     if isinstance(value, str) and value in options:
         return value
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    objects = [f"a {k.__name__} object" for k in kinds]
-    raise _bad(key, _shown(value), _either(options + objects), hint=suggest(value, options))
+    objects = f" (in Python also a {' or '.join(k.__name__ for k in kinds)} object)" if kind else ""
+    raise _bad(key, _shown(value), _either(options) + objects, hint=suggest(value, options))
 
 
 def flag(value: Any, *, key: str, none: bool = False) -> bool | None:

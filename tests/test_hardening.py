@@ -250,15 +250,7 @@ owner = "me"           # mine
 """
 
 
-def _needs_solver() -> None:
-    try:
-        import highspy  # noqa: F401
-    except ImportError:
-        pytest.importorskip("scipy.optimize")
-
-
 def test_fix_write_keeps_comments_and_key_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _needs_solver()
     src = tmp_path / "ship.toml"
     src.write_text(COMMENTED, encoding="utf-8")
     out = tmp_path / "fixed.toml"
@@ -284,7 +276,6 @@ def test_edit_falls_back_to_a_full_rewrite_when_the_layout_defeats_it(tmp_path: 
 
 def test_fix_write_refuses_a_symlink_and_replaces_it_only_with_force(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    _needs_solver()
     precious = tmp_path / "precious.txt"
     precious.write_text("do not touch\n", encoding="utf-8")
     link = tmp_path / "out.toml"

@@ -22,8 +22,6 @@ from shipcheck.rules import check
 from shipcheck.shipfile import load_ship
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-ODDS_EXAMPLES = sorted((SHARED / "spec" / "examples" / "odds").glob("*.toml"))
 HAVE_DASK = importlib.util.find_spec("distributed") is not None
 
 
@@ -53,10 +51,7 @@ CLASS_II = ship("".join([
 def swarm_ship() -> object:
     """A legal class II ship of examples/ with at most 30 tiles, else the inline one."""
     for path in sorted((ROOT / "examples").glob("*.toml")):
-        try:
-            s = load_ship(path)
-        except Exception:  # examples are written elsewhere; an unreadable one is not this test's concern
-            continue
+        s = load_ship(path)
         if s.board.name == "II" and len(s.tiles) <= 30 and not check(s).violations:
             return s
     return CLASS_II
@@ -97,17 +92,6 @@ def assert_agrees(res: SimulationResult, exact: object, k: float = 4.0) -> None:
 def test_agrees_with_odds(s: object, attacks: list[str]) -> None:
     res = simulate(s, attacks, runs=40_000, seed=20260807)
     assert_agrees(res, odds(s, attacks))
-
-
-@pytest.mark.skipif(not ODDS_EXAMPLES, reason="../shared/spec/examples/odds not present")
-@pytest.mark.parametrize("path", ODDS_EXAMPLES, ids=lambda p: p.stem)
-def test_spec_examples(path: Path) -> None:
-    s = load_ship(path)
-    attacks = path.read_text().splitlines()[0].split(":", 1)[1].split()
-    res = simulate(s, attacks, runs=50_000, seed=7)
-    assert_agrees(res, odds(s, attacks))
-    expected = json.loads(path.with_suffix("").with_suffix(".expected.json").read_text())
-    assert abs(res.p_survive - expected["p_survive"]) <= 4 * max(res.p_survive_se, 1e-12)
 
 
 def test_binomtest_lone_pilot() -> None:

@@ -163,13 +163,16 @@ def ship_data(ship: Ship, report: CheckReport) -> ShipView:
 
 
 def ship_title(ship: Ship) -> str:
-    """The ship's name, else its file's stem, else its class."""
+    """The ship's name, else its file's stem, else its class; without control characters (it is
+    printed, drawn and put in the page)."""
+    from ..errors import printable
+
     if ship.name:
-        return ship.name
+        return printable(ship.name)
     if ship.source:
         from pathlib import Path
 
-        return Path(ship.source).stem
+        return printable(Path(ship.source).stem)
     return f"class {ship.board.name} ship"
 
 

@@ -32,6 +32,7 @@ from matplotlib.patches import Circle, FancyArrow, FancyBboxPatch, Patch, Polygo
 from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import blended_transform_factory
 
+from ..errors import printable
 from .data import DIRS, EMPTY, HULL, LOCKED, START, MeteorData, ShipView, TileView, pct
 
 # -- colours -------------------------------------------------------------------------------------
@@ -312,6 +313,12 @@ def _tile(ax: Axes, layers: _Layers, t: TileView, *, fontsize: float, look: Look
                 bbox={"boxstyle": "round,pad=0.15", "facecolor": BAD if error else WARN, "edgecolor": "none"})
 
 
+def _plain(text: str) -> str:
+    """Text from a file as it is to be drawn: control characters removed (fonts have no glyph for
+    them, and matplotlib warns) and ``$`` escaped (matplotlib would read a pair as mathtext)."""
+    return printable(text).replace("$", r"\$")
+
+
 def _sub_lines(subtitle: str, width: int) -> str:
     return "\n".join(textwrap.fill(line, width) for line in subtitle.split("\n"))
 
@@ -320,6 +327,8 @@ def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: i
             flush: bool = False, look: Look = WIDE) -> None:
     """A bold title and a grey subtitle over the Axes; ``flush`` starts them at the figure's left
     edge instead of the Axes' (charts whose tick labels take the left margin)."""
+    title = _plain(title)
+    subtitle = "\n".join(_plain(line) for line in subtitle.split("\n"))
     x = 0.0
     if flush:
         pos = ax.get_position()
@@ -833,7 +842,7 @@ def sources_figure(data: Any, look: Look = WIDE, scale: tuple[float, float] | No
 
 def _short(name: str, width: int = 24) -> str:
     """A name in at most two lines of ``width`` characters (an ellipsis cuts the rest)."""
-    lines = textwrap.wrap(name, width)
+    lines = textwrap.wrap(_plain(name), width)
     if len(lines) > 2:
         lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), width, placeholder="…")]
     return "\n".join(lines)

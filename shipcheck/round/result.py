@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from shipcheck.model import Ship
-from shipcheck.montecarlo import Z95
 from shipcheck.montecarlo import _wilson as _wilson_any
+from shipcheck.montecarlo import mean_ci, mean_se
 
 from .deck import Deck
 from .race import CAUSES
@@ -35,16 +34,6 @@ _SHIP_SUMMARIES = frozenset((
 def _wilson(k: int, n: int) -> tuple[float, float]:
     lo, hi = _wilson_any(k, n)
     return float(lo), float(hi)
-
-
-def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
-    """The mean of an array and its 95 % normal interval (mean +- 1.96 standard errors)."""
-    x = np.asarray(a, dtype=np.float64)
-    m = float(x.mean())
-    if len(x) < 2:
-        return m, (m, m)
-    h = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x))
-    return m, (m - h, m + h)
 
 
 def paired(a: Any, b: Any) -> tuple[float, tuple[float, float]]:
@@ -126,9 +115,7 @@ class PlayerResult:
 
     @property
     def expected_lost_se(self) -> float:
-        if self.runs < 2:
-            return 0.0
-        return float(np.std(self.lost, ddof=1, dtype=np.float64)) / math.sqrt(self.runs)
+        return mean_se(self.lost)
 
     @property
     def lost_distribution(self) -> dict[int, float]:
