@@ -92,7 +92,7 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
     echo("by card type (per run):")
     rows = [[t.replace("_", " "), f"{v['drawn']:.2f}", f"{v['expected_lost']:.3f}", f"{v['expected_credits']:.2f}",
              f"{v['expected_days']:.2f}", f"{v['p_gave_up'] * 100:.2f} %"]
-            for t, v in sorted(me.by_card_type.items(), key=lambda kv: -kv[1]["expected_lost"])]
+            for t, v in sorted(me.card_types().items(), key=lambda kv: -kv[1]["expected_lost"])]
     table(["card", "met", "lost", "credits", "days", "gave up"], rows, drop=(5, 4), left=(0,), indent=2)
     if r.opponents:
         echo("")
