@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "cards": "catalog:cards_cmd",
     "new": "authoring:new_cmd",
     "schema": "authoring:schema_cmd",
+    "serve": "serve:serve_cmd",
 }
 
 
