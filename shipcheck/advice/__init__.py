@@ -277,6 +277,9 @@ def advise(
     """
     hand = parse_tile(tile, ship.edition)
     weights = parse_weights(weigh)
+    if progress is not None and not callable(progress):
+        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
+                         expected="a callable(done, total) or None")
     rnd = str(round).strip().lower() if round is not None else default_round(ship.board.level)
     rc: RoundCards = round_cards(rnd, ship.edition)
     base = check(ship)

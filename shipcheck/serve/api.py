@@ -20,7 +20,7 @@ from ..model import Ship
 from ..rules import RULES, check
 from ..shipfile import EDITIONS, dump_ship, rewrite_ship_text, save_text, tile_lines
 from ..topology import BUILTIN_CLASSES
-from .errors import choice, jsonable, number, strings, text
+from .errors import choice, jsonable, number, optional_number, strings, text
 from .jobs import Job
 from .shipdoc import UNNAMED, doc_of, kinds, ship_from_doc, ship_from_text, view
 from .workspace import Workspace
@@ -293,7 +293,7 @@ def credits_job(ws: Workspace, body: dict[str, Any]) -> Any:
             job.progress(done=done, total=total, stage="flying placements")
 
         job.progress(done=0, total=1, stage="finding placements")
-        return _advice(advise(s, tile, credits=True, runs=runs, seed=seed or 0, progress=progress))
+        return _advice(advise(s, tile, credits=True, runs=runs, seed=seed, progress=progress))
 
     return work
 
@@ -306,8 +306,8 @@ def round_job(ws: Workspace, body: dict[str, Any]) -> Any:
     s, name = ship_of(ws, body)
     rnd = choice(body, "round", str(min(s.board.level, 3)) if s.board.name != "IIIa" else "3a", ROUNDS)
     runs = number(body, "runs", 10_000, 10, LIMITS["round_runs"])
-    seed = number(body, "seed", None, 0, 2**53)
-    seed = fresh_seed() if seed is None else seed
+    given = optional_number(body, "seed", 0, 2**53)
+    seed = fresh_seed() if given is None else given
     edition = body.get("edition")
     if edition is not None:
         edition = choice(body, "edition", None, EDITIONS)
@@ -356,7 +356,7 @@ def report_job(ws: Workspace, body: dict[str, Any], written: set[Path]) -> Any:
     if rnd is not None:
         rnd = choice(body, "round", None, ROUNDS)
     runs = number(body, "runs", 1000, 10, LIMITS["report_runs"])
-    seed = number(body, "seed", None, 0, 2**53)
+    seed = optional_number(body, "seed", 0, 2**53)
     title = s.name or (Path(name).stem if name != UNNAMED else f"class {s.board.name} ship")
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "ship"
     folder = ws.path(f"reports/{slug}", key="out")

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import InputError
 from . import api
-from .errors import error_lines, jsonable
+from .errors import error_lines
 from .jobs import Busy, Job, stream
 from .workspace import Workspace
 

@@ -34,14 +34,20 @@ def jsonable(obj: Any) -> Any:
     return str(obj)
 
 
-def number(body: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> int | None:
-    """An integer field of a request, within bounds; an :class:`InputError` otherwise."""
-    v = body.get(key, default)
+def optional_number(body: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
+    """An integer field of a request within bounds, or None when absent; an :class:`InputError` otherwise."""
+    v = body.get(key)
     if v is None:
-        return default
+        return None
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
         raise InputError(f"bad `{key}`", key=key, value=v, expected=f"a whole number from {lo:,} to {hi:,}")
     return v
+
+
+def number(body: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    """An integer field of a request within bounds, ``default`` when absent."""
+    v = optional_number(body, key, lo, hi)
+    return default if v is None else v
 
 
 def choice(body: dict[str, Any], key: str, default: Any, choices: tuple[Any, ...]) -> Any:

@@ -9,6 +9,7 @@ gives for the same mistake in a file (without a line number: a document has none
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -29,12 +30,11 @@ def _board_ok(doc: dict[str, Any], base: Path, ws: Workspace) -> None:
     ref = doc.get("board")
     if not isinstance(ref, str) or not ref:
         return  # parse_ship says what is wrong with it
-    target = base / ref
+    target = Path(os.path.normpath(base / ref))
     if ws.board_allowed(target):
         return
     try:
-        rel = target.relative_to(ws.root).as_posix() if target.is_absolute() else target.as_posix()
-        ws.path(rel, key="board")
+        ws.path(str(target), key="board")
     except InputError as exc:
         raise InputError(f"board file refused: {exc.message}", key="board", value=ref,
                          expected="a board file inside the folder the workbench was started in") from None
