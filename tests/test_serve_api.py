@@ -4,7 +4,6 @@ command line answers it, the token, a foreign Origin, and files outside the star
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tomllib
 import warnings
@@ -132,8 +131,9 @@ def test_static_files_fetch_nothing_from_the_internet() -> None:
 # -- POST /api/check and /api/stats: the command line's JSON ------------------------------------------------
 @pytest.mark.parametrize("name", ["blue.toml", "hauler.toml", "loose.toml"])
 def test_check_answers_what_check_format_json_prints(client: Any, folder: Path, name: str,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    os.chdir(folder)
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(folder)
     expected = cli_json(capsys, "check", name, "--format", "json")
     r = client.post(f"/api/check?name={name}", content=(folder / name).read_bytes())
     assert r.status_code == 200
@@ -143,8 +143,9 @@ def test_check_answers_what_check_format_json_prints(client: Any, folder: Path, 
 
 @pytest.mark.parametrize("name", ["blue.toml", "hauler.toml"])
 def test_stats_answers_what_stats_format_json_prints(client: Any, folder: Path, name: str,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    os.chdir(folder)
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(folder)
     expected = cli_json(capsys, "stats", name, "--format", "json")
     r = client.post(f"/api/stats?name={name}", content=(folder / name).read_bytes())
     assert r.status_code == 200
@@ -162,10 +163,10 @@ def _malformed() -> list[Path]:
 
 
 @pytest.mark.parametrize("path", _malformed(), ids=lambda p: p.stem)
-def test_bad_input_gets_the_command_lines_messages(tmp_path: Path, path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_gets_the_command_lines_messages(tmp_path: Path, path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copy(path, tmp_path / path.name)
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "check", path.name, "--format", "json")
     with TestClient(create_app(Workspace.start(tmp_path), TOKEN), headers=AUTH) as c:
         for endpoint in ("/api/check", "/api/stats"):

@@ -17,6 +17,7 @@ from shipcheck.model import Tile
 from shipcheck.shipfile import catalogue, dump_ship, parse_ship, rewrite_ship_text
 
 ROOT = Path(__file__).resolve().parents[1]
+SCOUT = ROOT / "examples" / "class-I-scout.toml"
 COMMENTED = """\
 # My ship.  Keep this comment!
 format = 1
@@ -139,7 +140,7 @@ def test_a_round_stops_at_the_first_progress_that_raises() -> None:
         raise Stop()
 
     with pytest.raises(Stop):
-        shipcheck.simulate_round("examples/class-I-scout.toml", runs=5000, seed=1, batch=500, progress=progress)
+        shipcheck.simulate_round(SCOUT, runs=5000, seed=1, batch=500, progress=progress)
     assert seen == [500]
 
 
@@ -168,7 +169,7 @@ def test_a_round_on_workers_stops_them_all_when_progress_raises() -> None:
             raise Stop()
 
     with pytest.raises(Stop):
-        shipcheck.simulate_round("examples/class-I-scout.toml", runs=40_000, seed=1, batch=1000, workers=2,
+        shipcheck.simulate_round(SCOUT, runs=40_000, seed=1, batch=1000, workers=2,
                                  progress=progress)
     import time
 
