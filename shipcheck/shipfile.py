@@ -518,6 +518,31 @@ def _toml_value(v: Any) -> str:
     raise TypeError(type(v))
 
 
+def toml_text(doc: dict[str, Any]) -> str:
+    """TOML text of a document shaped like a ship file: top-level values, arrays of tables
+    (``[[tile]]``), and tables one level deep (``[meta]``); deeper tables are written inline.
+
+    Raises :class:`InputError` for a value TOML cannot hold (None, a non-string key).
+    """
+    head: list[str] = []
+    body: list[str] = []
+    try:
+        for k, v in doc.items():
+            if not isinstance(k, str):
+                raise TypeError(type(k))
+            if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                for table in v:
+                    body += ["", f"[[{_toml_key(k)}]]", *(f"{_toml_key(a)} = {_toml_value(b)}" for a, b in table.items())]
+            elif isinstance(v, dict):
+                body += ["", f"[{_toml_key(k)}]", *(f"{_toml_key(a)} = {_toml_value(b)}" for a, b in v.items())]
+            else:
+                head.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    except (TypeError, AttributeError, RecursionError) as exc:
+        raise InputError("a value TOML cannot hold", value=str(exc),
+                         expected="strings, numbers, booleans, lists and tables (no null)") from None
+    return "\n".join(head + body) + "\n"
+
+
 def _dump_body(t: Tile | AsideTile) -> list[str]:
     """A tile's identity: its catalogue id, or its kind, sides and attributes."""
     if t.id:

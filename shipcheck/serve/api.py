@@ -171,7 +171,9 @@ def _codes(value: str | None, key: str) -> set[str] | None:
 
 def analysis(ship: Ship, name: str) -> dict[str, Any]:
     """Everything the page shows after an edit: the check (rule breaks, exposed connectors), the
-    ship's parameters, the drawing, and the minimal repair when the ship is illegal."""
+    ship's parameters and the drawing. The minimal repair of an illegal ship is not in it: it takes
+    an integer program (tens of milliseconds on a broken class III ship), so the page asks
+    ``POST /api/fix`` for it once the edit is drawn."""
     from ..outputs import Checked
     from ..stats import stats
 
@@ -181,13 +183,8 @@ def analysis(ship: Ship, name: str) -> dict[str, Any]:
         "check": Checked(name, rep).to_dict(),
         "stats": jsonable({**stats(ship).to_dict(), "ship": name}),
         "view": view(ship, rep),
-        "fix": None,
         "tiles": ship.tile_count_text(),
     }
-    if not rep.legal:
-        from ..fix import fix
-
-        out["fix"] = fix(ship).to_dict(name)
     out["ms"] = round((time.perf_counter() - t0) * 1000, 2)
     return out
 
@@ -218,10 +215,14 @@ def new_ship(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def fix_ship(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
+    """The minimal repair: what ``shipcheck fix --format json`` prints (``ms``: the server's time)."""
     from ..fix import fix
 
     s, name = ship_of(ws, body)
-    return fix(s).to_dict(name)
+    t0 = time.perf_counter()
+    out = fix(s).to_dict(name)
+    out["ms"] = round((time.perf_counter() - t0) * 1000, 2)
+    return out
 
 
 # -- flying ----------------------------------------------------------------------------------------

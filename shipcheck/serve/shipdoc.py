@@ -18,7 +18,7 @@ from ..errors import InputError, read_toml
 from ..model import KINDS, Ship
 from ..render import label_text
 from ..rules import CheckReport
-from ..shipfile import SHIP_BYTES, parse_ship
+from ..shipfile import SHIP_BYTES, parse_ship, toml_text
 from .workspace import Workspace
 
 #: the name results give a ship that came without one
@@ -54,13 +54,10 @@ def doc_text(doc: Any) -> str:
     if not isinstance(doc, dict):
         raise InputError("bad ship", key="ship", value=type(doc).__name__,
                          expected="an object with the keys of a ship file (format, class, tile, ...)")
-    import tomlkit
-
     try:
-        return tomlkit.dumps(doc)
-    except (tomlkit.exceptions.ConvertError, TypeError, ValueError, RecursionError) as exc:
-        raise InputError(f"bad ship: a value TOML cannot hold ({exc})", key="ship",
-                         expected="the values of a ship file: strings, integers, lists, tables (no null)") from None
+        return toml_text(doc)
+    except InputError as exc:
+        raise InputError(f"bad ship: {exc.message}", key="ship", value=exc.value, expected=exc.expected) from None
 
 
 def ship_from_doc(doc: Any, ws: Workspace, *, name: str = UNNAMED, base: Path | None = None) -> Ship:

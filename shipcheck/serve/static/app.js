@@ -16,6 +16,7 @@ const S = {
   path: null,          // the file the ship came from (shown relative to the start folder)
   doc: null,           // the ship: the keys of a ship file
   analysis: null,      // what the server said of it
+  fix: null,           // the minimal repair of an illegal ship ('pending' while it is worked out)
   undo: [], redo: [],
   hand: null,          // {entry, rot, from: 'palette'|'aside'|'move'|'custom', index?, origin?}
   selected: null,      // square index of the selected tile
@@ -54,7 +55,23 @@ async function analyze() {
   const res = await api.post('/api/analyze', shipBody());
   if (seq !== S.seq) return false;
   S.analysis = res;
+  S.fix = null;
+  if (!res.check.legal) repair(seq);
   return true;
+}
+
+// the minimal repair of an illegal ship, asked once the edit is drawn (an integer program: slower)
+async function repair(seq) {
+  S.fix = 'pending';
+  try {
+    const f = await api.post('/api/fix', shipBody());
+    if (seq !== S.seq) return;
+    S.fix = f;
+  } catch (e) {
+    if (seq !== S.seq) return;
+    S.fix = null;
+  }
+  renderCheck($('#pane-check'), ctx);
 }
 
 // -- the ship -------------------------------------------------------------------------------------
@@ -72,6 +89,8 @@ async function setShip(res, path) {
   S.path = path;
   S.doc = res.doc;
   S.analysis = res.analysis;
+  S.fix = null;
+  if (!res.analysis.check.legal) repair(++S.seq);
   S.undo = [];
   S.redo = [];
   S.hand = null;
@@ -302,7 +321,7 @@ async function handAside() {
 }
 
 async function applyFix() {
-  const f = S.analysis.fix;
+  const f = S.fix;
   if (!f || !f.removed.length) return;
   const gone = new Set(f.removed.map(key));
   await edit((doc) => {

@@ -23,8 +23,10 @@ export function renderCheck(pane, ctx) {
     ` · ${c.exposed_connectors} exposed connector${c.exposed_connectors === 1 ? '' : 's'}</span></p>`);
   const side = SIDES.map((s) => `${s} ${c.exposed_by_side[s]}`).join(' · ');
   parts.push(`<p class="small muted">exposed by side: ${side}</p>`);
-  if (a.fix && !a.fix.legal_before) {
-    const f = a.fix;
+  if (ctx.S.fix === 'pending') {
+    parts.push('<div class="fixbox"><p class="muted">finding the minimal repair…</p></div>');
+  } else if (ctx.S.fix && !ctx.S.fix.legal_before) {
+    const f = ctx.S.fix;
     if (f.fixable && f.removed.length) {
       const why = f.why.map((w) => `${w.at.join ? w.at.join(',') : `col ${w.at.col}, row ${w.at.row}`}` +
         `${w.codes.length ? ` (${w.codes.join(', ')})` : ' (falls off)'}`).join('; ');
