@@ -194,3 +194,22 @@ def test_the_credits_ranking_reports_progress_and_stops_when_asked() -> None:
         shipcheck.advise(ship, "2007:68", runs=30, progress=stop)
     with pytest.raises(shipcheck.InputError):
         shipcheck.advise(ship, "2007:68", runs=30, progress=3)  # type: ignore[arg-type]
+
+
+# -- ship documents as TOML ------------------------------------------------------------------------
+@pytest.mark.parametrize("path", SHIPS, ids=lambda p: p.stem)
+def test_toml_text_writes_a_ship_document_back_as_it_was(path: Path) -> None:
+    import tomllib
+
+    from shipcheck.shipfile import toml_text
+
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert tomllib.loads(toml_text(doc)) == doc
+
+
+def test_toml_text_refuses_what_toml_cannot_hold() -> None:
+    from shipcheck.shipfile import toml_text
+
+    for doc in ({"format": None}, {"tile": [{"at": [1, None]}]}, {"meta": {"x": {"y": None}}}):
+        with pytest.raises(shipcheck.InputError, match="TOML cannot hold"):
+            toml_text(doc)  # type: ignore[arg-type]

@@ -439,6 +439,7 @@ function render() {
   renderCheck($('#pane-check'), ctx);
   renderTile($('#pane-tile'), ctx);
   renderStats($('#pane-stats'), ctx);
+  if (fly) fly.shipChanged(S.analysis.view.board);
 }
 
 function renderStatus() {
@@ -478,26 +479,32 @@ function renderHand() {
   const t = turned(turnedOf(S.hand.entry), S.hand.rot);
   const adv = S.advice;
   let advice = '<span class="muted small">ranking the squares…</span>';
+  let best = null;
   if (adv) {
     const here = adv.placements.filter((p) => p.rot === S.hand.rot).length;
     advice = adv.placements.length
       ? `<span class="small">${here} legal square${here === 1 ? '' : 's'} at this turn (${adv.placements.length} placements in all)` +
         ` · ${adv.credits ? 'ranked by credits' : 'ranked by score'} · ${esc(adv.reason)}</span>`
       : `<span class="small">${esc(adv.reason)}</span>`;
+    best = adv.placements[0] || null;
   }
+  const bestLine = best ? `<p class="small">Best: square ${esc(squareAt(best.i).label)}${best.rot ? `, turned ${best.rot}°` : ''}` +
+    `${best.credits !== undefined && best.credits !== null ? ` (${best.credits >= 0 ? '+' : ''}${best.credits.toFixed(2)} credits)` : ''}` +
+    (best.rot !== S.hand.rot ? ' <button type="button" class="link" id="hand-best">turn it so</button>' : '') + '</p>' : '';
   el.innerHTML = `<div class="hand-tile">${tileSVG(t)}</div><div class="hand-info">` +
     `<p><strong>In hand:</strong> ${esc(handName())}${S.hand.rot ? `, turned ${S.hand.rot}°` : ''}</p>` +
     '<div class="row-buttons"><button type="button" id="hand-rotl">⟲</button>' +
     '<button type="button" id="hand-rot" title="R">⟳ Turn (R)</button>' +
     '<button type="button" id="hand-aside">Set aside</button>' +
     '<button type="button" id="hand-drop" title="Esc">Put back</button></div>' +
-    `<p class="advice-line">${advice}</p>` +
+    `<p class="advice-line">${advice}</p>${bestLine}` +
     `<label class="check small"><input type="checkbox" id="advice-credits"${ctx.creditsOn ? ' checked' : ''}> rank by ` +
     'credits (flies whole rounds)</label> <progress id="advice-progress" max="1" hidden></progress></div>';
   el.querySelector('#hand-rot').addEventListener('click', () => rotateHand(90));
   el.querySelector('#hand-rotl').addEventListener('click', () => rotateHand(-90));
   el.querySelector('#hand-aside').addEventListener('click', () => handAside());
   el.querySelector('#hand-drop').addEventListener('click', () => dropHand());
+  el.querySelector('#hand-best')?.addEventListener('click', () => rotateHand(best.rot - S.hand.rot));
   el.querySelector('#advice-credits').addEventListener('change', (e) => { ctx.creditsOn = e.target.checked; requestAdvice(); });
   renderHandProgress();
 }
@@ -747,7 +754,7 @@ async function explain(code) {
     const mini = new Board(host, {activate() {}, drop() {}, aside() {}, fixed: true});
     mini.render(r[which].view, {});
     host.classList.add('board', 'mini');
-    host.querySelectorAll('button').forEach((b) => { b.tabIndex = -1; b.disabled = true; });
+    host.inert = true;  // a picture: not part of the page's controls
   }
 }
 

@@ -107,8 +107,8 @@ export class Board {
     }
     if (o.heat && t && o.heat.tiles[sq.i] !== undefined) {
       const p = o.heat.tiles[sq.i];
-      btn.classList.add('heat');
-      btn.style.setProperty('--heat', heat(p, o.heat.top));
+      btn.classList.add(p > 0 ? 'heat' : 'heat-zero');
+      if (p > 0) btn.style.setProperty('--heat', heat(p, o.heat.top));
       inner += `<span class="heat-label${p / Math.max(o.heat.top, 0.05) > 0.45 ? ' dark' : ''}">${pct(p)}</span>`;
       words.push(`${o.heat.what} ${pct(p)}`);
     }

@@ -3,12 +3,15 @@
 import {esc} from './draw.js';
 
 // dist: {"value": share}; mean, ci: the mean and its 95 % interval; returns SVG markup.
-export function histogram(dist, {mean = null, ci = null, title = '', width = 320, height = 120, unit = ''} = {}) {
+// range: [lo, hi] of the x axis (to draw several distributions on one scale); top: the tallest share
+export function histogram(dist, {mean = null, ci = null, title = '', width = 320, height = 120, unit = '', range = null,
+  top = null} = {}) {
   const pts = Object.entries(dist).map(([k, v]) => [Number(k), Number(v)]).filter(([k]) => Number.isFinite(k))
     .sort((a, b) => a[0] - b[0]);
   if (!pts.length) return '';
-  const lo = Math.min(pts[0][0], mean ?? Infinity), hi = Math.max(pts[pts.length - 1][0], mean ?? -Infinity);
-  const top = Math.max(...pts.map(([, v]) => v));
+  const lo = range ? range[0] : Math.min(pts[0][0], mean ?? Infinity);
+  const hi = range ? range[1] : Math.max(pts[pts.length - 1][0], mean ?? -Infinity);
+  top = top || Math.max(...pts.map(([, v]) => v));
   const padL = 6, padR = 6, padT = 14, padB = 20;
   const span = Math.max(1, hi - lo + 1);
   const bw = (width - padL - padR) / span;
@@ -38,6 +41,13 @@ export function histogram(dist, {mean = null, ci = null, title = '', width = 320
 }
 
 // Parts of a whole as one horizontal stacked bar per row: rows [{name, parts: {key: value}}].
+// the x range and the tallest share over several distributions
+export function scale(dists) {
+  const keys = dists.flatMap((d) => Object.keys(d).map(Number)).filter(Number.isFinite);
+  const shares = dists.flatMap((d) => Object.values(d).map(Number));
+  return {range: [Math.min(...keys), Math.max(...keys)], top: Math.max(...shares)};
+}
+
 export function stacked(rows, keys, colours, {width = 320} = {}) {
   const rowH = 22, labelW = 96, pad = 4;
   const lo = Math.min(0, ...rows.map((r) => keys.reduce((a, k) => a + Math.min(0, r.parts[k] || 0), 0)));

@@ -2,7 +2,7 @@
 // default field or chosen opponents, streamed with a progress bar and cancellable.
 
 import * as api from './api.js';
-import {histogram, stacked} from './charts.js';
+import {histogram, scale, stacked} from './charts.js';
 import {esc, pct} from './draw.js';
 
 const SOURCES = ['cards', 'goods', 'arrival', 'best_looking', 'penalty'];
@@ -90,6 +90,17 @@ export class Fly {
 
   mode() { return this.pane.querySelector('input[name="odds-mode"]:checked').value; }
 
+  // the round of the ship's board, when the ship changes class
+  shipChanged(board) {
+    const key = `${board.name}`;
+    if (this.board === key) return;
+    this.board = key;
+    const rnd = board.name === 'IIIa' ? '3a' : String(Math.min(board.level, 3));
+    this.pane.querySelector('#round-pick').value = rnd;
+    this.cardList = null;
+    if (this.mode() === 'cards') this.loadCards();
+  }
+
   drawList() {
     const list = this.mode() === 'cards' ? this.cards : this.attacks;
     const ol = this.pane.querySelector('#odds-list');
@@ -147,7 +158,8 @@ export class Fly {
         : `${esc(e.card)} ${esc(e.type)}: win ${pct(e.win)}, tie ${pct(e.tie)}, lose ${pct(e.lose)}`);
       out.innerHTML = `<p class="big-number">survive <strong>${pct(r.p_survive)}</strong> · expected lost ` +
         `<strong>${r.expected_lost.toFixed(3)}</strong></p>` +
-        (r.fractions ? `<p class="small muted">exactly ${esc(r.fractions.p_survive)} and ${esc(r.fractions.expected_lost)}</p>` : '') +
+        (r.fractions ? `<p class="small muted">as exact fractions: survive ${esc(r.fractions.p_survive)}, expected lost ` +
+          `${esc(r.fractions.expected_lost)}</p>` : '') +
         `<p class="small">components lost: ${dist}</p>` + outcomes.map((o) => `<p class="small">${o}</p>`).join('') +
         (r.notes || []).map((n) => `<p class="note">note: ${esc(n)}</p>`).join('') +
         `<p class="small muted">${r.seconds} s on the server · the heat map on the ship shows each tile's chance of being lost</p>`;
@@ -217,9 +229,10 @@ export class Fly {
       `<td>${p.credits.mean.toFixed(1)}${p.credits.ci ? `<span class="muted small"> (${ci(p.credits.ci)})</span>` : ''}</td>` +
       `<td>${pct(p.p_finish)}</td><td>${pct(p.p_survive)}</td><td>${p.expected_lost.toFixed(2)}</td></tr>`).join('') +
       '</tbody></table>';
+    const common = scale(players.map((p) => p.credits.distribution));  // one scale: the ship beside the field
     const hists = players.map((p) => `<figure class="${p.me ? 'me' : ''}"><figcaption>${esc(p.name)}</figcaption>` +
       histogram(p.credits.distribution, {mean: p.credits.mean, ci: p.credits.ci, title: `credits of ${p.name}`,
-        unit: 'credits', height: p.me ? 130 : 90}) + '</figure>').join('');
+        unit: 'credits', height: p.me ? 130 : 90, range: common.range, top: common.top}) + '</figure>').join('');
     let sources;
     if (players.every((p) => p.credits.by_source)) {
       const rows = players.map((p) => ({name: p.name, parts: p.credits.by_source}));
