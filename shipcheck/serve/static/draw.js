@@ -106,7 +106,7 @@ export function tileSVG(t, {title = '', labels = true} = {}) {
       text += `<text class="hint${alien ? ' alien' : ''}" x="${C}" y="${C + 19}"${alien ? ` fill="${alien}"` : ''}>${esc(t.hint)}</text>`;
     }
     if (t.codes && t.codes.length) {
-      const w = 7 + 15 * t.codes.length;
+      const w = 8 + 7 * t.codes.join(' ').length;
       text += `<g class="codes${error ? '' : ' warn'}"><rect x="${C - H + 2}" y="${C - H + 2}" width="${w}" height="15" rx="4"/>` +
         `<text x="${C - H + 5}" y="${C - H + 13}">${esc(t.codes.join(' '))}</text></g>`;
     }
