@@ -1,7 +1,8 @@
 """Whole-process time of each command, as a user feels it (start-up included).
 
 Runs every command as a fresh process several times and prints the median CPU time (user + system,
-of the child) and wall time, next to the floor of an empty Python process. Bytecode caching is on
+of the child) and wall time, next to the floor of an empty Python process and to ``python -c
+"import typer"`` (issue 17's budget: `check` at most 2x the CPU of importing Typer). Bytecode caching is on
 (``PYTHONDONTWRITEBYTECODE`` is dropped from the children's environment, and one unmeasured run per
 command writes the ``.pyc`` files first), as on a user's machine; ``--no-bytecode`` measures the
 other case. Usage::
@@ -25,6 +26,7 @@ BLUE = "examples/blue-round1.toml"
 HAULER = "examples/class-III-hauler.toml"
 COMMANDS = {
     "python -c pass (floor)": [sys.executable, "-c", "pass"],
+    "import typer (budget unit)": [sys.executable, "-c", "import typer"],
     "import shipcheck": [sys.executable, "-c", "import shipcheck"],
     "check": ["-m", "shipcheck", "check", BLUE],
     "check --format json": ["-m", "shipcheck", "check", "--format", "json", BLUE],
@@ -61,21 +63,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--no-bytecode", action="store_true", help="measure with PYTHONDONTWRITEBYTECODE=1")
+    ap.add_argument("--only", nargs="*", help="only the rows whose names start with these words")
     opts = ap.parse_args()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["NO_COLOR"] = "1"
     if opts.no_bytecode:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     floor = None
-    print(f"{'command':34} {'CPU median':>11} {'wall median':>12} {'x floor':>8}")
+    typer_cpu = None
+    print(f"{'command':34} {'CPU median':>11} {'wall median':>12} {'x floor':>8} {'x typer':>8}")
     for name, args in COMMANDS.items():
+        if opts.only and not name.startswith(("python", "import typer", *opts.only)):
+            continue
         measure(args, env)  # warm-up: writes the bytecode cache, loads the odds cache, compiles numba
         runs = [measure(args, env) for _ in range(opts.repeat)]
         cpu = statistics.median(r[0] for r in runs)
         wall = statistics.median(r[1] for r in runs)
         if floor is None:
             floor = cpu or 1e-9
-        print(f"{name:34} {cpu * 1000:9.0f} ms {wall * 1000:10.0f} ms {cpu / floor:8.1f}")
+        if name.startswith("import typer"):
+            typer_cpu = cpu or 1e-9
+        ratio = f"{cpu / typer_cpu:8.2f}" if typer_cpu else f"{'':8}"
+        print(f"{name:34} {cpu * 1000:9.0f} ms {wall * 1000:10.0f} ms {cpu / floor:8.1f} {ratio}")
 
 
 if __name__ == "__main__":

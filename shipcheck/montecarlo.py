@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .cards import Attack
+from .defaults import RUNS_FLIGHT
 from .errors import InputError
 from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
 from .model import Ship
@@ -414,7 +415,7 @@ def simulate(
     ship: Ship,
     attacks: Sequence[Attack | str] | Any,
     *,
-    runs: int = 100_000,
+    runs: int = RUNS_FLIGHT,
     rng: int | np.random.SeedSequence | np.random.Generator | None = None,
     seed: int | None = None,
     policy: Policy | str = DEFAULT_POLICY,

@@ -53,6 +53,9 @@ def test_the_workbench_imports_no_command_line() -> None:
         assert not bad, f"{p.name} imports {sorted(bad)}"
 
 
-def test_nothing_imports_typer() -> None:
-    users = [p.name for p in PACKAGE.rglob("*.py") if "typer" in imported(p)]
-    assert not users
+def test_only_the_cli_imports_typer_and_nothing_imports_click() -> None:
+    """The command line is Typer (which carries its own click); nothing imports click itself, so no
+    second copy of click is loaded."""
+    users = [str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "typer" in imported(p)]
+    assert users and all(u.startswith("cli/") for u in users)
+    assert not [p.name for p in PACKAGE.rglob("*.py") if "click" in imported(p)]

@@ -255,8 +255,10 @@ def test_cli_ranks_by_credits_by_default(capsys: pytest.CaptureFixture[str]) -> 
     creds = [p["credits"] for p in doc["placements"]]
     assert creds and creds == sorted(creds, reverse=True)
     assert all(lo <= c <= hi for c, (lo, hi) in zip(creds, (p["credits_ci"] for p in doc["placements"])))
-    lib = advise(load_ship(SHIP), "cannon:0111", exact=False, runs=200)
-    assert [p.credits for p in lib.placements] == pytest.approx(creds)
+    # the seed is random unless given, and always reported: the library repeats the run from it
+    assert doc["runs"] == 200 and isinstance(doc["seed"], int)
+    lib = advise(load_ship(SHIP), "cannon:0111", exact=False, runs=200, seed=doc["seed"])
+    assert lib.seed == doc["seed"] and [p.credits for p in lib.placements] == pytest.approx(creds)
 
 
 def test_cli_text_and_show(capsys: pytest.CaptureFixture[str]) -> None:
@@ -268,7 +270,7 @@ def test_cli_text_and_show(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("args", [
     ("cannon:9999",), ("2007:5", "--weigh", "speed=2"), ("2007:5", "--round", "9"), ("2007:5", "--show", "99"),
-    ("2007:5", "--runs", "1"),
+    ("2007:5", "--runs", "0"), ("2007:5", "--seed", "-1"), ("2007:5", "--round", "4"),
 ])
 def test_cli_bad_input(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
     code, out, err = run(capsys, "place", SHIP, *args, "--no-exact", "--no-credits")

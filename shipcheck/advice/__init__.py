@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..defaults import RUNS_COMPARE
 from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
 from ..rules import check
@@ -174,12 +175,15 @@ class Advice:
     reason: str
     exact: bool
     notes: tuple[str, ...] = ()
+    runs: int | None = None  # rounds flown per placement (None: no credits flown)
+    seed: int | None = None  # their seed
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "tile": _tile_text(self.tile), "round": self.round, "weights": self.weights,
             "set_aside": self.set_aside, "reason": self.reason,
             "placements": [p.to_dict() for p in self.placements], "notes": list(self.notes),
+            "runs": self.runs, "seed": self.seed,
         }
 
     def to_frame(self) -> pd.DataFrame:
@@ -259,8 +263,8 @@ def advise(
     weigh: str | Mapping[str, float] | None = None,
     exact: bool = True,
     credits: bool = True,
-    runs: int = 2000,
-    seed: int = 0,
+    runs: int = RUNS_COMPARE,
+    seed: int | None = None,
     progress: Callable[[int, int], Any] | None = None,
 ) -> Advice:
     """Every legal placement of ``tile`` on ``ship``, ranked by score (see the module docstring).
@@ -317,6 +321,11 @@ def advise(
             score += -weights["loss"] * float(loss) + weights["survive"] * float(survive)
         placed.append(Placement(c.at, c.rot, c.ship, exposed, blocked, loss, survive, own, params, _alien_option(c),
                                 shields, exposes, score))
+    flown_seed = 0
+    if credits:
+        from ..parallel import seed_of
+
+        seed = flown_seed = seed_of(None, seed)  # random unless given; the result says which
     if credits and placed:
         from .credits import credit_effects
 
@@ -325,7 +334,7 @@ def advise(
         first = {k: i for i, k in reversed(list(enumerate(keys)))}
         order = sorted(first.values())
         effects = dict(zip(order, credit_effects(ship, [placed[i].ship for i in order], round=rc.round, runs=runs,
-                                                 seed=seed, progress=progress)))
+                                                 seed=flown_seed, progress=progress)))
         placed = [replace(p, credits=effects[first[k]].credits, credits_ci=effects[first[k]].credits_ci)
                   for p, k in zip(placed, keys)]
         placed.sort(key=lambda p: (-(p.credits or 0.0), -p.score, p.at, p.rot))
@@ -346,7 +355,8 @@ def advise(
                                "set the tile aside (or put it back)")
     else:
         aside, reason = False, f"best placement scores {ranked[0].score:.2f}"
-    return Advice(ship, hand, rc.round, weights, ranked, aside, reason, base_flight is not None, tuple(notes))
+    return Advice(ship, hand, rc.round, weights, ranked, aside, reason, base_flight is not None, tuple(notes),
+                  runs=runs if credits else None, seed=seed if credits else None)
 
 
 def place(
@@ -358,8 +368,8 @@ def place(
     weigh: str | Mapping[str, float] | None = None,
     exact: bool = True,
     credits: bool = True,
-    runs: int = 2000,
-    seed: int = 0,
+    runs: int = RUNS_COMPARE,
+    seed: int | None = None,
     progress: Callable[[int, int], Any] | None = None,
 ) -> pd.DataFrame:
     """:func:`advise` as a DataFrame, one row per legal placement, best first (``df.attrs`` holds

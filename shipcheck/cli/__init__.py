@@ -1,31 +1,35 @@
-"""The `shipcheck` command line: a thin click layer over the library.
+"""The `shipcheck` command line: a thin Typer layer over the library.
 
-Commands live in the modules of this package and are imported only when they run (a lazy click
-group), so ``shipcheck check`` pays for what `check` uses and nothing else. Every command parses its
-arguments, calls the library and prints text for people or the JSON of the contract for scripts.
+Commands live in the modules of this package and are imported only when they run (a lazy Typer
+group), so ``shipcheck check`` pays for Typer and what `check` uses, nothing else. Every command
+parses its arguments, calls the library and prints text for people or the JSON of the contract for
+scripts. Typer imports rich only to draw help and errors; the commands import it where they draw a
+table.
 
 Exit codes: 0 done (for `check`: legal), 1 `check` found an error-severity violation (or `fix` found
 no legal result), 2 bad input or usage. Bad input never shows a traceback: :func:`main` turns
-:class:`~shipcheck.errors.InputError` and click's usage errors into one line on stderr.
+:class:`~shipcheck.errors.InputError` and usage errors into one line on stderr.
 
-To add a command: write it in a module here (a ``click.command``), and add its name to
-:data:`COMMANDS` as ``"name": "module:attribute"``.
+To add a command: write a function in a module here, decorated with ``@command("name")`` from
+``_common``, and add its name to :data:`COMMANDS` as ``"name": "module:function"``. Short flags
+follow :data:`shipcheck.cli._options.SHORT_FLAGS`.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
-import click
+import typer
+from typer.core import TyperGroup
 
 from ..errors import InputError
 from ._common import EXIT_OK, EXIT_USAGE, EXIT_VIOLATIONS, report_input_error, version
 
-__all__ = ["COMMANDS", "EXIT_OK", "EXIT_USAGE", "EXIT_VIOLATIONS", "cli", "main"]
+__all__ = ["COMMANDS", "EXIT_OK", "EXIT_USAGE", "EXIT_VIOLATIONS", "app", "build", "cli", "main"]
 
-#: command name -> "module:attribute" in this package, in the order `--help` lists them
+#: command name -> "module:function" in this package, in the order `--help` lists them
 COMMANDS: dict[str, str] = {
     "show": "check:show",
     "check": "check:check_cmd",
@@ -45,35 +49,58 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class LazyGroup(click.Group):
-    """A group whose commands are imported on first use."""
+class _Interrupted(Exception):
+    """A Ctrl-C inside a command (Typer would turn it into a silent exit 130)."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+
+class _PipeClosed(Exception):
+    """The reader of stdout went away (``shipcheck tiles | head``)."""
+
+
+def build(name: str) -> Any:
+    """The click command Typer builds for ``name`` (imports its module)."""
+    module, _, attr = COMMANDS[name].partition(":")
+    fn = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    return typer.main.get_command(fn.typer_app)
+
+
+class LazyGroup(TyperGroup):
+    """A group whose commands are imported and built on first use."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        target = COMMANDS.get(name)
-        if target is None:
-            return None
-        module, _, attr = target.partition(":")
-        cmd = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
-        assert isinstance(cmd, click.Command)
-        return cmd
+    def get_command(self, ctx: Any, name: str) -> Any:
+        return build(name) if name in COMMANDS else None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted from None
+        except BrokenPipeError:
+            raise _PipeClosed from None
 
 
-def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if value and not ctx.resilient_parsing:
-        click.echo(f"shipcheck {version()}")
-        ctx.exit(EXIT_OK)
+app = typer.Typer(cls=LazyGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@click.group(cls=LazyGroup, no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True, callback=_version,
-              help="Print the version and exit.")
-def cli() -> None:
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"shipcheck {version()}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version_: Annotated[bool, typer.Option("--version", "-V", is_eager=True, callback=_version,
+                                           help="Print the version and exit.")] = False,
+) -> None:
     """Check Galaxy Trucker ships against every construction rule, fix them, and compute flight odds.
 
-    Exit codes: 0 done (legal ship), 1 a rule error found, 2 bad input or usage.
+    Exit codes: 0 done (legal ship), 1 a rule error found, 2 bad input or usage. Short flags mean
+    the same option in every command (docs/cli.md).
 
     \b
     Example:
@@ -81,7 +108,14 @@ def cli() -> None:
     """
 
 
-app = cli  # the name earlier versions used
+cli = typer.main.get_command(app)
+
+
+def _usage_line(exc: Any) -> str:
+    ctx = getattr(exc, "ctx", None)
+    hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    message = " ".join(exc.format_message().split())
+    return f"shipcheck: error: {message}{hint}\n"
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
@@ -91,23 +125,19 @@ def main(argv: list[str] | None = None) -> NoReturn:
     except InputError as exc:
         report_input_error(exc)
         sys.exit(EXIT_USAGE)
-    except click.exceptions.NoArgsIsHelpError as exc:
-        sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx is not None else "")
+    except typer.TyperException as exc:  # click's usage errors, as Typer carries them
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            ctx = getattr(exc, "ctx", None)
+            sys.stdout.write(ctx.get_help() + "\n" if ctx is not None else "")
+        else:
+            sys.stderr.write(_usage_line(exc) if getattr(exc, "ctx", None) is not None or exc.exit_code == 2
+                             else f"shipcheck: error: {' '.join(exc.format_message().split())}\n")
         sys.exit(EXIT_USAGE)
-    except click.UsageError as exc:
-        ctx = exc.ctx
-        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        message = " ".join(exc.format_message().split())
-        sys.stderr.write(f"shipcheck: error: {message}{hint}\n")
-        sys.exit(EXIT_USAGE)
-    except click.ClickException as exc:
-        sys.stderr.write(f"shipcheck: error: {' '.join(exc.format_message().split())}\n")
-        sys.exit(EXIT_USAGE)
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except (click.Abort, KeyboardInterrupt):
+    except (typer.Abort, _Interrupted, KeyboardInterrupt):
         sys.stderr.write("shipcheck: interrupted\n")
         sys.exit(130)
-    except BrokenPipeError:
+    except (_PipeClosed, BrokenPipeError):
         sys.exit(EXIT_OK)
     sys.exit(rv if isinstance(rv, int) else EXIT_OK)

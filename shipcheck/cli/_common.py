@@ -1,7 +1,7 @@
 """What the command modules share: exit codes, options, output and the ship header.
 
-Nothing here imports numpy, rich or the flight engines: `check` and `show` start with click and
-the core modules only.
+Nothing here imports numpy, rich or the flight engines: `check` and `show` start with Typer and
+the core modules only (Typer imports rich only to format help and errors).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-import click
+import typer
 
 from ..errors import InputError, printable
 from ..model import Ship
@@ -63,25 +63,22 @@ def as_options(exc: InputError, options: dict[str, str]) -> InputError:
 def exit_with(code: int) -> None:
     """End the command with an exit code (0 returns normally)."""
     if code:
-        raise click.exceptions.Exit(code)
+        raise typer.Exit(code)
 
 
-# -- options --------------------------------------------------------------------------------------
-def format_option(f: F) -> F:
-    """``--format text|json``: text for people, json for scripts (the contract's keys)."""
-    return click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text",
-                        show_default=True, help="text for people, json for scripts.")(f)
+# -- commands -------------------------------------------------------------------------------------
+def command(name: str) -> Callable[[F], F]:
+    """Make ``f`` the Typer command ``name``: the lazy group in ``shipcheck.cli`` builds it from
+    ``f.typer_app`` when the command is first used (see :func:`shipcheck.cli.build`)."""
 
-
-def edition_option(what: str) -> Callable[[F], F]:
     def deco(f: F) -> F:
-        return click.option("--edition", "-e", type=click.Choice(["2007", "2021"]), default="2007",
-                            show_default=True, help=f"Which {what}.")(f)
+        app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                          context_settings={"help_option_names": ["-h", "--help"]})
+        app.command(name)(f)
+        f.typer_app = app  # type: ignore[attr-defined]
+        return f
+
     return deco
-
-
-def ship_argument(f: F) -> F:
-    return click.argument("ship", metavar="SHIP", type=click.Path(path_type=str))(f)
 
 
 def codes(text: str | None, option: str) -> set[str] | None:
@@ -109,9 +106,9 @@ def color() -> bool:
 def echo(obj: Any = "") -> None:
     """Print a line: a string as it is, :class:`Styled` text in colour on a terminal."""
     if isinstance(obj, Styled):
-        click.echo(obj.ansi() if color() else obj.plain)
+        typer.echo(obj.ansi() if color() else obj.plain)
     else:
-        click.echo(obj)
+        typer.echo(obj)
 
 
 def round_compile_note() -> None:
@@ -120,7 +117,7 @@ def round_compile_note() -> None:
 
     note = compile_note()
     if note:
-        click.echo(f"shipcheck: {note}", err=True)
+        typer.echo(f"shipcheck: {note}", err=True)
 
 
 def print_json(obj: Any) -> None:

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import sys
+from typing import Annotated, Literal
 
-import click
+import typer
 
+from ..errors import InputError
 from ..topology import BUILTIN_CLASSES
-from ._common import edition_option
+from ._common import command
+from ._options import Editions, edition_opt
 
 
-@click.command("new")
-@click.option("--class", "cls", required=True, type=click.Choice(BUILTIN_CLASSES), metavar="CLASS",
-              help="The ship class (a built-in board): " + ", ".join(BUILTIN_CLASSES) + ".")
-@edition_option("tile catalogue and board (the 2021 class II board has another shape)")
-@click.option("--name", metavar="NAME", help="The ship's name.")
-def new_cmd(cls: str, edition: str, name: str | None) -> None:
+@command("new")
+def new_cmd(
+    cls: Annotated[str, typer.Option("--class", metavar="CLASS", show_default=False,
+                                     help="The ship class (a built-in board): " + ", ".join(BUILTIN_CLASSES) + ".")],
+    edition: Annotated[Editions, edition_opt("The tile catalogue and board (the 2021 class II board has another "
+                                             "shape).")] = "2007",
+    name: Annotated[str | None, typer.Option(metavar="NAME", show_default=False, help="The ship's name.")] = None,
+) -> None:
     """Print a commented starter ship of a class: a small legal ship to build on.
 
     \b
@@ -25,12 +30,15 @@ def new_cmd(cls: str, edition: str, name: str | None) -> None:
     """
     from ..starter import starter_ship
 
+    if cls not in BUILTIN_CLASSES:
+        raise InputError("unknown ship class", key="--class", value=cls, expected="one of " + ", ".join(BUILTIN_CLASSES))
     sys.stdout.write(starter_ship(cls, edition=edition, name=name))
 
 
-@click.command("schema")
-@click.argument("which", type=click.Choice(["ship", "board"]), metavar="ship|board")
-def schema_cmd(which: str) -> None:
+@command("schema")
+def schema_cmd(
+    which: Annotated[Literal["ship", "board"], typer.Argument(metavar="ship|board", show_default=False)],
+) -> None:
     """Print the JSON Schema of ship files or board files, for editors (taplo, Even Better TOML).
 
     \b

@@ -2,29 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-import click
+import typer
 
 from ..errors import InputError
 from ..model import KINDS
 from ..render import render_board
 from ..shipfile import catalogue_entries
 from ..topology import Board, builtin_board, builtin_names
-from ._common import echo, edition_option, format_option, print_json, print_rich
+from ._common import command, echo, print_json, print_rich
+from ._options import Editions, FormatOpt, edition_opt
 
 
-@click.command("tiles")
-@edition_option("catalogue")
-@click.option("--kind", "-k", metavar="KIND", help="Only tiles of this kind, e.g. engine.")
-@click.option("--sides", metavar="NESW", help="Only tiles with these connectors, 4 digits N E S W as the tile lies "
-              "(0 smooth, 1 single, 2 double, 3 universal; barrels and exhausts are 0), e.g. 1113.")
-@click.option("--any-rotation", is_flag=True, help="With --sides: also tiles that show these connectors once turned; "
-              "the `rot` to write is given.")
-@click.option("--id", "tile_id", metavar="ID", help="Draw one tile (e.g. 2007:5) in its four rotations.")
-@format_option
-def tiles_cmd(edition: str, kind: str | None, sides: str | None, any_rotation: bool, tile_id: str | None,
-              fmt: str) -> None:
+@command("tiles")
+def tiles_cmd(
+    edition: Annotated[Editions, edition_opt("Which catalogue.")] = "2007",
+    kind: Annotated[str | None, typer.Option("--kind", metavar="KIND", show_default=False,
+                                             help="Only tiles of this kind, e.g. engine.")] = None,
+    sides: Annotated[str | None, typer.Option(
+        metavar="NESW", show_default=False,
+        help="Only tiles with these connectors, 4 digits N E S W as the tile lies (0 smooth, 1 single, 2 double, "
+             "3 universal; barrels and exhausts are 0), e.g. 1113.")] = None,
+    any_rotation: Annotated[bool, typer.Option(
+        "--any-rotation", help="With --sides: also tiles that show these connectors once turned; the `rot` to write is given.")]
+    = False,
+    tile_id: Annotated[str | None, typer.Option("--id", metavar="ID", show_default=False,
+                                                help="Draw one tile (e.g. 2007:5) in its four rotations.")] = None,
+    fmt: FormatOpt = "text",
+) -> None:
     """List the tile catalogue of an edition (the tiles a ship file names by `id`), find a tile by
     its connectors, or draw one.
 
@@ -108,9 +114,8 @@ def _all_boards() -> list[Board]:
     return out
 
 
-@click.command("boards")
-@format_option
-def boards_cmd(fmt: str) -> None:
+@command("boards")
+def boards_cmd(fmt: FormatOpt = "text") -> None:
     """List the built-in ship boards (ship classes) with their shapes.
 
     Provisional boards (verified = false) come from secondary sources.
@@ -161,13 +166,16 @@ def _card_detail(key: str, value: Any) -> str:
     return f"{key} {_card_value(value)}"
 
 
-@click.command("cards")
-@edition_option("card set")
-@click.option("--level", "-l", type=int, metavar="LEVEL",
-              help="Only cards of this flight level (1-3 in 2007, 1-2 in 2021).")
-@click.option("--type", "-t", "card_type", metavar="TYPE", help="Only cards of this type, e.g. meteor_swarm.")
-@format_option
-def cards_cmd(edition: str, level: int | None, card_type: str | None, fmt: str) -> None:
+@command("cards")
+def cards_cmd(
+    edition: Annotated[Editions, edition_opt("Which card set.")] = "2007",
+    level: Annotated[int | None, typer.Option("--level", "-l", metavar="LEVEL", show_default=False,
+                                              help="Only cards of this flight level (1-3 in 2007, 1-2 in 2021).")]
+    = None,
+    card_type: Annotated[str | None, typer.Option("--type", "-t", metavar="TYPE", show_default=False,
+                                                  help="Only cards of this type, e.g. meteor_swarm.")] = None,
+    fmt: FormatOpt = "text",
+) -> None:
     """List the adventure cards of an edition.
 
     \b

@@ -6,9 +6,9 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-import click
+import typer
 
 from ..errors import InputError, printable, read_text_file, suggest
 from ..model import Ship
@@ -20,26 +20,25 @@ from ._common import (
     EXIT_USAGE,
     EXIT_VIOLATIONS,
     codes,
+    command,
     draw,
     echo,
     exit_with,
-    format_option,
     header,
     input_error_lines,
     marks_of,
     print_json,
     print_rich,
     provisional,
-    ship_argument,
     summary,
     violation_lines,
 )
+from ._options import Editions, FormatOpt, ShipArg
 
 
 # -- show -----------------------------------------------------------------------------------------
-@click.command("show")
-@ship_argument
-def show(ship: str) -> None:
+@command("show")
+def show(ship: ShipArg) -> None:
     """Draw a ship on its board.
 
     Each square shows the tile's kind code and its sides after rotation; see the legend line.
@@ -61,26 +60,36 @@ def show(ship: str) -> None:
 OUTPUT_FORMATS = ("text", "concise", "json", "json-lines", "github", "sarif")
 
 
-@click.command("check")
-@click.argument("ships", nargs=-1, required=True, metavar="SHIP...", type=click.Path(path_type=str))
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default=None,
-              help="text for people, json for scripts (the same as --output-format).  [default: text]")
-@click.option("--output-format", "output_format", type=click.Choice(OUTPUT_FORMATS), default=None, metavar="FORMAT",
-              help="text, concise (file:line: CODE message), json, json-lines, github (Actions annotations) or "
-              "sarif (code scanning).  [default: text]")
-@click.option("--select", metavar="CODES", help="Only these rule codes, comma-separated (e.g. C1,C2).")
-@click.option("--ignore", metavar="CODES", help="Leave out these rule codes, comma-separated (e.g. W1).")
-@click.option("--edition", "-e", type=click.Choice(["2007", "2021"]), default=None,
-              help="The edition of ship files that do not name one.  [default: 2007]")
-@click.option("--exclude", metavar="PATTERN", multiple=True,
-              help="Leave out files and folders matching this pattern (gitignore syntax; repeatable).")
-@click.option("--config", "config", metavar="FILE", type=click.Path(path_type=str),
-              help="Read settings from this file instead of the shipcheck.toml or pyproject.toml found.")
-@click.option("--draw/--no-draw", "do_draw", default=True, show_default=True,
-              help="Draw each ship with its offending squares marked (text output).")
-def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None, select: str | None,
-              ignore: str | None, edition: str | None, exclude: tuple[str, ...], config: str | None,
-              do_draw: bool) -> None:
+OutputFormat = Literal["text", "concise", "json", "json-lines", "github", "sarif"]
+
+
+@command("check")
+def check_cmd(
+    ships: Annotated[list[str], typer.Argument(metavar="SHIP...", show_default=False)],
+    fmt: Annotated[Literal["text", "json"] | None, typer.Option(
+        "--format", "-f", show_default=False,
+        help="text for people, json for scripts (the same as --output-format).  [default: text]")] = None,
+    output_format: Annotated[OutputFormat | None, typer.Option(
+        "--output-format", metavar="FORMAT", show_default=False,
+        help="text, concise (file:line: CODE message), json, json-lines, github (Actions annotations) or "
+             "sarif (code scanning).  [default: text]")] = None,
+    select: Annotated[str | None, typer.Option(metavar="CODES", show_default=False,
+                                               help="Only these rule codes, comma-separated (e.g. C1,C2).")] = None,
+    ignore: Annotated[str | None, typer.Option(metavar="CODES", show_default=False,
+                                               help="Leave out these rule codes, comma-separated (e.g. W1).")] = None,
+    edition: Annotated[Editions | None, typer.Option(
+        "--edition", "-e", show_default=False,
+        help="The edition of ship files that do not name one.  [default: 2007]")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(
+        metavar="PATTERN", show_default=False,
+        help="Leave out files and folders matching this pattern (gitignore syntax; repeatable).")] = None,
+    config: Annotated[str | None, typer.Option(
+        metavar="FILE", show_default=False,
+        help="Read settings from this file instead of the shipcheck.toml or pyproject.toml found.")] = None,
+    do_draw: Annotated[bool, typer.Option("--draw/--no-draw",
+                                          help="Draw each ship with its offending squares marked (text output).")]
+    = True,
+) -> None:
     """Check ships (files, or folders searched for ship files) against every construction rule.
 
     Folders are walked as ruff walks them: .gitignore is respected, hidden folders and virtual
@@ -107,7 +116,7 @@ def check_cmd(ships: tuple[str, ...], fmt: str | None, output_format: str | None
     sel = codes(select, "--select") if select else settings.select
     ign = codes(ignore, "--ignore") if ignore else settings.ignore
     form = output_format or fmt or settings.output_format or "text"
-    found = find_ship_files(ships, exclude=[*settings.exclude, *exclude], root=settings.root)
+    found = find_ship_files(ships, exclude=[*settings.exclude, *(exclude or ())], root=settings.root)
     many = len(ships) > 1 or any(Path(p).is_dir() for p in ships)
     if not found.files and not found.skipped:
         raise InputError("no ship files (*.toml) here", file=ships[0] if len(ships) == 1 else None)
@@ -192,13 +201,14 @@ def _rebase_board(ship: Ship, src: Path, out: Path) -> Ship:
     return replace(ship, board_ref=Path(new).as_posix())
 
 
-@click.command("fix")
-@ship_argument
-@click.option("--write", "-w", metavar="OUT", type=click.Path(path_type=Path),
-              help="Write the fixed ship to this file.")
-@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
-@format_option
-def fix_cmd(ship: str, write: Path | None, force: bool, fmt: str) -> None:
+@command("fix")
+def fix_cmd(
+    ship: ShipArg,
+    write: Annotated[Path | None, typer.Option("--write", metavar="OUT", show_default=False,
+                                               help="Write the fixed ship to this file.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUT if it exists.")] = False,
+    fmt: FormatOpt = "text",
+) -> None:
     """Find the fewest components to take off so the ship passes inspection.
 
     Components that fall off with a removed one count as lost too. Crew errors (A codes) are reported,
@@ -280,10 +290,11 @@ def _rule_dict(code: str) -> dict[str, Any]:
             "fixable": r.fixable, "bad": r.bad, "good": r.good}
 
 
-@click.command("rules")
-@click.argument("code", required=False, metavar="[CODE]")
-@format_option
-def rules_cmd(code: str | None, fmt: str) -> None:
+@command("rules")
+def rules_cmd(
+    code: Annotated[str | None, typer.Argument(metavar="[CODE]", show_default=False)] = None,
+    fmt: FormatOpt = "text",
+) -> None:
     """List the construction rules, or explain one (CODE, e.g. C1) with a bad and a good example ship.
 
     \b

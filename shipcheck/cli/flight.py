@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import json
-from typing import Any
+from typing import Annotated, Any, Literal
 
-import click
+import typer
 
 from ..errors import InputError, printable
 from ..model import Ship
@@ -14,16 +13,29 @@ from ..rules import check
 from ..shipfile import load_ship
 from ._common import (
     as_options,
+    command,
     draw,
     echo,
-    format_option,
     header,
     pct,
     print_json,
     progress_bar,
     provisional,
     round_compile_note,
-    ship_argument,
+)
+from ._options import (
+    RUNS_FLIGHT,
+    RUNS_ROUND,
+    Editions,
+    FormatOpt,
+    QuietOpt,
+    ShipArg,
+    deck_opt,
+    edition_opt,
+    opponent_opt,
+    round_opt,
+    runs_opt,
+    seed_opt,
 )
 
 _ATTACK_HELP = ("An attack, repeatable, in order: small-meteor, large-meteor, light-shot or heavy-shot, from "
@@ -36,18 +48,15 @@ _POLICY_HELP = ("default: a careful player (docs/flight-model.md); optimal: batt
                 "minimise losses.")
 
 
-def attack_options(f: Any, *, rounds: bool = False) -> Any:
-    choices = ["default", "optimal", "racing"] if rounds else ["default", "optimal"]
-    help_ = _POLICY_HELP + (" With --round: default or racing (engines first, days kept)." if rounds else "")
-    f = click.option("--policy", type=click.Choice(choices), default="default", show_default=True, help=help_)(f)
-    f = click.option("--assume-weakest", is_flag=True,
-                     help="With --card and no --opponent: take the ship to be the weakest on every combat-zone "
-                          "line (alone, a ship ignores combat zones).")(f)
-    f = click.option("--card", "-c", "card", multiple=True, metavar="ID", help=_CARD_HELP)(f)
-    return click.option("--attack", "-a", "attack", multiple=True, metavar="KIND:FROM", help=_ATTACK_HELP)(f)
+AttackOpt = Annotated[list[str] | None, typer.Option("--attack", "-a", metavar="KIND:FROM", show_default=False,
+                                                    help=_ATTACK_HELP)]
+CardOpt = Annotated[list[str] | None, typer.Option("--card", "-c", metavar="ID", show_default=False, help=_CARD_HELP)]
+WeakestOpt = Annotated[bool, typer.Option(
+    "--assume-weakest", help="With --card and no --opponent: take the ship to be the weakest on every combat-zone "
+                             "line (alone, a ship ignores combat zones).")]
 
 
-def flight_cards(ship: Ship, card: tuple[str, ...]) -> list[Any]:
+def flight_cards(ship: Ship, card: list[str] | tuple[str, ...]) -> list[Any]:
     """The cards named by ``--card``, in order."""
     from ..cards import find_card
 
@@ -60,7 +69,7 @@ def flight_cards(ship: Ship, card: tuple[str, ...]) -> list[Any]:
     return out
 
 
-def flight_attacks(ship: Ship, attack: tuple[str, ...], card: tuple[str, ...], opponents: tuple[str, ...] = (),
+def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: list[str] = [],  # noqa: B006
                    assume_weakest: bool = False, *, rounds: bool = False) -> tuple[list[Any], str, list[Any]]:
     """The attacks named by ``--attack`` or by ``--card`` meteor swarms, a line describing them, and
     the cards when one of them has decisions (enemies, combat zones: flown by the round model, the
@@ -89,7 +98,7 @@ def flight_attacks(ship: Ship, attack: tuple[str, ...], card: tuple[str, ...], o
     return [], what, cards
 
 
-def _no_fight(opponents: tuple[str, ...], assume_weakest: bool, rounds: bool) -> None:
+def _no_fight(opponents: list[str], assume_weakest: bool, rounds: bool) -> None:
     """Refuse --opponent and --assume-weakest where no card has a fight or a combat zone."""
     if opponents or assume_weakest:
         uses = "--round, or --card" if rounds else "--card"
@@ -162,10 +171,8 @@ def dist_lines(dist: dict[int, Any], fractions: bool) -> list[str]:
     return out
 
 
-@click.command("stats")
-@ship_argument
-@format_option
-def stats_cmd(ship: str, fmt: str) -> None:
+@command("stats")
+def stats_cmd(ship: ShipArg, fmt: FormatOpt = "text") -> None:
     """Ship parameters: crew, engine and cannon power per charge spent, shields, cargo, exposed
     connectors, and where each kind of attack can hit.
 
@@ -194,18 +201,22 @@ def stats_cmd(ship: str, fmt: str) -> None:
     echo("\n".join(printable(line) for line in text.splitlines()))
 
 
-@click.command("odds")
-@ship_argument
-@attack_options
-@click.option("--opponent", "-o", "opponents", multiple=True, metavar="FILE",
-              help="With --card: an opponent's ship file, repeatable (combat zones hit the weakest ship; the ship "
-                   "leads, the opponents follow at the round's start spacing).")
-@click.option("--no-cache", is_flag=True,
-              help="Compute again instead of reading the on-disk cache of exact results (SHIPCHECK_NO_CACHE=1 "
-              "turns the cache off).")
-@format_option
-def odds_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: str, assume_weakest: bool,
-             opponents: tuple[str, ...], no_cache: bool, fmt: str) -> None:
+@command("odds")
+def odds_cmd(
+    ship: ShipArg,
+    attack: AttackOpt = None,
+    card: CardOpt = None,
+    policy: Annotated[Literal["default", "optimal"], typer.Option("--policy", "-p", help=_POLICY_HELP)] = "default",
+    assume_weakest: WeakestOpt = False,
+    opponents: Annotated[list[str] | None, opponent_opt(
+        "With --card: an opponent's ship file, repeatable (combat zones hit the weakest ship; the ship leads, the "
+        "opponents follow at the round's start spacing).")] = None,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", help="Compute again instead of reading the on-disk cache of exact results "
+                           "(SHIPCHECK_NO_CACHE=1 turns the cache off).")] = False,
+    quiet: QuietOpt = False,
+    fmt: FormatOpt = "text",
+) -> None:
     """Exact odds of a sequence of attacks: survival, components lost, each square's risk.
 
     Every dice outcome is enumerated (a Markov chain over damage states, in exact fractions). Results
@@ -224,12 +235,13 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: 
     from ..odds import odds as exact_odds
     from ._common import spinner
 
+    attack, card, opponents = attack or [], card or [], opponents or []
     s = load_ship(ship)
     atk, what, cards = flight_attacks(s, attack, card, opponents, assume_weakest)
     if not cards and card and policy == "default" and s.cyan_specialisation == "techie":
         cards = flight_cards(s, card)  # meteor swarms as cards: the round model counts his free charge
     if cards:
-        _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt)
+        _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt, quiet)
         return
     key = cache.odds_key(s, atk, policy)
     d = None if no_cache else cache.load(key)
@@ -266,8 +278,8 @@ def odds_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: 
             echo(f"  ... {len(differences) - 10} more (see --format json)")
 
 
-def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opponents: tuple[str, ...],
-               assume_weakest: bool, fmt: str) -> None:
+def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opponents: list[str],
+               assume_weakest: bool, fmt: str, quiet: bool) -> None:
     """``odds --card`` with fights or combat zones: the exact round model (shipcheck.round.exact)."""
     from ..round.exact import card_odds
     from ._common import spinner
@@ -285,8 +297,9 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
          "it; meteors and shots defended as in odds")
     for line in card_outcome_lines(list(r.events)):
         echo(line)
-    for n in r.notes:
-        echo(f"note: {n}")
+    if not quiet:
+        for n in r.notes:
+            echo(f"note: {n}")
     draw_losses(s, r.p_lost())
     echo(f"survive:        {pct(r.p_survive)}  ({r.p_survive})")
     echo(f"expected lost:  {float(r.expected_lost):.4f}  ({r.expected_lost})")
@@ -294,9 +307,9 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
         echo(line)
 
 
-def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: tuple[str, ...],
+def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: list[str],
                     assume_weakest: bool, runs: int, seed: int | None, workers: int, scheduler: str | None,
-                    fmt: str) -> None:
+                    fmt: str, quiet: bool) -> None:
     """``simulate --card`` with fights or combat zones: the round engine on a fixed deck."""
     from ..round import simulate_round
 
@@ -318,49 +331,57 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
     me = r.ship_result
     flight_header(s, path, what)
     echo(f"{r.runs} runs, seed {r.seed}; the round's default decisions (docs/rounds.md)")
-    for n in out["notes"]:
-        echo(f"note: {n}")
+    if not quiet:
+        for n in out["notes"]:
+            echo(f"note: {n}")
     draw_losses(s, [(t.at, c / r.runs) for t, c in zip(s.tiles, me.tile_lost)])
     estimate_lines(me)
 
 
-@click.command("simulate")
-@ship_argument
-@functools.partial(attack_options, rounds=True)
-@click.option("--runs", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
-              help="Number of flights to sample.")
-@click.option("--seed", "-s", type=click.IntRange(min=0), metavar="SEED",
-              help="Seed; the same seed gives the same numbers on any number of workers. Random if omitted.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
-              help="Local worker processes.")
-@click.option("--dask", is_flag=True, help="Run on Dask (pip install 'shipcheck[dask]'): on --scheduler if "
-              "given, else on a local cluster of --workers processes.")
-@click.option("--scheduler", metavar="ADDRESS",
-              help="A Dask scheduler address (implies --dask); 'local' starts a local cluster.")
-@click.option("--precision", type=float, metavar="WIDTH",
-              help="Run until the 95 % interval of p_survive is this narrow (ignores --runs).")
-@click.option("--batch", type=click.IntRange(min=1), metavar="RUNS",
-              help="Runs per chunk (bounds memory; part of what the seed means). Default 65536; rounds 4096.")
-@click.option("--round", "-r", "round_", metavar="N",
-              help="Fly whole rounds instead: 1, 2, 3, 3a or learning (deck, start, rewards of that round).")
-@click.option("--opponent", "-o", "opponents", multiple=True, metavar="FILE",
-              help="With --round: an opponent's ship file, repeatable (up to 4), in launch order after SHIP. "
-                   "Default: the class's field shipped with the tool.")
-@click.option("--deck", metavar="FILE", help="With --round: a deck file fixing the cards and their order.")
-@click.option("--edition", "-e", type=click.Choice(["2007", "2021"]),
-              help="With --round: the card edition (default: the ship's).")
-@click.option("--rules", "rules_file", metavar="FILE",
-              help="With --round: a TOML file overriding the round's provisional numbers (track, rewards, caps).")
-@click.option("--opponent-policy", default="default", show_default=True, metavar="NAME",
-              help="With --round: how the opponents play (default or racing).")
-@click.option("--five-player", is_flag=True,
-              help="With --round: five-player rules with four players (the '4 = 5' variant).")
-@format_option
-def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], policy: str, assume_weakest: bool,
-                 runs: int, seed: int | None,
-                 workers: int, dask: bool, scheduler: str | None, precision: float | None, batch: int | None,
-                 round_: str | None, opponents: tuple[str, ...], deck: str | None, edition: str | None,
-                 rules_file: str | None, opponent_policy: str, five_player: bool, fmt: str) -> None:
+@command("simulate")
+def simulate_cmd(
+    ship: ShipArg,
+    attack: AttackOpt = None,
+    card: CardOpt = None,
+    policy: Annotated[Literal["default", "optimal", "racing"], typer.Option(
+        "--policy", "-p", help=_POLICY_HELP + " With --round: default or racing (engines first, days kept).")]
+    = "default",
+    assume_weakest: WeakestOpt = False,
+    runs: Annotated[int | None, runs_opt(
+        f"Runs to sample: flights through the attacks or cards (default {RUNS_FLIGHT:,}), or whole rounds with "
+        f"--round (default {RUNS_ROUND:,}).")] = None,
+    seed: Annotated[int | None, seed_opt("the same seed gives the same numbers on any number of workers")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, metavar="N", help="Local worker processes.")] = 1,
+    dask: Annotated[bool, typer.Option(
+        "--dask", help="Run on Dask (pip install 'shipcheck[dask]'): on --scheduler if given, else on a local cluster "
+                       "of --workers processes.")] = False,
+    scheduler: Annotated[str | None, typer.Option(
+        metavar="ADDRESS", show_default=False,
+        help="A Dask scheduler address (implies --dask); 'local' starts a local cluster.")] = None,
+    precision: Annotated[float | None, typer.Option(
+        metavar="WIDTH", show_default=False,
+        help="Run until the 95 % interval of p_survive is this narrow (ignores --runs).")] = None,
+    batch: Annotated[int | None, typer.Option(
+        min=1, metavar="RUNS", show_default=False,
+        help="Runs per chunk (bounds memory; part of what the seed means). Default 65536; rounds 4096.")] = None,
+    round_: Annotated[str | None, round_opt(
+        "Fly whole rounds instead: 1, 2, 3, 3a or learning (deck, start, rewards of that round).")] = None,
+    opponents: Annotated[list[str] | None, opponent_opt(
+        "With --round: an opponent's ship file, repeatable (up to 4), in launch order after SHIP. Default: the "
+        "class's field shipped with the tool.")] = None,
+    deck: Annotated[str | None, deck_opt("With --round: a deck file fixing the cards and their order.")] = None,
+    edition: Annotated[Editions | None, edition_opt("With --round: the card edition (default: the ship's).")] = None,
+    rules_file: Annotated[str | None, typer.Option(
+        "--rules", metavar="FILE", show_default=False,
+        help="With --round: a TOML file overriding the round's provisional numbers (track, rewards, caps).")] = None,
+    opponent_policy: Annotated[str, typer.Option(metavar="NAME",
+                                                 help="With --round: how the opponents play (default or racing).")]
+    = "default",
+    five_player: Annotated[bool, typer.Option(
+        "--five-player", help="With --round: five-player rules with four players (the '4 = 5' variant).")] = False,
+    quiet: QuietOpt = False,
+    fmt: FormatOpt = "text",
+) -> None:
     """Monte Carlo odds over the same model as `odds`, with 95 % intervals; or whole rounds.
 
     With --round, SHIP and its opponents race through adventure decks (every card type, the track,
@@ -376,6 +397,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
     """
     from ..montecarlo import simulate as mc
 
+    attack, card, opponents = attack or [], card or [], opponents or []
     if dask and scheduler is None:
         scheduler = "local"
     round_only = {"--deck": deck is not None, "--edition": edition is not None,
@@ -389,8 +411,8 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
         from .round import run as run_round
 
         run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
-                  policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs, seed=seed,
-                  workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt)
+                  policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs or RUNS_ROUND,
+                  seed=seed, workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt, quiet=quiet)
         return
     used = [k for k, v in round_only.items() if v]
     if used:
@@ -399,6 +421,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
         raise InputError(f"{policy} is a round policy", key="--policy", value=policy,
                          expected="default or optimal (racing goes with --round)")
     batch = batch or 65_536
+    runs = runs or RUNS_FLIGHT
     s = load_ship(ship)
     atk, what, cards = flight_attacks(s, attack, card, opponents, assume_weakest, rounds=True)
     if not cards and card and policy == "default" and precision is None and s.cyan_specialisation == "techie":
@@ -408,7 +431,7 @@ def simulate_cmd(ship: str, attack: tuple[str, ...], card: tuple[str, ...], poli
             raise InputError("cards with fights fly under the default policy, for --runs runs",
                              key="--policy" if policy != "default" else "--precision",
                              expected="--policy default, no --precision")
-        _simulate_cards(s, ship, cards, what, opponents, assume_weakest, runs, seed, workers, scheduler, fmt)
+        _simulate_cards(s, ship, cards, what, opponents, assume_weakest, runs, seed, workers, scheduler, fmt, quiet)
         return
     if precision is not None and not 0 < precision < 1:
         raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-import click
+import typer
 
 from ..errors import InputError
 from ..shipfile import load_ship
-from ._common import draw, echo, format_option, header, print_json, provisional, ship_argument
+from ._common import command, draw, echo, header, print_json, provisional
+from ._options import RUNS_COMPARE, FormatOpt, QuietOpt, ShipArg, round_opt, runs_opt, seed_opt
 
 _TILE_HELP = ('The tile in hand: a catalogue id ("2007:5", see `shipcheck tiles`) or KIND:SIDES with sides '
               "N E S W as printed, and the kind's attributes after another colon: cannon:0111, "
@@ -25,31 +26,34 @@ def _fmt(x: Any, signed: bool = True) -> str:
     return f"{v:+.3f}" if signed else f"{v:.3f}"
 
 
-@click.command("place")
-@ship_argument
-@click.argument("tile", metavar="TILE")
-@click.option("--round", "-r", "rnd", metavar="N",
-              help="The round whose attack cards weigh the exact loss: 1, 2, 3, 3a, 4 or learning "
-                   "(default: the board's level).")
-@click.option("--top", "-k", type=click.IntRange(min=1), metavar="K", help="List only the best K placements.")
-@click.option("--weigh", "-w", metavar="NAME=X,...",
-              help="Weights of the score: weld, exposed, blocked, loss, survive, engine, firepower, crew, cargo, "
-                   "battery (defaults weld=1,exposed=0.5,blocked=0.5,loss=1,survive=20,engine=0.5,firepower=0.5,"
-                   "crew=0.5,cargo=0.5,battery=0.25).")
-@click.option("--show", "show_n", type=click.IntRange(min=1), metavar="N",
-              help="Draw the ship with the N-th placement welded.")
-@click.option("--exact/--no-exact", default=True, show_default=True,
-              help="Work out the exact loss and survival over the round's attack cards (the slow part).")
-@click.option("--credits/--no-credits", default=True, show_default=True,
-              help="Fly every placement through whole rounds (the round simulator, the same decks and dice for "
-                   "every placement) and rank by the change in expected credits; --no-credits ranks by the "
-                   "score alone, without flying a round.")
-@click.option("--runs", type=click.IntRange(min=2), default=2000, show_default=True,
-              help="Rounds flown per placement (with --credits).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the rounds flown (with --credits).")
-@format_option
-def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str | None, show_n: int | None,
-              exact: bool, credits: bool, runs: int, seed: int, fmt: str) -> None:
+@command("place")
+def place_cmd(
+    ship: ShipArg,
+    tile: Annotated[str, typer.Argument(metavar="TILE", show_default=False)],
+    rnd: Annotated[str | None, round_opt("The round whose cards weigh the exact loss and fly the credits: 1, 2, 3, "
+                                         "3a or learning. Default: the level of the ship's board.")] = None,
+    top: Annotated[int | None, typer.Option("--top", "-k", min=1, metavar="K", show_default=False,
+                                            help="List only the best K placements.")] = None,
+    weigh: Annotated[str | None, typer.Option(
+        "--weigh", metavar="NAME=X,...", show_default=False,
+        help="Weights of the score: weld, exposed, blocked, loss, survive, engine, firepower, crew, cargo, battery "
+             "(defaults weld=1,exposed=0.5,blocked=0.5,loss=1,survive=20,engine=0.5,firepower=0.5,crew=0.5,"
+             "cargo=0.5,battery=0.25).")] = None,
+    show_n: Annotated[int | None, typer.Option("--show", min=1, metavar="N", show_default=False,
+                                               help="Draw the ship with the N-th placement welded.")] = None,
+    exact: Annotated[bool, typer.Option(
+        "--exact/--no-exact",
+        help="Work out the exact loss and survival over the round's attack cards (the slow part).")] = True,
+    credits: Annotated[bool, typer.Option(
+        "--credits/--no-credits",
+        help="Fly every placement through whole rounds (the same decks and dice for every placement) and rank by "
+             "the change in expected credits; --no-credits ranks by the score alone, without flying a round.")]
+    = True,
+    runs: Annotated[int | None, runs_opt(f"Rounds flown per placement (with --credits).  [default: {RUNS_COMPARE:,}]")] = None,
+    seed: Annotated[int | None, seed_opt("the same seed gives the same ranking")] = None,
+    quiet: QuietOpt = False,
+    fmt: FormatOpt = "text",
+) -> None:
     """Rank every square and rotation where TILE can be welded onto SHIP.
 
     SHIP may be half built and need not be legal yet; a placement is listed when it adds no rule
@@ -75,7 +79,7 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
     if credits:
         round_compile_note()
     with spinner("weighing every square and rotation"):
-        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs, seed=seed)
+        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed)
     if show_n is not None and show_n > len(a.placements):
         raise InputError("no such placement", key="--show", value=show_n,
                          expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")
@@ -86,8 +90,9 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
     warn = provisional(s.board)
     if warn:
         echo(warn)
-    for note in a.notes:
-        echo(f"note: {note}")
+    if not quiet:
+        for note in a.notes:
+            echo(f"note: {note}")
     b = s.board
     if show_n is not None:
         p = a.placements[show_n - 1]
@@ -99,7 +104,8 @@ def place_cmd(ship: str, tile: str, rnd: str | None, top: int | None, weigh: str
             marks.setdefault(p.at, str(p.rank) if p.rank < 100 else "++")
         draw(s, marks)
     echo(f"tile {a.to_dict()['tile']}; round {a.round} attack cards"
-         + ("" if exact else " (exact loss not worked out: --no-exact)"))
+         + ("" if exact else " (exact loss not worked out: --no-exact)")
+         + (f"; credits from {a.runs:,} rounds a placement, seed {a.seed}" if a.seed is not None else ""))
     if a.placements:
         head = ["rank", "square", "rot", *(["credits", "95% interval"] if credits else []), "score", "exposed", "blocked", "loss", "survive", "engine", "fire", "crew", "cargo",
                 "cells", "shields / exposes"]

@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Annotated
 
-import click
+import typer
 
-from ._common import echo, format_option, print_json
+from ._common import command, echo, print_json
+from ._options import (
+    RUNS_COMPARE,
+    Editions,
+    FormatOpt,
+    QuietOpt,
+    deck_opt,
+    edition_opt,
+    opponent_opt,
+    round_opt,
+    runs_opt,
+    seed_opt,
+)
 
 
 def slug(text: str) -> str:
@@ -16,28 +29,25 @@ def slug(text: str) -> str:
     return s or "ship"
 
 
-@click.command("report")
-@click.argument("ship", metavar="SHIP", type=click.Path(path_type=str))
-@click.argument("other", metavar="[SHIP2]", required=False, type=click.Path(path_type=str))
-@click.option("--round", "-r", "rnd", type=click.Choice(["1", "2", "3", "3a", "learning"]), metavar="N",
-              help="The round: 1, 2, 3, 3a or learning. Default: the level of the ship's board.")
-@click.option("--opponent", "-p", "opponents", multiple=True, metavar="FILE", type=click.Path(path_type=str),
-              help="An opponent's ship file, repeatable (at most 4). Default: the field shipped for the class.")
-@click.option("--deck", "-d", metavar="FILE", type=click.Path(path_type=str),
-              help="A deck file fixing the cards and their order. Default: a fresh deck every round.")
-@click.option("--edition", "-e", type=click.Choice(["2007", "2021"]),
-              help="Which cards. Default: the ship file's edition.")
-@click.option("--runs", "-n", type=click.IntRange(min=10), metavar="R",
-              help="Rounds to fly; default 1000 (the search for better variants flies more).")
-@click.option("--seed", "-s", type=int, metavar="SEED", help="Seed; the same seed gives the same report. Random if "
-              "omitted (the report says which).")
-@click.option("--no-advice", is_flag=True, help="Skip the search for better variants (the slow part).")
-@click.option("--out", "-o", metavar="DIR", type=click.Path(path_type=str),
-              help="Folder to write into. Default: reports/<ship name>/ (reports/<a>-vs-<b>/ for two ships).")
-@format_option
-def report_cmd(ship: str, other: str | None, rnd: str | None, opponents: tuple[str, ...], deck: str | None,
-               edition: str | None, runs: int | None, seed: int | None, no_advice: bool, out: str | None,
-               fmt: str) -> None:
+@command("report")
+def report_cmd(
+    ship: Annotated[str, typer.Argument(metavar="SHIP", show_default=False)],
+    other: Annotated[str | None, typer.Argument(metavar="[SHIP2]", show_default=False)] = None,
+    rnd: Annotated[str | None, round_opt()] = None,
+    opponents: Annotated[list[str] | None, opponent_opt(
+        "An opponent's ship file, repeatable (at most 4). Default: the field shipped for the class.")] = None,
+    deck: Annotated[str | None, deck_opt()] = None,
+    edition: Annotated[Editions | None, edition_opt("Which cards. Default: the ship file's edition.")] = None,
+    runs: Annotated[int | None, runs_opt(f"Rounds flown for each ship and each change tried.  [default: {RUNS_COMPARE:,}]")] = None,
+    seed: Annotated[int | None, seed_opt("the same seed gives the same report")] = None,
+    no_advice: Annotated[bool, typer.Option("--no-advice", help="Skip the search for better variants (the slow "
+                                                                "part).")] = False,
+    out: Annotated[str | None, typer.Option(
+        "--out", metavar="DIR", show_default=False,
+        help="Folder to write into. Default: reports/<ship name>/ (reports/<a>-vs-<b>/ for two ships).")] = None,
+    quiet: QuietOpt = False,
+    fmt: FormatOpt = "text",
+) -> None:
     """A strategy report: what to change, the credits a round earns, the ship drawn, its meteor risks
     square by square, its parameters and checks, as one self-contained page (index.html) with every
     figure beside it as PNG and SVG.
@@ -50,14 +60,13 @@ def report_cmd(ship: str, other: str | None, rnd: str | None, opponents: tuple[s
       shipcheck report examples/class-II-freighter.toml --seed 1
       shipcheck report examples/blue-round1.toml examples/class-I-scout.toml --out /tmp/blue-vs-scout
     """
-    from ..report import RUNS
     from ..report import report as make_report
     from ..report.data import pct, round_name
     from ._common import spinner
 
     with spinner("report") as stage:
         rep = make_report(ship, other, round=rnd, opponents=list(opponents) if opponents else None, deck=deck,
-                          edition=edition, runs=runs or RUNS, seed=seed, recommendations=not no_advice,
+                          edition=edition, runs=runs or RUNS_COMPARE, seed=seed, recommendations=not no_advice,
                           progress=stage)
         folder = Path(out) if out else Path("reports") / "-vs-".join(slug(s.name) for s in rep.ships)
         stage("drawing the figures")
@@ -83,7 +92,8 @@ def report_cmd(ship: str, other: str | None, rnd: str | None, opponents: tuple[s
         c = rep.comparison
         echo(f"{rep.ships[1].name} minus {rep.ships[0].name}: {c.credits:+.2f} credits per round "
              f"({c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f}), same decks and dice")
-    for note in rep.notes:
-        echo(f"note: {note}")
+    if not quiet:
+        for note in rep.notes:
+            echo(f"note: {note}")
     echo(f"wrote {len(written)} files; open {folder / 'index.html'}")
 

@@ -34,9 +34,9 @@ def _causes(shares: dict[str, float]) -> str:
     return "gave up: " + ", ".join(f"{k.replace('_', ' ')} {v * 100:.1f} %" for k, v in shares.items())
 
 
-def run(ship: str, *, round_: str, opponents: tuple[str, ...], deck: str | None, rules: str | None,
+def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules: str | None,
         edition: str | None, policy: str, opponent_policy: str, five_player: bool, runs: int, seed: int | None,
-        workers: int, scheduler: str | None, batch: int, fmt: str) -> None:
+        workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False) -> None:
     from ..round import simulate_round
     from ..round.deck import card_label
     from ..round.rulebook import round_key
@@ -107,7 +107,7 @@ def run(ship: str, *, round_: str, opponents: tuple[str, ...], deck: str | None,
         for o in r.opponents:
             echo(f"  {o.name:<16} credits {o.credits_mean:6.2f}  finished {pct(o.p_finish)}  "
                  f"survived {pct(o.p_survive)}  lost {o.expected_lost:.2f}")
-    if r.notes:
+    if r.notes and not quiet:
         echo("")
         for n in r.notes:
             echo(f"note: {n}")

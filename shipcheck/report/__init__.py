@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..defaults import RUNS_COMPARE
 from ..errors import InputError
 from ..fix import FixResult, fix
 from ..model import Ship
@@ -47,7 +48,7 @@ from .recommend import Recommendations, recommend
 __all__ = ["Report", "ShipReport", "report"]
 
 DIRECTIONS = ("front", "right", "rear", "left", "all")
-RUNS = 1000  # rounds flown for the figures, and for each change the search measures (see recommend)
+RUNS = RUNS_COMPARE  # rounds flown for the figures, and for each change the search measures (see recommend)
 
 
 @dataclass(frozen=True)

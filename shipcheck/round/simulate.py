@@ -13,6 +13,7 @@ from shipcheck.errors import InputError
 from shipcheck.model import Ship
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, positive_int, seed_of, worker_payload
 
+from ..defaults import RUNS_ROUND, default_round
 from .deck import Deck, build_deck, fixed_deck, load_deck_file
 from .engine import Chunk, Job, build_table, run_chunk
 from .field import default_field
@@ -99,11 +100,11 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
 def simulate_round(
     ship: Ship | str | Path,
     *,
-    round: int | str = 1,
+    round: int | str | None = None,
     opponents: Sequence[Ship | str | Path] | None = None,
     deck: Deck | str | Path | Sequence[str] | None = None,
     edition: str | None = None,
-    runs: int = 10_000,
+    runs: int = RUNS_ROUND,
     rng: Any = None,
     seed: int | None = None,
     batch: int = BATCH,
@@ -124,6 +125,7 @@ def simulate_round(
         The ship (player 1, the leader at the start): a :class:`~shipcheck.model.Ship` or a file.
     round
         ``1``, ``2``, ``3``, ``"3a"`` or ``"learning"``: the deck, start positions and rewards.
+        Default: the level of the ship's board (``"3a"`` for class IIIa), as the command line.
     opponents
         Ships flying with it, in launch order (at most 4). None: the default field of the ship's
         class shipped with the tool (:func:`shipcheck.round.field.default_field`); ``[]``: alone.
@@ -160,7 +162,8 @@ def simulate_round(
     >>> 0 <= r.p_finish <= 1
     True
     """
-    key = round_key(round)
+    me = _ship(ship, "`ship`")
+    key = round_key(round) if round is not None else default_round(me.board)
     runs = positive_int("runs", runs)
     batch = positive_int("batch", batch)
     if workers is not None:
@@ -169,7 +172,6 @@ def simulate_round(
         raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
                          expected="a callable(done_runs, total_runs) or None")
     s = seed_of(rng, seed)
-    me = _ship(ship, "`ship`")
     notes: list[str] = []
     rr = round_rules(key, rules)
     if opponents is None:
@@ -193,24 +195,35 @@ def simulate_round(
 
 
 def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
+    """The round's notes: one line per provisional value or caution, naming the ships it applies to."""
     from shipcheck.rules import check
 
     rr = job.rules
     out = rr.notes()
     table = build_table(job)
+    shared: dict[str, list[str]] = {}  # a caution -> the ships it applies to, in launch order
+    for i, sh in enumerate(ships):
+        who = "the ship" if i == 0 else f"opponent {i} ({sh.name or sh.source or 'unnamed'})"
+        _cap, why = rr.cap_for(sh.board.name, sh.board.max_penalty)
+        if why:
+            shared.setdefault(f"provisional cap: {why}", []).append(who)
+        if not sh.board.verified:
+            shared.setdefault(f"unverified board {sh.board.name}: geometry is provisional", []).append(who)
+        if sh.board.level != rr.level:
+            shared.setdefault(f"a class {sh.board.name} ship in a level-{rr.level} round", []).append(who)
+    out += [f"{what} (for {_names(whos, len(ships))})" for what, whos in shared.items()]
     for i, (sh, m) in enumerate(zip(ships, table.models)):
         who = "the ship" if i == 0 else f"opponent {i} ({sh.name or sh.source or 'unnamed'})"
-        cap, why = rr.cap_for(sh.board.name, sh.board.max_penalty)
-        if why:
-            out.append(f"provisional cap for {who}: {why}")
-        if not sh.board.verified:
-            out.append(f"{who} flies an unverified board ({sh.board.name}): geometry is provisional")
-        if sh.board.level != rr.level:
-            out.append(f"{who} is a class {sh.board.name} ship in a level-{rr.level} round")
         if not check(sh).legal:
             out.append(f"{who} is illegal: it flies as written (the inspection would remove components first)")
         out += [f"{who}: {n}" for n in m.notes]
     return out
+
+
+def _names(whos: list[str], players: int) -> str:
+    if len(whos) == players > 1:
+        return "every ship"
+    return whos[0] if len(whos) == 1 else ", ".join(whos[:-1]) + " and " + whos[-1]
 
 
 def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], notes: tuple[str, ...]) -> RoundResult:
