@@ -543,9 +543,25 @@ async function renderPalette() {
     return `<div role="listitem"><button type="button" class="pal" data-id="${esc(t.id)}" data-rot="${t.rot || 0}" ` +
       `aria-label="take ${esc(name)}" title="${esc(name)}">${tileSVG(d)}<span class="pal-id">${esc(t.id.split(':')[1])}</span></button></div>`;
   }).join('') || '<p class="muted small">no tile matches</p>';
-  el.querySelectorAll('.pal').forEach((b) => b.addEventListener('click', () => {
-    takeInHand({entry: {id: b.dataset.id}, rot: Number(b.dataset.rot), from: 'palette'});
-  }));
+  el.querySelectorAll('.pal').forEach((b, n) => {
+    b.tabIndex = n === 0 ? 0 : -1;  // one tab stop; the arrows move within the tiles
+    b.addEventListener('click', () => takeInHand({entry: {id: b.dataset.id}, rot: Number(b.dataset.rot), from: 'palette'}));
+  });
+}
+
+// arrow keys within a grid of tile buttons (one tab stop for the whole grid)
+function gridKeys(e) {
+  const buttons = [...e.currentTarget.querySelectorAll('.pal')];
+  const k = buttons.indexOf(document.activeElement);
+  if (k < 0) return;
+  const cols = Math.max(1, Math.round(e.currentTarget.clientWidth / buttons[0].getBoundingClientRect().width));
+  const step = {ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols, Home: -k, End: buttons.length - 1 - k}[e.key];
+  if (step === undefined) return;
+  e.preventDefault();
+  const next = buttons[Math.max(0, Math.min(buttons.length - 1, k + step))];
+  buttons.forEach((b) => { b.tabIndex = -1; });
+  next.tabIndex = 0;
+  next.focus();
 }
 
 function renderAside() {
@@ -557,10 +573,13 @@ function renderAside() {
     return `<div role="listitem"><button type="button" class="pal" data-n="${n}" aria-label="take back ${esc(name)} (set aside)" ` +
       `title="${esc(name)}">${tileSVG(t)}</button></div>`;
   }).join('') || '<p class="muted small">none: drag a tile here, or use Set aside</p>';
-  $('#aside').querySelectorAll('.pal').forEach((b) => b.addEventListener('click', () => {
-    const n = Number(b.dataset.n);
-    takeInHand({entry: clone(S.doc.aside[n]), rot: 0, from: 'aside', index: n});
-  }));
+  $('#aside').querySelectorAll('.pal').forEach((b, k) => {
+    b.tabIndex = k === 0 ? 0 : -1;
+    b.addEventListener('click', () => {
+      const n = Number(b.dataset.n);
+      takeInHand({entry: clone(S.doc.aside[n]), rot: 0, from: 'aside', index: n});
+    });
+  });
 }
 
 function selectTab(name) {
@@ -833,6 +852,9 @@ function wire() {
     edit((doc) => { if (v) doc.name = v; else delete doc.name; }, {keepHeat: true});
   });
   $('#kind-filter').addEventListener('change', (e) => { paletteFilter.kind = e.target.value; renderPalette(); });
+  $('#palette').addEventListener('keydown', gridKeys);
+  $('#aside').addEventListener('keydown', gridKeys);
+  $('#skip-board').addEventListener('click', (e) => { e.preventDefault(); board.focusBoard(); });
   $('#hide-used').addEventListener('change', () => renderPalette());
   const sidesSearch = async () => {
     const v = $('#sides-filter').value.trim();
