@@ -89,6 +89,13 @@ def _jobs(url: str) -> list[Any]:
         return list(json.load(res)["jobs"])
 
 
+def _no_jobs_left(url: str) -> None:
+    deadline = time.monotonic() + 10
+    while _jobs(url) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _jobs(url) == []
+
+
 class Page:
     """A page of the workbench, collecting what its console says."""
 
@@ -205,7 +212,24 @@ def test_build_a_class_I_ship_with_the_mouse(browser: Any, server: str) -> None:
     w.square("8,7").click()
     expect(w.page.locator('[aria-label^="square 8,7: cabin"]')).to_have_count(1)
     w.wait_verdict("legal")
+    # crew: a purple alien in the cabin needs a purple life support (A1), humans do not
+    w.square("8,7").click()
+    w.tab("Tile")
+    w.page.locator("#pane-tile select[data-field=crew]").select_option("purple")
+    w.wait_verdict("illegal")
+    expect(w.square("8,7")).to_have_attribute("aria-label", re.compile("crew purple.*breaks A1"))
+    w.page.locator("#pane-tile select[data-field=crew]").select_option("humans")
+    w.wait_verdict("legal")
     w.shot("desktop-built")
+    # download the ship file
+    w.page.locator("#ship-name").fill("Mouse-built")
+    w.page.locator("#ship-name").press("Enter")
+    expect(w.page.locator("#ship-name")).to_have_value("Mouse-built")
+    with w.page.expect_download() as dl:
+        w.page.get_by_role("button", name="Download").click()
+    assert dl.value.suggested_filename == "Mouse-built.toml"
+    text = Path(dl.value.path()).read_text(encoding="utf-8")
+    assert 'name = "Mouse-built"' in text and text.count("[[tile]]") == 3
     w.close()
 
 
@@ -283,11 +307,13 @@ def test_exact_odds_as_a_heat_map_and_a_round_with_progress(browser: Any, server
     expect(w.page.locator("#round-stage")).to_contain_text("rounds", timeout=60_000)
     w.page.get_by_role("button", name="Cancel").click()
     expect(w.page.locator("#round-stage")).to_have_text("cancelled")
-    deadline = time.monotonic() + 10
-    while _jobs(server) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _jobs(server) == []
+    _no_jobs_left(server)
+    # ... and so is a run whose page is closed
+    w.page.get_by_role("button", name="Fly rounds").click()
+    expect(w.page.locator("#round-stage")).to_contain_text("rounds", timeout=60_000)
+    assert [j["kind"] for j in _jobs(server)] == ["round"]
     w.close()
+    _no_jobs_left(server)
 
 
 def test_save_keeps_the_comments_and_the_file_opens_again(browser: Any, server: str, folder: Path) -> None:

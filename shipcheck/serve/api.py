@@ -198,7 +198,8 @@ def open_file(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
     p, txt = ws.read(body.get("path"))
     name = ws.display(p)
     s = ship_from_text(txt, ws, name=name, base=p.parent)
-    return {"path": name, "doc": doc_of(txt), "analysis": analysis(s, name)}
+    # TOML dates (in [meta]) travel as strings: JSON has no dates
+    return {"path": name, "doc": jsonable(doc_of(txt)), "analysis": analysis(s, name)}
 
 
 def new_ship(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
