@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from cdp import Browser, find_chromium
+from cdp import Browser
 
 import shipcheck.report
 
@@ -27,16 +27,6 @@ CHECK = """JSON.stringify({
         }).map(e => e.tagName + '.' + e.className).slice(0, 5),
   scripts: document.scripts.length,
 })"""
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    path = find_chromium()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing in CI: .ci/run installs Debian's chromium")
-        pytest.skip("chromium is not installed (apt-get install -y chromium)")
-    return path
 
 
 @pytest.fixture(scope="module")

@@ -22,22 +22,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("SHIPCHECK_ARTIFACTS", ROOT / "test-artifacts")) / "workbench"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run", "--disable-sync"]
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is a test extra: pip install '.[test]'")
 expect = playwright_api.expect
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing in CI: .ci/run installs Debian's chromium")
-        pytest.skip("chromium is not installed (apt-get install -y chromium)")
-    return CHROMIUM
 
 
 @pytest.fixture(scope="module")

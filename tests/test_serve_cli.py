@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from clikit import run
+from proctools import children, group
 
 ROOT = Path(__file__).resolve().parents[1]
 HAULER = ROOT / "examples" / "class-III-hauler.toml"
@@ -37,20 +38,6 @@ def _call(url: str, path: str, body: Any = None, *, token: bool = True) -> Any:
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(base + path, data=data, headers={"Authorization": f"Bearer {tok}"} if token else {})
     return urllib.request.urlopen(req, timeout=30)
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid or int(fields[3]) == pid:  # its children, or its process group
-                out.append(int(name))
-    return [p for p in out if p != pid]
 
 
 def test_the_first_line_is_the_address_with_the_token_and_port_0_picks_a_free_port() -> None:
@@ -104,7 +91,7 @@ def test_a_signal_stops_the_server_and_its_running_job_leaving_no_process(sig: i
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "workbench stopped" in err
     time.sleep(0.2)
-    assert _children(proc.pid) == []
+    assert children(proc.pid) == [] and [p for p in group(proc.pid) if p != proc.pid] == []
     stream.close()
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from proctools import children
+from shipbuild import COMMENTED
 
 import shipcheck
 from shipcheck.model import Tile
@@ -18,32 +20,6 @@ from shipcheck.shipfile import catalogue, dump_ship, parse_ship, rewrite_ship_te
 
 ROOT = Path(__file__).resolve().parents[1]
 SCOUT = ROOT / "examples" / "class-I-scout.toml"
-COMMENTED = """\
-# My ship.  Keep this comment!
-format = 1
-name = "Commented"   # trailing comment
-class = "I"
-
-# --- the cockpit ---
-[[tile]]
-kind = "start_cabin"   # keys in my own order
-at = [7, 7]
-sides = "3333"
-
-[[tile]]
-# an engine below the cockpit
-at = [7, 8]
-kind = "engine"
-sides = "1000"
-
-[[tile]]
-at = [8, 7]
-id = "2007:45"         # a cabin
-crew = "humans"
-
-[meta]
-owner = "me"           # mine
-"""
 
 
 def square(ship: shipcheck.Ship, label: list[int]) -> int:
@@ -57,23 +33,24 @@ def test_an_unchanged_ship_gives_back_the_text_as_it_is() -> None:
 
 def test_edits_keep_every_comment_of_what_did_not_change() -> None:
     s = parse_ship(COMMENTED)
-    cabin = s.tile_at(square(s, [8, 7]))
+    cargo = s.tile_at(square(s, [8, 7]))
     engine = s.tile_at(square(s, [7, 8]))
-    assert cabin is not None and engine is not None
-    tiles = [t for t in s.tiles if t.at not in (cabin.at, engine.at)]
-    tiles.append(replace(cabin, crew="purple", rot=1))            # changed in place
+    assert cargo is not None and engine is not None
+    tiles = [t for t in s.tiles if t.at not in (cargo.at, engine.at)]
+    tiles.append(replace(cargo, goods=("blue",), rot=1))              # changed in place
     tiles.append(replace(engine, at=s.board.square(square(s, [6, 8]))))  # moved
     tiles.append(Tile(at=square(s, [7, 6]), kind="structural", sides="1111"))  # new
     edited = replace(s, tiles=tuple(tiles), name="Renamed", aside=(catalogue()["2007:5"],))
     out = rewrite_ship_text(COMMENTED, edited)
     assert parse_ship(out) == edited
-    for comment in ("# My ship.  Keep this comment!", "# --- the cockpit ---", "# keys in my own order",
-                    "# an engine below the cockpit", "# a cabin", "owner = \"me\"           # mine"):
+    for comment in ("# My ship for round 2.  Keep this comment!", "# --- the cockpit ---", "# keys in my own order",
+                    "# an engine below the cockpit", "# smooth all round: it falls off",
+                    'owner = "me"           # mine'):
         assert comment in out
     assert 'name = "Renamed"   # trailing comment' in out
     assert "at = [6, 8]" in out and "at = [7, 8]" not in out  # the engine's table followed it
-    assert 'crew = "purple"' in out and "rot = 90" in out
-    assert out.index("# an engine below the cockpit") < out.index('id = "2007:45"')  # order kept
+    assert 'goods = ["blue"]' in out and "rot = 90" in out
+    assert out.index("# smooth all round") < out.index("# an engine below the cockpit")  # order kept
     assert "[[aside]]" in out and 'id = "2007:5"' in out
 
 
@@ -82,7 +59,7 @@ def test_removed_tiles_lose_their_tables_and_an_empty_ship_is_still_a_file() -> 
     bare = parse_ship(dump_ship(replace(s, tiles=(), meta=())))  # the pilot cabin stays, implied
     out = rewrite_ship_text(COMMENTED, bare)
     assert "[[tile]]" not in out and "[meta]" not in out
-    assert out.startswith("# My ship.  Keep this comment!")
+    assert out.startswith("# My ship for round 2.  Keep this comment!")
     assert parse_ship(out) == bare
 
 
@@ -146,21 +123,7 @@ def test_a_round_stops_at_the_first_progress_that_raises() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_round_on_workers_stops_them_all_when_progress_raises() -> None:
-    def children() -> set[int]:
-        me = os.getpid()
-        out = set()
-        for name in os.listdir("/proc"):
-            if name.isdigit():
-                try:
-                    with open(f"/proc/{name}/stat") as fh:
-                        fields = fh.read().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(fields[1]) == me and fields[0] not in ("Z", "X"):
-                    out.add(int(name))
-        return out
-
-    before = children()
+    before = set(children(os.getpid()))
     calls = []
 
     def progress(done: int, total: int) -> None:
@@ -174,9 +137,9 @@ def test_a_round_on_workers_stops_them_all_when_progress_raises() -> None:
     import time
 
     deadline = time.monotonic() + 10
-    while children() - before and time.monotonic() < deadline:
+    while set(children(os.getpid())) - before and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert children() - before == set()
+    assert set(children(os.getpid())) - before == set()
 
 
 def test_the_credits_ranking_reports_progress_and_stops_when_asked() -> None:

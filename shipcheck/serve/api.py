@@ -294,7 +294,9 @@ def credits_job(ws: Workspace, body: dict[str, Any]) -> Any:
         def progress(done: int, total: int) -> None:
             job.progress(done=done, total=total, stage="flying placements")
 
-        job.progress(done=0, total=1, stage="finding placements")
+        from ..round.fast import compile_note
+
+        job.progress(done=0, total=1, stage=compile_note() or "finding placements")
         return _advice(advise(s, tile, credits=True, runs=runs, seed=seed, progress=progress))
 
     return work

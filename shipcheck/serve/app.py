@@ -86,7 +86,8 @@ class Guard:
             return
         length = dict(scope.get("headers", [])).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            await _json(413, {"errors": [f"request body too large (at most {MAX_BODY} bytes)"]})(scope, receive, send)
+            # 400 like any bad input (the contract's answer for a file that cannot be read)
+            await _json(400, {"errors": [f"request body too large (at most {MAX_BODY} bytes)"]})(scope, receive, send)
             return
         seen = 0
 
@@ -267,8 +268,6 @@ async def input_error(request: Request, exc: Exception) -> Response:
         return _json(409, {"errors": error_lines(exc), "confirm": True})
     if isinstance(exc, Busy):
         return _json(429, {"errors": error_lines(exc)})
-    if "too large" in exc.message and exc.key is None:
-        return _json(413, {"errors": error_lines(exc)})
     return _json(400, {"errors": error_lines(exc)})
 
 

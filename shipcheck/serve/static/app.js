@@ -374,6 +374,7 @@ async function requestAdvice() {
     const last = await api.stream('/api/place/credits', body, (ev) => {
       if (ev.type === 'progress' && adviceCtrl === ctrl) {
         S.advice.progress = ev.total ? ev.done / ev.total : 0;
+        S.advice.stage = ev.stage;
         renderHandProgress();
       }
     }, {signal: ctrl.signal});
@@ -499,7 +500,8 @@ function renderHand() {
     '<button type="button" id="hand-drop" title="Esc">Put back</button></div>' +
     `<p class="advice-line">${advice}</p>${bestLine}` +
     `<label class="check small"><input type="checkbox" id="advice-credits"${ctx.creditsOn ? ' checked' : ''}> rank by ` +
-    'credits (flies whole rounds)</label> <progress id="advice-progress" max="1" hidden></progress></div>';
+    'credits (flies whole rounds)</label> <progress id="advice-progress" max="1" hidden></progress>' +
+    ' <span id="advice-stage" class="small muted"></span></div>';
   el.querySelector('#hand-rot').addEventListener('click', () => rotateHand(90));
   el.querySelector('#hand-rotl').addEventListener('click', () => rotateHand(-90));
   el.querySelector('#hand-aside').addEventListener('click', () => handAside());
@@ -515,8 +517,12 @@ function renderHandProgress() {
   if (S.advice && S.advice.progress !== null && S.advice.progress !== undefined) {
     p.hidden = false;
     p.value = S.advice.progress;
+    p.title = S.advice.stage || '';
+    p.setAttribute('aria-label', `ranking by credits: ${S.advice.stage || ''}`);
+    $('#advice-stage').textContent = S.advice.stage && S.advice.stage !== 'flying placements' ? S.advice.stage : '';
   } else {
     p.hidden = true;
+    $('#advice-stage').textContent = '';
   }
 }
 
