@@ -313,6 +313,16 @@ class Ship:
         return next((t for t in self.tiles if t.kind == "start_cabin"), None)
 
     @property
+    def pilot_lost(self) -> bool:
+        """The pilot cabin was never placed and counts as a lost component at the end of the flight:
+        boards without a start square (Latest Models, "Se você não a adicionar à sua nave, ela
+        permanece na sua pilha de descarte e conta como um componente perdido durante o voo"), except
+        class IIA's pair of ships, which does not use it (:attr:`Board.pilot_unused
+        <shipcheck.topology.Board.pilot_unused>`)."""
+        b = self.board
+        return b.start is None and not b.pilot_unused and self.pilot is None
+
+    @property
     def front_side(self) -> Side:
         """Board side that is the ship's front (N unless the board lets the player choose)."""
         if self.front and self.board.choose_front:

@@ -64,12 +64,10 @@ class Terminated(SystemExit):
 
 # -- arguments and seeds --------------------------------------------------------------------------
 def positive_int(name: str, v: Any) -> int:
-    """``v`` as an int >= 1, or an :class:`InputError` naming the argument."""
-    import numbers
+    """``v`` as an int >= 1, or an :class:`InputError` naming the argument (:func:`shipcheck.validate.count`)."""
+    from .validate import count
 
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
-        raise InputError(f"`{name}` must be a positive integer", key=name, value=v, expected="an integer >= 1")
-    return int(v)
+    return count(v, key=name, minimum=1)
 
 
 def fresh_seed() -> int:
@@ -89,14 +87,10 @@ def seed_of(rng: Any, seed: Any) -> int:
     name = "seed" if seed is not None else "rng"
     if src is None:
         return fresh_seed()
-    if isinstance(src, (bool, np.bool_)):
-        raise InputError(f"`{name}` must be a non-negative integer", key=name, value=src,
-                         expected="an integer >= 0")
-    if isinstance(src, (int, np.integer)):
-        if src < 0:
-            raise InputError(f"`{name}` must be a non-negative integer", key=name, value=src,
-                             expected="an integer >= 0")
-        return int(src)
+    if isinstance(src, (bool, np.bool_, int, np.integer)) or name == "seed":
+        from .validate import seed as valid_seed
+
+        return valid_seed(src, key=name)  # type: ignore[return-value]
     if name == "rng" and isinstance(src, np.random.SeedSequence):
         if not src.spawn_key and isinstance(src.entropy, (int, np.integer)):
             return int(src.entropy)

@@ -847,8 +847,12 @@ def ship_notes(ship: Ship, *, pilot_placed: bool | None = None) -> Iterator[str]
     if pilot_placed is None:
         pilot_placed = ship.pilot is not None
     if b.start is None and not pilot_placed:
-        yield ("the pilot cabin is not placed: legal on this board, but it counts as a lost component "
-               "at the end of the flight")
+        if b.pilot_unused:
+            yield ("the pilot cabin is not used on this board: set aside for the flight, it is no lost "
+                   "component (The Big Expansion, class IIA)")
+        else:
+            yield ("the pilot cabin is not placed: legal on this board, but it counts as a lost component "
+                   "at the end of the flight")
     if ship.aside:
         yield f"{len(ship.aside)} component(s) set aside: each costs 1 credit at the end of the flight"
 

@@ -128,6 +128,15 @@ class Board:
     def die_squares(self) -> bool:
         return any(ch in DIE_CHARS for row in self.cells for ch in row)
 
+    @cached_property
+    def pilot_unused(self) -> bool:
+        """A board of separate hulls that never join and no start square (class IIA, a pair of
+        ships): the pilot cabin is set aside and not used in the flight, so it is no lost component
+        (The Big Expansion, "NAVES DE CLASSE IIA": "Coloque-o de lado, você não irá usá-lo nesta
+        Viagem"). Other boards without a start square (the Latest Models classes) count a pilot
+        cabin never placed as a lost component (:attr:`Ship.pilot_lost <shipcheck.model.Ship.pilot_lost>`)."""
+        return self.start is None and self.has_hulls and not self.die_squares
+
     def unlocked(self, i: int, dice: tuple[int, ...] = ()) -> bool:
         ch = self.char(i)
         return ch in DIE_CHARS and int(ch) in dice

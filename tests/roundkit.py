@@ -73,13 +73,13 @@ def hopper() -> Ship:
 
 def fly(cards: list[str], ships: list[Ship], *, rolls: list[list[int]] | None = None, round: str = "1",
         runs: int = 3, policy: str | RoundPolicy = "default", five: bool | None = None,
-        rules: str | None = None) -> Chunk:
+        rules: str | None = None, purse: tuple[int, ...] = ()) -> Chunk:
     """Fly a fixed deck with fixed dice: ``rolls[slot][j]`` is the dice pair index (6*(d1-1)+d2-1) of
     roll ``j`` of card ``slot`` (default all 0: double one, a sum of 2, which names no line on I)."""
     deck = fixed_deck(cards)
     pol = resolve_policy(policy)
     job = Job(tuple(ships), (pol,) * len(ships), round_rules(round, rules), deck,
-              len(ships) == 5 if five is None else five)
+              len(ships) == 5 if five is None else five, purse=purse)
     table = build_table(job)
     r = np.zeros((runs, len(cards), ROLLS), dtype=np.uint8)
     if rolls is not None:

@@ -285,10 +285,10 @@ def test_progress_callback() -> None:
 
 
 @pytest.mark.parametrize("kw,match", [
-    ({"runs": 0}, "`runs` must be a positive integer"),
-    ({"batch": -1}, "`batch` must be a positive integer"),
+    ({"runs": 0}, r"bad `runs`.*value 0 \(expected an integer >= 1\)"),
+    ({"batch": -1}, r"bad `batch`.*value -1 \(expected an integer >= 1\)"),
     ({"seed": 1, "rng": 2}, "not both"),
-    ({"seed": -3}, "non-negative"),
+    ({"seed": -3}, r"bad `seed`.*value -3 \(expected an integer >= 0\)"),
     ({"policy": "reckless"}, "`policy`"),
     ({"precision": 2.0}, "`precision`"),
 ])

@@ -129,12 +129,12 @@ def test_sabotage_hits_the_fewest_crew_three_tries():
     assert find_card(sabotage).type == "sabotage"
     # A (crew 2) is sabotaged: tries (2,2) and (3,3) name no square; (7,7) is its pilot cabin. The
     # engine is the whole ship left (one piece: nothing falls off) and no human is aboard: A gives
-    # up and pays its one lost component.
+    # up and owes 1 credit for its lost component, but its purse is empty: it pays nothing (FAQ).
     rolls = [[pair(1, 1), pair(1, 1), pair(1, 2), pair(1, 2), pair(3, 4), pair(3, 4)]]
     out = fly([sabotage], [A(), D()], rolls=rolls)
     assert out.lost[:, 0].tolist() == [1, 0]
     assert out.gave_up[0, 0] == CAUSES.index("no_humans")
-    assert credits(out) == [-1, 4 + 2]
+    assert credits(out) == [0, 4 + 2]
     # three misses: nothing happens
     out = fly([sabotage], [A(), D()])
     assert credits(out) == [4 + 2, 3 + 2]
@@ -148,12 +148,13 @@ def test_lone_player_ignores_combat_zone_and_sabotage():
 def test_pirates_defeated_players_share_each_shot():
     # I-03: strength 5, shots light, heavy, light from the front. A and D both lose (firepower 0);
     # the heavy shot rolls 7: column 7 from the front first meets the pilot cabin of each. A keeps
-    # its engine (the one piece left), without a human: it gives up, paying 1. D splits into its
-    # cabin (2 humans, kept) and its engine (falls off): 2 lost, D finishes alone.
+    # its engine (the one piece left), without a human: it gives up, owing 1 from an empty purse
+    # (pays 0). D splits into its cabin (2 humans, kept) and its engine (falls off): 2 lost, D
+    # finishes alone.
     out = fly(["I-03"], [A(), D()], rolls=[[pair(1, 1), pair(2, 5), pair(1, 1)]])
     assert out.lost[:, 0].tolist() == [1, 2]
     assert out.gave_up[:, 0].tolist() == [CAUSES.index("no_humans"), 0]
-    assert credits(out) == [-1, 4 + 2 - 2]
+    assert credits(out) == [0, 4 + 2 - 2]
 
 
 def test_meteors_hit_every_ship_with_one_roll():
@@ -163,8 +164,9 @@ def test_meteors_hit_every_ship_with_one_roll():
     out = fly(["I-11"], [A(), D()], rolls=[[pair(3, 4), pair(1, 1), pair(1, 1)]])
     assert out.lost[:, 0].tolist() == [1, 2]
     assert out.gave_up[:, 0].tolist() == [CAUSES.index("no_humans"), 0]
-    # D finishes alone: place 1 (4), best-looking alone although its cabin's connector is exposed (2)
-    assert credits(out) == [-1, 4 + 2 - 2]
+    # D finishes alone: place 1 (4), best-looking alone although its cabin's connector is exposed (2);
+    # A owes 1 from an empty purse and pays nothing
+    assert credits(out) == [0, 4 + 2 - 2]
 
 
 @pytest.mark.parametrize("policy", ["default", "racing"])
@@ -176,10 +178,11 @@ def test_no_dice_deck_same_credits_every_run(policy):
 
 def test_enemy_tie_nothing_happens_and_the_enemy_moves_on():
     # I-03 pirates, strength 5: the gunship reaches exactly 5 with both charges (a tie: no penalty);
-    # A behind it loses, and the heavy shot (roll 7) destroys its pilot cabin.
+    # A behind it loses, and the heavy shot (roll 7) destroys its pilot cabin (A owes 1 from an
+    # empty purse: it pays nothing).
     out = fly(["I-03"], [gunship(), A()], rolls=[[pair(1, 1), pair(3, 4), pair(1, 1)]])
     assert out.lost[:, 0].tolist() == [0, 1]
-    assert credits(out) == [4 + 2, -1]
+    assert credits(out) == [4 + 2, 0]
 
 
 def test_lapped_ship_gives_up(tmp_path):
@@ -209,10 +212,10 @@ def test_hyperspace_sits_out_two_cards_and_on_the_last_card_means_giving_up():
     assert out.days[:, 0].tolist() == [0, 3]
     assert out.lost[:, 0].tolist() == [1, 0]
     assert credits(out) == [3 - 1, 4 + 2]
-    # jumping on the last card is not arriving: H gives up, paying its engine
+    # jumping on the last card is not arriving: H gives up, owing its engine (an empty purse pays 0)
     out = fly(["I-05"], [hopper(), A()], policy=Jumper())
     assert out.gave_up[0, 0] == CAUSES.index("hyperspace_last_card")
-    assert credits(out) == [-1, 4 + 2]
+    assert credits(out) == [0, 4 + 2]
 
 
 class Quitter(DefaultPolicy):

@@ -130,10 +130,11 @@ def test_diplomat_against_slavers_keeps_the_crew_and_leaves():
 def test_diplomat_against_pirates_no_shots_and_the_pirates_move_on():
     # I-03 pirates (strength 5; light, heavy, light shots from the front), every shot rolling 7:
     # column 7. The envoy leads and loses: its Diplomat sends them on, no shot is rolled at it; A
-    # (firepower 0) loses next and its pilot cabin (7,7), first in column 7, is shot away.
+    # (firepower 0) loses next and its pilot cabin (7,7), first in column 7, is shot away by the
+    # first shot: without humans, A leaves at once and the next shots miss its engine.
     seven = [[pair(3, 4)] * 3]
     out = fly(["I-03"], [envoy("diplomat"), A()], rolls=seven)
-    assert out.lost[:, 0].tolist() == [0, 2] and out.gave_up[:, 0].tolist() == [0, CAUSES.index("no_humans")]
+    assert out.lost[:, 0].tolist() == [0, 1] and out.gave_up[:, 0].tolist() == [0, CAUSES.index("no_humans")]
     # without the Diplomat the envoy's pilot cabin goes too (and the engine with it)
     out = fly(["I-03"], [envoy(""), A()], rolls=seven)
     assert out.lost[0, 0] >= 1 and out.gave_up[0, 0] == CAUSES.index("no_humans")

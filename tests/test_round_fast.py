@@ -49,7 +49,7 @@ EXPANSION = ["cabin", "cabin", "stasis_chamber", "life_support", "battery", "bat
              "cargo", "mixed_cargo", "reactor_furnace", "reactor_furnace", "cannon_booster", "double_cannon",
              "double_cannon", "bidirectional_cannon", "double_engine", "engine", "shield", "luxury_cabin"]
 GOODS = ["red", "yellow", "green", "blue"]
-FIELDS = ("credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "by_type")
+FIELDS = ("credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "by_type", "sources")
 CARDS = load_cards("2007")
 
 

@@ -406,6 +406,10 @@ def test_a_round_streams_its_progress_and_gives_the_command_lines_numbers(client
     assert result["result"]["command"] == ("shipcheck simulate blue.toml --round 1 --runs 3000 --seed 11 "
                                            "--batch 1024")
     assert len(result["result"]["opponents"]) == 3  # the default field
+    for player in (result["result"], *result["result"]["opponents"]):
+        parts = player["credits"]["by_source"]
+        assert set(parts) == {"cards", "goods", "arrival", "best_looking", "penalty"}
+        assert sum(parts.values()) == pytest.approx(player["credits"]["mean"])
 
 
 def test_a_round_against_chosen_opponents(client: Any, folder: Path) -> None:

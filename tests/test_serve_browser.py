@@ -289,6 +289,7 @@ def test_exact_odds_as_a_heat_map_and_a_round_with_progress(browser: Any, server
     assert "credits a round" in out and "3,000 rounds, seed 7" in out
     assert "--seed 7 --batch 1024" in out
     assert w.page.locator("#round-out svg.chart").count() >= 2  # the ship's credits beside the field's
+    assert "the field (mean)" in out and "penalty" in out  # where the credits come from, beside the field's
     assert w.page.locator("#round-stage").inner_text().startswith("done")
     w.shot("round")
     # a long run is cancelled from the page

@@ -29,13 +29,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import validate as valid
 from ..defaults import RUNS_COMPARE
 from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
+from ..parallel import seed_of
 from ..rules import check
-from .deck import RoundCards, default_round, round_cards
+from .deck import RoundCards, decks, default_round, round_cards
 from .legal import Candidate, distinct_rotations, legal_placements, weld
 from .measure import Flight, fly, tile_params
 
@@ -67,17 +70,19 @@ def parse_tile(text: str | AsideTile | Tile, edition: str = "2007") -> AsideTile
         return text
     if isinstance(text, Tile):
         return AsideTile(kind=text.kind, sides=text.sides, attrs=text.attrs, id=text.id)
+    valid.instance(text, str, key="tile", expected='a catalogue id "2007:5", KIND:SIDES[:NAME=VALUE,...] or a Tile')
+    edition = valid.choice(edition, valid.EDITIONS, key="edition")
     from ..shipfile import _tile_body, catalogue
 
     spec = text.strip()
     head, _, rest = spec.partition(":")
     if head.isdigit() and len(head) == 4:  # a catalogue id
         if head != edition:
-            raise InputError("catalogue id of another edition than the ship's", key="TILE", value=spec,
+            raise InputError("catalogue id of another edition than the ship's", key="tile", value=spec,
                              expected=f'an id "{edition}:<number>"')
         entry = catalogue(edition).get(spec)
         if entry is None:
-            raise InputError("no such tile in the catalogue", key="TILE", value=spec,
+            raise InputError("no such tile in the catalogue", key="tile", value=spec,
                              expected=f"{edition}:1 to {edition}:{len(catalogue(edition))}")
         return entry
     sides, _, attr_text = rest.partition(":")
@@ -85,37 +90,23 @@ def parse_tile(text: str | AsideTile | Tile, edition: str = "2007") -> AsideTile
     for part in filter(None, (p.strip() for p in attr_text.split(","))):
         k, eq, v = part.partition("=")
         if not eq:
-            raise InputError("bad tile attribute", key="TILE", value=spec, expected="NAME=VALUE, e.g. cells=3")
-        raw[k.strip()] = int(v) if v.strip().isdigit() else v.strip()
+            raise InputError("bad tile attribute", key="tile", value=spec, expected="NAME=VALUE, e.g. cells=3")
+        v = v.strip()
+        # only ASCII digits make a number ("²".isdigit() is true), and few of them: a longer value
+        # stays text, for the tile's own check to refuse with the value shown
+        raw[k.strip()] = int(v) if v.isascii() and v.isdigit() and len(v) <= 9 else v
     try:
         kind, sides, attrs = _tile_body(raw, file=None, loc=Locator(""), table="tile", index=0)
     except InputError as exc:
-        raise InputError(f"bad tile: {exc.message.split(': ', 1)[-1]}", key="TILE", value=spec,
+        raise InputError(f"bad tile: {exc.message.split(': ', 1)[-1]}", key="tile", value=spec,
                          expected=exc.expected or 'KIND:SIDES[:NAME=VALUE,...] or a catalogue id "2007:5"') from None
     return AsideTile(kind=kind, sides=sides, attrs=attrs)
 
 
 def parse_weights(text: str | Mapping[str, float] | None) -> dict[str, float]:
-    """Weights over the defaults: ``"exposed=1,loss=3"`` or a mapping; unknown names are input errors."""
-    out = dict(WEIGHTS)
-    if text is None:
-        return out
-    items: list[tuple[str, Any]]
-    if isinstance(text, str):
-        items = []
-        for part in filter(None, (p.strip() for p in text.split(","))):
-            k, eq, v = part.partition("=")
-            items.append((k.strip(), v.strip() if eq else None))
-    else:
-        items = list(text.items())
-    for k, v in items:
-        if k not in WEIGHTS:
-            raise InputError("unknown weight", key="--weigh", value=k, expected=", ".join(WEIGHTS))
-        try:
-            out[k] = float(v)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise InputError("bad weight", key="--weigh", value=f"{k}={v}", expected="NAME=NUMBER") from None
-    return out
+    """Weights over the defaults: ``"exposed=1,loss=3"`` or a mapping; unknown names and values that
+    are not finite numbers are input errors (:func:`shipcheck.validate.weights`)."""
+    return valid.weights(text, WEIGHTS)
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -255,7 +246,7 @@ def _alien_option(c: Candidate) -> bool:
 
 
 def advise(
-    ship: Ship,
+    ship: Ship | str | Path,
     tile: str | AsideTile | Tile,
     *,
     round: str | int | None = None,
@@ -279,12 +270,22 @@ def advise(
     as the ships of the credits ranking are flown (the ship without the tile first); an exception it
     raises stops the work and reaches the caller.
     """
+    ship = valid.ship(ship)
     hand = parse_tile(tile, ship.edition)
     weights = parse_weights(weigh)
-    if progress is not None and not callable(progress):
-        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
-                         expected="a callable(done, total) or None")
-    rnd = str(round).strip().lower() if round is not None else default_round(ship.board.level)
+    rnd = default_round(ship.board.level) if round is None else valid.round_key(round, rounds=tuple(decks()))
+    top = valid.top(top)
+    exact = bool(valid.flag(exact, key="exact"))
+    credits = bool(valid.flag(credits, key="credits"))
+    run_bytes = 0
+    if credits:
+        from ..round.result import RUN_BYTES
+
+        valid.round_key(rnd)  # the rounds the simulator flies (class IV's cards weigh the exact loss only)
+        run_bytes = 2 * 5 * RUN_BYTES  # the ship's runs and one placement's, up to five players each
+    runs = valid.runs(runs, minimum=2, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
+    seed = seed_of(None, seed)  # None: one fresh seed, shared by every placement (paired runs)
+    progress = valid.callback(progress, key="progress", expected="a callable(done, total) or None")
     rc: RoundCards = round_cards(rnd, ship.edition)
     base = check(ship)
     cands = legal_placements(ship, hand, base=base)
@@ -323,9 +324,7 @@ def advise(
                                 shields, exposes, score))
     flown_seed = 0
     if credits:
-        from ..parallel import seed_of
-
-        seed = flown_seed = seed_of(None, seed)  # random unless given; the result says which
+        flown_seed = seed  # random unless given (above); the result says which
     if credits and placed:
         from .credits import credit_effects
 
@@ -360,7 +359,7 @@ def advise(
 
 
 def place(
-    ship: Ship,
+    ship: Ship | str | Path,
     tile: str | AsideTile | Tile,
     *,
     round: str | int | None = None,

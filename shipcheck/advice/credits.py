@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError
 from ..model import Ship
 
 __all__ = ["CreditEffect", "credit_effects"]
@@ -35,20 +34,11 @@ def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, 
 
     ``progress(done, total)`` is called after each ship is flown (``ship`` first, then ``ships``); an
     exception it raises stops the work and reaches the caller."""
-    try:
-        from ..round import simulate_round  # type: ignore[import-not-found, unused-ignore]
-        from ..round.result import paired
-    except ImportError:
-        raise InputError("ranking by credits needs the round simulator (shipcheck.round), which this "
-                         "installation does not have", key="--credits", expected="no --credits") from None
+    from ..round import simulate_round
+    from ..round.result import paired
 
     def fly(s: Ship):  # type: ignore[no-untyped-def]
-        try:
-            return simulate_round(s, round=round, runs=runs, seed=seed).ship_result
-        except ValueError as exc:  # a round the simulator does not fly (class IV)
-            if isinstance(exc, InputError):
-                raise
-            raise InputError(str(exc), key="--round", value=round, expected="1, 2, 3, 3a or learning") from None
+        return simulate_round(s, round=round, runs=runs, seed=seed).ship_result
 
     total = len(ships) + 1
     base = fly(ship)

@@ -123,7 +123,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
     try:
         rv: Any = cli.main(args=argv, prog_name="shipcheck", standalone_mode=False)
     except InputError as exc:
-        report_input_error(exc)
+        from ..validate import as_option
+
+        report_input_error(as_option(exc))  # a library argument's name becomes the option's
         sys.exit(EXIT_USAGE)
     except typer.TyperException as exc:  # click's usage errors, as Typer carries them
         if type(exc).__name__ == "NoArgsIsHelpError":

@@ -53,11 +53,10 @@ def report_input_error(exc: InputError) -> None:
 
 def as_options(exc: InputError, options: dict[str, str]) -> InputError:
     """The library's error for an argument, renamed to the command-line option that gave it
-    (``{"seed": "--seed"}``); other errors are returned as they are."""
-    if exc.file is None and exc.key in options and len(exc.errors) == 1:
-        return InputError(exc.message.replace(f"`{exc.key}`", options[exc.key]), key=options[exc.key],
-                          value=exc.value, expected=exc.expected, hint=exc.hint)
-    return exc
+    (``{"seed": "--seed"}``); other errors are returned as they are (:func:`shipcheck.validate.as_option`)."""
+    from ..validate import as_option
+
+    return as_option(exc, options)
 
 
 def exit_with(code: int) -> None:

@@ -379,6 +379,10 @@ def simulate_cmd(
     = "default",
     five_player: Annotated[bool, typer.Option(
         "--five-player", help="With --round: five-player rules with four players (the '4 = 5' variant).")] = False,
+    purse: Annotated[int, typer.Option(
+        min=0, max=10**9, metavar="N",
+        help="With --round: credits in every player's purse before the round (the penalty takes no more than the "
+             "purse holds).")] = 0,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -401,7 +405,7 @@ def simulate_cmd(
     if dask and scheduler is None:
         scheduler = "local"
     round_only = {"--deck": deck is not None, "--edition": edition is not None,
-                  "--rules": rules_file is not None, "--five-player": five_player,
+                  "--rules": rules_file is not None, "--five-player": five_player, "--purse": purse != 0,
                   "--opponent-policy": opponent_policy != "default"}
     if round_ is not None:
         if attack or card or precision is not None or assume_weakest:
@@ -412,7 +416,8 @@ def simulate_cmd(
 
         run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
                   policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs or RUNS_ROUND,
-                  seed=seed, workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt, quiet=quiet)
+                  seed=seed, workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt, quiet=quiet,
+                  purse=purse)
         return
     used = [k for k, v in round_only.items() if v]
     if used:

@@ -7,8 +7,6 @@ from typing import Any
 from ..errors import InputError
 from ._common import echo, header, pct, print_json, progress_bar, provisional, round_compile_note
 
-ROUND_POLICIES = ("default", "racing")
-
 
 def _histogram(dist: dict[int, float], width: int = 40, max_rows: int = 24) -> list[str]:
     """Credits histogram: whole amounts, or bins of several when the range is wide."""
@@ -36,29 +34,21 @@ def _causes(shares: dict[str, float]) -> str:
 
 def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules: str | None,
         edition: str | None, policy: str, opponent_policy: str, five_player: bool, runs: int, seed: int | None,
-        workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False) -> None:
+        workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False, purse: int = 0) -> None:
     from ..round import simulate_round
     from ..round.deck import card_label
-    from ..round.rulebook import round_key
+    from ..round.result import by_source_lines
     from ..shipfile import load_ship
 
-    try:
-        key = round_key(round_)
-    except ValueError:
-        raise InputError("bad round", key="--round", value=round_, expected="1, 2, 3, 3a or learning") from None
-    for name, value in (("--policy", policy), ("--opponent-policy", opponent_policy)):
-        if value not in ROUND_POLICIES:
-            raise InputError(f"{value} is not a round policy", key=name, value=value,
-                             expected=" or ".join(ROUND_POLICIES))
     s = load_ship(ship)
     others = [load_ship(o) for o in opponents] if opponents else None
     round_compile_note()
     try:
         with progress_bar("flying rounds") as bar:
-            r = simulate_round(s, round=key, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
+            r = simulate_round(s, round=round_, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
                                batch=batch, workers=workers, scheduler=scheduler, policy=policy,
                                opponent_policy=opponent_policy, progress=bar, rules=rules,
-                               five_player=True if five_player else None)
+                               five_player=True if five_player else None, purse=purse)
     except ImportError as exc:
         raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
     if fmt == "json":
@@ -90,6 +80,8 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
     for line in _histogram(me.credits_distribution):
         echo(line)
     flo, fhi = me.p_finish_ci
+    for line in by_source_lines(r):
+        echo(line)
     echo(f"finished:  {pct(me.p_finish)}  95 % CI [{flo * 100:.2f} %, {fhi * 100:.2f} %]  ({_causes(me.gave_up_shares)})")
     slo, shi = me.p_survive_ci
     echo(f"survived:  {pct(me.p_survive)}  95 % CI [{slo * 100:.2f} %, {shi * 100:.2f} %]")

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from ..defaults import RUNS_COMPARE
-from ..errors import InputError
 from ..fix import FixResult, fix
 from ..model import Ship
 from ..round.result import paired
@@ -239,42 +238,33 @@ def report(
     progress
         ``progress(stage)`` is called with a word as each stage starts.
     """
+    from .. import validate as valid
     from ..parallel import seed_of
-    from ..round import build_deck, load_deck_file, round_rules, simulate_round
-    from ..round.deck import Deck
-    from ..round.rulebook import round_key
-    from ..shipfile import load_ship
+    from ..round import build_deck, round_rules, simulate_round
+    from ..round.result import RUN_BYTES
 
-    say = progress or (lambda stage: None)
     loaded: list[tuple[Ship, str | None]] = []
-    for given in (ship, other):
-        if given is None:
+    for name, given in (("ship", ship), ("other", other)):
+        if given is None and name == "other":
             continue
-        if isinstance(given, Ship):
-            loaded.append((given, given.source))
-        else:
-            loaded.append((load_ship(given), str(given)))
+        sh = valid.ship(given, key=name)
+        loaded.append((sh, sh.source if isinstance(given, Ship) else str(given)))
     first = loaded[0][0]
-    try:
-        default = "3a" if first.board.name == "IIIa" else min(first.board.level, 3)
-        key = round_key(round if round is not None else default)
-    except ValueError as exc:
-        raise InputError(str(exc), key="round", value=round, expected="1, 2, 3, 3a or learning") from None
-    rules = round_rules(key)
-    ed = edition or first.edition
-    if deck is None:
-        try:
-            the_deck: Deck = build_deck(rules, ed)
-        except ValueError as exc:
-            raise InputError(str(exc), key="round", value=key, expected="a round whose card levels the edition has "
-                             "(2021: levels I and II)") from None
-    elif isinstance(deck, Deck):
-        the_deck = deck
-    else:
-        the_deck = load_deck_file(deck)
-    weights = swarm_weights(the_deck)
+    default = "3a" if first.board.name == "IIIa" else min(first.board.level, 3)
+    key = valid.round_key(round if round is not None else default)
+    ed = valid.edition(edition) or first.edition
+    opp = valid.opponents(opponents)
+    say = valid.callback(progress, key="progress", expected="a callable(stage) or None") or (lambda stage: None)
+    recommendations = bool(valid.flag(recommendations, key="recommendations"))
+    # the figures keep every ship's runs, and one flight more is in the air, up to five players each
+    runs = valid.runs(runs, minimum=10, run_bytes=(len(loaded) + 1) * 5 * RUN_BYTES,
+                      what="keeping the per-run results of")
     s = seed_of(rng, seed)
-    opp = [o if isinstance(o, Ship) else load_ship(o) for o in opponents] if opponents is not None else None
+    rules = round_rules(key)
+    the_deck = valid.deck(deck, edition=edition)
+    if the_deck is None:
+        the_deck = build_deck(rules, ed)
+    weights = swarm_weights(the_deck)
 
     def fly(sh: Ship, policy: str, n: int, sd: int) -> Any:
         return simulate_round(sh, round=key, opponents=opp, deck=the_deck, runs=n, seed=sd, policy=policy)

@@ -32,15 +32,20 @@ from . import track
 from .cards import RESOLVERS
 from .deck import Deck
 from .policy import RoundPolicy
-from .race import HYPERSPACE, LAPPED, NO_HUMANS, ROLLS, VOLUNTARY, Race, Table
+from .race import HYPERSPACE, LAPPED, LAUNCH, ROLLS, VOLUNTARY, Race, Table
 from .rulebook import RoundRules
 from .scoring import score
-from .state import ShipModel
+from .state import COLOURS, ShipModel
 
-__all__ = ["TYPES", "Chunk", "Job", "build_table", "play", "play_memo", "run_chunk"]
+__all__ = ["ACCOUNT", "SOURCES", "TYPES", "Chunk", "Job", "build_table", "play", "play_memo", "run_chunk"]
 
 TYPES = tuple(CARD_TYPES)  # card type index used in per-type accounting
-ACCOUNT = ("drawn", "lost", "credits", "days", "gave_up")
+#: per card type and player, summed over runs: cards met, components lost, credits paid during the
+#: flight (card rewards and goods sold by halves leaving), track spaces moved, gave up there, and the
+#: sale value at the end of the goods it loaded still aboard, in half credits (full price counts 2)
+ACCOUNT = ("drawn", "lost", "credits", "days", "gave_up", "goods_half")
+#: where a run's credits come from (contract §5.1); the parts of a run add up to its credits
+SOURCES = ("cards", "goods", "arrival", "best_looking", "penalty")
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,11 +58,13 @@ class Job:
     deck: Deck
     five: bool
     assume_weakest: bool = False  # a ship alone is the weakest in combat zones and sabotage
+    purse: tuple[int, ...] = ()  # each player's credits before the round (default none)
 
 
 @dataclass
 class Chunk:
-    """One chunk's per-run arrays ``(players, runs)`` and per-type totals ``(players, types, 5)``."""
+    """One chunk's per-run arrays ``(players, runs)``, the credits by source ``(players, runs, 5)``
+    (:data:`SOURCES`) and per-type totals ``(players, types, 6)`` (:data:`ACCOUNT`)."""
 
     credits: np.ndarray
     lost: np.ndarray
@@ -68,6 +75,7 @@ class Chunk:
     card_credits: np.ndarray
     by_type: np.ndarray
     tile_lost: list[np.ndarray]
+    sources: np.ndarray
 
 
 def build_table(job: Job) -> Table:
@@ -75,47 +83,11 @@ def build_table(job: Job) -> Table:
     for s in job.ships:
         same = next((m for m in models if m.ship == s), None)
         models.append(ShipModel(s, flight=same.fm if same is not None else None))
-    return Table(models, list(job.policies), job.rules, job.five, job.assume_weakest)
+    return Table(models, list(job.policies), job.rules, job.five, job.assume_weakest, job.purse)
 
 
 def _overrides(policies: list[RoundPolicy], name: str) -> bool:
     return any(getattr(type(p), name) is not getattr(RoundPolicy, name) for p in policies)
-
-
-def _after_card(t: Table):  # type: ignore[no-untyped-def]
-    """Ships (or IIA halves) left without humans leave: (next state, credits, gave up: 1, or 2 when
-    only a half in hyperspace is left)."""
-    def fn(gid: int, _: int) -> tuple[int, int, int]:
-        p, m, _pol, st = t.state(gid)
-        hulls = m.live_hulls(st)
-        if not hulls:  # nothing left flying
-            return (t.intern(p, m.come_back(st)), 0, 2) if st[5] else (gid, 0, 1)
-        empty = [h for h in hulls if m.humans(st, h if m.multi else None) == 0]
-        if not empty:
-            return (gid, 0, 0)
-        if len(empty) == len(hulls) and not st[5]:
-            return (gid, 0, 1)
-        credits = 0
-        for h in empty:
-            st, c = m.leave_hull(st, h, t.prices)
-            credits += c
-        if len(empty) == len(hulls):
-            return (t.intern(p, m.come_back(st)), credits, 2)
-        return (t.intern(p, st), credits, 0)
-    return t.memo("after", fn, 3)
-
-
-def _crewless(race: Race, cols: np.ndarray | None = None) -> None:
-    memo = _after_card(race.t)
-    flying = race.out == 0
-    for p in range(race.P):
-        sel = np.flatnonzero(flying[p])
-        if len(sel) == 0:
-            continue
-        _, credits, gone = race.apply(memo, np.full(len(sel), p), sel)
-        race.credits[p, sel] += credits
-        race.give_up(np.full(int((gone == 1).sum()), p), sel[gone == 1], NO_HUMANS)
-        race.only_away_left(np.full(int((gone == 2).sum()), p), sel[gone == 2])
 
 
 def _lost_now(race: Race) -> np.ndarray:
@@ -170,7 +142,7 @@ def _hyperspace(race: Race, card: Any, cols: np.ndarray) -> None:
         if len(sel) == 0:
             continue
         _, jump, credits = race.apply(memo, np.full(len(sel), p), sel, last)
-        race.credits[p, sel] += credits
+        race.sold[p, sel] += credits
         gone = sel[jump == 1]
         race.hyper[p, gone] = 2  # this card and the next (rules §11.2)
         race.half[p, sel[jump == 2]] = 2
@@ -249,7 +221,7 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
     hyper_policy = _overrides(table.policies, "hyperspace") and any(m.engine_boosters for m in table.models)
     quit_policy = _overrides(table.policies, "give_up")
     techies = [p for p, m in enumerate(table.models) if m.specialisation == "techie"]
-    _crewless(race)  # a ship (or half) without humans at launch leaves at once (OQ20)
+    race.crewless()  # a ship (or half) without humans at launch leaves at once (OQ20)
     lost = _lost_now(race)
     for s in range(size):
         race.slot = s
@@ -264,7 +236,7 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
         if quit_policy:
             _voluntary(race)
         before_out = race.out.copy()
-        before_credits = race.credits.copy()
+        before_credits = race.credits + race.sold
         before_pos = race.pos.copy()
         present = race.present(np.arange(n))
         col = decks[:, s]
@@ -273,10 +245,13 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
         cuts = np.flatnonzero(np.diff(srt)) + 1
         for grp in np.split(order, cuts):
             card = cards[int(col[grp[0]])]
+            race.kind = TYPES.index(card.type)
             if hyper_policy:
                 _hyperspace(race, card, grp)
+                race.crewless(grp)  # the jump's engine destroyed may take the humans with it
             RESOLVERS[card.type](race, card, grp)
-        _crewless(race)
+        race.kind = LAUNCH
+        race.crewless()  # after every card (in a Combat Zone only now)
         lap = track.lapped(race.pos, race.out == 0, table.rules.track)
         if lap.any():
             pp, cc = np.nonzero(lap)
@@ -284,7 +259,7 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
         now = _lost_now(race)
         kinds = type_of[col]
         for p in range(P):
-            parts = (present[p].astype(np.int64), now[p] - lost[p], race.credits[p] - before_credits[p],
+            parts = (present[p].astype(np.int64), now[p] - lost[p], race.credits[p] + race.sold[p] - before_credits[p],
                      race.pos[p] - before_pos[p], ((before_out[p] == 0) & (race.out[p] != 0)).astype(np.int64))
             for a, arr in enumerate(parts):
                 by_type[p, :, a] += np.bincount(kinds, weights=arr, minlength=len(TYPES)).astype(np.int64)
@@ -292,6 +267,7 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
     if hyper_policy:  # halves still in hyperspace come back for the scoring (not lost)
         _come_back(race, np.ones((P, n), dtype=bool))
     sc = score(race)
+    by_type[:, :, ACCOUNT.index("goods_half")] = _goods_by_type(race, sc["finished"])
     start = np.asarray(table.rules.start_positions(P), dtype=np.int64)[:, None]
     tile_lost = []
     for p, m in enumerate(table.models):
@@ -310,7 +286,29 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
         gave_up=race.out.copy(),
         days=(race.pos - start).astype(np.int32),
         place=sc["place"].astype(np.int8),
-        card_credits=race.credits.astype(np.int32),
+        card_credits=(race.credits + race.sold).astype(np.int32),
         by_type=by_type,
         tile_lost=tile_lost,
+        sources=np.stack([sc[k] for k in SOURCES], axis=-1).astype(np.int32),
     )
+
+
+def _goods_by_type(race: Race, finished: np.ndarray) -> np.ndarray:
+    """``(players, types)``: per card type, the sale value of the goods it loaded still aboard at the
+    end, summed over runs, in half credits (full price after a finished flight, half after giving
+    up, before the total's rounding)."""
+    t = race.t
+    P, n = race.P, race.n
+    out = np.zeros((P, len(TYPES)), dtype=np.int64)
+    counts = t.goods_counts(race.sid.reshape(-1)).reshape(P, n, 4)
+    price = np.asarray([t.prices[c] for c in COLOURS], dtype=np.int64)
+    depth = race.prov.shape[-1]
+    aboard = np.arange(depth)[None, None, None, :] < counts[..., None]  # (P, n, 4, depth)
+    weight = np.where(finished, 2, 1)[:, :, None, None] * price[None, None, :, None]
+    src = race.prov.astype(np.int64)
+    for p in range(P):
+        sel = aboard[p] & (src[p] != LAUNCH)
+        if sel.any():
+            w = np.broadcast_to(weight[p], sel.shape)[sel]
+            out[p] = np.bincount(src[p][sel], weights=w, minlength=len(TYPES))[: len(TYPES)].astype(np.int64)
+    return out

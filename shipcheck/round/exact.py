@@ -12,7 +12,8 @@ is (distinct joint states) x 36 per roll, as in ``odds``.
 
 The ship is player 0 and the leader at the start; opponents follow at the round's start spacing.
 Alone, a combat zone hits nobody (rules §10.1(3)) unless ``assume_weakest`` takes the ship to be
-the weakest on every line.
+the weakest on every line. A ship left without humans leaves at once (after each meteor, shot or
+fight), except in a combat zone, where it leaves after the card.
 """
 
 from __future__ import annotations
@@ -151,9 +152,10 @@ class _Game:
         return (tuple(pos), j[1], j[2])
 
     # -- one roll --------------------------------------------------------------------------------
-    def roll(self, dist: Tagged, attack: Attack, j_index: int, hit: Any) -> Tagged:
+    def roll(self, dist: Tagged, attack: Attack, j_index: int, hit: Any, at_once: bool = True) -> Tagged:
         """One meteor or shot over joint states tagged with who it strikes (``hit(joint, tag)``):
-        each of the 36 dice pairs, one roll for every player struck."""
+        each of the 36 dice pairs, one roll for every player struck; those left without humans
+        leave at once (``at_once``; in a combat zone they leave after the card)."""
         out: Tagged = defaultdict(Fraction)
         for (joint, tag), p in dist.items():
             who = hit(joint, tag)
@@ -166,8 +168,15 @@ class _Game:
                     m = self.models[q]
                     oi = m.fm.outcomes(attack)[1][pair]
                     states[q] = m.flight_step(states[q], attack, j_index, oi, self.policies[q].flight)
-                out[((joint[0], tuple(states), joint[2]), tag)] += p * SIXTH
+                fly = joint[2] if not at_once else self.leave(joint[2], states, who)
+                out[((joint[0], tuple(states), fly), tag)] += p * SIXTH
         return dict(out)
+
+    def leave(self, fly: tuple[bool, ...], states: Sequence[RState], who: Any) -> tuple[bool, ...]:
+        """Players ``who`` left without humans leave at once."""
+        if all(self.models[q].humans(states[q]) > 0 for q in who):
+            return fly
+        return tuple(f and (q not in who or self.models[q].humans(states[q]) > 0) for q, f in enumerate(fly))
 
     def after_card(self, dist: Dist) -> Dist:
         """Ships without humans leave the flight after a card (rules §10.1)."""
@@ -195,6 +204,7 @@ class _Game:
         for joint, prob in dist.items():
             pos, states_t, fly = joint
             states = list(states_t)
+            flying = list(fly)
             defeats = 0
             takers: dict[int, int] = {}
             losers = []
@@ -225,12 +235,14 @@ class _Game:
                         states[p] = m.lose_crew(states[p], card.crew_penalty or 0,
                                                 pol.crew_order(self.view(p, states[p])))
                     losers.append(p)
-            j2 = self.lose_days((pos, tuple(states), fly), takers)
+                if self.models[p].humans(states[p]) == 0:
+                    flying[p] = False  # left without humans: it leaves at once
+            j2 = self.lose_days((pos, tuple(states), tuple(flying)), takers)
             out[(j2, tuple(losers))] += prob
         tagged = dict(out)
         if card.type == "pirates":  # every defeated ship is marked first, then each shot is rolled once
             for k, shot in enumerate(card.shots):
-                tagged = self.roll(tagged, shot, k, lambda j, tag: tag)
+                tagged = self.roll(tagged, shot, k, lambda j, tag: tuple(p for p in tag if j[2][p]))
         return _untag(tagged)
 
     def diplomat(self, p: int, st: RState, card: Card, penalty: str) -> bool:
@@ -306,7 +318,7 @@ class _Game:
                 for k, shot in enumerate(line.shots):
                     def who(j: Joint, tag: Any, k: int = k, first_heavy: int = first_heavy) -> tuple[int, ...]:
                         return tuple(p for p, light in tag if not (light and k == first_heavy))
-                    tagged = self.roll(tagged, shot, k, who)
+                    tagged = self.roll(tagged, shot, k, who, at_once=False)
             dist = _untag(tagged)
         return dist
 

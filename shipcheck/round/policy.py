@@ -215,10 +215,9 @@ class RacingPolicy(RoundPolicy):
 POLICIES: dict[str, type[RoundPolicy]] = {"default": DefaultPolicy, "racing": RacingPolicy}
 
 
-def resolve_policy(spec: Any) -> RoundPolicy:
+def resolve_policy(spec: Any, *, key: str = "policy") -> RoundPolicy:
     """A policy from a name in :data:`POLICIES` or a :class:`RoundPolicy` object."""
-    if isinstance(spec, RoundPolicy):
-        return spec
-    if isinstance(spec, str) and spec in POLICIES:
-        return POLICIES[spec]()
-    raise ValueError(f"policy {spec!r}: expected {', '.join(POLICIES)} or a RoundPolicy object")
+    from shipcheck.validate import policy
+
+    spec = policy(spec, POLICIES, key=key, kind=RoundPolicy)
+    return spec if isinstance(spec, RoundPolicy) else POLICIES[spec]()

@@ -4,8 +4,15 @@ Rows are players (0 is the ship, then the opponents in order), columns are runs.
 interned state ids (:class:`~shipcheck.round.memo.Registry`), ``pos`` track positions, ``out`` the
 cause a player gave up for (0 while flying), ``hyper`` the cards a player still spends in
 hyperspace, ``half`` the cards one half of a class IIA ship still spends there while the other
-flies (the half itself waits in the state's ``away``), ``credits`` the credits earned so far. Cards receive the race and the columns of the
-runs that drew them (:mod:`shipcheck.round.cards`).
+flies (the half itself waits in the state's ``away``), ``credits`` the credits cards paid so far,
+``sold`` the credits of goods sold by IIA halves that left the flight. Cards receive the race and
+the columns of the runs that drew them (:mod:`shipcheck.round.cards`).
+
+``prov[p, run, colour, i]`` is where the ``i``-th good of a colour aboard came from: the card type
+that loaded it (its index in ``engine.TYPES``), or :data:`LAUNCH`. Goods of one colour are told
+apart only by the order they came aboard: when some leave (sold, lost, a hold destroyed) the last
+loaded go first, so the entries below the colour's count are always the goods aboard, and a load
+writes its card type above the count it found (:meth:`Race.apply`).
 """
 
 from __future__ import annotations
@@ -23,13 +30,14 @@ from .state import RState, ShipModel
 if TYPE_CHECKING:
     from .rulebook import RoundRules
 
-__all__ = ["CAUSES", "Race", "Table"]
+__all__ = ["CAUSES", "LAUNCH", "Race", "Table"]
 
 # causes of giving up (rules §10.1), as stored in RoundResult arrays
 FLYING, NO_HUMANS, NO_ENGINES, LAPPED, HYPERSPACE, VOLUNTARY = range(6)
 CAUSES = ("finished", "no_humans", "no_engine_power", "lapped", "hyperspace_last_card", "voluntary")
 
 ROLLS = 8  # rolls of two dice reserved per card slot (the most any card needs: 7 meteors, 3x2 sabotage)
+LAUNCH = 127  # the provenance of goods aboard at launch (card types are 0..11)
 
 
 class Table:
@@ -37,8 +45,10 @@ class Table:
     the memo tables (shared by every chunk the worker runs)."""
 
     def __init__(self, models: list[ShipModel], policies: list[RoundPolicy], rules: RoundRules,
-                 five: bool, assume_weakest: bool = False) -> None:
+                 five: bool, assume_weakest: bool = False, purse: tuple[int, ...] = ()) -> None:
         self.models = models
+        #: each player's credits before the round: the end-of-round payment takes no more
+        self.purse = tuple(purse) + (0,) * (len(models) - len(purse))
         self.policies = policies
         self.rules = rules
         self.five = five
@@ -47,6 +57,10 @@ class Table:
         self.reg = Registry()
         self.memos: dict[Any, Memo] = {}
         self.prices = rules.goods
+        #: the most goods of one colour a player can hold (the provenance stack's depth)
+        self.goods_depth = max([sum(n + sp for _, n, sp, _ in m.holds) for m in models] + [1])
+        self._n_counts = 0
+        self._count_array = np.zeros((0, 4), dtype=np.int64)
 
     def state(self, gid: int) -> tuple[int, ShipModel, RoundPolicy, RState]:
         p = self.reg.players[gid]
@@ -64,6 +78,30 @@ class Table:
         if m is None:
             m = self.memos[key] = Memo(fn, nout, nkeys)
         return m
+
+    def goods_counts(self, ids: np.ndarray) -> np.ndarray:
+        """``(len(ids), 4)``: goods of each colour aboard in the states ``ids`` (a half away in
+        hyperspace included: its goods come back)."""
+        states = self.reg.states
+        have = self._n_counts
+        if have < len(states):
+            buf = self._count_array
+            if len(buf) < len(states):
+                buf = np.zeros((max(2 * len(buf), len(states), 64), 4), dtype=np.int64)
+                buf[:have] = self._count_array[:have]
+                self._count_array = buf
+            for gid in range(have, len(states)):
+                st = states[gid]
+                row = buf[gid]
+                for g in st[3]:
+                    for x in g:
+                        row[x] += 1
+                for g in (st[5][3] if st[5] else ()):
+                    for x in g:
+                        row[x] += 1
+            self._n_counts = len(states)
+        return self._count_array[ids]
+
 
 
 class Race:
@@ -84,9 +122,12 @@ class Race:
         self.hyper = np.zeros((P, n), dtype=np.int8)
         self.half = np.zeros((P, n), dtype=np.int8)
         self.credits = np.zeros((P, n), dtype=np.int64)
+        self.sold = np.zeros((P, n), dtype=np.int64)
         self.sid = np.empty((P, n), dtype=np.int64)
         for p, m in enumerate(table.models):
             self.sid[p] = table.intern(p, m.initial())
+        self.kind = LAUNCH  # the card type being played (the provenance of goods it loads)
+        self.prov = np.full((P, n, 4, table.goods_depth), LAUNCH, dtype=np.int8)
 
     # -- who is where ----------------------------------------------------------------------------
     def present(self, cols: np.ndarray) -> np.ndarray:
@@ -114,9 +155,43 @@ class Race:
     def apply(self, memo: Memo, p: np.ndarray, c: np.ndarray, keys: Any = 0) -> np.ndarray:
         """Look up ``memo`` for players ``p`` in runs ``c`` (absolute columns), store output 0 as
         their new state ids, and return all outputs."""
-        vals = memo(self.sid[p, c], keys)
-        self.sid[p, c] = vals[0]
+        old = self.sid[p, c]
+        vals = memo(old, keys)
+        new = vals[0]
+        changed = np.flatnonzero(new != old)
+        if len(changed):
+            self._loaded(np.broadcast_to(p, old.shape)[changed], c[changed], old[changed], new[changed])
+        self.sid[p, c] = new
         return vals
+
+    def _loaded(self, p: np.ndarray, c: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
+        """Goods that came aboard (a colour's count grew) came from the card type being played."""
+        t = self.t
+        gain = t.goods_counts(new) - t.goods_counts(old)
+        if not (gain > 0).any():
+            return
+        before = t.goods_counts(old)
+        for colour in range(4):
+            rows = np.flatnonzero(gain[:, colour] > 0)
+            for k in range(int(gain[rows, colour].max(initial=0))):
+                r = rows[gain[rows, colour] > k]
+                self.prov[p[r], c[r], colour, before[r, colour] + k] = self.kind
+
+    def crewless(self, cols: np.ndarray | None = None) -> None:
+        """Ships (or IIA halves) without humans leave the flight at once (rules §10.1; in a Combat
+        Zone only after the card, which the engine sees to): a half left alone while the other waits
+        in hyperspace leaves and the ship waits there; a ship with nothing left flying gives up."""
+        memo = _after_card(self.t)
+        cols = np.arange(self.n) if cols is None else cols
+        flying = self.out[:, cols] == 0
+        for p in range(self.P):
+            sel = cols[flying[p]]
+            if len(sel) == 0:
+                continue
+            _, credits, gone = self.apply(memo, np.full(len(sel), p), sel)
+            self.sold[p, sel] += credits
+            self.give_up(np.full(int((gone == 1).sum()), p), sel[gone == 1], NO_HUMANS)
+            self.only_away_left(np.full(int((gone == 2).sum()), p), sel[gone == 2])
 
     def only_away_left(self, p: np.ndarray, c: np.ndarray) -> None:
         """The half flying left the flight while the other was in hyperspace: the ship is now that
@@ -154,3 +229,27 @@ class Race:
     def roll(self, cols: np.ndarray, j: int) -> np.ndarray:
         """Roll ``j`` of the current card slot for runs ``cols``: dice pair indices 0-35."""
         return self.rolls[cols, self.slot, j]
+
+
+def _after_card(t: Table) -> Memo:
+    """Memo ``state -> (state, credits, gone)``: halves without humans leave (``credits`` half the
+    value of their goods), ``gone`` 1 when the ship is left without humans, 2 when only a half in
+    hyperspace is left."""
+    def fn(gid: int, _: int) -> tuple[int, int, int]:
+        p, m, _pol, st = t.state(gid)
+        hulls = m.live_hulls(st)
+        if not hulls:  # nothing left flying
+            return (t.intern(p, m.come_back(st)), 0, 2) if st[5] else (gid, 0, 1)
+        empty = [h for h in hulls if m.humans(st, h if m.multi else None) == 0]
+        if not empty:
+            return (gid, 0, 0)
+        if len(empty) == len(hulls) and not st[5]:
+            return (gid, 0, 1)
+        credits = 0
+        for h in empty:
+            st, c = m.leave_hull(st, h, t.prices)
+            credits += c
+        if len(empty) == len(hulls):
+            return (t.intern(p, m.come_back(st)), credits, 2)
+        return (t.intern(p, st), credits, 0)
+    return t.memo("after", fn, 3)

@@ -16,14 +16,18 @@ from .deck import Deck
 from .race import CAUSES
 from .rulebook import RoundRules
 
-__all__ = ["PlayerResult", "RoundResult", "mean_ci", "paired"]
+__all__ = ["RUN_BYTES", "SOURCES", "PlayerResult", "RoundResult", "by_source_lines", "mean_ci", "paired"]
 
 PERCENTILES = (5, 25, 50, 75, 95)
+#: bytes one run keeps per player: credits, card credits, days and the five sources (4 each), lost
+#: (2), survived, cause and place (1 each), twice over while the chunks are joined, rounded up
+RUN_BYTES = 80
+SOURCES = ("cards", "goods", "arrival", "best_looking", "penalty")  # engine.SOURCES (contract §5.1)
 _SHIP_SUMMARIES = frozenset((
     "credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished", "p_survive",
     "p_survive_ci", "p_finish", "p_finish_ci", "expected_lost", "expected_lost_ci", "expected_lost_se",
     "lost_distribution", "credits_mean", "credits_ci", "credits_percentiles", "credits_distribution",
-    "gave_up_shares", "by_card_type", "tile_lost",
+    "gave_up_shares", "by_card_type", "tile_lost", "sources", "source_runs",
 ))
 
 
@@ -62,7 +66,10 @@ class PlayerResult:
     ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.race.CAUSES`); ``days[r]``
     the final track position counted from the leader's start space (negative: behind it);
     ``place[r]`` the arrival place (0 when the ship gave up); ``tile_lost[k]`` runs in which tile
-    ``k`` (grid order) was lost; ``by_type`` totals per card type (see :attr:`by_card_type`).
+    ``k`` (grid order) was lost; ``by_type`` totals per card type (see :attr:`by_card_type`);
+    ``sources[r]`` the credits of run ``r`` by source (:data:`SOURCES`, columns in that order; they
+    add up to ``credits[r]``, see :attr:`by_source`); ``purse`` the credits in the purse before the
+    round (``credits`` never go below minus it).
     """
 
     name: str
@@ -77,6 +84,8 @@ class PlayerResult:
     place: np.ndarray
     tile_lost: np.ndarray
     by_type: np.ndarray = field(repr=False)
+    sources: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, len(SOURCES)), dtype=np.int32))
+    purse: int = 0
 
     def __repr__(self) -> str:
         return (f"PlayerResult({self.name!r}, runs={self.runs}, p_survive={self.p_survive:.4g}, "
@@ -145,6 +154,20 @@ class PlayerResult:
         return {int(v): int(c) / self.runs for v, c in zip(vals, counts)}
 
     @property
+    def by_source(self) -> dict[str, float]:
+        """Mean credits per run by source (contract §5.1): ``cards`` (card rewards, luxury-cabin and
+        Manager and Merchant bonuses), ``goods`` (sold at the end, half rounded up after giving up,
+        and by IIA halves leaving), ``arrival``, ``best_looking`` and ``penalty`` (minus what the
+        lost and set-aside components cost, capped as the board says and by the purse). Each run's
+        parts add up to its credits exactly, so these add up to :attr:`credits_mean`."""
+        sums = self.sources.sum(axis=0, dtype=np.int64)
+        return {k: int(v) / self.runs for k, v in zip(SOURCES, sums)}
+
+    def source_runs(self, source: str) -> np.ndarray:
+        """The per-run credits of one source (:data:`SOURCES`)."""
+        return self.sources[:, SOURCES.index(source)]
+
+    @property
     def gave_up_shares(self) -> dict[str, float]:
         """Share of runs per cause of giving up (causes that occurred only)."""
         counts = np.bincount(self.gave_up.astype(np.int64), minlength=len(CAUSES))
@@ -152,22 +175,26 @@ class PlayerResult:
 
     @property
     def by_card_type(self) -> dict[str, dict[str, float]]:
-        """Per card type met: cards met per run, and per run the components lost, credits earned,
-        track spaces moved and the share of runs giving up on such a card."""
+        """Per card type met: cards met per run, and per run the components lost, credits earned on
+        such cards during the flight, track spaces moved, the share of runs giving up on such a card
+        and ``expected_goods_value``: the sale value of the goods such cards loaded that were still
+        aboard at the end (full price after a finished flight, half after giving up; goods of one
+        colour leave the ship last loaded first)."""
         from .engine import TYPES
 
         out = {}
         n = self.runs
         for i, name in enumerate(TYPES):
-            drawn, lost, credits, days, gave = (int(x) for x in self.by_type[i])
+            drawn, lost, credits, days, gave, goods_half = (int(x) for x in self.by_type[i])
             if drawn:
                 out[name] = {"drawn": drawn / n, "expected_lost": lost / n, "expected_credits": credits / n,
-                             "expected_days": days / n, "p_gave_up": gave / n}
+                             "expected_days": days / n, "p_gave_up": gave / n,
+                             "expected_goods_value": goods_half / (2 * n)}
         return out
 
     def credits_summary(self) -> dict[str, Any]:
         lo, hi = self.credits_ci
-        return {"mean": self.credits_mean, "ci": [lo, hi],
+        return {"mean": self.credits_mean, "ci": [lo, hi], "by_source": self.by_source,
                 "percentiles": {str(k): v for k, v in self.credits_percentiles.items()},
                 "distribution": {str(k): v for k, v in self.credits_distribution.items()}}
 
@@ -186,6 +213,7 @@ class PlayerResult:
             "lost_distribution": {str(k): v for k, v in self.lost_distribution.items()},
             "credits": self.credits_summary(),
             "card_credits": float(np.mean(self.card_credits, dtype=np.float64)),
+            "purse": self.purse,
             "gave_up": self.gave_up_shares,
             "tiles": [{"at": b.cell_name(t.at), "p_lost": int(c) / self.runs}
                       for t, c in zip(self.ship.tiles, self.tile_lost)],
@@ -209,6 +237,7 @@ class RoundResult:
     batch: int
     five_player: bool
     notes: tuple[str, ...] = ()
+    purse: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
         s = self.ship_result
@@ -229,9 +258,20 @@ class RoundResult:
             return getattr(self.players[0], name)
         raise AttributeError(name)
 
+    @property
+    def by_source(self) -> Any:
+        """A pandas DataFrame, one row per player (index: names, the ship first): the mean credits
+        per run by source (:data:`SOURCES`) and their total ``credits``."""
+        import pandas as pd
+
+        rows = [{**p.by_source, "credits": p.credits_mean} for p in self.players]
+        return pd.DataFrame(rows, index=pd.Index([p.name for p in self.players], name="player"),
+                            columns=[*SOURCES, "credits"])
+
     def to_frame(self) -> Any:
-        """One row per run and player: credits, card credits, lost, days, place, survived,
-        finished, gave-up cause."""
+        """One row per run and player: credits and their sources (``cards``, ``goods``, ``arrival``,
+        ``best_looking``, ``penalty``: they add up to ``credits``), card credits, lost, days, place,
+        survived, finished, gave-up cause."""
         import pandas as pd
 
         frames = []
@@ -241,6 +281,7 @@ class RoundResult:
                 "player": i,
                 "name": pr.name,
                 "credits": pr.credits,
+                **{k: pr.sources[:, j] for j, k in enumerate(SOURCES)},
                 "card_credits": pr.card_credits,
                 "lost": pr.lost,
                 "days": pr.days,
@@ -272,5 +313,28 @@ class RoundResult:
                       "arrival": list(r.arrival_rewards(len(self.players), self.five_player)),
                       "best_looking": r.best_looking, "luxury": r.luxury, "five_player": self.five_player,
                       "source": r.source}
+        d["rules"]["epidemic"] = r.epidemic
+        d["purse"] = self.players[0].purse
         d["notes"] = list(self.notes)
         return d
+
+
+def by_source_lines(result: RoundResult) -> list[str]:
+    """A short text table of where the ship's credits come from, beside the field's (the opponents')
+    mean: one line per source (contract §5.1) and the total."""
+    me = result.ship_result
+    field_ = result.opponents
+    head = "credits by source (per run):   this ship" + ("   field" if field_ else "")
+    out = [head]
+    mine = me.by_source
+    theirs = {k: sum(o.by_source[k] for o in field_) / len(field_) for k in SOURCES} if field_ else {}
+    for k in SOURCES:
+        line = f"  {k.replace('_', ' '):<28} {mine[k]:9.2f}"
+        if field_:
+            line += f" {theirs[k]:7.2f}"
+        out.append(line)
+    total = f"  {'total':<28} {me.credits_mean:9.2f}"
+    if field_:
+        total += f" {sum(o.credits_mean for o in field_) / len(field_):7.2f}"
+    out.append(total)
+    return out

@@ -16,20 +16,24 @@ from typing import Any
 from shipcheck.data import data_path
 from shipcheck.errors import InputError, Locator, read_text_file, read_toml
 
-__all__ = ["ROUNDS", "RoundRules", "round_key", "round_rules"]
+__all__ = ["EPIDEMIC", "ROUNDS", "RoundRules", "round_key", "round_rules"]
 
 ROUNDS = ("learning", "1", "2", "3", "3a")
 RULES_BYTES = 1024 * 1024  # the largest rules file read
 _LEVELS = {"I": 1, "II": 2, "III": 3}
 _ROUND_KEYS = ("level", "deck", "track", "start_gaps", "arrival", "best_looking", "luxury", "provisional")
+#: which cabins an Epidemic strikes (OQ14): those ``adjacent`` to another occupied cabin (on the
+#: next square, joined or not) or only those ``joined`` to one by connectors
+EPIDEMIC = ("adjacent", "joined")
+_CARD_KEYS = ("epidemic", "provisional")
 
 
-def round_key(value: Any) -> str:
-    """``1``, ``"1"``, ``"3a"``, ``"learning"`` as the key of ``[round.*]``; raises ValueError."""
-    key = str(value).strip().lower() if not isinstance(value, bool) else ""
-    if key in ROUNDS:
-        return key
-    raise ValueError(f"round {value!r}: expected 1, 2, 3, 3a or learning")
+def round_key(value: Any, *, key: str = "round") -> str:
+    """``1``, ``"1"``, ``"3a"``, ``"learning"`` as the key of ``[round.*]``; an InputError (a
+    ValueError) naming ``key`` otherwise (:func:`shipcheck.validate.round_key`)."""
+    from shipcheck.validate import round_key as valid_round
+
+    return valid_round(value, key=key, rounds=ROUNDS)
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class RoundRules:
     provisional: dict[str, str] = field(hash=False, compare=False)  # key -> why it is provisional
     cap_notes: dict[str, str] = field(hash=False, compare=False)
     source: str = "packaged"
+    epidemic: str = "adjacent"
+    card_notes: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def cards(self) -> int:
@@ -79,6 +85,17 @@ class RoundRules:
 
     def notes(self, used: tuple[str, ...] = ("track", "start_gaps", "arrival", "best_looking", "luxury")) -> list[str]:
         return [f"provisional {k}: {self.provisional[k]}" for k in used if k in self.provisional]
+
+    def card_rule_notes(self, types: set[str] | frozenset[str]) -> list[str]:
+        """Notes on the card rules of ``[cards]`` that the card types ``types`` use."""
+        out = []
+        if "epidemic" in types:
+            what = ("joined by connectors to another occupied cabin" if self.epidemic == "joined" else
+                    "next to another occupied cabin, joined or not")
+            why = self.card_notes.get("epidemic")
+            out.append(f"epidemic = \"{self.epidemic}\": it strikes occupied cabins {what}"
+                       + (f" (provisional, {why})" if why else f" (set by {self.source})"))
+        return out
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -118,6 +135,10 @@ def _user_overrides(doc: dict[str, Any]) -> set[tuple[str, ...]]:
     for k in doc.get("caps", {}):
         if k != "provisional":
             out.add(("caps", k))
+    cards = doc.get("cards", {})
+    for k in cards if isinstance(cards, dict) else ():
+        if k != "provisional":
+            out.add(("cards", k))
     return out
 
 
@@ -134,9 +155,9 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
         loc = raw_user["__locator__"]
         user = copy.deepcopy({k: v for k, v in raw_user.items() if k != "__locator__"})
         for k in user:
-            if k not in ("format", "goods", "caps", "round"):
+            if k not in ("format", "goods", "caps", "round", "cards"):
                 raise InputError("unknown top-level key", file=path, line=loc.line_of(k), key=k,
-                                 expected="format, [goods], [caps], [round.N]")
+                                 expected="format, [goods], [caps], [cards], [round.N]")
         if user.get("format", 1) != 1:
             raise InputError("unsupported format", file=path, line=loc.line_of("format"), key="format",
                              value=user.get("format"), expected="1")
@@ -146,6 +167,8 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
             base["round"][r].get("provisional", {}).pop(kk, None)
         for _, c in (o for o in overrides if o[0] == "caps"):
             base["caps"].get("provisional", {}).pop(c, None)
+        for _, c in (o for o in overrides if o[0] == "cards"):
+            base["cards"].get("provisional", {}).pop(c, None)
         src = str(path)
 
     def bad(k: str, value: Any, expected: str) -> InputError:
@@ -190,6 +213,22 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
         if type(v) is not int or v < 0:
             raise InputError("bad cap", file=path or data_path("rounds.toml"), key=f"caps.{k}", value=v,
                              expected="an integer >= 0")
+    cards_raw = base.get("cards", {})
+    cfile = path or data_path("rounds.toml")
+    if not isinstance(cards_raw, dict):
+        raise InputError("bad [cards] table", file=cfile, key="cards", value=cards_raw,
+                         expected="a table like [cards] epidemic = \"adjacent\"")
+    for k in cards_raw:
+        if k not in _CARD_KEYS:
+            raise InputError("unknown key in [cards]", file=cfile, key=f"cards.{k}", value=cards_raw[k],
+                             expected=", ".join(_CARD_KEYS))
+    epidemic = cards_raw.get("epidemic", "adjacent")
+    if epidemic not in EPIDEMIC:
+        raise InputError("bad epidemic rule", file=cfile, line=loc.line_of("epidemic") if loc else None,
+                         key="cards.epidemic", value=epidemic, expected=" or ".join(f'"{e}"' for e in EPIDEMIC))
+    card_notes = cards_raw.get("provisional", {})
+    if not isinstance(card_notes, dict):
+        card_notes = {}
     level = pos_int("level", 1)
     return RoundRules(
         round=key,
@@ -205,4 +244,6 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
         provisional=dict(raw.get("provisional", {})),
         cap_notes=cap_notes,
         source=src,
+        epidemic=epidemic,
+        card_notes={str(k): str(v) for k, v in card_notes.items()},
     )

@@ -7,7 +7,14 @@ connectors are fewest (ties all win; five players: the two lowest counts), the b
 Goods sell at full price, or half the total rounded up after giving up; the Merchant adds 1 credit
 per red and yellow good, never halved; luxury cabins and the Manager pay only a completed flight.
 Lost components, set-aside ones included, cost 1 credit each up to the board's cap; with a Lawyer
-aboard at the end they are not paid (OQ17, taken as no payment at all).
+aboard at the end they are not paid (OQ17, taken as no payment at all). The purse never goes below
+zero (FAQ: "Simplesmente devolva todos os seus créditos para o banco"): a player pays at most the
+credits in the purse before the round plus those of this round (``Table.purse``).
+
+The credits of a run come from five sources (:data:`~shipcheck.round.engine.SOURCES`, contract
+§5.1) that add up to them exactly: ``cards`` (card rewards; luxury cabins, the Manager and the
+Merchant), ``goods`` (sold at the end, and by halves that left), ``arrival``, ``best_looking`` and
+``penalty`` (minus what was paid).
 """
 
 from __future__ import annotations
@@ -79,8 +86,10 @@ def score(race: Race) -> dict[str, np.ndarray]:
     bar = np.where(eligible.sum(axis=0) >= 2, bar, srt[0]) if t.five and P >= 2 else bar
     best = eligible & (ex <= bar[None, :])
     bonus = np.where(best, t.rules.best_looking, 0)
-    goods = np.where(fin, f["goods"], f["goods_half"]) + f["merchant"]
-    extra = np.where(fin, f["luxury"] * t.rules.luxury + f["manager"], 0)
-    credits = race.credits + arrival + bonus + goods + extra - f["penalty"]
-    return {"credits": credits, "arrival": arrival, "best_looking": bonus, "goods": goods, "extra": extra,
-            "penalty": f["penalty"], "place": place, "humans": f["humans"], "lost": f["lost"]}
+    goods = np.where(fin, f["goods"], f["goods_half"]) + race.sold
+    cards = race.credits + f["merchant"] + np.where(fin, f["luxury"] * t.rules.luxury + f["manager"], 0)
+    earned = cards + goods + arrival + bonus
+    purse = np.asarray(t.purse, dtype=np.int64)[:, None]
+    paid = np.minimum(f["penalty"], purse + earned)
+    return {"credits": earned - paid, "cards": cards, "goods": goods, "arrival": arrival, "best_looking": bonus,
+            "penalty": -paid, "place": place, "humans": f["humans"], "lost": f["lost"], "finished": fin}

@@ -9,17 +9,18 @@ from typing import Any
 
 import numpy as np
 
+from shipcheck import validate as valid
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
-from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, positive_int, seed_of, worker_payload
+from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
 from ..defaults import RUNS_ROUND, default_round
-from .deck import Deck, build_deck, fixed_deck, load_deck_file
+from .deck import Deck, build_deck
 from .engine import Chunk, Job, build_table, run_chunk
 from .field import default_field
 from .policy import RoundPolicy, resolve_policy
 from .race import Table
-from .result import PlayerResult, RoundResult
+from .result import RUN_BYTES, PlayerResult, RoundResult
 from .rulebook import round_key, round_rules
 
 __all__ = ["simulate_round"]
@@ -32,32 +33,9 @@ MAX_STATES = 150_000
 BATCH = 4096
 
 
-def _ship(s: Any, what: str) -> Ship:
-    if isinstance(s, Ship):
-        return s
-    if isinstance(s, (str, Path)):
-        from shipcheck.shipfile import load_ship
-
-        return load_ship(s)
-    raise InputError(f"{what} must be a Ship or a ship file path", key=what.strip("`"), value=type(s).__name__,
-                     expected="a Ship or a path")
-
-
 def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
-    if deck is None:
-        return build_deck(rules, edition)
-    if isinstance(deck, Deck):
-        return deck
-    if isinstance(deck, (str, Path)):
-        d = load_deck_file(deck)
-        if edition is not None and d.edition != edition:
-            raise InputError("the deck file's edition is not the one asked for", file=str(deck), key="edition",
-                             value=d.edition, expected=edition)
-        return d
-    if isinstance(deck, Sequence) and all(isinstance(c, str) for c in deck):
-        return fixed_deck(list(deck), edition)
-    raise InputError("bad `deck`", key="deck", value=type(deck).__name__,
-                     expected="None (drawn), a Deck, a deck file path or a list of card ids")
+    d = valid.deck(deck, edition=edition)
+    return build_deck(rules, edition) if d is None else d
 
 
 # -- chunks on the chosen backend ------------------------------------------------------------------
@@ -116,6 +94,7 @@ def simulate_round(
     rules: str | Path | None = None,
     five_player: bool | None = None,
     assume_weakest: bool = False,
+    purse: int | Sequence[int] = 0,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -154,6 +133,11 @@ def simulate_round(
     assume_weakest
         With no opponent, take the ship to be the weakest in combat zones and sabotage (a ship
         alone otherwise ignores them): what ``simulate --card`` does with ``--assume-weakest``.
+    purse
+        The credits in each player's purse before the round (one number for every player, or one
+        per player, the ship first): the purse never goes below zero, so a run's credits (the
+        change of the purse) are never below minus the purse, and the penalty for lost components
+        takes no more than the purse holds (``by_source`` shows what was paid). Default 0.
 
     Examples
     --------
@@ -162,31 +146,34 @@ def simulate_round(
     >>> 0 <= r.p_finish <= 1
     True
     """
-    me = _ship(ship, "`ship`")
+    me = valid.ship(ship)
     key = round_key(round) if round is not None else default_round(me.board)
-    runs = positive_int("runs", runs)
-    batch = positive_int("batch", batch)
+    count = valid.count(runs, key="runs")
+    batch = valid.count(batch, key="batch")
     if workers is not None:
-        workers = positive_int("workers", workers)
-    if progress is not None and not callable(progress):
-        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
-                         expected="a callable(done_runs, total_runs) or None")
+        workers = valid.count(workers, key="workers")
+    progress = valid.callback(progress, key="progress", expected="a callable(done_runs, total_runs) or None")
+    five_player = valid.flag(five_player, key="five_player", none=True)
+    assume_weakest = bool(valid.flag(assume_weakest, key="assume_weakest"))
+    ed = valid.edition(edition)
+    pol = resolve_policy(policy)
+    opp = resolve_policy(opponent_policy if opponent_policy is not None else "default", key="opponent_policy")
+    rules_path = valid.rules(rules)
     s = seed_of(rng, seed)
+    given = valid.opponents(opponents)
     notes: list[str] = []
-    rr = round_rules(key, rules)
-    if opponents is None:
+    rr = round_rules(key, rules_path)
+    if given is None:
         others, note = default_field(me, rr.level)
         notes.append(note)
     else:
-        others = [_ship(o, "an opponent") for o in opponents]
-    if len(others) > 4:
-        raise InputError("too many opponents", key="opponents", value=len(others), expected="at most 4 (5 players)")
+        others = given
     ships = (me, *others)
-    d = _deck(deck, rr, edition or (None if deck is not None else me.edition))
-    pol = resolve_policy(policy)
-    opp = resolve_policy(opponent_policy if opponent_policy is not None else "default")
+    runs = valid.runs(count, run_bytes=RUN_BYTES * len(ships), what="keeping the per-run results of")
+    d = _deck(deck, rr, ed or (None if deck is not None else me.edition))
     five = len(ships) == 5 if five_player is None else bool(five_player)
-    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest)
+    purses = _purse(purse, len(ships))
+    job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest, purses)
     if assume_weakest and not others:
         notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
     chunks = _run(job, s, batch, runs, workers, scheduler, progress)
@@ -194,12 +181,23 @@ def simulate_round(
     return _assemble(job, key, s, batch, chunks, tuple(notes))
 
 
+def _purse(purse: Any, players: int) -> tuple[int, ...]:
+    """Each player's purse from ``purse`` (one number for all, or one per player)."""
+    values = [purse] * players if isinstance(purse, int) and not isinstance(purse, bool) else purse
+    ok = isinstance(values, Sequence) and not isinstance(values, str) and len(values) == players and all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**9 for v in values)
+    if not ok:
+        raise InputError("bad `purse`", key="purse", value=purse,
+                         expected=f"a whole number of credits 0-10**9, or a list of {players} (one per player)")
+    return tuple(int(v) for v in values)
+
+
 def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
     """The round's notes: one line per provisional value or caution, naming the ships it applies to."""
     from shipcheck.rules import check
 
     rr = job.rules
-    out = rr.notes()
+    out = rr.notes() + rr.card_rule_notes({c.type for c in job.deck.cards})
     table = build_table(job)
     shared: dict[str, list[str]] = {}  # a caution -> the ships it applies to, in launch order
     for i, sh in enumerate(ships):
@@ -235,9 +233,12 @@ def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], no
             return a
 
         by_type = np.asarray(np.sum([c.by_type[p] for c in chunks], axis=0, dtype=np.int64))
+        sources = np.concatenate([c.sources[p] for c in chunks])
+        sources.setflags(write=False)
         tile_lost = np.sum([c.tile_lost[p] for c in chunks], axis=0, dtype=np.int64).reshape(len(sh.tiles))
         name = sh.name or (Path(sh.source).stem if sh.source else f"player {p + 1}")
         players.append(PlayerResult(name, sh, job.policies[p].name, cat("credits"), cat("card_credits"), cat("lost"),
-                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type))
+                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type,
+                                    sources, job.purse[p]))
     runs = len(players[0].credits)
-    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes)
+    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes, job.purse)

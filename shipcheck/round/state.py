@@ -124,8 +124,12 @@ class ShipModel:
         nb = ship.board.nb
         self.side_nb = tuple(tuple(pos.get(nb[t.at][s], -1) if nb[t.at][s] >= 0 else -1 for s in range(4))
                              for t in tiles)
+        # tiles on the next square, joined or not (an epidemic "adjacent" reading, OQ14)
+        self.near = tuple(sum(1 << j for j in set(row) if j >= 0) for row in self.side_nb)
         self.full = fm.full
-        self.aside = len(ship.aside)
+        # components paid for at the end besides those lost in flight: set aside, and a pilot cabin
+        # never placed on a board that counts it as lost (Ship.pilot_lost)
+        self.aside = len(ship.aside) + int(ship.pilot_lost)
 
     # -- the launch state ------------------------------------------------------------------------
     def initial(self) -> RState:
@@ -259,12 +263,14 @@ class ShipModel:
         return (tuple(k for k in self.cabins if crew[k] > 0)
                 + tuple(k for k in self.cabins if crew[k] == ALIEN))
 
-    def epidemic(self, st: RState) -> RState:
-        """Each occupied cabin joined to another occupied cabin loses one crew member, all at once
-        on the state before the card (rules §9.2(9), OQ14: joined, start and luxury cabins count)."""
+    def epidemic(self, st: RState, rule: str = "adjacent") -> RState:
+        """Each occupied cabin next to another occupied cabin (``rule`` ``"adjacent"``; ``"joined"``:
+        joined to it by connectors) loses one crew member, all at once on the state before the card
+        (rules §9.2(9), OQ14; start and luxury cabins count, stasis chambers do not)."""
         mask, charges, crew = st[:3]
         occupied = sum(1 << k for k in self.cabins if mask >> k & 1 and crew[k] != 0)
-        hit = [k for k in bits(occupied) if self.adj[k] & occupied]
+        near = self.adj if rule == "joined" else self.near
+        hit = [k for k in bits(occupied) if near[k] & occupied]
         if not hit:
             return st
         c = list(crew)

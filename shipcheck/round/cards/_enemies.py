@@ -4,7 +4,8 @@ Firepower above the strength wins: the player may take the reward (and lose the 
 enemy is gone; equal: nothing happens; lower: the penalty; a tie or a loss sends the enemy on to the
 next ship. Five-player rules (§12.3): the enemy must be defeated twice, the second winner gets
 1 credit / 1 good fewer, and both winners lose the days, rearmost first. A loser may use the cyan
-Diplomat (policy): no penalty (no shots), the enemy is not defeated and moves on (§11.5).
+Diplomat (policy): no penalty (no shots), the enemy is not defeated and moves on (§11.5). A ship
+left without humans by its fight (a boosted cannon destroyed) or its penalty leaves at once.
 """
 
 from __future__ import annotations
@@ -102,5 +103,6 @@ def attack_in_order(race: Race, card: Card, cols: np.ndarray, reward: Reward,
             lost[p[lose], sel[lose]] = True
             if pen is not None:
                 race.apply(pen, p[lose], c[lose])
+        race.crewless(c)
     race.move_many(cols, takers, np.where(takers, -(card.days or 0), 0))
     return lost

@@ -29,4 +29,5 @@ def take_in_order(race: Race, card: Card, cols: np.ndarray, memo: Memo) -> None:
         race.credits[p[yes], c[yes]] += vals[2][yes]
         takers[p[yes], sel[yes]] = True
         taken[sel[yes]] += 1
+        race.crewless(c)  # a crew given away to the last human: the ship leaves at once
     race.move_many(cols, takers, np.where(takers, -(card.days or 0), 0))

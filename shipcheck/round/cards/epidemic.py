@@ -1,6 +1,7 @@
-"""Epidemic (rules §9.2(9)): each occupied cabin joined to another occupied cabin loses one crew
-member, human or alien, all at once (OQ14: "joined", as the English card; pilot and luxury cabins
-count, stasis chambers do not)."""
+"""Epidemic (rules §9.2(9)): each occupied cabin next to another occupied cabin loses one crew
+member, human or alien, all at once (OQ14: ``[cards] epidemic`` of the round's rules, ``"adjacent"``
+as the rulebook or ``"joined"`` by connectors; pilot and luxury cabins count, stasis chambers do not).
+A ship left without humans leaves at once."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from . import card_type
 def _spread(t: Table):  # type: ignore[no-untyped-def]
     def fn(gid: int, _: int) -> tuple[int]:
         p, m, _pol, st = t.state(gid)
-        return (t.intern(p, m.epidemic(st)),)
+        return (t.intern(p, m.epidemic(st, t.rules.epidemic)),)
     return fn
 
 

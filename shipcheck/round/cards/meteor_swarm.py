@@ -1,5 +1,6 @@
 """Meteor Swarm (rules §9.2(5)): the meteors one at a time in printed order, each with one roll
-for every ship flying (§8)."""
+for every ship flying (§8). A ship left without humans leaves at once: the meteors after that one
+miss it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,6 @@ from . import _attacks, card_type
 
 @card_type("meteor_swarm")
 def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
-    hit = race.present(cols)
     for j, meteor in enumerate(card.meteors):
-        _attacks.fly(race, hit, cols, meteor, j, race.roll(cols, j))
+        _attacks.fly(race, race.present(cols), cols, meteor, j, race.roll(cols, j))
+        race.crewless(cols)

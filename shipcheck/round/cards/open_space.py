@@ -41,7 +41,7 @@ def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
     for p, sel in race.rank_loop(cols, race.present(cols)):
         c = cols[sel]
         _, power, credits, alone = race.apply(memo, p, c)
-        race.credits[p, c] += credits
+        race.sold[p, c] += credits  # halves that left sold their goods
         race.only_away_left(p[alone == 1], c[alone == 1])
         zero = (power <= 0) & (alone == 0)
         race.give_up(p[zero], c[zero], NO_ENGINES)

@@ -1,5 +1,6 @@
 """Pirates (rules §9.2(6)): every defeated ship is marked first, then each shot is rolled once and
-hits all of them (§1.2(2)); the reward is credits."""
+hits all of them (§1.2(2)); the reward is credits. A ship left without humans leaves at once: the
+shots after that one miss it."""
 
 from __future__ import annotations
 
@@ -23,4 +24,5 @@ def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
     if not lost.any():
         return
     for j, shot in enumerate(card.shots):
-        _attacks.fly(race, lost, cols, shot, j, race.roll(cols, j))
+        _attacks.fly(race, lost & race.present(cols), cols, shot, j, race.roll(cols, j))
+        race.crewless(cols)

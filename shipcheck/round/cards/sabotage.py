@@ -81,3 +81,4 @@ def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
             sq = tab[who, race.roll(c, 2 * k), race.roll(c, 2 * k + 1)]
             _, hit = race.apply(blast, who, c, sq)
             live = live[hit == 0]
+        race.crewless(cols)

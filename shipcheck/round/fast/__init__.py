@@ -95,6 +95,7 @@ def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
             "arrival": np.asarray(rules.arrival_rewards(P, table.five), dtype=np.int64),
             "pol": np.array([int(type(p) is RacingPolicy) for p in table.policies], dtype=np.int64),
             "init": initial_rows(table.models, S),
+            "purse": np.asarray(table.purse, dtype=np.int64),
             "types": TYPES,
         }
     key = ("cards", cards)
@@ -106,7 +107,7 @@ def _compiled(table: Table, cards: tuple[Card, ...]) -> dict[str, Any]:
 def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
     """:func:`shipcheck.round.engine.play` on the compiled kernel (the caller checked
     :func:`fallback_reason` with the same cards)."""
-    from ..engine import Chunk
+    from ..engine import ACCOUNT, SOURCES, Chunk
     from . import kernel
 
     t = _compiled(table, cards)
@@ -120,11 +121,13 @@ def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.nda
     days = np.zeros((P, n), dtype=np.int32)
     place = np.zeros((P, n), dtype=np.int8)
     card_credits = np.zeros((P, n), dtype=np.int32)
-    by_type = np.zeros((P, nt, 5), dtype=np.int64)
+    sources = np.zeros((P, n, len(SOURCES)), dtype=np.int32)
+    by_type = np.zeros((P, nt, len(ACCOUNT)), dtype=np.int64)
     tile_lost = np.zeros((P, max(m.n for m in table.models)), dtype=np.int64)
-    kernel.play(t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["pol"], t["init"],
+    kernel.play(t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["pol"], t["init"], t["purse"],
                 np.ascontiguousarray(decks, dtype=np.int64), np.ascontiguousarray(rolls, dtype=np.int64),
-                credits, lost, survived, gave_up, days, place, card_credits, by_type, tile_lost)
+                credits, lost, survived, gave_up, days, place, card_credits, sources, by_type, tile_lost,
+                table.goods_depth)
     return Chunk(credits=credits, lost=lost, survived=survived, gave_up=gave_up, days=days, place=place,
                  card_credits=card_credits, by_type=by_type,
-                 tile_lost=[tile_lost[p, : m.n].copy() for p, m in enumerate(table.models)])
+                 tile_lost=[tile_lost[p, : m.n].copy() for p, m in enumerate(table.models)], sources=sources)

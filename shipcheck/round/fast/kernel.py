@@ -38,8 +38,9 @@ ZERO = _i(0)
 WAKE_PLACES = 2
 # regions of the scratch array (no allocation inside the loop): per hull (at most 8), per cannon and
 # per hold (at most 64), goods counts
-POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, SAVE, TMP = (0, 8, 16, 24, 32, 40, 104, 168, 232, 296,
-                                                                       308, 320, 384)
+POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, SAVE, KIND, TMP = (
+    0, 8, 16, 24, 32, 40, 104, 168, 232, 296, 308, 320, 384, 385)
+LAUNCH = _i(127)  # race.LAUNCH: the provenance of goods aboard at launch
 OFF = _i(np.iinfo(np.int32).min // 2)
 BIG = _i(np.iinfo(np.int64).max)
 # R: the race's numbers
@@ -83,6 +84,7 @@ from .tables import (  # noqa: E402
     ENGDBL,
     ENGPOW,
     ENGTILE,
+    EPI,
     FURTILE,
     GIDX,
     GMASK,
@@ -298,7 +300,7 @@ def epidemic(S, p, x):  # type: ignore[no-untyped-def]
             occupied |= 1 << k
     hit = 0
     for k in range(n):
-        if (occupied >> k) & 1 and S[p, ADJ, k] & occupied:
+        if (occupied >> k) & 1 and S[p, EPI, k] & occupied:
             hit |= 1 << k
     if hit == 0:
         return
@@ -1026,12 +1028,15 @@ def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
 
 
 @jit
-def load(S, p, x, new, tmp):  # type: ignore[no-untyped-def]
-    """ShipModel.load (reactor furnaces included)."""
+def load(S, p, x, new, tmp, prov):  # type: ignore[no-untyped-def]
+    """ShipModel.load (reactor furnaces included); the goods that came aboard get the card type
+    being played (``tmp[KIND]``) as their provenance in ``prov`` (Race.apply's bookkeeping)."""
     och, ogd = S[0, OFFS, 0], S[0, OFFS, 2]
     mask = x[0]
     pool = tmp[LOAD:LOAD + 4]
     keep = tmp[LOAD + 4:LOAD + 8]
+    before = tmp[LOAD + 8:LOAD + 12]
+    goods_counts(S, p, x, before)
     goods_counts(S, p, x, pool)
     for c in range(4):
         pool[c] += new[c]
@@ -1056,6 +1061,11 @@ def load(S, p, x, new, tmp):  # type: ignore[no-untyped-def]
                     left -= 1
                     break
     arrange(S, p, x, keep, tmp)
+    after = tmp[GAIN:GAIN + 4]
+    goods_counts(S, p, x, after)
+    for c in range(4):
+        for i in range(before[c], after[c]):
+            prov[p, c, i] = tmp[KIND]
 
 
 @jit
@@ -1196,11 +1206,12 @@ def card_goods(C, c, second, out):  # type: ignore[no-untyped-def]
 
 
 @jit
-def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[no-untyped-def]
-    """cards/_enemies.attack_in_order with each enemy's reward and penalty (and pirates' shots)."""
+def enemies(S, C, R, X, pos, out, cred, sold, c, ro, pol, prices, w):  # type: ignore[no-untyped-def]
+    """cards/_enemies.attack_in_order with each enemy's reward and penalty (and pirates' shots); a
+    ship left without humans leaves at once (Race.crewless)."""
     P = R[R_P]
     typ = C[c, CI, CTYPE]
-    order, on, movers, steps, y, buf, gd, tmp = w
+    order, on, movers, steps, y, buf, gd, tmp, prov = w
     cnt = flying_in_order(pos, out, order, on, movers, steps)
     need = 2 if R[R_FIVE] else 1
     defeats = 0
@@ -1216,7 +1227,7 @@ def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[
             if take_reward(C, c, pol[p]):
                 if typ == SMUGGLERS:
                     card_goods(C, c, second, gd)
-                    load(S, p, x, gd, tmp)
+                    load(S, p, x, gd, tmp, prov)
                 else:
                     cred[p] += C[c, CI, CCRED] - second
                 movers[p] = 1
@@ -1228,19 +1239,21 @@ def enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w):  # type: ignore[
                 lose_crew(S, p, x, C[c, CI, CCREWPEN])
             elif typ == SMUGGLERS:
                 lose_goods(S, p, x, C[c, CI, CGOODSPEN])
+        leave_crewless(S, p, x, out, sold, prices, tmp)
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
     if typ == PIRATES and beaten:
         for j in range(C[c, CI, NATT]):
             for p in range(P):
-                if (beaten >> p) & 1:
+                if (beaten >> p) & 1 and out[p] == 0:
                     flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], buf)
+                    leave_crewless(S, p, X[p], out, sold, prices, tmp)
 
 
 @jit
-def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-untyped-def]
+def offers(S, C, R, X, pos, out, cred, sold, c, pol, prices, w):  # type: ignore[no-untyped-def]
     """cards/_offer.take_in_order for an abandoned ship or station."""
     typ = C[c, CI, CTYPE]
-    order, on, movers, steps, y, buf, gd, tmp = w
+    order, on, movers, steps, y, buf, gd, tmp, prov = w
     cnt = flying_in_order(pos, out, order, on, movers, steps)
     room_ = 2 if R[R_FIVE] else 1
     taken = 0
@@ -1264,17 +1277,18 @@ def offers(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-un
             card_goods(C, c, second, gd)
             if crew_count(S, p, x) >= C[c, CI, CCREWREQ] and not pol[p] and gain(S, p, x, gd, prices, tmp) > 0:
                 ok = True
-                load(S, p, x, gd, tmp)
+                load(S, p, x, gd, tmp, prov)
         if ok:
             movers[p] = 1
             steps[p] = -C[c, CI, CDAYS]
             taken += 1
+        leave_crewless(S, p, x, out, sold, prices, tmp)
     move_many(pos, out, movers, steps, R[R_TRACK], order, on)
 
 
 @jit
 def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-untyped-def]
-    order, on, movers, steps, y, buf, gd, tmp = w
+    order, on, movers, steps, y, buf, gd, tmp, prov = w
     cnt = flying_in_order(pos, out, order, on, movers, steps)
     npl = C[c, CI, NPL]
     free = (1 << npl) - 1
@@ -1309,7 +1323,7 @@ def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-u
             gd[q] = 0
         for q in range(C[c, NPLG, best_i] - best_shared):
             gd[C[c, PLG + best_i, q]] += 1
-        load(S, p, x, gd, tmp)
+        load(S, p, x, gd, tmp, prov)
         movers[p] = 1
         steps[p] = -C[c, CI, CDAYS]
         if best_shared:
@@ -1320,9 +1334,9 @@ def planets(S, C, R, X, pos, out, cred, c, pol, prices, w):  # type: ignore[no-u
 
 
 @jit
-def open_space(S, C, R, X, pos, out, cred, pol, prices, w):  # type: ignore[no-untyped-def]
+def open_space(S, C, R, X, pos, out, sold, pol, prices, w):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd, tmp = w
+    order, on, movers, steps, y, buf, gd, tmp, prov = w
     for p in range(P):
         on[p] = out[p] == 0
     cnt = order_of(pos, on, order)
@@ -1377,7 +1391,7 @@ def open_space(S, C, R, X, pos, out, cred, pol, prices, w):  # type: ignore[no-u
             if nlive > 1 and 0 < nzero < nlive:
                 for h in range(nh):
                     if live[h] and power[h] <= 0:
-                        cred[p] += leave_hull(S, p, x, h, prices)
+                        sold[p] += leave_hull(S, p, x, h, prices)
                         live[h] = 0
                 value = min_live(power, live, nh)
         if value <= 0:
@@ -1390,7 +1404,7 @@ def open_space(S, C, R, X, pos, out, cred, pol, prices, w):  # type: ignore[no-u
 @jit
 def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd, tmp = w
+    order, on, movers, steps, y, buf, gd, tmp, prov = w
     for li in range(C[c, CI, NLINE]):
         cnt = 0
         for p in range(P):
@@ -1452,9 +1466,9 @@ def combat_zone(S, C, R, X, pos, out, c, ro, w, values):  # type: ignore[no-unty
 
 
 @jit
-def sabotage(S, C, R, X, pos, out, ro, w, values):  # type: ignore[no-untyped-def]
+def sabotage(S, C, R, X, pos, out, sold, prices, ro, w, values):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd, tmp = w
+    order, on, movers, steps, y, buf, gd, tmp, prov = w
     cnt = 0
     for p in range(P):
         on[p] = out[p] == 0
@@ -1479,12 +1493,13 @@ def sabotage(S, C, R, X, pos, out, ro, w, values):  # type: ignore[no-untyped-de
             if t >= 0 and (x[0] >> t) & 1:
                 destroy(S, who, x, 1 << t, buf)
                 break
+        leave_crewless(S, who, x, out, sold, prices, tmp)
 
 
 @jit
 def stardust(S, R, X, pos, out, w):  # type: ignore[no-untyped-def]
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd, tmp = w
+    order, on, movers, steps, y, buf, gd, tmp, prov = w
     for p in range(P):
         movers[p] = out[p] == 0
         steps[p] = -exposed(S, p, X[p]) if movers[p] else 0
@@ -1492,39 +1507,49 @@ def stardust(S, R, X, pos, out, w):  # type: ignore[no-untyped-def]
 
 
 @jit
-def crewless(S, R, X, out, cred, prices, live):  # type: ignore[no-untyped-def]
-    """engine._after_card: ships (or halves) without humans leave."""
+def leave_crewless(S, p, x, out, sold, prices, tmp):  # type: ignore[no-untyped-def]
+    """Race.crewless for player ``p``: a ship (or IIA half) without humans leaves at once; a half
+    leaving sells its goods for half (rounded up) into ``sold``."""
+    if out[p] != 0:
+        return
+    live = tmp[CREWLESS:CREWLESS + 8]
+    nh = S[p, V, NHULL]
+    nlive = 0
+    empty = 0
+    for h in range(nh):
+        live[h] = 1 if S[p, GMASK, h] & x[0] else 0
+        if live[h]:
+            nlive += 1
+            if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
+                empty |= 1 << h
+    if nlive == 0:  # nothing left flying
+        out[p] = NO_HUMANS
+        return
+    if empty == 0:
+        return
+    if popcount(empty) == nlive:
+        out[p] = NO_HUMANS
+        return
+    for h in range(nh):
+        if (empty >> h) & 1:
+            sold[p] += leave_hull(S, p, x, h, prices)
+
+
+@jit
+def crewless(S, R, X, out, sold, prices, tmp):  # type: ignore[no-untyped-def]
+    """Race.crewless for every player."""
     for p in range(R[R_P]):
-        if out[p] != 0:
-            continue
-        x = X[p]
-        nh = S[p, V, NHULL]
-        nlive = 0
-        empty = 0
-        for h in range(nh):
-            live[h] = 1 if S[p, GMASK, h] & x[0] else 0
-            if live[h]:
-                nlive += 1
-                if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
-                    empty |= 1 << h
-        if nlive == 0:  # nothing left flying
-            out[p] = NO_HUMANS
-            continue
-        if empty == 0:
-            continue
-        if popcount(empty) == nlive:
-            out[p] = NO_HUMANS
-            continue
-        for h in range(nh):
-            if (empty >> h) & 1:
-                cred[p] += leave_hull(S, p, x, h, prices)
+        leave_crewless(S, p, X[p], out, sold, prices, tmp)
 
 
 # -- a whole run -----------------------------------------------------------------------------------
 @jit
-def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: ignore[no-untyped-def]
-         o_credits, o_lost, o_survived, o_gave_up, o_days, o_place, o_card_credits, by_type, tile_lost):
-    """Play every run: engine.play's loop, card by card, then scoring.py's credits."""
+def play(S, C, R, start, prices, arrival, pol, init, purse, decks, rolls,  # type: ignore[no-untyped-def]
+         o_credits, o_lost, o_survived, o_gave_up, o_days, o_place, o_card_credits, o_sources, by_type, tile_lost,
+         depth):
+    """Play every run: engine.play's loop, card by card, then scoring.py's credits and their sources
+    (``o_sources[p, run]``: engine.SOURCES) and the goods each card type loaded still aboard
+    (``by_type[p, type, 5]``, half credits)."""
     runs, size = decks.shape
     P = R[R_P]
     L = R[R_TRACK]
@@ -1532,6 +1557,7 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
     pos = np.empty(P, dtype=np.int64)
     out = np.empty(P, dtype=np.int64)
     cred = np.empty(P, dtype=np.int64)
+    sold = np.empty(P, dtype=np.int64)
     lost0 = np.empty(P, dtype=np.int64)
     b_out = np.empty(P, dtype=np.int64)
     b_cred = np.empty(P, dtype=np.int64)
@@ -1539,55 +1565,61 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
     present = np.empty(P, dtype=np.int64)
     values = np.zeros(P, dtype=np.int64)
     tmp = np.zeros(TMP, dtype=np.int64)
-    live = tmp[CREWLESS:CREWLESS + 8]
+    prov = np.empty((P, 4, depth), dtype=np.int64)
     w = (np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
          np.zeros(P, dtype=np.int64), np.empty(init.shape[1], dtype=np.int64), np.zeros(64, dtype=np.int64),
-         np.zeros(4, dtype=np.int64), tmp)
+         np.zeros(4, dtype=np.int64), tmp, prov)
     buf = w[5]
+    cnt = w[6]
     facts = np.zeros((P, 8), dtype=np.int64)
     for run in range(runs):
         X[:] = init
+        prov[:] = LAUNCH
         for p in range(P):
             pos[p] = start[p]
             out[p] = 0
             cred[p] = 0
-        crewless(S, R, X, out, cred, prices, live)
+            sold[p] = 0
+        crewless(S, R, X, out, sold, prices, tmp)
         for p in range(P):
             lost0[p] = lost(S, p, X[p])
         for s in range(size):
             c = decks[run, s]
             ro = rolls[run, s]
             typ = C[c, CI, CTYPE]
+            tmp[KIND] = typ
             for p in range(P):
                 b_out[p] = out[p]
-                b_cred[p] = cred[p]
+                b_cred[p] = cred[p] + sold[p]
                 b_pos[p] = pos[p]
                 present[p] = out[p] == 0
                 X[p, SPENT] = 0  # the Techie's free charge, once per card
             if typ == METEOR_SWARM:
                 for j in range(C[c, CI, NATT]):
                     for p in range(P):
-                        if present[p]:
+                        if out[p] == 0:
                             flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], ro[j], buf)
+                    crewless(S, R, X, out, sold, prices, tmp)
             elif typ == SLAVERS or typ == SMUGGLERS or typ == PIRATES:
-                enemies(S, C, R, X, pos, out, cred, c, ro, pol, prices, w)
+                enemies(S, C, R, X, pos, out, cred, sold, c, ro, pol, prices, w)
             elif typ == ABANDONED_SHIP or typ == ABANDONED_STATION:
-                offers(S, C, R, X, pos, out, cred, c, pol, prices, w)
+                offers(S, C, R, X, pos, out, cred, sold, c, pol, prices, w)
             elif typ == PLANETS:
                 planets(S, C, R, X, pos, out, cred, c, pol, prices, w)
             elif typ == OPEN_SPACE:
-                open_space(S, C, R, X, pos, out, cred, pol, prices, w)
+                open_space(S, C, R, X, pos, out, sold, pol, prices, w)
             elif typ == COMBAT_ZONE:
                 combat_zone(S, C, R, X, pos, out, c, ro, w, values)
             elif typ == SABOTAGE:
-                sabotage(S, C, R, X, pos, out, ro, w, values)
+                sabotage(S, C, R, X, pos, out, sold, prices, ro, w, values)
             elif typ == STARDUST:
                 stardust(S, R, X, pos, out, w)
             elif typ == EPIDEMIC:
                 for p in range(P):
                     if present[p]:
                         epidemic(S, p, X[p])
-            crewless(S, R, X, out, cred, prices, live)
+            tmp[KIND] = LAUNCH
+            crewless(S, R, X, out, sold, prices, tmp)  # after every card (in a Combat Zone only now)
             lead = OFF
             for p in range(P):
                 if out[p] == 0 and pos[p] > lead:
@@ -1599,7 +1631,7 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
                 now = lost(S, p, X[p])
                 by_type[p, typ, 0] += present[p]
                 by_type[p, typ, 1] += now - lost0[p]
-                by_type[p, typ, 2] += cred[p] - b_cred[p]
+                by_type[p, typ, 2] += cred[p] + sold[p] - b_cred[p]
                 by_type[p, typ, 3] += pos[p] - b_pos[p]
                 by_type[p, typ, 4] += 1 if (b_out[p] == 0 and out[p] != 0) else 0
                 lost0[p] = now
@@ -1645,6 +1677,13 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
             for k in range(S[p, V, N_]):
                 if not ((x[0] | x[1]) >> k) & 1:
                     tile_lost[p, k] += 1
+            # the goods each card type loaded still aboard (last loaded leave first: Race.prov)
+            goods_counts(S, p, x, cnt)
+            for q in range(4):
+                for i in range(cnt[q]):
+                    src = prov[p, q, i]
+                    if src != LAUNCH:
+                        by_type[p, src, 5] += prices[q] * (2 if fin else 1)
         # places: whole ships first, then by position (stable by player)
         order = w[0]
         for i in range(P):
@@ -1681,10 +1720,19 @@ def play(S, C, R, start, prices, arrival, pol, init, decks, rolls,  # type: igno
             elig = fin and (facts[p, 6] == 1 or not any_whole)
             bonus = R[R_BEST] if (elig and values[p] <= bar) else 0
             arr = arrival[rank] if fin else 0
-            o_credits[p, run] = cred[p] + arr + bonus + facts[p, 0] + facts[p, 1] + facts[p, 2] - facts[p, 3]
+            cards = cred[p] + facts[p, 1] + facts[p, 2]
+            goods = facts[p, 0] + sold[p]
+            earned = cards + goods + arr + bonus
+            paid = min(facts[p, 3], purse[p] + earned)
+            o_credits[p, run] = earned - paid
+            o_sources[p, run, 0] = cards
+            o_sources[p, run, 1] = goods
+            o_sources[p, run, 2] = arr
+            o_sources[p, run, 3] = bonus
+            o_sources[p, run, 4] = -paid
             o_place[p, run] = rank + 1 if fin else 0
             o_lost[p, run] = facts[p, 7]
             o_survived[p, run] = facts[p, 5] > 0
             o_gave_up[p, run] = out[p]
             o_days[p, run] = pos[p] - start[p]
-            o_card_credits[p, run] = cred[p]
+            o_card_credits[p, run] = cred[p] + sold[p]

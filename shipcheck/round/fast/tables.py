@@ -64,7 +64,8 @@ SAB = 78  # + column roll: the square a sabotage names for each row roll (column
 BRG = 114  # + side * 2 * LMAX + tolerance * LMAX + line: cannons bearing on a large meteor (free ones first)
 LMAX = 12
 BRGFREE = 4 * 2 * LMAX  # the same rows + BRGFREE: whether each is a free cannon
-ROWS = BRG + 2 * BRGFREE
+EPI = BRG + 2 * BRGFREE  # per tile: the tiles an epidemic spreads to from it (the rules' [cards] epidemic)
+ROWS = EPI + 1
 
 # The cards: one array C[card, row, column].
 CI, CGOODS, NPLG = 0, 1, 2  # the card's numbers (columns below); its goods; goods per planet
@@ -114,6 +115,7 @@ def ship_tables(models: list[ShipModel], rules: RoundRules) -> np.ndarray:
             + [sum(1 << k for k, c in m.alien_colour.items() if c == col) for col in ALIENS]
             + [m.life[c] for c in ALIENS] + [sum(1 << k for k in m.fm.supports)])
         row(p, ADJ, m.adj)
+        row(p, EPI, m.adj if rules.epidemic == "joined" else m.near)
         row(p, GIDX, [m.hulls.index(g) for g in m.group])
         row(p, CABIN, [int(k in m.cabins) for k in range(m.n)])
         row(p, LUXURY, [int(k in m.luxury) for k in range(m.n)])

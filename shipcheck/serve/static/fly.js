@@ -236,8 +236,21 @@ export class Fly {
     let sources;
     if (players.every((p) => p.credits.by_source)) {
       const rows = players.map((p) => ({name: p.name, parts: p.credits.by_source}));
+      const field = players.slice(1);
+      if (field.length > 1) {
+        const mean = {};
+        for (const k of SOURCES) mean[k] = field.reduce((a, p) => a + (p.credits.by_source[k] || 0), 0) / field.length;
+        rows.splice(1, 0, {name: 'the field (mean)', parts: mean});
+      }
+      const num = (v) => `${v >= 0 ? '' : '−'}${Math.abs(v).toFixed(1)}`;
       sources = '<h4>Where the credits come from</h4>' + stacked(rows, SOURCES, SOURCE_COLOURS) +
-        '<p class="legend-line">' + SOURCES.map((k) => `<span class="sw" data-colour="${k}"></span>${k.replace('_', ' ')}`).join(' ') + '</p>';
+        '<p class="legend-line">' + SOURCES.map((k) => `<span class="sw" data-colour="${k}"></span>${k.replace('_', ' ')}`).join(' ') + '</p>' +
+        '<div class="scroll-x"><table class="round-table small"><thead><tr><th>ship</th>' +
+        SOURCES.map((k) => `<th>${k === 'best_looking' ? 'looks' : k}</th>`).join('') +
+        '</tr></thead><tbody>' + rows.map((r, n) => `<tr${n === 0 ? ' class="me"' : ''}><th scope="row">${esc(r.name)}</th>` +
+          SOURCES.map((k) => `<td>${num(r.parts[k] || 0)}</td>`).join('') + '</tr>').join('') + '</tbody></table></div>' +
+        '<p class="small muted">means over the runs (looks: the best-looking ship bonus); the parts of a run add ' +
+        'up to its credits</p>';
     } else {
       sources = '<h4>Where the credits come from</h4><table class="round-table"><thead><tr><th>ship</th><th>from cards</th>' +
         '<th>the rest</th></tr></thead><tbody>' + players.map((p) => `<tr${p.me ? ' class="me"' : ''}><th scope="row">${esc(p.name)}</th>` +
@@ -245,9 +258,11 @@ export class Fly {
         '</tbody></table><p class="small muted">credits paid by cards, and the rest (goods, arrival, best-looking ' +
         'ship, minus lost components) together</p>';
     }
-    const byType = Object.entries(r.by_card_type || {}).filter(([, v]) => v.expected_lost > 0.005 || v.expected_credits > 0.005)
+    const byType = Object.entries(r.by_card_type || {})
+      .filter(([, v]) => v.expected_lost > 0.005 || v.expected_credits > 0.005 || (v.expected_goods_value || 0) > 0.005)
       .sort((a, b) => b[1].expected_lost - a[1].expected_lost)
-      .map(([k, v]) => `<li>${esc(k.replace(/_/g, ' '))}: loses ${v.expected_lost.toFixed(2)}, earns ${v.expected_credits.toFixed(2)}</li>`).join('');
+      .map(([k, v]) => `<li>${esc(k.replace(/_/g, ' '))}: loses ${v.expected_lost.toFixed(2)}, earns ${v.expected_credits.toFixed(2)}` +
+        `${v.expected_goods_value ? `, loads goods worth ${v.expected_goods_value.toFixed(2)}` : ''}</li>`).join('');
     out.innerHTML = `<p class="big-number">${r.credits.mean.toFixed(1)} credits a round <span class="muted small">` +
       `(${ci(r.credits.ci)}, ${r.runs.toLocaleString()} rounds, seed ${r.seed})</span></p>` + table +
       `<div class="hists">${hists}</div>` + sources +

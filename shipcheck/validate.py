@@ -1,0 +1,309 @@
+"""The arguments of the library's functions, checked in one place.
+
+Every public function that takes runs, a seed, a round, a policy, opponents, a rules file, a deck,
+the tile in hand or the score's weights checks it with the validator here, and the command line
+passes its options through unchanged: a value is refused the same way whichever door it came in by.
+A refusal is an :class:`~shipcheck.errors.InputError` naming the argument, the bad value and what
+was expected, with a "did you mean" where one is close.
+
+Errors name the library's argument (``runs``, ``opponents``); :func:`as_option` renames them to the
+command-line option that gave the value (``--runs``, ``--opponent``), so the command line reports
+the option the user typed.
+
+>>> runs(2000, minimum=2)
+2000
+>>> round_key(" 3A ")
+'3a'
+>>> round_key("lerning")
+Traceback (most recent call last):
+...
+shipcheck.errors.InputError: <input>: bad `round`; key `round`; value 'lerning' (expected 1, 2, 3, 3a or learning); did you mean `learning`?
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import InputError, short_repr, suggest
+
+if TYPE_CHECKING:
+    from .model import Ship
+    from .round.deck import Deck
+
+__all__ = [
+    "OPTIONS",
+    "as_option",
+    "callback",
+    "choice",
+    "count",
+    "deck",
+    "edition",
+    "flag",
+    "instance",
+    "opponents",
+    "policy",
+    "round_key",
+    "rules",
+    "runs",
+    "seed",
+    "ship",
+    "top",
+    "weights",
+]
+
+#: library argument -> the command-line option that carries it
+OPTIONS: dict[str, str] = {
+    "runs": "--runs", "seed": "--seed", "round": "--round", "top": "--top", "weigh": "--weigh",
+    "policy": "--policy", "opponent_policy": "--opponent-policy", "opponents": "--opponent", "rules": "--rules",
+    "deck": "--deck", "edition": "--edition", "tile": "TILE", "batch": "--batch", "workers": "--workers",
+    "max_runs": "--runs", "precision": "--precision", "scheduler": "--scheduler", "purse": "--purse",
+    "five_player": "--five-player",
+}
+
+#: the editions whose cards and tiles the tool ships
+EDITIONS = ("2007", "2021")
+
+
+def _bad(key: str, value: Any, expected: str, hint: str | None = None, what: str | None = None) -> InputError:
+    return InputError(what or f"bad `{key}`", key=key, value=value, expected=expected, hint=hint)
+
+
+class _Plain(str):
+    """Text a message shows as it is, without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _shown(value: Any) -> Any:
+    """The value as a message shows it: numbers and strings as they are, None as None, any other
+    object as ``<its type>`` (its repr could be long, or fail)."""
+    if value is None:
+        return _Plain("None")
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return value
+    return _Plain(f"<{type(value).__name__}>")
+
+
+def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputError:
+    """``exc`` with a library argument's name replaced by its command-line option (``runs`` ->
+    ``--runs``); errors about files, or about names not in ``options``, come back unchanged."""
+    if exc.file is not None or exc.key is None or exc.key not in options or len(exc.errors) != 1:
+        return exc
+    opt = options[exc.key]
+    return InputError(exc.message.replace(f"`{exc.key}`", opt), key=opt, value=exc.value, expected=exc.expected,
+                      hint=exc.hint)
+
+
+def instance(value: Any, kind: type | tuple[type, ...], *, key: str, expected: str) -> Any:
+    """``value`` when it is an instance of ``kind``; an InputError naming ``key`` otherwise."""
+    if isinstance(value, kind) and not (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple)
+                                                                                 else (kind,))):
+        return value
+    raise _bad(key, _shown(value), expected)
+
+
+# -- numbers --------------------------------------------------------------------------------------
+def count(value: Any, *, key: str, minimum: int = 1, maximum: int | None = None) -> int:
+    """``value`` as an int from ``minimum`` to ``maximum``: a whole number (numpy's too), not a bool,
+    a float or a string."""
+    span = f"an integer >= {minimum}" if maximum is None else f"an integer from {minimum} to {maximum}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise _bad(key, _shown(value), span)
+    v = int(value)
+    if v < minimum or (maximum is not None and v > maximum):
+        raise _bad(key, v, span)
+    return v
+
+
+def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
+         what: str = "keeping the results of") -> int:
+    """A number of runs, at least ``minimum``; with ``run_bytes`` (the memory one run keeps), refused
+    up front when the runs could not fit in the memory available (the message gives the estimate and
+    what is available), rather than growing until the machine runs out."""
+    n = count(value, key=key, minimum=minimum)
+    if run_bytes:
+        from .parallel import check_memory
+
+        check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs")
+    return n
+
+
+def seed(value: Any, *, key: str = "seed") -> int | None:
+    """None (a fresh seed is drawn) or an int >= 0."""
+    if value is None:
+        return None
+    return count(value, key=key, minimum=0)
+
+
+def top(value: Any, *, key: str = "top") -> int | None:
+    """None (every placement) or an int >= 1."""
+    if value is None:
+        return None
+    return count(value, key=key, minimum=1)
+
+
+def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") -> dict[str, float]:
+    """The score's weights over ``defaults``: None, ``"loss=3,exposed=1"`` or a mapping; every weight
+    a finite number (``nan`` or ``inf`` would leave every score the same nan or infinity)."""
+    out = dict(defaults)
+    if value is None:
+        return out
+    items: list[tuple[Any, Any]]
+    if isinstance(value, str):
+        items = []
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            k, eq, v = part.partition("=")
+            items.append((k.strip(), v.strip() if eq else None))
+    elif isinstance(value, Mapping):
+        items = list(value.items())
+    else:
+        raise _bad(key, _shown(value), 'a string "NAME=X,..." or a mapping {name: number}')
+    for k, v in items:
+        if k not in defaults:
+            raise _bad(key, k, ", ".join(defaults), hint=suggest(k, defaults), what="unknown weight")
+        x: float | None = None
+        if isinstance(v, (numbers.Real, str)) and not isinstance(v, bool):
+            try:
+                x = float(v)
+            except (ValueError, OverflowError):
+                x = None
+        if x is None or not math.isfinite(x):
+            raise _bad(key, f"{k}={short_repr(v) if not isinstance(v, str) else v}",
+                       "NAME=X with X a finite number, e.g. loss=3", what="bad weight")
+        out[k] = x
+    return out
+
+
+# -- names ----------------------------------------------------------------------------------------
+def _either(options: Sequence[str]) -> str:
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
+
+
+def choice(value: Any, choices: Iterable[str], *, key: str, what: str | None = None) -> str:
+    """``value`` when it is one of ``choices`` (a did-you-mean otherwise)."""
+    options = list(choices)
+    if isinstance(value, str) and value in options:
+        return value
+    raise _bad(key, _shown(value), _either(options), hint=suggest(value, options), what=what)
+
+
+def round_key(value: Any, *, key: str = "round", rounds: Sequence[str] | None = None) -> str:
+    """A round as the key of ``[round.N]``: ``1``, ``"1"``, ``" 3A "``, ``"learning"`` -> ``"1"``,
+    ``"3a"``, ``"learning"``. ``rounds``: the rounds allowed (default every round the simulator
+    flies, :data:`shipcheck.round.rulebook.ROUNDS`)."""
+    if rounds is None:
+        from .round.rulebook import ROUNDS
+
+        rounds = ROUNDS
+    options = sorted(rounds, key=lambda r: (not r[:1].isdigit(), r))
+    if isinstance(value, str) or (isinstance(value, numbers.Integral) and not isinstance(value, bool)):
+        k = str(int(value)) if not isinstance(value, str) else value.strip().lower()
+        if k in rounds:
+            return k
+        raise _bad(key, value, _either(options), hint=suggest(k, options))
+    raise _bad(key, _shown(value), _either(options))
+
+
+def edition(value: Any, *, key: str = "edition") -> str | None:
+    """None (the ship's) or an edition the tool ships, ``"2007"`` or ``"2021"`` (an int is read as its digits)."""
+    if value is None:
+        return None
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        value = str(int(value))
+    return choice(value, EDITIONS, key=key)
+
+
+def policy(value: Any, names: Iterable[str], *, key: str = "policy", kind: type | tuple[type, ...] = ()) -> Any:
+    """A policy by name (one of ``names``) or an object of ``kind``, returned as given."""
+    if kind and isinstance(value, kind):
+        return value
+    options = list(names)
+    if isinstance(value, str) and value in options:
+        return value
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    objects = [f"a {k.__name__} object" for k in kinds]
+    raise _bad(key, _shown(value), _either(options + objects), hint=suggest(value, options))
+
+
+def flag(value: Any, *, key: str, none: bool = False) -> bool | None:
+    """A bool (numpy's too); None too where ``none`` (the default chosen later)."""
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")):
+        return bool(value)
+    raise _bad(key, _shown(value), "True or False" + (" or None" if none else ""))
+
+
+def callback(value: Any, *, key: str, expected: str) -> Callable[..., Any] | None:
+    """None or a callable."""
+    if value is None or callable(value):
+        return value
+    raise _bad(key, _shown(value), expected)
+
+
+# -- ships and files ------------------------------------------------------------------------------
+def ship(value: Any, *, key: str = "ship") -> Ship:
+    """A :class:`~shipcheck.model.Ship`, or a ship file path (loaded)."""
+    from .model import Ship
+
+    if isinstance(value, Ship):
+        return value
+    if isinstance(value, (str, Path)):
+        from .shipfile import load_ship
+
+        return load_ship(value)
+    raise _bad(key, _shown(value), "a Ship or a ship file path")
+
+
+def opponents(value: Any, *, key: str = "opponents", at_most: int = 4) -> list[Ship] | None:
+    """None (the default field), or a list of at most ``at_most`` Ships or ship file paths (loaded)."""
+    if value is None:
+        return None
+    expected = f"None (the default field) or a list of at most {at_most} Ships or ship file paths"
+    if isinstance(value, (str, Path, bytes)) or not isinstance(value, Iterable) or isinstance(value, Mapping):
+        from .model import Ship
+
+        hint = "a list: [the ship]" if isinstance(value, (Ship, str, Path)) else None
+        raise _bad(key, _shown(value), expected + (f"; {hint}" if hint else ""))
+    items = list(value)
+    if len(items) > at_most:
+        raise _bad(key, len(items), f"at most {at_most} opponents (five players)", what="too many opponents")
+    return [ship(o, key=key) for o in items]
+
+
+def rules(value: Any, *, key: str = "rules") -> Path | None:
+    """None (the packaged numbers) or the path of a rules file (read by
+    :func:`shipcheck.round.rulebook.round_rules`)."""
+    if value is None:
+        return None
+    if isinstance(value, (str, Path)) and str(value):
+        return Path(value)
+    raise _bad(key, _shown(value), "None or the path of a TOML rules file")
+
+
+def deck(value: Any, *, edition: str | None = None, key: str = "deck") -> Deck | None:
+    """None (decks drawn as the rules build them), a :class:`~shipcheck.round.deck.Deck`, a deck
+    file path (loaded; its edition must be ``edition`` when one is asked for) or a non-empty list of
+    card ids (in ``edition``)."""
+    if value is None:
+        return None
+    from .round.deck import Deck, fixed_deck, load_deck_file
+
+    if isinstance(value, Deck):
+        return value
+    if isinstance(value, (str, Path)):
+        d = load_deck_file(value)
+        if edition is not None and d.edition != edition:
+            raise InputError("the deck file's edition is not the one asked for", file=str(value), key="edition",
+                             value=d.edition, expected=edition)
+        return d
+    if isinstance(value, Sequence) and all(isinstance(c, str) for c in value):
+        if not value:
+            raise _bad(key, "[]", "at least one card id, e.g. ['I-05']", what="an empty deck")
+        return fixed_deck(list(value), edition)
+    raise _bad(key, _shown(value), "None (drawn), a Deck, a deck file path or a non-empty list of card ids")
