@@ -15,12 +15,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .. import validate as valid
+from ..defaults import ROUNDS, RUNS_COMPARE, RUNS_ROUND, default_round
 from ..errors import InputError, suggest
 from ..model import Ship
 from ..rules import RULES, check
 from ..shipfile import EDITIONS, dump_ship, rewrite_ship_text, save_text, tile_lines
 from ..topology import BUILTIN_CLASSES
-from .errors import choice, jsonable, number, optional_number, strings, text
+from .errors import jsonable, strings, text
 from .jobs import Job
 from .shipdoc import UNNAMED, doc_of, kinds, ship_from_doc, ship_from_text, view
 from .workspace import Workspace
@@ -28,7 +30,6 @@ from .workspace import Workspace
 #: bounds of the work one request may ask for
 LIMITS = {"round_runs": 200_000, "credits_runs": 5_000, "report_runs": 20_000, "attacks": 12, "cards": 6,
           "opponents": 4}
-ROUNDS = ("1", "2", "3", "3a", "learning")
 BATCH = 1024  # chunks of whole rounds: a progress report (and a chance to cancel) every chunk
 ATTACK_KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
 DIRECTIONS = ("front", "right", "rear", "left")
@@ -203,8 +204,8 @@ def open_file(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def new_ship(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
-    cls = choice(body, "class", "I", tuple(BUILTIN_CLASSES))
-    edition = choice(body, "edition", "2007", EDITIONS)
+    cls = valid.choice(body.get("class", "I"), BUILTIN_CLASSES, key="class", what="ship class")
+    edition = valid.edition(body.get("edition", "2007")) or "2007"
     name = text(body, "name", limit=200)
     doc: dict[str, Any] = {"format": 1, "class": cls}
     if edition != "2007":
@@ -272,7 +273,7 @@ def place(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
 def _advice(a: Any) -> dict[str, Any]:
     d = jsonable(a.to_dict())
     for p, pd in zip(a.placements, d["placements"]):
-        pd["i"] = int(p.at)
+        pd["i"] = int(getattr(p, "index", p.at))  # the square's grid index, for the page's board
     return d
 
 
@@ -284,8 +285,8 @@ def credits_job(ws: Workspace, body: dict[str, Any]) -> Any:
     tile = text(body, "tile", limit=200)
     if not tile:
         raise InputError("missing `tile`", key="tile", expected='a catalogue id ("2007:5") or KIND:SIDES')
-    runs = number(body, "runs", 1000, 10, LIMITS["credits_runs"])
-    seed = number(body, "seed", 0, 0, 2**53)
+    runs = _runs(body, 1000, LIMITS["credits_runs"])
+    seed = valid.seed(body.get("seed"))
     from ..advice import parse_tile
 
     parse_tile(tile, s.edition)  # a bad tile is a 400 before the job starts
@@ -302,19 +303,22 @@ def credits_job(ws: Workspace, body: dict[str, Any]) -> Any:
     return work
 
 
+def _runs(body: dict[str, Any], default: int, most: int) -> int:
+    """``runs`` of a request: the library's check, and the workbench's bound."""
+    return valid.count(body.get("runs", default), key="runs", minimum=10, maximum=most)
+
+
 def round_job(ws: Workspace, body: dict[str, Any]) -> Any:
     """Whole rounds (``shipcheck simulate SHIP --round N``), as a job streaming its progress."""
     from ..parallel import fresh_seed
     from ..round import simulate_round
 
     s, name = ship_of(ws, body)
-    rnd = choice(body, "round", str(min(s.board.level, 3)) if s.board.name != "IIIa" else "3a", ROUNDS)
-    runs = number(body, "runs", 10_000, 10, LIMITS["round_runs"])
-    given = optional_number(body, "seed", 0, 2**53)
+    rnd = valid.round_key(body["round"]) if body.get("round") is not None else default_round(s.board)
+    runs = _runs(body, RUNS_ROUND, LIMITS["round_runs"])
+    given = valid.seed(body.get("seed"))
     seed = fresh_seed() if given is None else given
-    edition = body.get("edition")
-    if edition is not None:
-        edition = choice(body, "edition", None, EDITIONS)
+    edition = valid.edition(body.get("edition"))
     names = body.get("opponents")
     opponents = None if names is None else [load(ws, o) for o in strings(body, "opponents", most=LIMITS["opponents"])]
     command = _command(name, rnd, runs, seed, names or [], edition)
@@ -356,11 +360,9 @@ def report_job(ws: Workspace, body: dict[str, Any], written: set[Path]) -> Any:
     import re
 
     s, name = ship_of(ws, body)
-    rnd = body.get("round")
-    if rnd is not None:
-        rnd = choice(body, "round", None, ROUNDS)
-    runs = number(body, "runs", 1000, 10, LIMITS["report_runs"])
-    seed = optional_number(body, "seed", 0, 2**53)
+    rnd = valid.round_key(body["round"]) if body.get("round") is not None else None
+    runs = _runs(body, RUNS_COMPARE, LIMITS["report_runs"])
+    seed = valid.seed(body.get("seed"))
     title = s.name or (Path(name).stem if name != UNNAMED else f"class {s.board.name} ship")
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "ship"
     folder = ws.path(f"reports/{slug}", key="out")

@@ -34,32 +34,6 @@ def jsonable(obj: Any) -> Any:
     return str(obj)
 
 
-def optional_number(body: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
-    """An integer field of a request within bounds, or None when absent; an :class:`InputError` otherwise."""
-    v = body.get(key)
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise InputError(f"bad `{key}`", key=key, value=v, expected=f"a whole number from {lo:,} to {hi:,}")
-    return v
-
-
-def number(body: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
-    """An integer field of a request within bounds, ``default`` when absent."""
-    v = optional_number(body, key, lo, hi)
-    return default if v is None else v
-
-
-def choice(body: dict[str, Any], key: str, default: Any, choices: tuple[Any, ...]) -> Any:
-    v = body.get(key, default)
-    if v not in choices:
-        from ..errors import suggest
-
-        raise InputError(f"bad `{key}`", key=key, value=v, expected="one of " + ", ".join(map(str, choices)),
-                         hint=suggest(str(v), [str(c) for c in choices]))
-    return v
-
-
 def text(body: dict[str, Any], key: str, default: str | None = None, *, limit: int = 1024) -> str | None:
     v = body.get(key, default)
     if v is None:
