@@ -453,6 +453,7 @@ function renderStatus() {
     `<span class="chip">${c.exposed_connectors} exposed connector${c.exposed_connectors === 1 ? '' : 's'}</span>` +
     `<span class="chip">class ${esc(b.name)} · edition ${edition()}</span><span class="chip">${esc(a.tiles)}</span>` +
     (b.verified ? '' : '<span class="chip warn" title="geometry from secondary sources">provisional board</span>') +
+    (b.features.length ? `<span class="chip">${esc(b.features.join(' · '))}</span>` : '') +
     `<span class="chip muted" title="server time of the last answer">${a.ms} ms</span>`;
 }
 

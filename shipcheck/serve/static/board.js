@@ -74,7 +74,9 @@ export class Board {
           frag.appendChild(d);
           continue;
         }
-        frag.appendChild(this.square(sq, tiles.get(sq.i), o));
+        const btn = this.square(sq, tiles.get(sq.i), o);
+        if (b.seams.includes(c - 1)) btn.classList.add('seam-left');  // a transdimensional seam (IC, IIC)
+        frag.appendChild(btn);
       }
     }
     const hadFocus = el.contains(document.activeElement);
