@@ -695,7 +695,7 @@ def _rewrite(text: str, ship: Ship, base_dir: str | Path | None) -> str | None:
     doc = tomlkit.parse(text)
     top: dict[str, Any] = {"format": 1}
     ref = ship.board_ref or old.board_ref
-    top["class" if ref in BUILTIN_CLASSES and "class" in doc else "board"] = ref
+    top["class" if ref in BUILTIN_CLASSES else "board"] = ref
     if ship.edition != "2007" or "edition" in doc:
         top["edition"] = ship.edition
     for key, value in (("name", ship.name), ("front", ship.front), ("dice", list(ship.dice) or None)):
