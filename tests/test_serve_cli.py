@@ -25,9 +25,13 @@ HAULER = ROOT / "examples" / "class-III-hauler.toml"
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
-def _start(*args: str, cwd: Path = ROOT) -> tuple[subprocess.Popen[str], str]:
+def _start(*args: str, cwd: Path = ROOT, browser: bool = False) -> tuple[subprocess.Popen[str], str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "shipcheck", "serve", "--no-browser", *args], cwd=cwd, env=env,
+    if browser:
+        env.pop("DISPLAY", None)
+        env.pop("WAYLAND_DISPLAY", None)
+    flags = [] if browser else ["--no-browser"]
+    proc = subprocess.Popen([sys.executable, "-m", "shipcheck", "serve", *flags, *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert proc.stdout is not None
     return proc, proc.stdout.readline().strip()
@@ -93,6 +97,14 @@ def test_a_signal_stops_the_server_and_its_running_job_leaving_no_process(sig: i
     time.sleep(0.2)
     assert children(proc.pid) == [] and [p for p in group(proc.pid) if p != proc.pid] == []
     stream.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the graphical session is Linux's DISPLAY")
+def test_without_a_graphical_session_no_browser_is_started() -> None:
+    proc, url = _start(browser=True)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    assert url.startswith("http://127.0.0.1:") and "open the address above in a browser yourself" in err
 
 
 def test_a_ship_that_cannot_be_read_is_refused_before_serving(tmp_path: Path, capsys: pytest.CaptureFixture[str]

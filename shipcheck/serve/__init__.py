@@ -16,6 +16,7 @@ Nothing in the core imports this package; it imports the library only.
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 import threading
@@ -121,6 +122,11 @@ def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int 
     config = uvicorn.Config(make(ws, token), log_level="warning", access_log=False, lifespan="off",
                             timeout_graceful_shutdown=1, ws="none")
     server = Server(config)
+    if open_browser and sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                               or os.environ.get("WAYLAND_DISPLAY")):
+        # without a graphical session, webbrowser would start a text browser in this terminal
+        sys.stderr.write("no graphical session here: open the address above in a browser yourself\n")
+        open_browser = False
     if open_browser:
         def opener() -> None:
             import time
