@@ -15,11 +15,16 @@ The B1, E1 and pair conflicts are read from :func:`shipcheck.rules.check` itself
 the checker agree on them. The pilot cabin stays on boards with a start square (contract); a B2
 ship cannot be fixed. Among optimal repairs a tiny bonus prefers keeping earlier squares, so the
 answer is deterministic.
+
+Preferences: ``keep`` squares weigh more than all other tiles together, so a repair removes one of
+them only when no legal ship keeps it (the most of them are kept, then the most tiles). Other
+repairs as good (``alternatives``) are found by solving again with a cut that excludes each kept
+set found so far, at the same number of kept tiles.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -50,6 +55,10 @@ class FixResult:
     crew: tuple[Violation, ...] = ()
     reason: str = ""
     why: dict[int, list[str]] = field(default_factory=dict)
+    keep: tuple[int, ...] = ()  # squares asked to be kept
+    keep_lost: tuple[int, ...] = ()  # of those, the ones no legal ship keeps
+    min_lost: int | None = None  # the fewest lost without preferences (``lost`` when no ``keep``)
+    alternatives: tuple[FixResult, ...] = ()  # other repairs as good, each without alternatives
 
     def __repr__(self) -> str:
         if self.legal_before:
@@ -81,6 +90,12 @@ class FixResult:
             "crew_violations": [v.to_dict(shown) for v in self.crew],
             "why": [{"at": name(i), "codes": self.why.get(i, [])} for i in self.removed],
             "reason": self.reason,
+            "keep": [name(i) for i in self.keep],
+            "keep_lost": [name(i) for i in self.keep_lost],
+            "min_lost": self.min_lost,
+            "alternatives": [{"lost": a.lost, "removed": [name(i) for i in a.removed], "kept": a.kept,
+                              "cut": [name(i) for i in a.cut], "fell_off": [name(i) for i in a.fell_off]}
+                             for a in self.alternatives],
         }
 
 
@@ -97,23 +112,76 @@ def _pilot_required(ship: Ship) -> int | None:
     return None
 
 
-def fix(ship: Ship) -> FixResult:
-    """The fewest lost components that leave ``ship`` free of construction errors."""
+def square_of(board: Any, value: Any, *, key: str = "keep") -> int:
+    """A square as a grid index, from a grid index (int), board labels ``(col, row)`` (grid indices
+    ``{"col": i, "row": j}`` on boards that name squares so), or text such as ``"7,8"`` or ``"(7,8)"``."""
+    from .errors import InputError
+
+    names = {}
+    for i in range(board.size):
+        n = board.cell_name(i)
+        names[(n["col"], n["row"]) if isinstance(n, dict) else tuple(n)] = i
+    v = value
+    if isinstance(v, str):
+        parts = v.strip().strip("()[]{}").replace(";", ",").split(",")
+        try:
+            v = tuple(int(p.split("=")[-1]) for p in parts)
+        except ValueError:
+            v = None
+    elif isinstance(v, dict):
+        v = (v.get("col"), v.get("row"))
+    elif isinstance(v, int) and not isinstance(v, bool) and 0 <= v < board.size:
+        return v
+    if isinstance(v, (tuple, list)) and tuple(v) in names:
+        return names[tuple(v)]
+    raise InputError("not a square of the board", key=key, value=value,
+                     expected="a square as COL,ROW by the board's labels, e.g. 7,8")
+
+
+def fix(ship: Ship, *, keep: Any = (), alternatives: int = 0) -> FixResult:
+    """The fewest lost components that leave ``ship`` free of construction errors.
+
+    ``keep``: a list of squares (board labels ``(col, row)``, grid indices or text ``"7,8"``) whose tiles the
+    repair must not remove when a legal ship keeps them (when none does, it keeps as many as it
+    can and lists the rest in ``keep_lost``). ``alternatives``: also find up to this many other
+    repairs as good (the same tiles lost in number, the same ``keep`` squares kept).
+    """
+    from .errors import InputError
+
     check_type(ship, Ship, "ship", "a Ship (see load_ship)")
+    if isinstance(keep, (str, int, dict)):
+        keep = [keep]
+    want = tuple(sorted({square_of(ship.board, k) for k in keep}))
+    tiles = ship.by_index
+    for i in want:
+        if i not in tiles:
+            raise InputError("no tile on the square to keep", key="keep", value=ship.board.cell_text(i),
+                             expected="a square holding a tile")
+    if isinstance(alternatives, bool) or not isinstance(alternatives, int) or alternatives < 0:
+        raise InputError("bad number of alternatives", key="alternatives", value=alternatives,
+                         expected="a whole number, 0 or more")
     report = check(ship)
     n = len(ship.tiles)
     b2 = [v for v in report.violations if v.code == "B2"]
     if b2:
         return FixResult(ship, legal_before=False, fixable=False, lost=None, kept=n,
                          crew=tuple(v for v in report.violations if v.code in CREW),
-                         reason=b2[0].message + "; removing components cannot mend this")
+                         reason=b2[0].message + "; removing components cannot mend this", keep=want)
     errors = construction_errors(report)
     if not errors:
         return FixResult(ship, legal_before=report.legal, fixable=True, lost=0, kept=n, fixed=ship,
                          crew=tuple(v for v in report.violations if v.code in CREW),
-                         reason="no construction error: nothing to remove")
+                         reason="no construction error: nothing to remove", keep=want, min_lost=0)
 
-    keep = _solve(ship, report)
+    sets = _solve(ship, report, keep=set(want), count=1 + alternatives)
+    min_lost = n - len(_solve(ship, report)[0]) if want else n - len(sets[0])
+    results = [_result(ship, report, errors, kept, want, min_lost) for kept in sets]
+    return replace(results[0], alternatives=tuple(results[1:]))
+
+
+def _result(ship: Ship, report: CheckReport, errors: list[Violation], keep: set[int], want: tuple[int, ...],
+            min_lost: int) -> FixResult:
+    n = len(ship.tiles)
     squares = sorted(t.at for t in ship.tiles)
     lost_sq = tuple(i for i in squares if i not in keep)
     adj = Layout.of(ship).adj
@@ -128,17 +196,26 @@ def fix(ship: Ship) -> FixResult:
     left = construction_errors(after)
     if left:  # the program and the checker disagree: a bug, never a user error
         raise RuntimeError(f"fix left construction errors: {[(v.code, v.cells) for v in left]}")
+    keep_lost = tuple(i for i in want if i in lost_sq)
+    reason = f"{len(cut)} removed, {len(fell)} fell off"
+    if keep_lost:
+        reason += "; no legal ship keeps " + ", ".join(ship.board.cell_text(i) for i in keep_lost)
+    if len(lost_sq) > min_lost:
+        reason += f"; keeping the squares asked for costs {len(lost_sq) - min_lost} more than the minimum"
     return FixResult(
         ship, legal_before=report.legal, fixable=True, lost=len(lost_sq), removed=lost_sq, cut=cut,
         fell_off=fell, kept=n - len(lost_sq), fixed=fixed,
         crew=tuple(v for v in after.violations if v.code in CREW),
-        reason=f"{len(cut)} removed, {len(fell)} fell off",
+        reason=reason,
         why={i: sorted(why.get(i, ()), key=_ORDER.__getitem__) for i in lost_sq},
+        keep=want, keep_lost=keep_lost, min_lost=min_lost,
     )
 
 
-def _solve(ship: Ship, report: CheckReport) -> set[int]:
-    """Squares of an optimal kept set (the integer program of the module docstring)."""
+def _solve(ship: Ship, report: CheckReport, *, keep: set[int] = frozenset(),  # type: ignore[assignment]
+           count: int = 1) -> list[set[int]]:
+    """Squares of up to ``count`` optimal kept sets (the integer program of the module docstring),
+    the best first; ``keep`` squares weigh more than all the other tiles together."""
     tiles = ship.by_index
     hulls = ship.board.hulls(ship.dice)
     banned = {c for v in report.violations if v.code in _SINGLE for c in v.cells}
@@ -148,7 +225,7 @@ def _solve(ship: Ship, report: CheckReport) -> set[int]:
     pos = {sq: k for k, sq in enumerate(cands)}
     n = len(cands)
     if n == 0:
-        return set()
+        return [set()]
     root_sq = _pilot_required(ship)
     root = pos.get(root_sq) if root_sq is not None else None
 
@@ -178,15 +255,38 @@ def _solve(ship: Ship, report: CheckReport) -> set[int]:
         if len(members) >= 2:
             _connect(p, members, root, nbrs, comp_of)
 
-    # maximise kept tiles; a tiny bonus (summing below 1/4) keeps earlier squares on ties
+    # maximise kept tiles (the keep squares first); a tiny bonus (summing below 1/4) keeps earlier
+    # squares on ties
     cost = [0.0] * p.nvar
+    pref = [k for k in range(n) if cands[k] in keep]
     for k in range(n):
-        cost[k] = -(1.0 + (n - k) / (2.0 * n * (n + 1)))
+        cost[k] = -(1.0 + (n - k) / (2.0 * n * (n + 1)) + (n + 1.0 if cands[k] in keep else 0.0))
+    out: list[set[int]] = []
     x = p.solve(cost)
-    return {cands[k] for k in range(n) if x[k] > 0.5}
+    while True:
+        chosen = [k for k in range(n) if x[k] > 0.5]
+        out.append({cands[k] for k in chosen})
+        if len(out) >= count:
+            return out
+        if len(out) == 1:  # the others keep as many tiles, and as many keep squares
+            p.row([(k, 1.0) for k in range(n)], len(chosen), len(chosen))
+            if pref:
+                kept_pref = sum(1 for k in chosen if k in pref)
+                p.row([(k, 1.0) for k in pref], kept_pref, kept_pref)
+        # a cut excluding this kept set: it differs in at least one tile
+        inside = set(chosen)
+        p.row([(k, 1.0 if k in inside else -1.0) for k in range(n)], -INF, len(inside) - 1.0)
+        try:
+            x = p.solve(cost)
+        except _Infeasible:
+            return out
 
 
 INF = float("inf")
+
+
+class _Infeasible(Exception):
+    """The program has no solution (only once cuts exclude every optimal kept set)."""
 
 
 class _Program:
@@ -251,6 +351,8 @@ class _Program:
         h.passModel(lp)
         h.run()
         status = h.getModelStatus()
+        if status == highspy.HighsModelStatus.kInfeasible:
+            raise _Infeasible
         if status != highspy.HighsModelStatus.kOptimal:
             raise RuntimeError(f"the repair program was not solved: {h.modelStatusToString(status)}")
         return list(h.getSolution().col_value)

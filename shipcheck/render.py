@@ -19,7 +19,8 @@ terminal library, so ``shipcheck check`` starts quickly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .model import Ship, Tile
@@ -38,9 +39,9 @@ _BARREL = ("▲", "▶", "▼", "◀")  # pointing N, E, S, W
 _EXHAUST_NS = "▒▒▒"
 _EXHAUST_EW = "▒"
 # shield coverage: the corner between the two covered sides
-_SHIELD_CORNER = {
-    frozenset((0, 1)): (0, CELL_W - 1, "◥"),
-    frozenset((1, 2)): (CELL_H - 1, CELL_W - 1, "◢"),
+_SHIELD_CORNER = {  # (row, column from the left or -1 from the right, glyph)
+    frozenset((0, 1)): (0, -1, "◥"),
+    frozenset((1, 2)): (CELL_H - 1, -1, "◢"),
     frozenset((2, 3)): (CELL_H - 1, 0, "◣"),
     frozenset((3, 0)): (0, 0, "◤"),
 }
@@ -190,6 +191,18 @@ class Styled:
         return out
 
 
+@contextmanager
+def narrow_cells() -> Iterator[None]:
+    """Draw squares 5 characters wide instead of 7 inside the block (the tile code between its side
+    connectors), for terminals too narrow for the usual drawing."""
+    global CELL_W
+    old, CELL_W = CELL_W, 5
+    try:
+        yield
+    finally:
+        CELL_W = old
+
+
 def label_text(label: Label) -> str:
     """A board label as printed: ``7``, ``6-8`` for a run of three or more, else ``2/3``."""
     vals = list(label)
@@ -258,6 +271,7 @@ def _tile_block(t: Tile) -> list[list[tuple[str, str]]]:
     covers = frozenset(t.covers)
     if covers in _SHIELD_CORNER:
         r, c, ch = _SHIELD_CORNER[covers]
+        c = c % CELL_W
         g[r][c] = (ch, _SHIELD_STYLE)
     hint = _tile_hint(t)
     if hint:

@@ -2,10 +2,14 @@
 
 The starter is a small legal ship (pilot cabin, cannon, engine, cabin, battery) placed round the
 start square, or round the square nearest the middle of the board where a class has none; it is
-checked before it is returned, so it always passes `shipcheck check`.
+checked before it is returned, so it always passes `shipcheck check`. Its outer sides carry open
+universal connectors, which join a connector of any type, so `shipcheck place` finds squares on it
+for ordinary tiles; each open connector is exposed until something is welded to it.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from .errors import InputError
 from .shipfile import _toml_string
@@ -14,10 +18,11 @@ from .topology import BUILTIN_CLASSES, Board, builtin_board
 # (row offset, col offset, kind, sides, extra lines) around the pilot cabin; sides N E S W at rotation 0
 _PARTS: tuple[tuple[int, int, str, str, str], ...] = (
     (0, 0, "start_cabin", "3333", "the pilot cabin: 4 universal connectors, 2 humans"),
-    (-1, 0, "cannon", "0030", "barrel at N (written 0); a universal connector at S joins the pilot cabin"),
-    (1, 0, "engine", "3000", "a universal connector at N; the exhaust at S (written 0) points to the rear"),
-    (0, 1, "cabin", "0003", "2 humans by default; crew = \"purple\" would need a joined life support"),
-    (0, -1, "battery", "0300", "cells = 2 or 3; charge (optional) says how many are left"),
+    (-1, 0, "cannon", "0333", "barrel at N (written 0); universal connectors: S joins the pilot cabin, E and W are "
+     "open"),
+    (1, 0, "engine", "3303", "universal at N; the exhaust at S (written 0) points to the rear; E and W open"),
+    (0, 1, "cabin", "3333", "2 humans by default; crew = \"purple\" would need a joined life support; N, E, S open"),
+    (0, -1, "battery", "3333", "cells = 2 or 3; charge (optional) says how many are left; N, S, W open"),
 )
 
 
@@ -41,12 +46,15 @@ def _text(cls: str, edition: str, board: Board, centre: int, name: str | None) -
     r0, c0 = divmod(centre, board.width)
     hulls = board.hulls()
     lines = [
-        f"# A starter ship for class {cls}, made by `shipcheck new`. Check it with: shipcheck check FILE",
+        f"# A starter ship for class {cls}, made by `shipcheck new`.",
+        "# Check it: shipcheck check FILE; build on it: shipcheck place FILE TILE",
         "# Squares are [column, row] by the numbers printed on the board edges"
-        + (" (on this board: {col = i, row = j}, 0-based grid indices)." if board.index_cells else "."),
-        "# Sides are 4 digits for N E S W as printed (rotation 0): 0 smooth, 1 single, 2 double, 3 universal;",
-        "# `rot = 90` turns a tile a quarter clockwise. A catalogue tile can be named instead: id = \"2007:5\".",
-        "# Every key is described in shipcheck's docs/ship-format.md; the boards: shipcheck boards.",
+        + (";\n# on this board {col = i, row = j}, 0-based grid indices." if board.index_cells else "."),
+        "# Sides are 4 digits for N E S W as printed (rotation 0):",
+        "# 0 smooth, 1 single, 2 double, 3 universal; `rot = 90` turns a tile a quarter",
+        "# clockwise. A catalogue tile can be named instead: id = \"2007:5\".",
+        "# Every key is described in shipcheck's docs/ship-format.md; the boards:",
+        "# shipcheck boards.",
         "",
         "format = 1",
         f'class = "{cls}"',
@@ -57,9 +65,9 @@ def _text(cls: str, edition: str, board: Board, centre: int, name: str | None) -
         lines.append('# edition = "2021"               # the 2021 tile catalogue (default 2007)')
     lines.append(f"name = {_toml_string(name or 'My ship')}")
     if board.choose_front:
-        lines.append('front = "N"                     # this board lets the player choose the front: N, E, S or W')
+        lines.append('front = "N"          # the player chooses the front on this board: N, E, S or W')
     if board.die_squares:
-        lines.append("# dice = [2, 5]                  # the two rolls that unlocked die squares on this board")
+        lines.append("# dice = [2, 5]       # the two rolls that unlocked die squares on this board")
     if not board.verified:
         lines.append(f"# Board {board.name} is provisional: its geometry comes from secondary sources.")
     for dr, dc, kind, sides, comment in _PARTS:
@@ -71,7 +79,7 @@ def _text(cls: str, edition: str, board: Board, centre: int, name: str | None) -
             return None
         if kind == "start_cabin" and board.start is None:
             comment += "; this board has no start square: place it anywhere (unplaced, it counts as lost)"
-        lines += ["", f"# {comment}", "[[tile]]", f"at = {_square_text(board, i)}", f'kind = "{kind}"',
+        lines += ["", *textwrap.wrap(comment, 78, initial_indent="# ", subsequent_indent="# "), "[[tile]]", f"at = {_square_text(board, i)}", f'kind = "{kind}"',
                   f'sides = "{sides}"']
         if kind == "battery":
             lines.append("cells = 2")

@@ -54,7 +54,8 @@ def test_every_command_has_help_with_an_example(capsys: pytest.CaptureFixture[st
 
 
 # -- show -----------------------------------------------------------------------------------------
-def test_show_draws_labels_and_header(capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_draws_labels_and_header(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # the header on one line
     code, out, _ = run(capsys, "show", str(BLUE))
     assert code == 0
     lines = out.splitlines()

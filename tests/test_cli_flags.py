@@ -82,14 +82,16 @@ WITH_RUNS = {**WITH_ROUND, "simulate": [SCOUT, "--card", "I-09"]}
 def test_round_is_checked_alike(name: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, name, *WITH_ROUND[name], "--round", value)
     assert code == 2 and out == ""
-    assert err == f"shipcheck: error: bad round; key `--round`; value '{value}' (expected 1, 2, 3, 3a or learning)\n"
+    assert err.startswith(f"shipcheck: error: bad `--round`; key `--round`; value '{value}' (expected 1, 2, 3, 3a or "
+                          "learning)")
+    assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize("name", sorted(WITH_RUNS))
 @pytest.mark.parametrize("flag,value,message", [
-    ("--runs", "0", "bad number of runs; key `--runs`; value 0 (expected a whole number, at least 1)"),
-    ("-n", "-5", "bad number of runs; key `--runs`; value -5 (expected a whole number, at least 1)"),
-    ("--seed", "-1", "bad seed; key `--seed`; value -1 (expected a whole number, 0 or more)"),
+    ("--runs", "0", "bad `--runs`; key `--runs`; value 0 (expected an integer >= 1)"),
+    ("-n", "-5", "bad `--runs`; key `--runs`; value -5 (expected an integer >= 1)"),
+    ("--seed", "-1", "bad `--seed`; key `--seed`; value -1 (expected an integer >= 0)"),
 ])
 def test_runs_and_seed_are_checked_alike(name: str, flag: str, value: str, message: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:

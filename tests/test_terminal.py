@@ -97,7 +97,9 @@ def test_odds_draws_percentages_whole(capsys: pytest.CaptureFixture[str], monkey
 
 
 # -- counts, cards, help --------------------------------------------------------------------------
-def test_one_tile_count_in_check_and_fix(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_one_tile_count_in_check_and_fix(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "300")  # headers on one line
     p = tmp_path / "s.toml"
     p.write_text('format = 1\nclass = "I"\n[[tile]]\nat = [8, 7]\nkind = "cargo"\nsides = "0001"\nslots = 2\n'
                  '[[tile]]\nat = [9, 9]\nkind = "cargo"\nsides = "1000"\nslots = 2\n', encoding="utf-8")

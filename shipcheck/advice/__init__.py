@@ -39,7 +39,7 @@ from ..model import AsideTile, Ship, Tile
 from ..parallel import seed_of
 from ..rules import check
 from .deck import RoundCards, decks, default_round, round_cards
-from .legal import Candidate, distinct_rotations, legal_placements, weld
+from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from .measure import Flight, fly, tile_params
 
 if TYPE_CHECKING:
@@ -343,7 +343,7 @@ def advise(
     if top is not None:
         ranked = ranked[:top]
     if not ranked:
-        aside, reason = True, "no legal placement: set the tile aside (or put it back)"
+        aside, reason = True, f"no legal placement: {why_none(ship, hand, base=base)}; set the tile aside (or put it back)"
     elif credits:
         best = ranked[0].credits or 0.0
         aside = best <= 0

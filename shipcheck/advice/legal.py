@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from ..model import AsideTile, Ship, Tile
 from ..rules import CheckReport, Layout, check, geometry
 
-__all__ = ["Candidate", "distinct_rotations", "legal_placements", "weld"]
+__all__ = ["Candidate", "distinct_rotations", "legal_placements", "weld", "why_none"]
 
 
 def distinct_rotations(tile: AsideTile | Tile) -> tuple[int, ...]:
@@ -90,3 +90,65 @@ def legal_placements(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | 
             if _errors(report) <= before:
                 out.append(Candidate(at, rot, new, report))
     return out
+
+
+_SIDES = ("N", "E", "S", "W")
+_TYPES = {1: "single", 2: "double", 3: "universal"}
+
+
+def _joins(a: int, b: int, seam: bool) -> bool:
+    """Two connectors join: the same type, or a universal one (across a seam only the same type)."""
+    return a == b or (not seam and 3 in (a, b))
+
+
+def why_none(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | None = None) -> str:
+    """Why ``tile`` has no legal placement on ``ship``, in a few words: no open connector, none of a
+    type the tile can join, every square beside one blocked by a barrel or an exhaust or off the
+    board, or the rules the tile breaks there in every rotation."""
+    from collections import Counter
+
+    from ..rules import RULES
+
+    b = ship.board
+    base = base or check(ship)
+    tiles = ship.by_index
+    openings: list[tuple[int, int, int]] = []  # (empty square, side of the tile facing it, connector)
+    off_board = 0
+    for i, t in tiles.items():
+        for s in range(4):
+            c = t.eff[s]
+            j = b.nb[i][s]
+            if c and (j < 0 or j not in tiles):
+                if j < 0 or not b.buildable(j, ship.dice):
+                    off_board += 1
+                else:
+                    openings.append((j, s, c))
+    if not openings:
+        if off_board:
+            return "every open connector of the ship faces a square off the board"
+        return "the ship has no open connector (every outer side is smooth): nothing can be joined to it"
+    hand = [c for c in Tile(at=0, kind=tile.kind, sides=tile.sides, attrs=tile.attrs).eff if c]
+    if not hand:
+        return "the tile has no connector: it can never be joined to the ship"
+    types = sorted({c for _, _, c in openings})
+    if not any(_joins(h, c, bool(b.seam_side[j][(s + 2) % 4])) for j, s, c in openings for h in hand):
+        have = " and ".join(_TYPES[c] for c in types)
+        want = " and ".join(_TYPES[c] for c in sorted(set(hand)))
+        return f"no open connector of a type the tile joins: the ship's are {have}, the tile's {want}"
+    before = {v.key() for v in base.errors}
+    blocked: set[int] = set()
+    codes: Counter[str] = Counter()
+    squares = sorted({j for j, _, _ in openings})
+    for j in squares:
+        for rot in distinct_rotations(tile):
+            new = [v for v in check(weld(ship, tile, j, rot)).errors if v.key() not in before]
+            # in front of a barrel or behind an exhaust of the ship: the other tile's error names it first
+            if any(v.code in ("K1", "E2") and v.cells[0] != j for v in new):
+                blocked.add(j)
+            codes.update({v.code for v in new})
+    where = ", ".join(b.cell_text(j) for j in squares[:6]) + (", ..." if len(squares) > 6 else "")
+    if len(blocked) == len(squares):
+        return (f"every square beside an open connector ({where}) is in front of a barrel or behind an exhaust "
+                "(K1, E2)")
+    common = ", ".join(f"{c} {RULES[c].name}" for c, _ in codes.most_common(3))
+    return f"at every square beside an open connector ({where}) each rotation breaks a rule: {common}"

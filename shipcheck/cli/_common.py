@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import typer
+from typer.core import TyperCommand
 
 from ..errors import InputError, printable
 from ..model import Ship
@@ -66,6 +67,32 @@ def exit_with(code: int) -> None:
 
 
 # -- commands -------------------------------------------------------------------------------------
+def fold_shell(line: str, w: int) -> list[str]:
+    """An example command line folded to the width with shell continuations (``\\``)."""
+    lead = len(line) - len(line.lstrip(" "))
+    out: list[str] = []
+    cur = " " * lead
+    for word in line.split():
+        if cur.strip() and len(cur) + 1 + len(word) + 2 > w:
+            out.append(cur + " \\")
+            cur = " " * (lead + 4) + word
+        else:
+            cur = cur + (" " if cur.strip() else "") + word
+    out.append(cur)
+    return out
+
+
+class FittedCommand(TyperCommand):
+    """A command whose help fits the terminal: example lines fold with shell continuations."""
+
+    def get_help(self, ctx: Any) -> str:
+        w = width()
+        lines = []
+        for line in super().get_help(ctx).splitlines():
+            lines += fold_shell(line, w) if len(line) > w and line.lstrip().startswith("shipcheck ") else [line]
+        return "\n".join(lines)
+
+
 def command(name: str) -> Callable[[F], F]:
     """Make ``f`` the Typer command ``name``: the lazy group in ``shipcheck.cli`` builds it from
     ``f.typer_app`` when the command is first used (see :func:`shipcheck.cli.build`)."""
@@ -73,7 +100,7 @@ def command(name: str) -> Callable[[F], F]:
     def deco(f: F) -> F:
         app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                           context_settings={"help_option_names": ["-h", "--help"]})
-        app.command(name)(f)
+        app.command(name, cls=FittedCommand)(f)
         f.typer_app = app  # type: ignore[attr-defined]
         return f
 
@@ -102,12 +129,85 @@ def color() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
+def width() -> int:
+    """The terminal's width: ``COLUMNS``, else the terminal's, else 80."""
+    import shutil
+
+    return max(30, shutil.get_terminal_size((80, 24)).columns)
+
+
+def fold(line: str, w: int | None = None, *, indent: int = 2) -> list[str]:
+    """One line folded to the width: words move to lines indented ``indent`` more than the first;
+    a word longer than a line (a long path) is split."""
+    import textwrap
+
+    w = w or width()
+    if len(line) <= w:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    return textwrap.wrap(line.strip(), w, initial_indent=" " * lead, subsequent_indent=" " * (lead + indent),
+                         break_on_hyphens=False) or [line]
+
+
 def echo(obj: Any = "") -> None:
-    """Print a line: a string as it is, :class:`Styled` text in colour on a terminal."""
+    """Print a line folded to the terminal's width, :class:`Styled` text in colour on a terminal.
+    Multi-line text (a drawing) is printed as it is."""
     if isinstance(obj, Styled):
-        typer.echo(obj.ansi() if color() else obj.plain)
-    else:
-        typer.echo(obj)
+        if "\n" not in obj.plain and len(obj.plain) > width():
+            obj = obj.plain  # folded without colour rather than cut
+        else:
+            typer.echo(obj.ansi() if color() else obj.plain)
+            return
+    text = str(obj)
+    if "\n" in text:
+        typer.echo(text)
+        return
+    for line in fold(text):
+        typer.echo(line)
+
+
+def note(text: str) -> None:
+    """A note: one line, folded with an indent."""
+    echo(printable(f"note: {text}"))
+
+
+def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (), text: int | None = None,
+          left: tuple[int, ...] = (), indent: int = 0) -> None:
+    """A plain table fitted to the width: the columns in ``drop`` are left out, in that order, until
+    it fits; then the free-text column ``text`` (the last) folds under its own start. Numbers align
+    right, the columns in ``left`` left."""
+    w = width()
+    cols = list(range(len(head)))
+    everything = [head, *rows]
+
+    def widths(cs: list[int]) -> dict[int, int]:
+        return {c: max(len(r[c]) for r in everything) for c in cs}
+
+    def total(cs: list[int]) -> int:
+        # the free-text column may fold: it needs a few words' room, not its whole length
+        ws = widths(cs)
+        return indent + sum(min(v, 36) if c == text else v for c, v in ws.items()) + 2 * (len(cs) - 1)
+
+    for c in drop:
+        if total(cols) <= w:
+            break
+        cols.remove(c)
+    ws = widths(cols)
+    fixed = [c for c in cols if c != text]
+    start = indent + sum(ws[c] for c in fixed) + 2 * len(fixed)
+    room = max(12, w - start) if text in cols else 0
+    for r in everything:
+        cells = [r[c].ljust(ws[c]) if c in left else r[c].rjust(ws[c]) for c in fixed]
+        line = " " * indent + "  ".join(cells)
+        if text in cols:
+            import textwrap
+
+            parts = textwrap.wrap(r[text], room, break_on_hyphens=False) or [""]
+            typer.echo((line + "  " + parts[0]).rstrip())
+            for part in parts[1:]:
+                typer.echo(" " * start + part)
+        else:
+            typer.echo(line.rstrip())
 
 
 def round_compile_note() -> None:
@@ -127,7 +227,7 @@ def print_rich(renderable: Any) -> None:
     """Print a rich renderable (a table) to stdout; rich is imported only here."""
     from rich.console import Console
 
-    Console(file=sys.stdout, highlight=False, soft_wrap=False).print(renderable)
+    Console(file=sys.stdout, highlight=False, soft_wrap=False, width=width()).print(renderable)
 
 
 def pct(p: Any) -> str:
@@ -166,7 +266,14 @@ def provisional(board: Board) -> str | None:
 
 
 def draw(ship: Ship, marks: dict[int, str] | None = None, styles: dict[int, str] | None = None) -> None:
-    echo(render_ship(ship, marks=marks, color=color(), mark_styles=styles))
+    """The ship drawn on its board; with narrower squares when the usual drawing would not fit."""
+    from ..render import narrow_cells
+
+    pic = render_ship(ship, marks=marks, color=color(), mark_styles=styles)
+    if max(len(line.rstrip()) for line in pic.plain.splitlines()) > width():
+        with narrow_cells():
+            pic = render_ship(ship, marks=marks, color=color(), mark_styles=styles)
+    typer.echo("\n".join(line.rstrip() for line in (pic.ansi() if color() else pic.plain).splitlines()))
 
 
 def marks_of(report: CheckReport) -> dict[int, str]:

@@ -12,7 +12,6 @@ from typing import Annotated, Any, Literal
 import typer
 
 from ..defaults import RUNS_COMPARE, RUNS_FLIGHT, RUNS_ROUND
-from ..errors import InputError
 
 #: short flag -> the long option it stands for, in every command
 SHORT_FLAGS: dict[str, str] = {
@@ -41,26 +40,24 @@ ROUND_CHOICES = ("1", "2", "3", "3a", "learning")
 # -- the one validation of --round, --runs, --seed ------------------------------------------------
 def round_value(value: str | None) -> str | None:
     """``--round``: 1, 2, 3, 3a or learning (None: the board's level, decided by the library)."""
-    if value is None:
-        return None
-    key = str(value).strip().lower()
-    if key not in ROUND_CHOICES:
-        raise InputError("bad round", key="--round", value=value, expected="1, 2, 3, 3a or learning")
-    return key
+    from .. import validate
+
+    return None if value is None else validate.round_key(value, key="--round")
 
 
 def runs_value(value: int | None) -> int | None:
-    """``--runs``: a whole number of runs, at least 1 (None: the command's default)."""
-    if value is not None and value < 1:
-        raise InputError("bad number of runs", key="--runs", value=value, expected="a whole number, at least 1")
-    return value
+    """``--runs``: a whole number of runs, at least 1 (None: the command's default); the library
+    checks the memory the runs would need."""
+    from .. import validate
+
+    return None if value is None else validate.count(value, key="--runs")
 
 
 def seed_value(value: int | None) -> int | None:
     """``--seed``: a whole number >= 0 (None: a random seed, which the output reports)."""
-    if value is not None and value < 0:
-        raise InputError("bad seed", key="--seed", value=value, expected="a whole number, 0 or more")
-    return value
+    from .. import validate
+
+    return validate.seed(value, key="--seed")
 
 
 def _round_cb(value: str | None) -> str | None:

@@ -19,6 +19,7 @@ from ..topology import BUILTIN_CLASSES
 from ._common import (
     EXIT_USAGE,
     EXIT_VIOLATIONS,
+    as_options,
     codes,
     command,
     draw,
@@ -33,7 +34,7 @@ from ._common import (
     summary,
     violation_lines,
 )
-from ._options import Editions, FormatOpt, ShipArg
+from ._options import Editions, FormatOpt, QuietOpt, ShipArg
 
 
 # -- show -----------------------------------------------------------------------------------------
@@ -89,6 +90,7 @@ def check_cmd(
     do_draw: Annotated[bool, typer.Option("--draw/--no-draw",
                                           help="Draw each ship with its offending squares marked (text output).")]
     = True,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check ships (files, or folders searched for ship files) against every construction rule.
 
@@ -139,7 +141,7 @@ def check_cmd(
         for u in unreadable:
             if form in ("text", "json"):
                 sys.stderr.write(f"shipcheck: error: {u.message}\n")
-    _print_check(form, results, unreadable, many, do_draw, len(found.skipped))
+    _print_check(form, results, unreadable, many, do_draw, len(found.skipped), quiet)
     if unreadable:
         exit_with(EXIT_USAGE)
     if any(not c.report.legal for c in results):
@@ -147,7 +149,7 @@ def check_cmd(
 
 
 def _print_check(form: str, results: list[Any], unreadable: list[Any], many: bool, do_draw: bool,
-                 skipped: int) -> None:
+                 skipped: int, quiet: bool = False) -> None:
     from .. import outputs
 
     if form == "json":
@@ -180,7 +182,7 @@ def _print_check(form: str, results: list[Any], unreadable: list[Any], many: boo
             for line in violation_lines(r):
                 echo(line)
             echo(summary(r))
-            for note in r.notes:
+            for note in () if quiet else r.notes:
                 echo(printable(f"note: {note}"))
         if many and (len(results) > 1 or skipped or unreadable):
             n_illegal = sum(1 for c in results if not c.report.legal)
@@ -207,12 +209,23 @@ def fix_cmd(
     write: Annotated[Path | None, typer.Option("--write", metavar="OUT", show_default=False,
                                                help="Write the fixed ship to this file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUT if it exists.")] = False,
+    keep: Annotated[list[str] | None, typer.Option(
+        "--keep", metavar="SQUARE", show_default=False,
+        help="Never take off the tile on this square (COL,ROW, e.g. 7,8) when a legal ship keeps it; "
+             "repeatable.")] = None,
+    alternatives: Annotated[int, typer.Option(
+        "--alternatives", min=0, metavar="K",
+        help="Also list up to K other repairs as good (as few lost, the same --keep squares kept).")] = 0,
     fmt: FormatOpt = "text",
 ) -> None:
     """Find the fewest components to take off so the ship passes inspection.
 
     Components that fall off with a removed one count as lost too. Crew errors (A codes) are reported,
     not mended by removal.
+
+    With --keep, the tiles on those squares stay whenever some legal ship keeps them, even when that
+    costs more components than the minimum (the output says how many more). --alternatives K lists
+    other repairs as good; --write writes the first.
 
     Exit 0 when a legal ship remains; 1 (writing nothing) when no removal makes the ship legal, e.g. a
     pilot cabin off its start square.
@@ -221,6 +234,7 @@ def fix_cmd(
     Examples:
       shipcheck fix examples/mistakes/loose-piece.toml
       shipcheck fix my-ship.toml --write my-ship-fixed.toml
+      shipcheck fix examples/mistakes/cannon-blocked.toml --keep 7,6 --alternatives 3
     """
     from ..fix import fix as fix_ship
 
@@ -233,7 +247,10 @@ def fix_cmd(
     from ._common import spinner
 
     with spinner("finding the fewest components to lose"):
-        res = fix_ship(s)
+        try:
+            res = fix_ship(s, keep=keep or [], alternatives=alternatives)
+        except InputError as exc:
+            raise as_options(exc, {"keep": "--keep", "alternatives": "--alternatives"}) from None
     b = s.board
     if fmt == "json":
         print_json(res.to_dict(ship))
@@ -262,6 +279,21 @@ def fix_cmd(
                      else f"falls off (joined to nothing): {named(res.fell_off)}")
             implied = " (the pilot cabin on the start square among them)" if any(t.implied for t in s.tiles) else ""
             echo(f"lost: {res.lost} component{'s' if res.lost != 1 else ''}, kept: {res.kept} tiles{implied}")
+            if res.keep:
+                kept_ok = [b.cell_text(i) for i in res.keep if i not in res.keep_lost]
+                if kept_ok:
+                    echo(f"kept as asked: {', '.join(kept_ok)}")
+                if res.keep_lost:
+                    echo(f"no legal ship keeps: {', '.join(b.cell_text(i) for i in res.keep_lost)}")
+                if res.min_lost is not None and res.lost is not None and res.lost > res.min_lost:
+                    echo(f"the minimum without --keep is {res.min_lost} lost")
+            for k, alt in enumerate(res.alternatives, 2):
+                parts = [f"take off {named(alt.cut)}"] if alt.cut else []
+                if alt.fell_off:
+                    parts.append(f"falls off {named(alt.fell_off)}")
+                echo(f"repair {k}: {'; '.join(parts)}")
+            if alternatives and not res.alternatives:
+                echo("no other repair is as good")
         for v in res.crew:
             echo(f"crew: {v.code} {v.message} (mend it by placing the crew differently; `fix` removes nothing for it)")
         if res.fixable and res.fixed is not None:

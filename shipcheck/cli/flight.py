@@ -22,6 +22,7 @@ from ._common import (
     progress_bar,
     provisional,
     round_compile_note,
+    width,
 )
 from ._options import (
     RUNS_FLIGHT,
@@ -120,21 +121,21 @@ def card_outcome_lines(events: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def flight_header(s: Ship, path: str, what: str) -> None:
+def flight_header(s: Ship, path: str, what: str, quiet: bool = False) -> None:
     echo(header(s, path))
     warn = provisional(s.board)
     if warn:
         echo(warn)
     report = check(s)
-    if not report.legal:
+    if not report.legal and not quiet:
         cs = ", ".join(sorted({v.code for v in report.errors}))
         echo(f"note: the ship is not legal ({cs}); the odds are for the ship as built")
     echo(f"attacks: {what}")
 
 
-def techie_note(s: Ship) -> None:
+def techie_note(s: Ship, quiet: bool = False) -> None:
     """Said where the single-ship flight model flies the attacks: it has no cards, so no Techie."""
-    if s.cyan_specialisation == "techie":
+    if s.cyan_specialisation == "techie" and not quiet:
         echo("note: the cyan Techie's free first charge of each card is not counted here (attacks given "
              "one by one, or the optimal policy, fly the single-ship flight model, which has no cards); "
              "`--card` with the default policy, and `simulate --round`, count it")
@@ -194,10 +195,8 @@ def stats_cmd(ship: ShipArg, fmt: FormatOpt = "text") -> None:
     warn = provisional(s.board)
     if warn:
         echo(warn)
-    import shutil
-
     # the title holds the ship's name: cleaned of control characters
-    text = render_stats(st, width=shutil.get_terminal_size((100, 24)).columns)
+    text = render_stats(st, width=width())
     echo("\n".join(printable(line) for line in text.splitlines()))
 
 
@@ -257,8 +256,8 @@ def odds_cmd(
     lost = {int(k): Fraction(v) for k, v in frac["lost_distribution"].items()}
     where = {json.dumps(s.board.cell_name(i)): i for i in range(s.board.size)}
     p_lost = [(where[json.dumps(t["at"])], t["p_lost"]) for t in d["tiles"]]
-    flight_header(s, ship, what)
-    techie_note(s)
+    flight_header(s, ship, what, quiet)
+    techie_note(s, quiet)
     echo(f"policy: {POLICY_NOTE if d['policy'] == 'default' else 'optimal (dynamic programming over damage states)'}")
     draw_losses(s, p_lost)
     echo(f"survive:        {pct(p_survive)}  ({p_survive})")
@@ -292,7 +291,7 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
     if fmt == "json":
         print_json({"ship": path, **r.to_dict()})
         return
-    flight_header(s, path, what)
+    flight_header(s, path, what, quiet)
     echo("policy: the round's default decisions (docs/rounds.md): the fewest charges that beat an enemy, else tie "
          "it; meteors and shots defended as in odds")
     for line in card_outcome_lines(list(r.events)):
@@ -329,7 +328,7 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
         print_json(out)
         return
     me = r.ship_result
-    flight_header(s, path, what)
+    flight_header(s, path, what, quiet)
     echo(f"{r.runs} runs, seed {r.seed}; the round's default decisions (docs/rounds.md)")
     if not quiet:
         for n in out["notes"]:
@@ -452,8 +451,8 @@ def simulate_cmd(
     if fmt == "json":
         print_json({"ship": ship, **r.to_dict()})
         return
-    flight_header(s, ship, what)
-    techie_note(s)
+    flight_header(s, ship, what, quiet)
+    techie_note(s, quiet)
     echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
     draw_losses(s, [(t.at, p) for t, p in zip(s.tiles, r.p_lost)])
     estimate_lines(r)

@@ -8,7 +8,7 @@ import typer
 
 from ..errors import InputError
 from ..shipfile import load_ship
-from ._common import command, draw, echo, header, print_json, provisional
+from ._common import command, draw, echo, header, print_json, provisional, table
 from ._options import RUNS_COMPARE, FormatOpt, QuietOpt, ShipArg, round_opt, runs_opt, seed_opt
 
 _TILE_HELP = ('The tile in hand: a catalogue id ("2007:5", see `shipcheck tiles`) or KIND:SIDES with sides '
@@ -107,19 +107,20 @@ def place_cmd(
          + ("" if exact else " (exact loss not worked out: --no-exact)")
          + (f"; credits from {a.runs:,} rounds a placement, seed {a.seed}" if a.seed is not None else ""))
     if a.placements:
-        head = ["rank", "square", "rot", *(["credits", "95% interval"] if credits else []), "score", "exposed", "blocked", "loss", "survive", "engine", "fire", "crew", "cargo",
-                "cells", "shields / exposes"]
-        rows = [head]
+        cred_head = ["credits", "95% interval"] if credits else []
+        head = ["rank", "square", "rot", *cred_head, "score", "exposed", "blocked", "loss", "survive", "engine",
+                "fire", "crew", "cargo", "cells", "shields / exposes"]
+        rows = []
         for p in a.placements:
             pr = p.params
             cover = ", ".join(p.shields) + (" / " if p.shields or p.exposes else "") + ", ".join(p.exposes)
             cred = [f"{p.credits:+.2f}", f"{p.credits_ci[0]:+.2f}..{p.credits_ci[1]:+.2f}"] \
-                if p.credits is not None and p.credits_ci is not None else []
+                if p.credits is not None and p.credits_ci is not None else ["-", "-"] if credits else []
             rows.append([str(p.rank), b.cell_text(p.at), str(p.rot * 90), *cred, f"{p.score:+.2f}", _fmt(p.exposed),
                          str(p.blocked),
                          _fmt(p.loss), _fmt(p.survive), _fmt(pr["engine"]), _fmt(pr["firepower"]), _fmt(pr["crew"]),
                          _fmt(pr["cargo"]), _fmt(pr["battery"]), cover + (" (alien may board)" if p.alien else "")])
-        widths = [max(len(r[c]) for r in rows) for c in range(len(head) - 1)]
-        for r in rows:
-            echo("  ".join(r[c].rjust(widths[c]) for c in range(len(head) - 1)) + "  " + r[-1])
+        # on a narrow terminal the lesser columns go first (--format json has them all)
+        order = ["cells", "cargo", "crew", "fire", "engine", "blocked", "survive", "score", "95% interval", "exposed"]
+        table(head, rows, drop=tuple(head.index(c) for c in order if c in head), text=len(head) - 1, left=(1,))
     echo(("advice: " if not a.set_aside else "advice: ") + a.reason)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InputError
-from ._common import echo, header, pct, print_json, progress_bar, provisional, round_compile_note
+from ._common import echo, header, pct, print_json, progress_bar, provisional, round_compile_note, table, width
 
 
 def _histogram(dist: dict[int, float], width: int = 40, max_rows: int = 24) -> list[str]:
@@ -77,7 +77,7 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
     q = me.credits_percentiles
     echo(f"credits: mean {me.credits_mean:.2f}  95 % CI [{lo:.2f}, {hi:.2f}]  "
          f"5 %: {q[5]}  median: {q[50]}  95 %: {q[95]}")
-    for line in _histogram(me.credits_distribution):
+    for line in _histogram(me.credits_distribution, width=max(10, min(40, width() - 30))):
         echo(line)
     flo, fhi = me.p_finish_ci
     for line in by_source_lines(r):
@@ -89,16 +89,17 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
     echo(f"lost:      {me.expected_lost:.3f} components  95 % CI [{elo:.3f}, {ehi:.3f}]; "
          f"place: {', '.join(f'{k}: {v * 100:.0f} %' for k, v in _places(me.place).items())}")
     echo("")
-    echo("by card type (per run): met   lost  credits   days  gave up")
-    for t, v in sorted(me.by_card_type.items(), key=lambda kv: -kv[1]["expected_lost"]):
-        echo(f"  {t.replace('_', ' '):<20} {v['drawn']:5.2f} {v['expected_lost']:6.3f} {v['expected_credits']:8.2f} "
-             f"{v['expected_days']:6.2f} {v['p_gave_up'] * 100:6.2f} %")
+    echo("by card type (per run):")
+    rows = [[t.replace("_", " "), f"{v['drawn']:.2f}", f"{v['expected_lost']:.3f}", f"{v['expected_credits']:.2f}",
+             f"{v['expected_days']:.2f}", f"{v['p_gave_up'] * 100:.2f} %"]
+            for t, v in sorted(me.by_card_type.items(), key=lambda kv: -kv[1]["expected_lost"])]
+    table(["card", "met", "lost", "credits", "days", "gave up"], rows, drop=(5, 4), left=(0,), indent=2)
     if r.opponents:
         echo("")
         echo("opponents:")
-        for o in r.opponents:
-            echo(f"  {o.name:<16} credits {o.credits_mean:6.2f}  finished {pct(o.p_finish)}  "
-                 f"survived {pct(o.p_survive)}  lost {o.expected_lost:.2f}")
+        rows = [[o.name, f"{o.credits_mean:.2f}", pct(o.p_finish).strip(), pct(o.p_survive).strip(),
+                 f"{o.expected_lost:.2f}"] for o in r.opponents]
+        table(["ship", "credits", "finished", "survived", "lost"], rows, drop=(3, 4), left=(0,), indent=2)
     if r.notes and not quiet:
         echo("")
         for n in r.notes:

@@ -1,0 +1,146 @@
+"""Every command's text fits the terminal (COLUMNS, default 80): tables drop their lesser columns
+or fold, long lines wrap with an indent, drawings use narrower squares; help too. Notes come one
+line per provisional value naming its ships, and -q/--quiet hides them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clikit import run
+
+from shipcheck.cli import COMMANDS
+
+ROOT = Path(__file__).resolve().parents[1]
+BLUE = str(ROOT / "examples" / "blue-round1.toml")
+SCOUT = str(ROOT / "examples" / "class-I-scout.toml")
+FREIGHTER = str(ROOT / "examples" / "class-II-freighter.toml")
+HAULER = str(ROOT / "examples" / "class-III-hauler.toml")
+HALF = str(ROOT / "examples" / "building" / "class-III-half.toml")
+START = str(ROOT / "examples" / "building" / "class-I-start.toml")
+BLOCKED = str(ROOT / "examples" / "mistakes" / "cannon-blocked.toml")
+
+# every command with text output, with its widest cases (class III drawings, long tables)
+CASES: dict[str, list[str]] = {
+    "show": ["show", HAULER],
+    "check": ["check", HAULER],
+    "check many": ["check", str(ROOT / "examples")],
+    "fix": ["fix", BLOCKED, "--keep", "6,6", "--alternatives", "2"],
+    "place": ["place", HALF, "shield:1111", "--no-credits"],
+    "place credits": ["place", START, "cannon:0111", "--no-exact", "--runs", "20", "--seed", "1"],
+    "rules": ["rules"],
+    "rules C3": ["rules", "C3"],
+    "stats": ["stats", HAULER],
+    "odds": ["odds", HAULER, "--card", "III-10"],
+    "odds fight": ["odds", SCOUT, "--card", "I-03", "--card", "I-16", "--assume-weakest"],
+    "simulate": ["simulate", FREIGHTER, "--card", "II-09", "--runs", "500", "--seed", "1"],
+    "simulate round": ["simulate", FREIGHTER, "--round", "2", "--runs", "50", "--seed", "1"],
+    "report": ["report", BLUE, "--runs", "20", "--no-advice", "--seed", "1"],
+    "tiles": ["tiles"],
+    "tiles id": ["tiles", "--id", "2007:5"],
+    "boards": ["boards"],
+    "cards": ["cards"],
+    "new": ["new", "--class", "IVC"],
+}
+
+
+def test_every_command_has_a_width_case() -> None:
+    assert {c.split()[0] for c in CASES} | {"schema"} == set(COMMANDS)  # schema prints JSON only
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_text_fits_the_terminal(case: str, columns: int, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("NO_COLOR", "1")
+    args = CASES[case] + (["--out", str(tmp_path / "r")] if case == "report" else [])
+    code, out, err = run(capsys, *args)
+    assert code in (0, 1), err
+    # `new` prints a file to keep: its lines fit 80 columns whatever the terminal
+    limit = 80 if case == "new" else columns
+    wide = [line for line in out.splitlines() if len(line) > limit]
+    assert not wide, f"{len(wide)} lines wider than {limit}: {wide[:2]}"
+
+
+def test_without_columns_the_width_is_80(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    _, out, _ = run(capsys, "place", HALF, "shield:1111", "--no-credits")
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_help_fits_the_terminal(command: str, columns: int, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= columns
+
+
+def test_the_place_table_keeps_its_main_columns(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    def head(columns: int) -> list[str]:
+        monkeypatch.setenv("COLUMNS", str(columns))
+        _, out, _ = run(capsys, "place", START, "cannon:0111", "--no-exact", "--runs", "20", "--seed", "1")
+        line = next(x for x in out.splitlines() if x.startswith("rank"))
+        return line.replace("95% interval", "95%-interval").replace("shields / exposes", "shields").split()
+
+    narrow, wide = head(60), head(200)
+    assert narrow[:4] == ["rank", "square", "rot", "credits"] and set(narrow) < set(wide)
+    assert {"cells", "cargo", "crew", "score", "95%-interval"} <= set(wide)
+
+
+def test_folded_lines_keep_every_word(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def policy(columns: int) -> list[str]:
+        monkeypatch.setenv("COLUMNS", str(columns))
+        _, out, _ = run(capsys, "odds", FREIGHTER, "--card", "II-09")
+        lines = out.split("policy:", 1)[1].splitlines()
+        para = [lines[0]]
+        k = 1
+        while k < len(lines) and lines[k].startswith("  ") and not lines[k].startswith("   "):
+            para.append(lines[k])
+            k += 1
+        return para
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    wide, narrow = policy(300), policy(60)
+    assert len(wide) == 1 and len(narrow) > 1
+    assert " ".join(narrow).split() == wide[0].split()  # words move between lines, none is lost
+
+
+# -- notes ----------------------------------------------------------------------------------------
+NOTED = {
+    "simulate round": ["simulate", FREIGHTER, "--round", "2", "--runs", "20", "--seed", "1"],
+    "place": ["place", str(ROOT / "examples" / "mistakes" / "loose-piece.toml"), "shield:1111", "--no-credits",
+              "--no-exact"],
+    "report": ["report", BLUE, "--runs", "20", "--no-advice", "--seed", "1"],
+    "check": ["check", str(ROOT / "examples" / "class-IIA-twins.toml")],
+    "odds": ["odds", str(ROOT / "examples" / "mistakes" / "loose-piece.toml"), "--card", "I-09"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOTED))
+def test_quiet_hides_the_notes(case: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                               tmp_path: Path) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    args = NOTED[case] + (["--out", str(tmp_path / "r")] if case == "report" else [])
+    _, loud, _ = run(capsys, *args)
+    _, quiet, _ = run(capsys, *args, "--quiet")
+    assert "note:" in loud and "note:" not in quiet
+    def rest(out: str) -> list[str]:
+        return [x for x in out.splitlines() if x.strip() and not x.startswith(("note:", "  "))]
+
+    assert rest(loud) == rest(quiet)
+
+
+def test_round_notes_name_the_ships_once(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "400")
+    code, out, _ = run(capsys, "simulate", FREIGHTER, "--round", "2", "--runs", "20", "--seed", "1")
+    notes = [x for x in out.splitlines() if x.startswith("note:")]
+    assert code == 0 and len(notes) == len(set(notes))
+    caps = [x for x in notes if "cap" in x]
+    assert len(caps) == 1 and caps[0].endswith("(for every ship)")
