@@ -104,7 +104,16 @@ def test_without_a_graphical_session_no_browser_is_started() -> None:
     proc, url = _start(browser=True)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=20)
-    assert url.startswith("http://127.0.0.1:") and "open the address above in a browser yourself" in err
+    assert url.startswith("http://127.0.0.1:") and "open the address below in a browser yourself" in err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_signal_as_soon_as_the_address_is_printed_stops_it_cleanly(sig: int) -> None:
+    proc, url = _start()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=20)
+    assert url.startswith("http://") and proc.returncode == 0, err
+    assert "Traceback" not in err and "workbench stopped" in err
 
 
 def test_a_ship_that_cannot_be_read_is_refused_before_serving(tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -65,6 +65,24 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+@contextmanager
+def _held_signals() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM recorded (not acted on) while the server is being made; the server's own
+    handlers read the list and stop at once."""
+    import signal
+
+    got: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield got
+        return
+    old = {s: signal.signal(s, lambda n, _f: got.append(n)) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield got
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
 def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int = 0, open_browser: bool = True,
           folder: str | Path | None = None) -> None:
     """Serve the workbench for ``folder`` (default: the current one) until Ctrl-C or SIGTERM.
@@ -88,59 +106,61 @@ def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int 
         load(ws, str(ws.named), key="SHIP")  # a file that cannot be read: exit 2 now, with its errors
     token = secrets.token_urlsafe(32)
     sock = _bind(host, port)
-    bound = sock.getsockname()[1]
-    url = url_of(host, bound, token)
-    sys.stdout.write(url + "\n")
-    sys.stdout.flush()
-    note = f"shipcheck workbench for {ws.root}" + (f", ship {ws.display(ws.named)}" if ws.named else "")
-    sys.stderr.write(f"{note}\nopen the address above in a browser; Ctrl-C stops the server\n")
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        sys.stderr.write(f"warning: listening on {host}: anyone who can reach this machine and has the token can "
-                         "read and write ship files in this folder\n")
-    sys.stderr.flush()
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            Job.cancel_all()  # running jobs stop at their next progress report
-            super().handle_exit(sig, frame)
-
-        @contextmanager
-        def capture_signals(self) -> Iterator[None]:
-            # uvicorn's, without raising the signal again once stopped: stopping is what was asked
-            import signal
-
-            if threading.current_thread() is not threading.main_thread():
-                yield
-                return
-            old = {s: signal.signal(s, self.handle_exit) for s in (signal.SIGINT, signal.SIGTERM)}
-            try:
-                yield
-            finally:
-                for s, h in old.items():
-                    signal.signal(s, h)
-
-    config = uvicorn.Config(make(ws, token), log_level="warning", access_log=False, lifespan="off",
-                            timeout_graceful_shutdown=1, ws="none")
-    server = Server(config)
     if open_browser and sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
                                                                or os.environ.get("WAYLAND_DISPLAY")):
         # without a graphical session, webbrowser would start a text browser in this terminal
-        sys.stderr.write("no graphical session here: open the address above in a browser yourself\n")
+        sys.stderr.write("no graphical session here: open the address below in a browser yourself\n")
         open_browser = False
-    if open_browser:
-        def opener() -> None:
-            import time
-            import webbrowser
+    with _held_signals() as early:  # a Ctrl-C or SIGTERM from here on stops the server cleanly
+        url = url_of(host, sock.getsockname()[1], token)
+        sys.stdout.write(url + "\n")
+        sys.stdout.flush()
+        note = f"shipcheck workbench for {ws.root}" + (f", ship {ws.display(ws.named)}" if ws.named else "")
+        sys.stderr.write(f"{note}\nopen the address above in a browser; Ctrl-C stops the server\n")
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            sys.stderr.write(f"warning: listening on {host}: anyone who can reach this machine and has the token can "
+                             "read and write ship files in this folder\n")
+        sys.stderr.flush()
 
-            while not server.started and not server.should_exit:
-                time.sleep(0.05)
-            if server.started:
-                webbrowser.open(url)
+        class Server(uvicorn.Server):
+            def handle_exit(self, sig: int, frame: Any) -> None:
+                Job.cancel_all()  # running jobs stop at their next progress report
+                super().handle_exit(sig, frame)
 
-        threading.Thread(target=opener, name="shipcheck-open-browser", daemon=True).start()
-    try:
-        server.run(sockets=[sock])
-    finally:
-        Job.cancel_all()
-        sock.close()
+            @contextmanager
+            def capture_signals(self) -> Iterator[None]:
+                # uvicorn's, without raising the signal again once stopped: stopping is what was asked
+                import signal
+
+                if threading.current_thread() is not threading.main_thread():
+                    yield
+                    return
+                old = {s: signal.signal(s, self.handle_exit) for s in (signal.SIGINT, signal.SIGTERM)}
+                if early:  # a signal came while the server was being made
+                    self.handle_exit(early[0], None)
+                try:
+                    yield
+                finally:
+                    for s, h in old.items():
+                        signal.signal(s, h)
+
+        config = uvicorn.Config(make(ws, token), log_level="warning", access_log=False, lifespan="off",
+                                timeout_graceful_shutdown=1, ws="none")
+        server = Server(config)
+        if open_browser:
+            def opener() -> None:
+                import time
+                import webbrowser
+
+                while not server.started and not server.should_exit:
+                    time.sleep(0.05)
+                if server.started:
+                    webbrowser.open(url)
+
+            threading.Thread(target=opener, name="shipcheck-open-browser", daemon=True).start()
+        try:
+            server.run(sockets=[sock])
+        finally:
+            Job.cancel_all()
+            sock.close()
     sys.stderr.write("shipcheck: workbench stopped\n")
