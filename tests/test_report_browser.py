@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from cdp import Browser, find_chromium
+from cdp import Browser
 
 import shipcheck.report
 
@@ -63,16 +63,6 @@ SCROLLING = """JSON.stringify(Array.from(document.querySelectorAll('.scroll')).m
         && getComputedStyle(e.previousElementSibling).display !== 'none',
   shadow: getComputedStyle(e).backgroundImage.includes('radial-gradient'),
 })))"""
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    path = find_chromium()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing in CI: .ci/run installs Debian's chromium")
-        pytest.skip("chromium is not installed (apt-get install -y chromium)")
-    return path
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ them (:mod:`.credits`); ``credits=False`` ranks by the score alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -308,6 +308,7 @@ def advise(
     credits: bool = True,
     runs: int = RUNS_COMPARE,
     seed: int | None = None,
+    progress: Callable[[int, int], Any] | None = None,
 ) -> Advice:
     """Every legal placement of ``tile`` on ``ship``, ranked by score (see the module docstring).
 
@@ -317,7 +318,9 @@ def advise(
     placement through ``runs`` whole rounds of the round simulator, with the same decks and dice as
     the ship without the tile (``seed``), and ranks by the change in expected credits (see
     :mod:`.credits`); the score breaks ties. ``credits=False`` ranks by the score alone, without
-    flying a round (fast: what a building bot calls many times).
+    flying a round (fast: what a building bot calls many times). ``progress(done, total)`` is called
+    as the ships of the credits ranking are flown (the ship without the tile first); an exception it
+    raises stops the work and reaches the caller.
     """
     ship = valid.ship(ship)
     hand = parse_tile(tile, ship.edition)
@@ -334,6 +337,7 @@ def advise(
         run_bytes = 2 * 5 * RUN_BYTES  # the ship's runs and one placement's, up to five players each
     runs = valid.runs(runs, minimum=2, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
     seed = seed_of(None, seed)  # None: one fresh seed, shared by every placement (paired runs)
+    progress = valid.callback(progress, key="progress", expected="a callable(done, total) or None")
     rc: RoundCards = round_cards(rnd, ship.edition)
     base = check(ship)
     cands = legal_placements(ship, hand, base=base)
@@ -381,7 +385,7 @@ def advise(
         first = {k: i for i, k in reversed(list(enumerate(keys)))}
         order = sorted(first.values())
         effects = dict(zip(order, credit_effects(ship, [placed[i].ship for i in order], round=rc.round, runs=runs,
-                                                 seed=flown_seed)))
+                                                 seed=flown_seed, progress=progress)))
         placed = [replace(p, credits=effects[first[k]].credits, credits_ci=effects[first[k]].credits_ci)
                   for p, k in zip(placed, keys)]
         placed.sort(key=lambda p: (-(p.credits or 0.0), -p.score, p.index, p.turns))
@@ -417,8 +421,9 @@ def place(
     credits: bool = True,
     runs: int = RUNS_COMPARE,
     seed: int | None = None,
+    progress: Callable[[int, int], Any] | None = None,
 ) -> pd.DataFrame:
     """:func:`advise` as a DataFrame, one row per legal placement, best first (``df.attrs`` holds
     ``set_aside`` and ``reason``)."""
     return advise(ship, tile, round=round, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs,
-                  seed=seed).to_frame()
+                  seed=seed, progress=progress).to_frame()
