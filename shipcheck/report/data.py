@@ -605,6 +605,7 @@ def round_data(result: Any) -> RoundView:
     """The round figures' numbers, from a :class:`~shipcheck.round.RoundResult`."""
     import numpy as np
 
+    from ..errors import printable
     from ..rules import check
     from ..stats import stats
 
@@ -612,8 +613,6 @@ def round_data(result: Any) -> RoundView:
     rows = tuple(CardTypeRow(t, v["drawn"], v["expected_lost"], v["expected_credits"], v["p_gave_up"],
                              v.get("expected_goods_value", 0.0))
                  for t, v in me.card_types().items())
-    from ..errors import printable
-
     players = tuple(PlayerRow(printable(p.name), k == 0, p.credits_mean, tuple(p.credits_ci), p.p_finish, tuple(p.p_finish_ci),
                               p.p_survive, tuple(p.by_source.items()), float(np.mean(p.days, dtype=np.float64)),
                               p.expected_lost, check(p.ship).exposed_connectors, float(stats(p.ship).cannon.max),
