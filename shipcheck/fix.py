@@ -151,7 +151,7 @@ def fix(ship: Ship, *, keep: Any = (), alternatives: int = 0) -> FixResult:
     check_type(ship, Ship, "ship", "a Ship (see load_ship)")
     if isinstance(keep, (str, int, dict)):
         keep = [keep]
-    want = tuple(sorted({square_of(ship.board, k) for k in keep}))
+    want = tuple(ship.board.square(i) for i in sorted({square_of(ship.board, k) for k in keep}))
     tiles = ship.by_index
     for i in want:
         if i not in tiles:

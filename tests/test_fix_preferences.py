@@ -107,6 +107,16 @@ def test_keep_a_square_no_legal_ship_keeps() -> None:
     assert "no legal ship keeps" in r.reason
 
 
+def test_keep_squares_show_their_labels() -> None:
+    # like `removed`, the squares asked for print as the board's labels, not grid indices
+    ship = load_ship(BLOCKED)
+    r = fix(ship, keep=["6,6"])
+    assert repr(r.keep) == "((6,6),)" and repr(r.removed) == "((7,5), (7,6))"
+    sideways = load_ship(ROOT / "examples" / "mistakes" / "engine-sideways.toml")
+    bad = next(v for v in check(sideways).violations if v.code == "E1").cells[0]
+    assert repr(fix(sideways, keep=[int(bad)]).keep_lost) == f"({bad!r},)"
+
+
 @pytest.mark.parametrize("keep", [[(99, 99)], ["x"], [(5, 5)]])
 def test_bad_keep_is_an_input_error(keep: list[object]) -> None:
     with pytest.raises(InputError):
