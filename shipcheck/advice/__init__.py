@@ -38,7 +38,7 @@ from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
 from ..parallel import seed_of
 from ..rules import check
-from .deck import RoundCards, decks, default_round, round_cards
+from .deck import RoundCards, default_round, round_cards
 from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from .measure import Flight, fly, tile_params
 
@@ -325,7 +325,7 @@ def advise(
     ship = valid.ship(ship)
     hand = parse_tile(tile, ship.edition)
     weights = parse_weights(weigh)
-    rnd = default_round(ship.board.level) if round is None else valid.round_key(round, rounds=tuple(decks()))
+    rnd = default_round(ship.board.level) if round is None else valid.round_key(round)
     top = valid.top(top)
     exact = bool(valid.flag(exact, key="exact"))
     credits = bool(valid.flag(credits, key="credits"))
@@ -333,7 +333,6 @@ def advise(
     if credits:
         from ..round.result import RUN_BYTES
 
-        valid.round_key(rnd)  # the rounds the simulator flies (class IV's cards weigh the exact loss only)
         run_bytes = 2 * 5 * RUN_BYTES  # the ship's runs and one placement's, up to five players each
     runs = valid.runs(runs, minimum=2, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
     seed = seed_of(None, seed)  # None: one fresh seed, shared by every placement (paired runs)

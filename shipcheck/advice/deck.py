@@ -23,7 +23,6 @@ from ..errors import InputError
 __all__ = ["RoundCards", "decks", "round_cards"]
 
 _LEVELS = {"I": 1, "II": 2, "III": 3}
-CLASS_IV: dict[int, int] = {1: 4, 2: 4, 3: 12}
 
 
 @functools.cache
@@ -34,7 +33,6 @@ def decks() -> dict[str, dict[int, int] | None]:
     for key, table in doc.get("round", {}).items():
         deck = table.get("deck")
         out[str(key)] = None if deck == "learning" else {_LEVELS[k]: int(n) for k, n in deck.items()}
-    out["4"] = CLASS_IV
     return out
 
 
