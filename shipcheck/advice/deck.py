@@ -3,8 +3,7 @@
 A round's deck takes, from the edition's 20 cards of each level, a number of each level: round 1
 8 of level I, round 2 4 of I and 8 of II, round 3 (and 3a) 4 of I, 4 of II and 8 of III; the
 learning flight flies the 8 starred level-I cards. These come from the round simulator's table,
-``tiles/rounds.toml``, read here without importing the simulator. Class IV without level-IV cards
-(rules §14.3, not a round the simulator flies) takes 4, 4 and 12. A card of level L is in the deck
+``tiles/rounds.toml``, read here without importing the simulator. A card of level L is in the deck
 with probability (cards of L drawn) / (cards of L in the edition). The advisor weighs each meteor
 swarm and each card with shots (pirates, a combat zone's shots line) by that probability.
 """
@@ -51,7 +50,7 @@ class RoundCards:
 
 
 def default_round(level: int) -> str:
-    """The round a board of this level flies: its level (class IV: 4)."""
+    """The round a board of this level flies: its level (a level above 3 flies round 3)."""
     return str(level) if str(level) in decks() else "3"
 
 
