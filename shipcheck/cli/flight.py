@@ -456,3 +456,7 @@ def simulate_cmd(
     echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
     draw_losses(s, [(t.at, p) for t, p in zip(s.tiles, r.p_lost)])
     estimate_lines(r)
+    lo, hi = r.p_survive_ci
+    if precision is not None and hi - lo > precision and not quiet:
+        echo(f"note: stopped at {r.runs:,} runs, the most --precision flies: the 95 % interval of p_survive is "
+             f"{hi - lo:.2g} wide, not {precision:g}")
