@@ -26,6 +26,17 @@ def test_report_into_the_default_folder(capsys: pytest.CaptureFixture[str], tmp_
     assert code == 0, err
 
 
+def test_report_text_says_its_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # seeds are random unless given, and every output says which: the text as well as the page
+    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--no-advice", "--out", str(tmp_path / "a"))
+    assert code == 0, err
+    seed = json.loads((tmp_path / "a" / "report.json").read_text())["settings"]["seed"]
+    assert f"20 rounds a ship, seed {seed} (repeat with --seed {seed})" in " ".join(out.split())
+    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--no-advice", "--seed", "7", "--out",
+                         str(tmp_path / "b"))
+    assert code == 0 and "seed 7 (repeat with --seed 7)" in " ".join(out.split())
+
+
 def test_report_json_and_two_ships(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(capsys, "report", BLUE, SCOUT, "--out", str(tmp_path / "cmp"), "--format", "json",
                          "--runs", "60", "--seed", "5", "--opponent", SCOUT, "--no-advice")

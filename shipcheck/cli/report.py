@@ -74,6 +74,8 @@ def report_cmd(
     if fmt == "json":
         print_json({"out": str(folder), "files": [str(p) for p in written], **rep.to_dict()})
         return
+    seed_used = rep.settings.get("seed")
+    echo(f"{rep.settings.get('runs', 0):,} rounds a ship, seed {seed_used} (repeat with --seed {seed_used})")
     for s in rep.ships:
         verdict = "legal" if s.check.legal else "ILLEGAL"
         line = f"{s.name}: {verdict}, {s.check.exposed_connectors} exposed connectors"
