@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import validate as valid
-from ..defaults import RUNS_COMPARE
+from ..defaults import RUNS_COMPARE, default_round
 from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
 from ..parallel import seed_of
 from ..rules import check
-from .deck import RoundCards, default_round, round_cards
+from .deck import RoundCards, round_cards
 from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from .measure import Flight, fly, tile_params
 
@@ -325,7 +325,7 @@ def advise(
     ship = valid.ship(ship)
     hand = parse_tile(tile, ship.edition)
     weights = parse_weights(weigh)
-    rnd = default_round(ship.board.level) if round is None else valid.round_key(round)
+    rnd = default_round(ship.board) if round is None else valid.round_key(round)
     top = valid.top(top)
     exact = bool(valid.flag(exact, key="exact"))
     credits = bool(valid.flag(credits, key="credits"))

@@ -49,11 +49,6 @@ class RoundCards:
         return sum((w for _, w in self.cards), Fraction(0))
 
 
-def default_round(level: int) -> str:
-    """The round a board of this level flies: its level (a level above 3 flies round 3)."""
-    return str(level) if str(level) in decks() else "3"
-
-
 def round_cards(round: str | int, edition: str = "2007") -> RoundCards:
     """The meteor swarms and cards with shots of ``round``'s deck, with their draw probabilities."""
     key = str(round).strip().lower()

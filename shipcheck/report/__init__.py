@@ -277,6 +277,7 @@ def report(
         ``progress(stage)`` is called with a word as each stage starts.
     """
     from .. import validate as valid
+    from ..defaults import default_round
     from ..parallel import seed_of
     from ..round import build_deck, round_rules, simulate_round
     from ..round.result import RUN_BYTES
@@ -288,8 +289,7 @@ def report(
         sh = valid.ship(given, key=name)
         loaded.append((sh, sh.source if isinstance(given, Ship) else str(given)))
     first = loaded[0][0]
-    default = "3a" if first.board.name == "IIIa" else min(first.board.level, 3)
-    key = valid.round_key(round if round is not None else default)
+    key = valid.round_key(round if round is not None else default_round(first.board))
     ed = valid.edition(edition) or first.edition
     opp = valid.opponents(opponents)
     say = valid.callback(progress, key="progress", expected="a callable(stage) or None") or (lambda stage: None)
