@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -49,8 +50,12 @@ class RoundCards:
         return sum((w for _, w in self.cards), Fraction(0))
 
 
-def round_cards(round: str | int, edition: str = "2007") -> RoundCards:
-    """The meteor swarms and cards with shots of ``round``'s deck, with their draw probabilities."""
+def round_cards(round: str | int, edition: str = "2007", *,
+                levels: Sequence[tuple[int, int]] | None = None) -> RoundCards:
+    """The meteor swarms and cards with shots of ``round``'s deck, with their draw probabilities.
+
+    ``levels``: the cards of each level the deck takes, ``(level, count)`` pairs as a rules file's
+    ``RoundRules.deck`` gives them, in place of the packaged round's."""
     key = str(round).strip().lower()
     table = decks()
     if key not in table:
@@ -60,7 +65,7 @@ def round_cards(round: str | int, edition: str = "2007") -> RoundCards:
         cards = load_cards(edition)
     except ValueError as exc:
         raise InputError(str(exc), key="edition", value=edition, expected="2007 or 2021") from None
-    plan = table[key]
+    plan = table[key] if levels is None else dict(levels)
     out = []
     if plan is None:
         out = [(c, Fraction(1)) for c in cards if c.learning and c.level == 1 and c.attacks()]

@@ -35,6 +35,7 @@ from ._options import (
     edition_opt,
     opponent_opt,
     round_opt,
+    rules_opt,
     runs_opt,
     seed_opt,
 )
@@ -370,9 +371,9 @@ def simulate_cmd(
         "class's field shipped with the tool.")] = None,
     deck: Annotated[str | None, deck_opt("With --round: a deck file fixing the cards and their order.")] = None,
     edition: Annotated[Editions | None, edition_opt("With --round: the card edition (default: the ship's).")] = None,
-    rules_file: Annotated[str | None, typer.Option(
-        "--rules", metavar="FILE", show_default=False,
-        help="With --round: a TOML file overriding the round's provisional numbers (track, rewards, caps).")] = None,
+    rules_file: Annotated[str | None, rules_opt(
+        "With --round: a TOML file overriding the round's provisional numbers (track, rewards, caps, card "
+        "rules).")] = None,
     opponent_policy: Annotated[str, typer.Option(metavar="NAME",
                                                  help="With --round: how the opponents play (default or racing).")]
     = "default",

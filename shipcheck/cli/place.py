@@ -9,7 +9,7 @@ import typer
 from ..errors import InputError
 from ..shipfile import load_ship
 from ._common import command, draw, echo, header, print_json, provisional, table
-from ._options import RUNS_COMPARE, FormatOpt, QuietOpt, ShipArg, round_opt, runs_opt, seed_opt
+from ._options import RUNS_COMPARE, FormatOpt, QuietOpt, ShipArg, round_opt, rules_opt, runs_opt, seed_opt
 
 _TILE_HELP = ('The tile in hand: a catalogue id ("2007:5", see `shipcheck tiles`) or KIND:SIDES with sides '
               "N E S W as printed, and the kind's attributes after another colon: cannon:0111, "
@@ -51,6 +51,9 @@ def place_cmd(
     = True,
     runs: Annotated[int | None, runs_opt(f"Rounds flown per placement (with --credits).  [default: {RUNS_COMPARE:,}]")] = None,
     seed: Annotated[int | None, seed_opt("the same seed gives the same ranking")] = None,
+    rules_file: Annotated[str | None, rules_opt("A TOML file overriding the round's provisional numbers (track, "
+                                                "rewards, caps, deck, card rules) for the rounds flown and the "
+                                                "deck weighing the exact loss; see docs/rounds.md.")] = None,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -79,7 +82,8 @@ def place_cmd(
     if credits:
         round_compile_note()
     with spinner("weighing every square and rotation"):
-        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed)
+        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed,
+                   rules=rules_file)
     if show_n is not None and show_n > len(a.placements):
         raise InputError("no such placement", key="--show", value=show_n,
                          expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")
