@@ -94,9 +94,6 @@ def place_cmd(
     warn = provisional(s.board)
     if warn:
         echo(warn)
-    if not quiet:
-        for note in a.notes:
-            echo(f"note: {note}")
     if show_n is not None:
         p = a.placements[show_n - 1]
         echo(f"placement {show_n}: {a.to_dict()['tile']} at {p.square}, rot {p.rot}")
@@ -123,4 +120,7 @@ def place_cmd(
         # on a narrow terminal the lesser columns go first (--format json has them all)
         order = ["cells", "cargo", "crew", "fire", "engine", "blocked", "survive", "score", "95% interval", "exposed"]
         table(head, rows, drop=tuple(head.index(c) for c in order if c in head), text=len(head) - 1, left=(1,))
-    echo(("advice: " if not a.set_aside else "advice: ") + a.reason)
+    echo("advice: " + a.reason)
+    if not quiet:  # after the answer, as simulate --round and report print them
+        for note in a.notes:
+            echo(f"note: {note}")
