@@ -121,6 +121,7 @@ NOTED = {
     "report": ["report", BLUE, "--runs", "20", "--no-advice", "--seed", "1"],
     "check": ["check", str(ROOT / "examples" / "class-IIA-twins.toml")],
     "odds": ["odds", str(ROOT / "examples" / "mistakes" / "loose-piece.toml"), "--card", "I-09"],
+    "stats": ["stats", str(ROOT / "examples" / "class-IIA-twins.toml")],
 }
 
 

@@ -174,7 +174,7 @@ def dist_lines(dist: dict[int, Any], fractions: bool) -> list[str]:
 
 
 @command("stats")
-def stats_cmd(ship: ShipArg, fmt: FormatOpt = "text") -> None:
+def stats_cmd(ship: ShipArg, quiet: QuietOpt = False, fmt: FormatOpt = "text") -> None:
     """Ship parameters: crew, engine and cannon power per charge spent, shields, cargo, exposed
     connectors, and where each kind of attack can hit.
 
@@ -197,7 +197,7 @@ def stats_cmd(ship: ShipArg, fmt: FormatOpt = "text") -> None:
     if warn:
         echo(warn)
     # the title holds the ship's name: cleaned of control characters
-    text = render_stats(st, width=width())
+    text = render_stats(st, width=width(), quiet=quiet)
     echo("\n".join(printable(line) for line in text.splitlines()))
 
 
