@@ -139,3 +139,11 @@ def test_simulate_says_when_the_precision_was_not_reached(capsys: pytest.Capture
         "p_survive is" in " ".join(out.split()) and "wide, not 1e-10" in " ".join(out.split())
     code, out, _ = run(capsys, *args, "-q")
     assert code == 0 and "note:" not in out
+
+
+def test_simulate_without_attacks_names_every_way_to_say_what_to_fly(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", str(BLUE), "-n", "10")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "--attack" in err and "--card" in err and "--round" in err
+    code, _, err = run(capsys, "odds", str(BLUE))
+    assert code == 2 and "--attack" in err and "--card" in err and "--round" not in err

@@ -80,8 +80,10 @@ def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: li
     from ..round.exact import CARD_TYPES
 
     if bool(attack) == bool(card):
-        raise InputError("give --attack KIND:FROM or --card ID (each repeatable), not both and not neither",
-                         key="--attack/--card", value=None, expected="one of the two")
+        what = "--attack KIND:FROM or --card ID (each repeatable), not both" + (
+            ", or --round N for whole rounds" if rounds and not attack else "")
+        raise InputError(f"give {what}", key="--attack/--card" + ("/--round" if rounds else ""), value=None,
+                         expected="one of them")
     if attack:
         _no_fight(opponents, assume_weakest, rounds)
         atk = [parse_attack(a, key="--attack") for a in attack]
