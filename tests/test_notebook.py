@@ -127,3 +127,12 @@ def test_round_tables_are_data_frames(results: dict[str, Any]) -> None:
     assert isinstance(by_source, pd.DataFrame) and list(by_source.index) == [p.name for p in r.players]
     assert (by_source[["cards", "goods", "arrival", "best_looking", "penalty"]].sum(axis=1)
             - by_source["credits"]).abs().max() < 1e-9
+
+
+@pytest.mark.parametrize("module", ["shipcheck", "shipcheck.round"])
+def test_lazy_modules_list_their_public_names(module: str) -> None:
+    # names loaded on first use are in dir() before it, for a notebook's completion
+    import importlib
+
+    mod = importlib.import_module(module)
+    assert set(mod.__all__) <= set(dir(mod))
