@@ -113,6 +113,17 @@ def test_folded_lines_keep_every_word(capsys: pytest.CaptureFixture[str], monkey
     assert " ".join(narrow).split() == wide[0].split()  # words move between lines, none is lost
 
 
+def test_a_fold_never_parts_a_number_from_its_unit_or_a_seed_from_its_number() -> None:
+    from shipcheck.cli._common import fold
+
+    line = "lost: 2.492 components; place: gave up: 7 %, #1: 12 %, #2: 25 %; seed 1082876498542913 (repeat)"
+    for w in range(30, len(line)):
+        lines = fold(line, w)
+        assert " ".join(" ".join(lines).split()) == line
+        assert not any(x.strip() in ("%", "seed") or x.endswith((" seed", "seed")) or x.lstrip().startswith("%")
+                       for x in lines), (w, lines)
+
+
 # -- notes ----------------------------------------------------------------------------------------
 NOTED = {
     "simulate round": ["simulate", FREIGHTER, "--round", "2", "--runs", "20", "--seed", "1"],

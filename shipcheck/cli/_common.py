@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -145,8 +146,14 @@ def fold(line: str, w: int | None = None, *, indent: int = 2) -> list[str]:
     if len(line) <= w:
         return [line]
     lead = len(line) - len(line.lstrip(" "))
-    return textwrap.wrap(line.strip(), w, initial_indent=" " * lead, subsequent_indent=" " * (lead + indent),
-                         break_on_hyphens=False) or [line]
+    # "12 %" and "seed 7" stay on one line: a non-breaking space holds them while the words move
+    glued = _GLUE.sub("\xa0", line.strip())
+    out = textwrap.wrap(glued, w, initial_indent=" " * lead, subsequent_indent=" " * (lead + indent),
+                        break_on_hyphens=False)
+    return [x.replace("\xa0", " ") for x in out] or [line]
+
+
+_GLUE = re.compile(r"(?<=\d) (?=%)|(?<=\bseed) (?=\d)")
 
 
 def echo(obj: Any = "") -> None:
