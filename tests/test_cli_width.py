@@ -64,6 +64,20 @@ def test_text_fits_the_terminal(case: str, columns: int, capsys: pytest.CaptureF
     assert not wide, f"{len(wide)} lines wider than {limit}: {wide[:2]}"
 
 
+@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.parametrize("args", [["boards"], ["tiles", "--sides", "1311", "--any-rotation"], ["cards"],
+                                  ["tiles", "--edition", "2021", "--kind", "special_cargo"], ["rules"]])
+def test_tables_cut_no_word(args: list[str], columns: int, capsys: pytest.CaptureFixture[str],
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # a narrow table wraps its cells between words; it never cuts one short with an ellipsis
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "…" not in out, [x for x in out.splitlines() if "…" in x][:3]
+    head = next(x for x in out.splitlines() if x.split()[:1] in (["id"], ["name"], ["code"]))
+    assert head.split()[-1] in ("topology", "rot", "details", "attributes", "summary"), head  # no column cropped
+
+
 def test_without_columns_the_width_is_80(capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COLUMNS", raising=False)

@@ -231,9 +231,16 @@ def print_json(obj: Any) -> None:
 
 
 def print_rich(renderable: Any) -> None:
-    """Print a rich renderable (a table) to stdout; rich is imported only here."""
+    """Print a rich renderable (a table) to stdout; rich is imported only here. A table's columns
+    are at least as wide as their longest word and fold rather than cut a word short: on a narrow
+    terminal cells wrap between words, never to "topol…"."""
     from rich.console import Console
+    from rich.table import Table
 
+    if isinstance(renderable, Table):
+        renderable.pad_edge = False  # two more characters for the cells
+        for col in renderable.columns:
+            col.overflow = "fold"
     Console(file=sys.stdout, highlight=False, soft_wrap=False, width=width()).print(renderable)
 
 
