@@ -148,6 +148,14 @@ class InputError(ValueError):
             text += f"; did you mean `{self.hint}`?"
         return printable(" ".join(text.split()))
 
+    def lines(self) -> list[str]:
+        """Every error found, one line each (what the command line prints after ``shipcheck: error:``);
+        an error about an option or argument names no file, and errors past the limit are counted."""
+        out = [e.text.removeprefix("<input>: ") if e.file is None else e.text for e in self.errors]
+        if self.omitted:
+            out.append(f"{self.file or 'input'}: {self.omitted} more error{'s' if self.omitted != 1 else ''} not shown")
+        return out
+
     def __str__(self) -> str:
         more = len(self.errors) - 1 + self.omitted
         return self.text + (f" [and {more} more error{'s' if more != 1 else ''} in .errors]" if more else "")

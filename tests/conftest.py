@@ -45,3 +45,17 @@ def _round_engine_compiled_once() -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         lone = shipcheck.parse_ship('format = 1\nclass = "I"\n')
         shipcheck.simulate_round(lone, round=1, opponents=[], runs=1, seed=0)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's chromium for the browser tests: a failure in CI, where .ci/run installs it; skipped
+    elsewhere when it is missing."""
+    from cdp import find_chromium
+
+    path = find_chromium()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing in CI: .ci/run installs Debian's chromium")
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    return path

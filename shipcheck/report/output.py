@@ -79,7 +79,9 @@ def report_files(rep: Report) -> dict[str, bytes]:
         files[f"{key}.svg"] = svg
         files[f"{key}.png"] = render(fig, "png")
         images[key] = data_uri(svg, "image/svg+xml")
-    files["index.html"] = rep.html(images).encode("utf-8")
+    # the phone's figures live in the page only (the files beside it are the wide ones)
+    phone = {key: data_uri(render(fig, "svg"), "image/svg+xml") for key, fig in rep.figures(phone=True).items()}
+    files["index.html"] = rep.html(images, phone).encode("utf-8")
     files["report.json"] = (json.dumps(rep.to_dict(), indent=1, sort_keys=False) + "\n").encode("utf-8")
     return files
 
