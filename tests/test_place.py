@@ -281,6 +281,9 @@ def test_cli_ranks_by_credits_by_default(capsys: pytest.CaptureFixture[str]) -> 
 def test_cli_text_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--no-credits")
     assert code == 0 and "rank" in out and "advice:" in out
+    code, out, _ = run(capsys, "place", SHIP, "shield:1111", "--no-credits")
+    assert code == 0 and " / " in out and not any(x.rstrip().endswith("/") or x.lstrip().startswith("/ ")
+                                                  for x in out.splitlines())
     code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--no-credits", "--show", "1")
     assert code == 0 and "placement 1:" in out and "BAT" in out
 

@@ -209,7 +209,9 @@ def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (),
         if text in cols:
             import textwrap
 
-            parts = textwrap.wrap(r[text], room, break_on_hyphens=False) or [""]
+            # a " / " between two lists stays between two words, never alone at a line's end or start
+            parts = [x.replace("\xa0", " ") for x in textwrap.wrap(r[text].replace(" / ", "\xa0/\xa0"), room,
+                                                                   break_on_hyphens=False)] or [""]
             typer.echo((line + "  " + parts[0]).rstrip())
             for part in parts[1:]:
                 typer.echo(" " * start + part)

@@ -110,7 +110,9 @@ def place_cmd(
         rows = []
         for p in a.placements:
             pr = p.params
-            cover = ", ".join(p.shields) + (" / " if p.shields or p.exposes else "") + ", ".join(p.exposes)
+            # "shields / exposes": a side with nothing reads "-", never a slash left hanging
+            cover = (f"{', '.join(p.shields) or '-'} / {', '.join(p.exposes) or '-'}"
+                     if p.shields or p.exposes else "")
             cred = [f"{p.credits:+.2f}", f"{p.credits_ci[0]:+.2f}..{p.credits_ci[1]:+.2f}"] \
                 if p.credits is not None and p.credits_ci is not None else ["-", "-"] if credits else []
             rows.append([str(p.rank), p.square, str(p.rot), *cred, f"{p.score:+.2f}", _fmt(p.exposed),
