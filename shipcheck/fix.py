@@ -75,6 +75,23 @@ class FixResult:
             what = f"lose {self.lost}" + (f" ({'; '.join(parts)})" if parts else "")
         return f"<FixResult: {what}, {self.kept} kept>"
 
+    def marks(self) -> dict[int, str]:
+        """The squares the repair loses, tagged as ``shipcheck fix`` draws them: ``RM`` taken off,
+        ``X`` falls off with it."""
+        return {i: "RM" if i in self.cut else "X" for i in self.removed}
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from .render import render_ship
+
+        lines = [escape(repr(self))]
+        if self.reason:
+            lines.append(escape(self.reason))
+        lines += [escape(f"repair {k}: {a!r}") for k, a in enumerate(self.alternatives, start=2)]
+        return (f"<p>{'<br>'.join(lines)}</p><p>before (RM: take off, X: falls off with it):</p>"
+                + render_ship(self.ship, marks=self.marks()).html())
+
     def to_dict(self, path: str | None = None) -> dict[str, Any]:
         """The contract's ``fix --format json`` object."""
         name = self.ship.board.cell_name
