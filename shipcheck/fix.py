@@ -24,6 +24,7 @@ set found so far, at the same number of kept tiles.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
@@ -73,6 +74,23 @@ class FixResult:
                 parts.append("falls off " + " ".join(map(repr, self.fell_off)))
             what = f"lose {self.lost}" + (f" ({'; '.join(parts)})" if parts else "")
         return f"<FixResult: {what}, {self.kept} kept>"
+
+    def marks(self) -> dict[int, str]:
+        """The squares the repair loses, tagged as ``shipcheck fix`` draws them: ``RM`` taken off,
+        ``X`` falls off with it."""
+        return {i: "RM" if i in self.cut else "X" for i in self.removed}
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from .render import render_ship
+
+        lines = [escape(repr(self))]
+        if self.reason:
+            lines.append(escape(self.reason))
+        lines += [escape(f"repair {k}: {a!r}") for k, a in enumerate(self.alternatives, start=2)]
+        return (f"<p>{'<br>'.join(lines)}</p><p>before (RM: take off, X: falls off with it):</p>"
+                + render_ship(self.ship, marks=self.marks()).html())
 
     def to_dict(self, path: str | None = None) -> dict[str, Any]:
         """The contract's ``fix --format json`` object."""
@@ -141,7 +159,8 @@ def square_of(board: Any, value: Any, *, key: str = "keep") -> int:
 def fix(ship: Ship, *, keep: Any = (), alternatives: int = 0) -> FixResult:
     """The fewest lost components that leave ``ship`` free of construction errors.
 
-    ``keep``: a list of squares (board labels ``(col, row)``, grid indices or text ``"7,8"``) whose tiles the
+    ``keep``: a square or a list of squares (board labels ``(col, row)``, grid indices or text ``"7,8"``;
+    a tuple of two numbers is one label) whose tiles the
     repair must not remove when a legal ship keeps them (when none does, it keeps as many as it
     can and lists the rest in ``keep_lost``). ``alternatives``: also find up to this many other
     repairs as good (the same tiles lost in number, the same ``keep`` squares kept).
@@ -149,9 +168,13 @@ def fix(ship: Ship, *, keep: Any = (), alternatives: int = 0) -> FixResult:
     from .errors import InputError
 
     check_type(ship, Ship, "ship", "a Ship (see load_ship)")
-    if isinstance(keep, (str, int, dict)):
-        keep = [keep]
-    want = tuple(sorted({square_of(ship.board, k) for k in keep}))
+    if isinstance(keep, (str, int, dict)) or (isinstance(keep, tuple) and len(keep) == 2
+                                              and all(type(k) is int for k in keep)):
+        keep = [keep]  # one square; a tuple of two numbers is a label, (7, 8), as results print it
+    elif not isinstance(keep, Iterable):
+        raise InputError("bad squares to keep", key="keep", value=keep,
+                         expected="a square or a list of squares, e.g. [(7, 8)] or [\"7,8\"]")
+    want = tuple(ship.board.square(i) for i in sorted({square_of(ship.board, k) for k in keep}))
     tiles = ship.by_index
     for i in want:
         if i not in tiles:

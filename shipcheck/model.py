@@ -152,6 +152,12 @@ class Tile:
         return f"<Tile {' '.join(parts)}>"
 
     def __post_init__(self) -> None:
+        if isinstance(self.rot, bool) or not isinstance(self.rot, int) and not hasattr(self.rot, "__index__") \
+                or self.rot not in (0, 1, 2, 3):
+            from .errors import InputError  # a Tile built by hand: say so rather than fail deep in a check
+
+            raise InputError("bad rotation of a Tile", key="rot", value=self.rot,
+                             expected="quarter turns 0-3 (ship files and JSON give degrees: 90 is 1)")
         eff = [0, 0, 0, 0]
         for i, ch in enumerate(self.sides):
             eff[(i + self.rot) % 4] = int(ch)

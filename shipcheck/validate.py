@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -147,6 +148,9 @@ def top(value: Any, *, key: str = "top") -> int | None:
     return count(value, key=key, minimum=1)
 
 
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
+
+
 def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") -> dict[str, float]:
     """The score's weights over ``defaults``: None, ``"loss=3,exposed=1"`` or a mapping; every weight
     a finite number (``nan`` or ``inf`` would leave every score the same nan or infinity)."""
@@ -167,7 +171,9 @@ def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") ->
         if k not in defaults:
             raise _bad(key, k, ", ".join(defaults), hint=suggest(k, defaults), what="unknown weight")
         x: float | None = None
-        if isinstance(v, (numbers.Real, str)) and not isinstance(v, bool):
+        if isinstance(v, str) and not _PLAIN_NUMBER.fullmatch(v.strip()):
+            x = None  # float() also reads "1_0" and other scripts' digits ("٣"): a user means neither
+        elif isinstance(v, (numbers.Real, str)) and not isinstance(v, bool):
             try:
                 x = float(v)
             except (ValueError, OverflowError):

@@ -85,10 +85,19 @@ def test_tile_attributes_take_ascii_digits_only(capsys: pytest.CaptureFixture[st
     assert "bad `cells` for a battery" in err and "key `TILE`" in err and "expected one of 2, 3" in err
 
 
-@pytest.mark.parametrize("weigh", ["loss=nan", "loss=inf", "exposed=-inf", "loss=1e400"])
+# non-ASCII digits and underscores are numbers to Python's float(), not to a user: refused, as in card ids
+@pytest.mark.parametrize("weigh", ["loss=nan", "loss=inf", "exposed=-inf", "loss=1e400", "loss=٣", "loss=1_0",
+                                   "loss=３"])
 def test_weights_are_finite(capsys: pytest.CaptureFixture[str], weigh: str) -> None:
     err = refused(capsys, "place", START, "cannon:0111", "--no-credits", "--no-exact", "--weigh", weigh)
     assert "bad weight" in err and "--weigh" in err and weigh in err and "finite number" in err
+
+
+def test_weights_take_plain_numbers() -> None:
+    from shipcheck.validate import weights
+
+    assert weights("loss=-1.5e1, exposed=.5,crew=3.", {"loss": 1, "exposed": 1, "crew": 1}) == \
+        {"loss": -15.0, "exposed": 0.5, "crew": 3.0}
 
 
 @pytest.mark.parametrize("cid", ["I-٣", "I-0٣", "２００７:I-03", "I-³"])

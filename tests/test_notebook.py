@@ -54,10 +54,17 @@ def test_every_result_prints_as_one_short_line(results: dict[str, Any], name: st
     assert "\n" not in text and len(text) <= 300, (len(text), text[:400])
 
 
-@pytest.mark.parametrize("name", ["Ship", "CheckReport", "OddsResult", "Advice", "Report", "Report (two ships)"])
+@pytest.mark.parametrize("name", ["Ship", "CheckReport", "FixResult", "OddsResult", "Advice", "Report",
+                                  "Report (two ships)"])
 def test_results_with_a_picture_draw_themselves(results: dict[str, Any], name: str) -> None:
     page = results[name]._repr_html_()
     assert "<svg" in page or "<pre" in page
+
+
+def test_a_repair_in_a_notebook_marks_what_it_takes_off(results: dict[str, Any]) -> None:
+    fix = results["FixResult"]  # the loose piece at (9,9) falls off: drawn with its mark, as `fix` draws it
+    page = fix._repr_html_()
+    assert "(9,9)" in page and "falls off" in page and ">X" in page.replace(" ", "")
 
 
 def test_the_report_in_a_notebook_shows_the_ship_and_what_to_change(results: dict[str, Any]) -> None:
@@ -127,3 +134,12 @@ def test_round_tables_are_data_frames(results: dict[str, Any]) -> None:
     assert isinstance(by_source, pd.DataFrame) and list(by_source.index) == [p.name for p in r.players]
     assert (by_source[["cards", "goods", "arrival", "best_looking", "penalty"]].sum(axis=1)
             - by_source["credits"]).abs().max() < 1e-9
+
+
+@pytest.mark.parametrize("module", ["shipcheck", "shipcheck.round"])
+def test_lazy_modules_list_their_public_names(module: str) -> None:
+    # names loaded on first use are in dir() before it, for a notebook's completion
+    import importlib
+
+    mod = importlib.import_module(module)
+    assert set(mod.__all__) <= set(dir(mod))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from clikit import run
@@ -280,6 +281,9 @@ def test_cli_ranks_by_credits_by_default(capsys: pytest.CaptureFixture[str]) -> 
 def test_cli_text_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--no-credits")
     assert code == 0 and "rank" in out and "advice:" in out
+    code, out, _ = run(capsys, "place", SHIP, "shield:1111", "--no-credits")
+    assert code == 0 and " / " in out and not any(x.rstrip().endswith("/") or x.lstrip().startswith("/ ")
+                                                  for x in out.splitlines())
     code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--no-credits", "--show", "1")
     assert code == 0 and "placement 1:" in out and "BAT" in out
 
@@ -314,3 +318,29 @@ def test_credits_are_paired_differences_of_whole_rounds(hand: str) -> None:
     assert a.set_aside == (a.placements[0].credits <= 0)  # type: ignore[operator]
     again = advise(s, hand, exact=False, credits=True, runs=300, seed=5)
     assert [p.credits for p in again.placements] == creds
+
+
+# -- the round's rules file and its notes, as in simulate --round ------------------------------------
+def test_place_says_what_is_provisional_and_takes_a_rules_file(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    # ranked by credits, place flies the round's provisional numbers: it says so, like simulate --round
+    # does, and a rules file overrides them (a key it sets is no longer called provisional)
+    args = ("place", SHIP, "cannon:0111", "--no-exact",
+            "--runs", "20", "--seed", "1", "--round", "2")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "note: provisional track" in out and "note: opponents: the default class I field" in out
+    rules = tmp_path / "rules.toml"
+    rules.write_text("format = 1\n[round.2]\ntrack = 30\n", encoding="utf-8")
+    code, out, _ = run(capsys, *args, "--rules", str(rules))
+    assert code == 0 and "provisional track" not in out and "provisional arrival" in out
+    # the rules' deck weighs the exact loss: a round 1 drawing no level-I card meets no attack card
+    rules.write_text("format = 1\n[round.1]\ndeck = { II = 8 }\n", encoding="utf-8")
+    plain = advise(load_ship(SHIP), "cannon:0111", round=1, credits=False)
+    other = advise(load_ship(SHIP), "cannon:0111", round=1, credits=False, rules=rules)
+    assert [p.loss for p in plain.placements] != [p.loss for p in other.placements]
+    rules.write_text("format = 1\n[round.2]\ntrak = 30\n", encoding="utf-8")
+    code, out, err = run(capsys, *args, "--rules", str(rules))
+    assert code == 2 and "rules.toml:3" in err and "did you mean `track`?" in err
+    with pytest.raises(InputError) as exc:
+        advise(load_ship(SHIP), "cannon:0111", credits=False, rules=5)
+    assert exc.value.key == "rules"

@@ -358,3 +358,24 @@ def test_a_phone_sized_window_is_usable(browser: Any, server: str) -> None:
         w.tab(name)
     w.shot("phone")
     w.close()
+
+
+def test_an_ordinary_hold_offers_no_red_goods(browser: Any, server: str) -> None:
+    # red goods go in special slots only: an ordinary hold's goods menus leave red out (the server
+    # would refuse it), a special hold's offer it
+    w = Page(browser, server)
+    w.new_ship("I")
+    for tile_id, square, red in (("2007:18", "7,8", False), ("2007:58", "7,6", True)):
+        w.page.locator("#kind-filter").select_option("special_cargo" if red else "cargo")
+        w.take(tile_id)
+        w.page.locator('[aria-label*="legal for the tile in hand"]').first.wait_for()
+        legal = w.page.locator('[aria-label*="legal for the tile in hand"]')
+        labels = [str(legal.nth(k).get_attribute("aria-label")) for k in range(legal.count())]
+        target = next((x for x in labels if x.startswith(f"square {square}:")), labels[0])
+        spot = target.split(":")[0].removeprefix("square ")
+        w.square(spot).click()
+        w.square(spot).click()
+        w.tab("Tile")
+        options = w.page.locator("#pane-tile select[data-good] option").all_inner_texts()
+        assert options and ("red" in options) == red, (tile_id, options)
+    w.close()

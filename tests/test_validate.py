@@ -143,6 +143,8 @@ def test_place_and_advise_check_their_arguments(start: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.place(start, "cannon:0111", weigh="loss=nan", **fast), "weigh", "loss=nan")
     refused(lambda: shipcheck.advise(None, "cannon:0111", **fast), "ship", "value None")
     refused(lambda: shipcheck.place(start, "cannon:0111", round="4"), "round", "1, 2, 3, 3a or learning")
+    # the same rounds whatever the ranking, as on the command line
+    refused(lambda: shipcheck.place(start, "cannon:0111", round="4", **fast), "round", "1, 2, 3, 3a or learning")
     # a ship file path is a ship, as in simulate_round and report
     assert len(shipcheck.place(str(START), "cannon:0111", **fast)) == len(shipcheck.place(start, "cannon:0111", **fast))
 

@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import validate as valid
-from ..defaults import RUNS_COMPARE
+from ..defaults import RUNS_COMPARE, default_round
 from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
 from ..parallel import seed_of
 from ..rules import check
-from .deck import RoundCards, decks, default_round, round_cards
+from .deck import RoundCards, round_cards
 from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from .measure import Flight, fly, tile_params
 
@@ -309,6 +309,7 @@ def advise(
     runs: int = RUNS_COMPARE,
     seed: int | None = None,
     progress: Callable[[int, int], Any] | None = None,
+    rules: str | Path | None = None,
 ) -> Advice:
     """Every legal placement of ``tile`` on ``ship``, ranked by score (see the module docstring).
 
@@ -320,12 +321,14 @@ def advise(
     :mod:`.credits`); the score breaks ties. ``credits=False`` ranks by the score alone, without
     flying a round (fast: what a building bot calls many times). ``progress(done, total)`` is called
     as the ships of the credits ranking are flown (the ship without the tile first); an exception it
-    raises stops the work and reaches the caller.
+    raises stops the work and reaches the caller. ``rules``: a rules file overriding the round's
+    provisional numbers, as :func:`shipcheck.simulate_round` takes it (its deck weighs the exact loss
+    too); the round's notes say what is provisional.
     """
     ship = valid.ship(ship)
     hand = parse_tile(tile, ship.edition)
     weights = parse_weights(weigh)
-    rnd = default_round(ship.board.level) if round is None else valid.round_key(round, rounds=tuple(decks()))
+    rnd = default_round(ship.board) if round is None else valid.round_key(round)
     top = valid.top(top)
     exact = bool(valid.flag(exact, key="exact"))
     credits = bool(valid.flag(credits, key="credits"))
@@ -333,12 +336,18 @@ def advise(
     if credits:
         from ..round.result import RUN_BYTES
 
-        valid.round_key(rnd)  # the rounds the simulator flies (class IV's cards weigh the exact loss only)
         run_bytes = 2 * 5 * RUN_BYTES  # the ship's runs and one placement's, up to five players each
     runs = valid.runs(runs, minimum=2, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
     seed = seed_of(None, seed)  # None: one fresh seed, shared by every placement (paired runs)
     progress = valid.callback(progress, key="progress", expected="a callable(done, total) or None")
-    rc: RoundCards = round_cards(rnd, ship.edition)
+    rules = valid.rules(rules)
+    levels = None
+    if rules is not None:  # a rules file may change the deck too: its attack cards weigh the exact loss
+        from ..round import round_rules
+
+        rr = round_rules(rnd, rules)
+        levels = rr.deck
+    rc: RoundCards = round_cards(rnd, ship.edition, levels=levels)
     base = check(ship)
     cands = legal_placements(ship, hand, base=base)
     notes = []
@@ -385,7 +394,8 @@ def advise(
         first = {k: i for i, k in reversed(list(enumerate(keys)))}
         order = sorted(first.values())
         effects = dict(zip(order, credit_effects(ship, [placed[i].ship for i in order], round=rc.round, runs=runs,
-                                                 seed=flown_seed, progress=progress)))
+                                                 seed=flown_seed, progress=progress, rules=rules,
+                                                 notes=notes)))
         placed = [replace(p, credits=effects[first[k]].credits, credits_ci=effects[first[k]].credits_ci)
                   for p, k in zip(placed, keys)]
         placed.sort(key=lambda p: (-(p.credits or 0.0), -p.score, p.index, p.turns))
@@ -422,8 +432,9 @@ def place(
     runs: int = RUNS_COMPARE,
     seed: int | None = None,
     progress: Callable[[int, int], Any] | None = None,
+    rules: str | Path | None = None,
 ) -> pd.DataFrame:
     """:func:`advise` as a DataFrame, one row per legal placement, best first (``df.attrs`` holds
     ``set_aside`` and ``reason``)."""
     return advise(ship, tile, round=round, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs,
-                  seed=seed, progress=progress).to_frame()
+                  seed=seed, progress=progress, rules=rules).to_frame()

@@ -255,6 +255,7 @@ def report(
     rng: Any = None,
     recommendations: bool = True,
     progress: Progress | None = None,
+    rules: str | Path | None = None,
 ) -> Report:
     """The data of a strategy report on ``ship`` (and ``other``, compared side by side).
 
@@ -275,8 +276,12 @@ def report(
         Search legal single changes ranked by their effect on credits (the slow part).
     progress
         ``progress(stage)`` is called with a word as each stage starts.
+    rules
+        A rules file overriding the round's provisional numbers, as :func:`shipcheck.simulate_round`
+        takes it.
     """
     from .. import validate as valid
+    from ..defaults import default_round
     from ..parallel import seed_of
     from ..round import build_deck, round_rules, simulate_round
     from ..round.result import RUN_BYTES
@@ -288,8 +293,7 @@ def report(
         sh = valid.ship(given, key=name)
         loaded.append((sh, sh.source if isinstance(given, Ship) else str(given)))
     first = loaded[0][0]
-    default = "3a" if first.board.name == "IIIa" else min(first.board.level, 3)
-    key = valid.round_key(round if round is not None else default)
+    key = valid.round_key(round if round is not None else default_round(first.board))
     ed = valid.edition(edition) or first.edition
     opp = valid.opponents(opponents)
     say = valid.callback(progress, key="progress", expected="a callable(stage) or None") or (lambda stage: None)
@@ -298,14 +302,16 @@ def report(
     runs = valid.runs(runs, minimum=10, run_bytes=(len(loaded) + 1) * 5 * RUN_BYTES,
                       what="keeping the per-run results of")
     s = seed_of(rng, seed)
-    rules = round_rules(key)
+    rules_path = valid.rules(rules)
+    round_numbers = round_rules(key, rules_path)
     the_deck = valid.deck(deck, edition=edition)
     if the_deck is None:
-        the_deck = build_deck(rules, ed)
+        the_deck = build_deck(round_numbers, ed)
     weights = swarm_weights(the_deck)
 
     def fly(sh: Ship, policy: str, n: int, sd: int) -> Any:
-        return simulate_round(sh, round=key, opponents=opp, deck=the_deck, runs=n, seed=sd, policy=policy)
+        return simulate_round(sh, round=key, opponents=opp, deck=the_deck, runs=n, seed=sd, policy=policy,
+                              rules=rules_path)
 
     ships = []
     notes: list[str] = []
@@ -360,4 +366,6 @@ def report(
         comparison = Comparison(c, cci, lo, lci, runs)
     settings = {"round": int(key) if key.isdigit() else key, "edition": the_deck.edition, "deck": the_deck.describe(), "runs": runs, "seed": s,
                 "opponents": [p.name for p in results[0].players[1:]]}
+    if rules_path is not None:
+        settings["rules"] = str(rules_path)
     return Report(tuple(ships), key, the_deck.edition, merge_notes(notes), settings, comparison)

@@ -101,7 +101,9 @@ export function renderTile(pane, ctx) {
   if (info.goods) {
     const slots = t.attrs.slots ?? 0;
     const goods = t.goods || [];
-    const opts = ['', 'red', 'yellow', 'green', 'blue'];
+    // red goods go only in special slots: an ordinary hold does not offer them
+    const redRoom = t.kind === 'special_cargo' ? slots : t.kind === 'mixed_cargo' ? (t.attrs.special_slots ?? 0) : 0;
+    const opts = ['', ...(redRoom > 0 ? ['red'] : []), 'yellow', 'green', 'blue'];
     const sel = [];
     for (let k = 0; k < slots; k++) {
       sel.push(`<select data-good="${k}" aria-label="goods slot ${k + 1}">${opts.map((o) =>
