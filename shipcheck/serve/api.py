@@ -77,7 +77,7 @@ def session(ws: Workspace) -> dict[str, Any]:
         "attack_kinds": list(ATTACK_KINDS), "directions": list(DIRECTIONS), "kinds": kinds(),
         "palette": palette(), "rules": [{"code": r.code, "name": r.name, "severity": r.severity,
                                           "summary": r.summary} for r in RULES.values()],
-        "limits": LIMITS,
+        "limits": LIMITS, "defaults": {"round_runs": RUNS_ROUND, "compare_runs": RUNS_COMPARE},
     }
 
 

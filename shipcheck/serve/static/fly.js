@@ -47,7 +47,7 @@ export class Fly {
         <h3>Whole rounds</h3>
         <div class="form-grid">
           <label>Round <select id="round-pick">${s.rounds.map((r) => `<option value="${r}">${r}</option>`).join('')}</select></label>
-          <label>Runs <input id="round-runs" type="number" min="10" max="${s.limits.round_runs}" step="1000" value="10000"></label>
+          <label>Runs <input id="round-runs" type="number" min="10" max="${s.limits.round_runs}" step="1000" value="${s.defaults.round_runs}"></label>
           <label>Seed <input id="round-seed" type="number" min="0" placeholder="random"></label>
         </div>
         <fieldset class="opponents"><legend>Opponents</legend>
@@ -178,7 +178,7 @@ export class Fly {
     this.running = ctrl;
     const body = this.ctx.shipBody();
     body.round = $('#round-pick').value;
-    body.runs = Number($('#round-runs').value) || 10000;
+    body.runs = Number($('#round-runs').value) || this.ctx.S.session.defaults.round_runs;
     const seed = $('#round-seed').value;
     if (seed !== '') body.seed = Number(seed);
     const opp = this.opponents();
