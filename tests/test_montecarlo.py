@@ -295,3 +295,10 @@ def test_progress_callback() -> None:
 def test_bad_arguments(kw: dict[str, object], match: str) -> None:
     with pytest.raises(ValueError, match=match):
         simulate(LONE, ["small-meteor:front"], **kw)
+
+
+def test_optimal_policy_asked_before_any_value() -> None:
+    # the Monte Carlo engine asks the optimal policy to decide before any value is worked out (here
+    # at the last attack, whose values need no search): it must set itself up then too
+    res = simulate(SHIELDED, ["small-meteor:front"], runs=3_000, seed=2, policy="optimal")
+    assert_agrees(res, odds(SHIELDED, ["small-meteor:front"], policy="optimal"))
