@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .defaults import ROUNDS
 from .errors import InputError, short_repr, suggest
 
 if TYPE_CHECKING:
@@ -37,7 +39,9 @@ if TYPE_CHECKING:
 __all__ = [
     "OPTIONS",
     "as_option",
+    "available_memory",
     "callback",
+    "check_memory",
     "choice",
     "count",
     "deck",
@@ -120,6 +124,38 @@ def count(value: Any, *, key: str, minimum: int = 1, maximum: int | None = None)
     return v
 
 
+# -- memory: runs whose arrays cannot fit are refused before they start ----------------------------
+def available_memory() -> int | None:
+    """Bytes of memory available to new allocations (``MemAvailable``), or None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def check_memory(needed: int, *, key: str, value: Any, what: str) -> None:
+    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit."""
+    avail = available_memory()
+    if avail is not None and needed > avail:
+        raise InputError(f"{what} would need about {_size(needed)} of memory, and {_size(avail)} is available",
+                         key=key, value=value, expected="a smaller value")
+
+
 def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
          what: str = "keeping the results of") -> int:
     """A number of runs, at least ``minimum``; with ``run_bytes`` (the memory one run keeps), refused
@@ -127,8 +163,6 @@ def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
     what is available), rather than growing until the machine runs out."""
     n = count(value, key=key, minimum=minimum)
     if run_bytes:
-        from .parallel import check_memory
-
         check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs")
     return n
 
@@ -195,10 +229,8 @@ def choice(value: Any, choices: Iterable[str], *, key: str, what: str | None = N
 def round_key(value: Any, *, key: str = "round", rounds: Sequence[str] | None = None) -> str:
     """A round as the key of ``[round.N]``: ``1``, ``"1"``, ``" 3A "``, ``"learning"`` -> ``"1"``,
     ``"3a"``, ``"learning"``. ``rounds``: the rounds allowed (default every round the simulator
-    flies, :data:`shipcheck.round.rulebook.ROUNDS`)."""
+    flies, :data:`shipcheck.defaults.ROUNDS`)."""
     if rounds is None:
-        from .round.rulebook import ROUNDS
-
         rounds = ROUNDS
     options = sorted(rounds, key=lambda r: (not r[:1].isdigit(), r))
     if isinstance(value, str) or (isinstance(value, numbers.Integral) and not isinstance(value, bool)):

@@ -271,6 +271,6 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
 
 def inline_images(figures: dict[str, Any]) -> dict[str, str]:
     """Each figure as an SVG data URI (crisp on any screen)."""
-    from .output import render
+    from .encode import render
 
     return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
