@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -186,3 +187,42 @@ def test_the_graph_sees_what_it_should() -> None:
     # a circle is found where there is one
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# -- the documented layers -------------------------------------------------------------------------
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+LAYER_ROW = re.compile(r"^\|\s*(\d+)\.[^|]*\|(?P<mods>[^|]*)\|\s*$")
+
+
+def layers() -> dict[str, int]:
+    """Module-name pattern -> layer, from the table of docs/architecture.md."""
+    out: dict[str, int] = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        m = LAYER_ROW.match(line)
+        if m:
+            for name in re.findall(r"`([^`]+)`", m["mods"]):
+                out["shipcheck" if name == "shipcheck" else f"shipcheck.{name}"] = int(m[1])
+    return out
+
+
+def layer_of(module: str, table: dict[str, int]) -> int | None:
+    """The layer of the longest pattern matching ``module`` (None when none does)."""
+    hits = [p for p in table if fnmatch.fnmatchcase(module, p)]
+    return table[max(hits, key=len)] if hits else None
+
+
+def test_every_module_has_a_documented_layer() -> None:
+    table = layers()
+    assert len(set(table.values())) >= 8, "the layer table of docs/architecture.md was not found"
+    missing = sorted(m for m in MODULES if layer_of(m, table) is None)
+    assert not missing, f"add these modules to the layer table of docs/architecture.md: {missing}"
+
+
+@pytest.mark.parametrize("deferred", [False, True], ids=["module-level", "with-deferred"])
+def test_imports_flow_down_the_documented_layers(deferred: bool) -> None:
+    table = layers()
+    g = _without_known(graph(deferred=deferred))
+    up = sorted(f"{a} ({layer_of(a, table)}) imports {b} ({layer_of(b, table)})"
+                for a, bs in g.items() for b in bs
+                if (layer_of(a, table) or 0) < (layer_of(b, table) or 0))
+    assert not up, "imports pointing up the layers of docs/architecture.md: " + "; ".join(up)
