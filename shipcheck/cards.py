@@ -408,7 +408,7 @@ def _by_id(edition: str) -> dict[str, Card]:
 
 _ID_RE = re.compile(
     r"^(?:(?P<ed>\d{4})\s*:\s*|(?P<pre>[ON])-)?(?P<lvl>IV|I{1,3}|[1-4])-(?P<idx>\d{1,2})$",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,  # only ASCII digits: "I-٣" is not "I-03"
 )
 
 

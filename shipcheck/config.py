@@ -98,6 +98,12 @@ def load_settings(path: str | Path | None = None, *, start: str | Path | None = 
     exclude = table.get("exclude", [])
     if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
         raise err("`exclude` must be a list of patterns", "exclude", exclude, 'e.g. ["drafts/", "*.old.toml"]')
+    from .walk import bad_pattern
+
+    n = bad_pattern(exclude)
+    if n is not None:
+        raise err("a pattern in `exclude` gitignore syntax cannot read", "exclude", exclude[n],
+                  'gitignore patterns, e.g. ["drafts/", "*.old.toml"] (a lone ! or \\ matches nothing)')
     fmt = table.get("output-format")
     if fmt is not None and fmt not in OUTPUT_FORMATS:
         raise err("unknown output format", "output-format", fmt, "one of " + ", ".join(OUTPUT_FORMATS))

@@ -148,6 +148,14 @@ class InputError(ValueError):
             text += f"; did you mean `{self.hint}`?"
         return printable(" ".join(text.split()))
 
+    def lines(self) -> list[str]:
+        """Every error found, one line each (what the command line prints after ``shipcheck: error:``);
+        an error about an option or argument names no file, and errors past the limit are counted."""
+        out = [e.text.removeprefix("<input>: ") if e.file is None else e.text for e in self.errors]
+        if self.omitted:
+            out.append(f"{self.file or 'input'}: {self.omitted} more error{'s' if self.omitted != 1 else ''} not shown")
+        return out
+
     def __str__(self) -> str:
         more = len(self.errors) - 1 + self.omitted
         return self.text + (f" [and {more} more error{'s' if more != 1 else ''} in .errors]" if more else "")
@@ -367,6 +375,32 @@ class Locator:
                               expected=expected, hint=hint, private=private)
 
         return err
+
+    def line_in(self, header: str, key: str | None = None) -> int | None:
+        """The line of ``key`` in the ``[header]`` table (``"round.1"``; parts may be quoted), or of
+        the header itself; a dotted key (``1.track = 24`` under ``[round]``) is looked for as written.
+        None when the table is not written as a header of its own."""
+        parts = header.split(".")
+        if key is not None:  # the key may be a table of its own: [round.3A]
+            own = self.line_in(f"{header}.{key}")
+            if own is not None:
+                return own
+        for cut in range(len(parts), 0, -1):  # [round.1] first, else [round] with `1.key =`
+            head = r"\s*\.\s*".join(r'"?' + re.escape(p) + r'"?' for p in parts[:cut])
+            pat = re.compile(r"^\s*\[\s*" + head + r"\s*\]\s*(#.*)?$")
+            start = next((i for i, ln in enumerate(self.lines) if pat.match(ln)), None)
+            if start is None:
+                continue
+            stop = next((i for i in range(start + 1, len(self.lines)) if re.match(r"^\s*\[", self.lines[i])),
+                        len(self.lines))
+            if key is None:
+                return start + 1 if cut == len(parts) else None
+            rest = [*parts[cut:], *([key] if key is not None else [])]
+            name = r"\s*\.\s*".join(r'"?' + re.escape(p) + r'"?' for p in rest)
+            kpat = re.compile(r"^\s*" + name + r"\s*[=.]")
+            hit = next((i for i in range(start + 1, stop) if kpat.match(self.lines[i])), None)
+            return hit + 1 if hit is not None else start + 1
+        return None
 
     def line_of(self, key: str | None = None, table: str | None = None, index: int = 0) -> int | None:
         start, stop = 0, len(self.lines)

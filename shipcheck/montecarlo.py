@@ -52,7 +52,8 @@ from .parallel import (
     worker_payload,
 )
 
-__all__ = ["SimulationResult", "RunsNotKept", "simulate", "simulate_naive", "MASK_LIMIT_BYTES", "DASK_HINT"]
+__all__ = ["SimulationResult", "RunsNotKept", "simulate", "simulate_naive", "mean_ci", "mean_se", "sums_mean_ci",
+           "sums_mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
@@ -63,6 +64,39 @@ Progress = Callable[[int, int], Any]
 
 
 # -- the result -----------------------------------------------------------------------------------
+def mean_se(a: Any) -> float:
+    """Standard error of the mean of ``a``, s / sqrt(n) with s the sample deviation (0 for fewer
+    than two values): the one estimate of every interval around a mean, flights and rounds alike."""
+    x = np.asarray(a)
+    if len(x) < 2:
+        return 0.0
+    return float(np.std(x, ddof=1, dtype=np.float64)) / math.sqrt(len(x))
+
+
+def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
+    """The mean of ``a`` and its 95 % normal interval, mean +- 1.96 standard errors (:func:`mean_se`)."""
+    return _normal_ci(float(np.mean(a, dtype=np.float64)), mean_se(a))
+
+
+def sums_mean_se(n: int, total: int, total_sq: int) -> float:
+    """:func:`mean_se` of ``n`` whole numbers known by their sum and the sum of their squares (what
+    a summary streamed chunk by chunk keeps): the sample variance is worked out exactly before its
+    square root, so it is the correctly rounded value that :func:`mean_se` approximates."""
+    if n < 2:
+        return 0.0
+    return math.sqrt(Fraction(n * total_sq - total * total, n * (n - 1))) / math.sqrt(n)
+
+
+def sums_mean_ci(n: int, total: int, total_sq: int) -> tuple[float, tuple[float, float]]:
+    """:func:`mean_ci` of ``n`` whole numbers known by their sum and the sum of their squares."""
+    return _normal_ci(total / n, sums_mean_se(n, total, total_sq))
+
+
+def _normal_ci(m: float, se: float) -> tuple[float, tuple[float, float]]:
+    h = Z95 * se
+    return m, (m - h, m + h)
+
+
 def _wilson(k: Any, n: int, z: float = Z95) -> tuple[Any, Any]:
     """Wilson score interval for ``k`` successes out of ``n`` (``k`` may be an array)."""
     k = np.asarray(k, dtype=float)
@@ -190,19 +224,14 @@ class SimulationResult:
 
     @property
     def expected_lost_se(self) -> float:
-        """Standard error of :attr:`expected_lost`, s / sqrt(n) (0 for a single run); the sample
-        variance s^2 is worked out exactly from the counts before its square root."""
-        n = self.runs
-        if n < 2:
-            return 0.0
-        s1, s2 = self._lost_sums()
-        return math.sqrt(Fraction(n * s2 - s1 * s1, n * (n - 1))) / math.sqrt(n)
+        """Standard error of :attr:`expected_lost`, s / sqrt(n) (0 for a single run), from the
+        counts (:func:`sums_mean_se`)."""
+        return sums_mean_se(self.runs, *self._lost_sums())
 
     @property
     def expected_lost_ci(self) -> tuple[float, float]:
         """Normal 95 % interval of :attr:`expected_lost`: mean +- 1.96 s / sqrt(n)."""
-        m, h = self.expected_lost, Z95 * self.expected_lost_se
-        return (m - h, m + h)
+        return sums_mean_ci(self.runs, *self._lost_sums())[1]
 
     @property
     def lost_distribution(self) -> dict[int, float]:
@@ -571,12 +600,13 @@ def simulate(
     total = max_runs if precision is not None else runs
     in_flight = min(batch, total) * CHUNK_RUN_BYTES * (1 if workers is None or scheduler is not None
                                                        else min(workers, -(-total // batch)))
-    check_memory(in_flight, key="batch", value=batch, what=f"chunks of {min(batch, total)} runs")
+    check_memory(in_flight, key="batch", value=batch, what=f"chunks of {min(batch, total):,} runs",
+                 per=CHUNK_RUN_BYTES)
     if keep_runs:
         masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
         check_memory(total * RUN_BYTES + masks,
                      key="max_runs" if precision is not None else "runs", value=total,
-                     what=f"keeping the per-run results of {total} runs")
+                     what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
     if model is None:
         model = FlightModel(ship)
     elif not isinstance(model, FlightModel) or model.ship != ship:

@@ -460,7 +460,7 @@ def _redirect(raw: Any, err: Any, col: Collector) -> list[tuple[str, tuple[tuple
         items = []
         for k, v in m.items():
             # "²".isdigit() is true and int("²") fails: only ASCII digits name a roll
-            if not (k.isascii() and k.isdigit() and 1 <= int(k) <= 12):
+            if not (k.isascii() and k.isdigit() and len(k) <= 2 and 1 <= int(k) <= 12):
                 col.add(err(f"bad redirect roll {d}.{short_repr(k)}", "redirect", None,
                             "a roll 1-12 (ASCII digits) mapped to front, rear, left or right"))
                 continue

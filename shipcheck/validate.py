@@ -65,7 +65,7 @@ OPTIONS: dict[str, str] = {
     "policy": "--policy", "opponent_policy": "--opponent-policy", "opponents": "--opponent", "rules": "--rules",
     "deck": "--deck", "edition": "--edition", "tile": "TILE", "batch": "--batch", "workers": "--workers",
     "max_runs": "--runs", "precision": "--precision", "scheduler": "--scheduler", "purse": "--purse",
-    "five_player": "--five-player",
+    "five_player": "--five-player", "exclude": "--exclude",
 }
 
 #: the editions whose cards and tiles the tool ships
@@ -141,19 +141,21 @@ def available_memory() -> int | None:
 
 
 def _size(n: float) -> str:
-    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
-        if n < 1000 or unit == "PB":
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
+        if n < 1000 or unit == "YB":
             return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1000
     raise AssertionError  # pragma: no cover
 
 
-def check_memory(needed: int, *, key: str, value: Any, what: str) -> None:
-    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit."""
+def check_memory(needed: int, *, key: str, value: Any, what: str, per: int = 0) -> None:
+    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit;
+    with ``per`` (the bytes one unit of ``value`` needs) the message gives the largest value that fits."""
     avail = available_memory()
     if avail is not None and needed > avail:
+        bound = f"at most about {avail // per:,} on this machine" if per else "a smaller value"
         raise InputError(f"{what} would need about {_size(needed)} of memory, and {_size(avail)} is available",
-                         key=key, value=value, expected="a smaller value")
+                         key=key, value=value, expected=bound)
 
 
 def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
@@ -163,7 +165,7 @@ def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
     what is available), rather than growing until the machine runs out."""
     n = count(value, key=key, minimum=minimum)
     if run_bytes:
-        check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs")
+        check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs", per=run_bytes)
     return n
 
 
@@ -258,8 +260,8 @@ def policy(value: Any, names: Iterable[str], *, key: str = "policy", kind: type 
     if isinstance(value, str) and value in options:
         return value
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    objects = [f"a {k.__name__} object" for k in kinds]
-    raise _bad(key, _shown(value), _either(options + objects), hint=suggest(value, options))
+    objects = f" (in Python also a {' or '.join(k.__name__ for k in kinds)} object)" if kind else ""
+    raise _bad(key, _shown(value), _either(options) + objects, hint=suggest(value, options))
 
 
 def flag(value: Any, *, key: str, none: bool = False) -> bool | None:

@@ -31,18 +31,44 @@ class Found:
     ignored: int = 0  # paths left out by .gitignore or exclude
 
 
-def _spec(lines: Iterable[str]) -> Any:
+def bad_pattern(patterns: Sequence[str]) -> int | None:
+    """The index of the first pattern gitignore syntax cannot read (``!`` alone, a lone ``\\``), or None."""
     import pathspec
 
+    try:
+        pathspec.GitIgnoreSpec.from_lines(list(patterns))
+        return None
+    except ValueError:  # pathspec's GitIgnorePatternError: find which one
+        for n, line in enumerate(patterns):
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except ValueError:
+                return n
+        return 0
+
+
+def _spec(lines: Sequence[str], *, file: Path | None = None, key: str = "exclude") -> Any:
+    """The patterns compiled; one gitignore syntax cannot read is an :class:`InputError` naming it
+    (and its file and line, for a .gitignore)."""
+    import pathspec
+
+    from .errors import InputError, printable
+
+    n = bad_pattern(lines)
+    if n is not None:
+        raise InputError("a pattern gitignore syntax cannot read", file=printable(str(file)) if file else None,
+                         line=n + 1 if file else None, key=None if file else key, value=lines[n],
+                         expected="a gitignore pattern, e.g. drafts/ or *.old.toml (a lone ! or \\ matches nothing)")
     return pathspec.GitIgnoreSpec.from_lines(list(lines))
 
 
 def _read_gitignore(folder: Path) -> Any | None:
     p = folder / ".gitignore"
     try:
-        return _spec(p.read_text(encoding="utf-8").splitlines()) if p.is_file() else None
+        text = p.read_text(encoding="utf-8") if p.is_file() else None
     except (OSError, UnicodeDecodeError):
         return None
+    return None if text is None else _spec(text.splitlines(), file=p)
 
 
 def _parent_gitignores(folder: Path) -> list[tuple[Path, Any]]:

@@ -1,8 +1,53 @@
-"""Test-wide settings: the on-disk odds cache goes to a folder of the test session, never the user's."""
+"""Test-wide settings: the on-disk odds cache goes to a folder of the test session, never the user's;
+the cross-checks against ../shared (tests/reference/) are collected only where ../shared exists."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
+
+import pytest
+
+# users never have ../shared (the reference game facts and the contract's examples; CI has them):
+# without it the folder is not collected at all, so the suite a user runs skips nothing
+collect_ignore = [] if (Path(__file__).resolve().parents[2] / "shared").is_dir() else ["reference"]
 
 os.environ.setdefault("SHIPCHECK_CACHE_DIR", tempfile.mkdtemp(prefix="shipcheck-test-cache-"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _round_engine_compiled_once() -> None:
+    """Under pytest-xdist, one worker compiles the round engine (numba, about 30 s of CPU on a
+    fresh install) while the others wait for it, then every process, the commands the docs tests
+    run included, loads it from numba's disk cache; without the lock each worker would compile the
+    same kernel at the same time."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): each worker compiles for itself
+        return
+    import hashlib
+
+    import shipcheck
+
+    tag = hashlib.sha256(str(Path(__file__).resolve()).encode()).hexdigest()[:12]
+    with open(Path(tempfile.gettempdir()) / f"shipcheck-tests-{tag}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        lone = shipcheck.parse_ship('format = 1\nclass = "I"\n')
+        shipcheck.simulate_round(lone, round=1, opponents=[], runs=1, seed=0)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's chromium for the browser tests: a failure in CI, where .ci/run installs it; skipped
+    elsewhere when it is missing."""
+    from cdp import find_chromium
+
+    path = find_chromium()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing in CI: .ci/run installs Debian's chromium")
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    return path

@@ -1,8 +1,8 @@
-"""The tile catalogues in tiles/catalogue/: format, hand counts, and the reference tables."""
+"""The tile catalogues in tiles/catalogue/: format and hand counts (against the reference tables:
+tests/reference/)."""
 
 from __future__ import annotations
 
-import csv
 import re
 import tomllib
 from collections import Counter
@@ -11,12 +11,8 @@ from pathlib import Path
 import pytest
 
 TILES = Path(__file__).resolve().parent.parent / "tiles" / "catalogue"
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 EDITIONS = ("2007", "2021")
 
-needs_reference = pytest.mark.skipif(
-    not (REFERENCE / "tiles_2007.csv").is_file(), reason="reference data (../shared) not present"
-)
 
 # kind -> attributes it must carry (ship format spec §3)
 ATTRS = {
@@ -144,65 +140,3 @@ def test_capacity_mix(edition):
     assert cells == ({2: 9, 3: 6} if edition == "2007" else {2: 11, 3: 6})
     assert cargo == {2: 9, 3: 6}
     assert special == {1: 6, 2: 3}
-
-
-# ------------------------------------------------------------ against the reference
-
-SIDE = {"smooth": "0", "single": "1", "double": "2", "universal": "3"}
-
-
-def reference(edition: str) -> dict[int, tuple]:
-    """id -> (kind, sides, capacity, colour) in project terms."""
-    out = {}
-    with open(REFERENCE / f"tiles_{edition}.csv", newline="") as fh:
-        for row in csv.DictReader(fh):
-            extra = dict(kv.split("=", 1) for kv in row["extra"].split(";") if "=" in kv)
-            kind, col = row["kind"], None
-            if kind == "starting_cabin":
-                kind, col = "start_cabin", extra["color"]
-            elif kind.startswith("life_support_"):
-                kind, col = "life_support", kind.removeprefix("life_support_")
-                alien = extra.get("alien")  # 2007 orange: "brown"; 2021: "brown(orange)", "purple"
-                if alien is not None:
-                    assert (alien == "purple") == (col == "purple"), row
-            sides = "".join(SIDE[row[s]] for s in ("north", "east", "south", "west"))
-            cap = int(row["capacity"]) if row["capacity"] else None
-            out[int(row["id"])] = (kind, sides, cap, col)
-    return out
-
-
-def ours(edition: str) -> dict[int, tuple]:
-    return {t["id"]: (t["kind"], t["sides"], capacity(t), colour(t)) for t in tiles(edition)}
-
-
-@needs_reference
-@pytest.mark.parametrize("edition", EDITIONS)
-def test_matches_reference_tile_by_tile(edition):
-    ref, mine = reference(edition), ours(edition)
-    assert len(ref) == TOTALS[edition]
-    assert sorted(mine) == sorted(ref)
-    diffs = {i: (mine[i], ref[i]) for i in ref if mine[i] != ref[i]}
-    assert not diffs
-
-
-@needs_reference
-@pytest.mark.parametrize("edition", EDITIONS)
-def test_matches_reference_as_multiset(edition):
-    ref = Counter(v[:3] for v in reference(edition).values())
-    mine = Counter(v[:3] for v in ours(edition).values())
-    assert mine == ref
-
-
-@needs_reference
-@pytest.mark.parametrize("edition", EDITIONS)
-def test_reference_functional_sides_agree(edition):
-    # the reference's extra column: barrels N, exhausts S, shields N+E, as the format assumes
-    with open(REFERENCE / f"tiles_{edition}.csv", newline="") as fh:
-        for row in csv.DictReader(fh):
-            extra = dict(kv.split("=", 1) for kv in row["extra"].split(";") if "=" in kv)
-            if "cannon" in row["kind"]:
-                assert extra["barrel"] == "N", row
-            if "engine" in row["kind"]:
-                assert extra["exhaust"] == "S", row
-            if row["kind"] == "shield":
-                assert extra["covers"] == "N+E", row

@@ -18,9 +18,6 @@ from shipcheck.rules import check
 from shipcheck.shipfile import load_ship, parse_ship
 from shipcheck.topology import builtin_board
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-FIX_EXAMPLES = sorted((SHARED / "spec" / "examples" / "fix").glob("*.toml"))
-
 
 def ship(text: str, base_dir: Path | None = None) -> Ship:
     return parse_ship(text, base_dir=base_dir)
@@ -46,18 +43,6 @@ def assert_sound(r: FixResult) -> None:
     assert r.kept + r.lost == len(r.ship.tiles)
     assert sorted(r.cut + r.fell_off) == list(r.removed)
     assert {t.at for t in r.fixed.tiles} == {t.at for t in r.ship.tiles} - set(r.removed)
-
-
-# -- the spec's examples --------------------------------------------------------------------------
-@pytest.mark.skipif(not FIX_EXAMPLES, reason="spec examples (../shared) not present")
-@pytest.mark.parametrize("path", FIX_EXAMPLES, ids=lambda p: p.stem)
-def test_spec_examples(path: Path) -> None:
-    expected = json.loads(path.with_suffix("").with_suffix(".expected.json").read_text())
-    s = load_ship(path)
-    r = fix(s)
-    assert r.lost == expected["lost"]
-    assert_sound(r)
-    assert brute_force_fix(s) == expected["lost"]
 
 
 # -- hand-made cases ------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from clikit import run
+from shipbuild import COMMENTED
 
 from shipcheck import parallel
 from shipcheck.cards import Attack, find_card, load_cards
@@ -221,44 +222,9 @@ def test_default_seed_fits_a_json_number(capsys: pytest.CaptureFixture[str]) -> 
 
 
 # -- fix --write -----------------------------------------------------------------------------------
-COMMENTED = """\
-# My ship for round 2.  Keep this comment!
-format = 1
-name = "Commented"   # trailing comment
-class = "I"
-
-# --- the cockpit ---
-[[tile]]
-kind = "start_cabin"   # keys in my own order
-at = [7, 7]
-sides = "3333"
-
-[[tile]]
-at = [8, 7]
-kind = "cargo"
-sides = "0000"         # smooth all round: it falls off
-slots = 2
-
-[[tile]]
-# an engine below the cockpit
-at = [7, 8]
-kind = "engine"
-sides = "1000"
-
-[meta]
-owner = "me"           # mine
-"""
-
-
-def _needs_solver() -> None:
-    try:
-        import highspy  # noqa: F401
-    except ImportError:
-        pytest.importorskip("scipy.optimize")
 
 
 def test_fix_write_keeps_comments_and_key_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _needs_solver()
     src = tmp_path / "ship.toml"
     src.write_text(COMMENTED, encoding="utf-8")
     out = tmp_path / "fixed.toml"
@@ -284,7 +250,6 @@ def test_edit_falls_back_to_a_full_rewrite_when_the_layout_defeats_it(tmp_path: 
 
 def test_fix_write_refuses_a_symlink_and_replaces_it_only_with_force(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    _needs_solver()
     precious = tmp_path / "precious.txt"
     precious.write_text("do not touch\n", encoding="utf-8")
     link = tmp_path / "out.toml"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,10 +12,6 @@ from shipbuild import PILOT, ship, tile
 from shipcheck.flight import Decision, DefaultPolicy, Policy
 from shipcheck.odds import odds
 from shipcheck.shipfile import parse_ship
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-
-
 
 
 def test_lone_pilot_small_meteor_front() -> None:
@@ -123,19 +117,6 @@ def test_ic_redirect_and_duplicated_rows() -> None:
     # front roll: column label 3 on a 3 (1/6); a 1 turns it into a left attack (1/6), then a 3 hits rows
     # labelled 3 (the cabin's row among them): 1/6 * 1/6; a 6 turns it into a right attack: same
     assert r.lost_distribution[1] == F(1, 6) + 2 * F(1, 36)
-
-
-@pytest.mark.skipif(not (SHARED / "spec" / "examples" / "odds").is_dir(), reason="../shared absent")
-@pytest.mark.parametrize("path", sorted((SHARED / "spec" / "examples" / "odds").glob("*.toml"))
-                         if (SHARED / "spec" / "examples" / "odds").is_dir() else [])
-def test_spec_examples(path: Path) -> None:
-    from shipcheck.shipfile import load_ship
-
-    exp = json.loads(path.with_suffix(".expected.json").read_text())
-    r = odds(load_ship(path), exp["attacks"])
-    assert str(r.p_survive) == exp["fractions"]["p_survive"]
-    assert str(r.expected_lost) == exp["fractions"]["expected_lost"]
-    assert {str(k): str(v) for k, v in r.lost_distribution.items()} == exp["fractions"]["lost_distribution"]
 
 
 # -- policies -------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from proctools import alive as _alive
+from proctools import group as _group
 
 from shipcheck import parallel
 from shipcheck.errors import InputError
@@ -151,35 +153,6 @@ def test_an_unreachable_scheduler_fails_in_seconds(monkeypatch: pytest.MonkeyPat
 
 
 # -- interrupted runs ------------------------------------------------------------------------------
-def _alive(pids: list[int]) -> list[int]:
-    """The processes of ``pids`` still running (zombies waiting to be reaped are gone)."""
-    out = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as fh:
-                state = fh.read().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state not in ("Z", "X"):
-            out.append(pid)
-    return out
-
-
-def _group(pgid: int) -> list[int]:
-    """Processes of a process group, from /proc."""
-    out = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid:
-                out.append(int(name))
-    return out
-
-
 def _long_simulation(*extra: str) -> subprocess.Popen[bytes]:
     """A long `shipcheck simulate` in a session and process group of its own (its pid is the group's)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")

@@ -132,10 +132,11 @@ def test_shield_covering_the_only_exposed_side_wins() -> None:
     assert check(s).legal and check(s).exposed_by_side == (1, 0, 0, 0)
     # a vertical pipe shield fits only at (7, 5); turned 0 it covers front and right, turned 180 rear and left
     a = advise(s, "shield:3030", credits=False)
-    assert [(p.at, p.rot) for p in a.placements] == [(s.board.nb[s.board.nb[s.pilot.at][0]][0], 0),
-                                                      (s.board.nb[s.board.nb[s.pilot.at][0]][0], 2)]
+    assert [(p.at, p.rot) for p in a.placements] == [((7, 5), 0), ((7, 5), 180)]
+    assert [(p.index, p.turns) for p in a.placements] == [(s.board.nb[s.board.nb[s.pilot.at][0]][0], 0),
+                                                          (s.board.nb[s.board.nb[s.pilot.at][0]][0], 2)]
     best, other = a.placements
-    assert best.rank == 1 and 0 in best.ship.tile_at(best.at).covers
+    assert best.rank == 1 and 0 in best.ship.tile_at(best.index).covers
     assert best.loss is not None and other.loss is not None and best.loss < other.loss
     # any tile at (7, 5) takes the front's hits for the tiles behind it; the covering shield also saves itself
     assert "small-meteor:front" in best.shields
@@ -195,6 +196,22 @@ def test_place_frame() -> None:
     assert set(df["rot"]) <= {0, 90, 180, 270}
     assert isinstance(df.attrs["set_aside"], bool)
     assert all(isinstance(a, list) and len(a) == 2 for a in df["at"])
+    # numeric columns for pivots, the same square as `at`
+    assert df["col"].dtype.kind == "i" and df["row"].dtype.kind == "i"
+    assert [[c, r] for c, r in zip(df["col"], df["row"])] == list(df["at"])
+
+
+def test_placements_name_squares_and_turns_as_ship_files_do() -> None:
+    s = ship(WALLED)
+    a = advise(s, "shield:3030", credits=False, exact=False)
+    best = a.placements[0]
+    assert best.at == (7, 5) and best.rot == 0 and a.placements[1].rot == 180
+    assert best.square == "(7,5)" and repr(best.index) == "(7,5)"
+    assert best.ship.tile_at(best.index) is not None and best.to_dict()["at"] == [7, 5]
+    # one line each, naming the square and the turn
+    assert "\n" not in repr(best) and "(7,5) rot 0" in repr(best)
+    assert "\n" not in repr(a) and len(repr(a)) < 200 and "(7,5)" in repr(a)
+    assert "<pre" in a._repr_html_() or "<table" in a._repr_html_() or "<div" in a._repr_html_()
 
 
 # -- input ---------------------------------------------------------------------------------------------

@@ -24,3 +24,15 @@ def test_no_merge_conflict_markers() -> None:
             continue
         hits += [f"{p.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}" for m in MARKER.finditer(text)]
     assert not hits, "merge conflict markers: " + ", ".join(hits)
+
+
+def test_check_dot_in_the_checkout_reads_every_ship(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`shipcheck check .` here checks every ship (exit 0 or 1: examples/mistakes and tests/cases are
+    illegal on purpose); the deliberately malformed files are excluded in [tool.shipcheck]."""
+    from clikit import run
+
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "check", ".", "--output-format", "concise")
+    assert code == 1, err
+    assert "input error" not in out + err and "shipcheck: error" not in err
+    assert "tests/malformed" not in out and "examples/mistakes/" in out

@@ -93,7 +93,7 @@ def test_top_and_weights() -> None:
 
 def test_choice_policy_edition_flag_callback() -> None:
     err = refused(lambda: valid.policy("defualt", ("default", "racing"), kind=int), "policy",
-                  "expected default, racing or a int object")
+                  "expected default or racing (in Python also a int object)")
     assert err.hint == "default"
     assert valid.policy(3, ("default",), kind=int) == 3
     assert valid.edition(2021) == "2021" and valid.edition(None) is None
@@ -118,7 +118,7 @@ def test_ship_opponents_rules_deck(scout: shipcheck.Ship) -> None:
     assert valid.deck(None) is None and valid.deck(["I-05"]).ids == ["I-05"]
     refused(lambda: valid.deck([]), "deck", "an empty deck")
     refused(lambda: valid.deck(5), "deck", "value 5")
-    refused(lambda: valid.deck(["I-99"]), "cards", "unknown card")
+    refused(lambda: valid.deck(["I-99"]), "cards", "no card I-99 in edition 2007")
 
 
 def test_as_option_names_the_command_line_option() -> None:
@@ -165,7 +165,8 @@ def test_simulate_round_checks_its_arguments(scout: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.simulate_round(scout, opponents=5, **kw), "opponents", "value 5")
     refused(lambda: shipcheck.simulate_round(scout, rules=5, **kw), "rules", "value 5")
     refused(lambda: shipcheck.simulate_round(scout, round=0, **kw), "round", "value 0")
-    refused(lambda: shipcheck.simulate_round(scout, policy="bogus", **kw), "policy", "'bogus'", "RoundPolicy")
+    refused(lambda: shipcheck.simulate_round(scout, policy="bogus", **kw), "policy", "'bogus'", "default or racing",
+            "RoundPolicy")
     refused(lambda: shipcheck.simulate_round(scout, opponent_policy="optimal", **kw), "opponent_policy", "'optimal'")
     refused(lambda: shipcheck.simulate_round(scout, deck=[], **kw), "deck", "an empty deck")
     refused(lambda: shipcheck.simulate_round(scout, edition="2017", **kw), "edition", "2007 or 2021")

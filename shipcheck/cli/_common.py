@@ -42,17 +42,9 @@ def version() -> str:
         return __version__
 
 
-def input_error_text(exc: InputError) -> str:
-    """The one-line message of one error; errors in options name no file."""
-    return exc.text.removeprefix("<input>: ") if exc.file is None else exc.text
-
-
 def input_error_lines(exc: InputError) -> list[str]:
     """One line per error found (a file with several mistakes reports them all)."""
-    lines = [input_error_text(e) for e in exc.errors]
-    if exc.omitted:
-        lines.append(f"{exc.file or 'input'}: {exc.omitted} more error{'s' if exc.omitted != 1 else ''} not shown")
-    return lines
+    return exc.lines()
 
 
 def report_input_error(exc: InputError) -> None:

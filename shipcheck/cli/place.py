@@ -93,16 +93,12 @@ def place_cmd(
     if not quiet:
         for note in a.notes:
             echo(f"note: {note}")
-    b = s.board
     if show_n is not None:
         p = a.placements[show_n - 1]
-        echo(f"placement {show_n}: {a.to_dict()['tile']} at {b.cell_text(p.at)}, rot {p.rot * 90}")
-        draw(p.ship, {p.at: str(show_n)})
+        echo(f"placement {show_n}: {a.to_dict()['tile']} at {p.square}, rot {p.rot}")
+        draw(p.ship, {int(p.index): str(show_n)})
     else:
-        marks: dict[int, str] = {}
-        for p in a.placements:
-            marks.setdefault(p.at, str(p.rank) if p.rank < 100 else "++")
-        draw(s, marks)
+        draw(s, a.marks())
     echo(f"tile {a.to_dict()['tile']}; round {a.round} attack cards"
          + ("" if exact else " (exact loss not worked out: --no-exact)")
          + (f"; credits from {a.runs:,} rounds a placement, seed {a.seed}" if a.seed is not None else ""))
@@ -116,7 +112,7 @@ def place_cmd(
             cover = ", ".join(p.shields) + (" / " if p.shields or p.exposes else "") + ", ".join(p.exposes)
             cred = [f"{p.credits:+.2f}", f"{p.credits_ci[0]:+.2f}..{p.credits_ci[1]:+.2f}"] \
                 if p.credits is not None and p.credits_ci is not None else ["-", "-"] if credits else []
-            rows.append([str(p.rank), b.cell_text(p.at), str(p.rot * 90), *cred, f"{p.score:+.2f}", _fmt(p.exposed),
+            rows.append([str(p.rank), p.square, str(p.rot), *cred, f"{p.score:+.2f}", _fmt(p.exposed),
                          str(p.blocked),
                          _fmt(p.loss), _fmt(p.survive), _fmt(pr["engine"]), _fmt(pr["firepower"]), _fmt(pr["crew"]),
                          _fmt(pr["cargo"]), _fmt(pr["battery"]), cover + (" (alien may board)" if p.alien else "")])

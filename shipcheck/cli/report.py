@@ -82,8 +82,8 @@ def report_cmd(
             line += (f"; {round_name(rep.round)}: {r.credits.mean:.1f} credits on average, finishes {pct(r.p_finish)}, "
                      f"loses {r.lost.mean:.1f} components")
         echo(line)
-        if s.advice is not None and s.advice.effects and s.advice.effects[0].credits_ci[0] > 0:
-            e = s.advice.effects[0]
+        if s.advice is not None and s.advice.best is not None:
+            e = s.advice.best
             echo(f"  best change: {e.variant.text} ({e.credits:+.2f} credits, 95% interval "
                  f"{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f})")
         elif s.advice is not None:

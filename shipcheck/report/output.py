@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError
+from ..errors import InputError, printable
 from ..shipfile import save_text
 from .encode import DPI as DPI  # kept importable from here
 from .encode import render
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from . import Report
 
 MANIFEST = ".shipcheck-report.json"
+NAME_MAX = 255  # bytes of one file name on the usual file systems
 WRITTEN_BY = "shipcheck report"
 
 
@@ -65,15 +66,32 @@ def report_files(rep: Report) -> dict[str, bytes]:
         files[f"{key}.svg"] = svg
         files[f"{key}.png"] = render(fig, "png")
         images[key] = data_uri(svg, "image/svg+xml")
-    files["index.html"] = rep.html(images).encode("utf-8")
+    # the phone's figures live in the page only (the files beside it are the wide ones)
+    phone = {key: data_uri(render(fig, "svg"), "image/svg+xml") for key, fig in rep.figures(phone=True).items()}
+    files["index.html"] = rep.html(images, phone).encode("utf-8")
     files["report.json"] = (json.dumps(rep.to_dict(), indent=1, sort_keys=False) + "\n").encode("utf-8")
     return files
 
 
+def check_folder(out: Path) -> None:
+    """Refuse, before anything is drawn, a report folder that cannot be made: a file where the
+    folder or one of its parents should be, or a name longer than the file system takes."""
+    shown = printable(str(out))
+    if "\x00" in str(out):
+        raise InputError("cannot write the report there (the path holds a NUL byte)", file=shown.replace("\x00", ""))
+    for part in out.parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise InputError(f"a folder name of the report path is too long ({len(os.fsencode(part))} bytes)",
+                             file=shown, value=part, expected=f"names of at most {NAME_MAX} bytes")
+    for folder in (*reversed(out.parents), out):
+        if os.path.lexists(folder) and not folder.is_dir():
+            what = "the report folder is a file" if folder == out else f"{printable(str(folder))} is a file, not a folder"
+            raise InputError(what, file=shown, expected="a folder (or a new name) for --out")
+
+
 def write_report(rep: Report, out: Path) -> list[Path]:
     """Write the report into ``out`` (created if needed); returns the paths written."""
-    if out.exists() and not out.is_dir():
-        raise InputError("the report folder is a file", file=out, expected="a folder (or a new name) for --out")
+    check_folder(out)
     files = report_files(rep)
     old = read_manifest(out)
     manifest_path = out / MANIFEST
@@ -87,7 +105,11 @@ def write_report(rep: Report, out: Path) -> list[Path]:
             raise InputError(
                 "a file that shipcheck did not write (or that changed since) is in the way; nothing was written",
                 file=target, expected="another --out folder, or move that file away")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot make the report folder ({exc.strerror or exc})", file=printable(str(out)),
+                         expected="a folder you may write in, for --out") from None
     for name, digest in old.items():
         stale = out / name
         if name not in files and "/" not in name and _ours(stale, digest):

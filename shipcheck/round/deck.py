@@ -106,9 +106,9 @@ def fixed_deck(card_ids: list[str], edition: str | None = None, *, source: str |
     for cid in card_ids:
         try:
             cards.append(find_card(cid, ed))
-        except KeyError as exc:
-            raise InputError("unknown card", file=source, line=line, key="cards", value=cid,
-                             expected=str(exc.args[0]) if exc.args else "a card id") from None
+        except InputError as exc:  # find_card's message, said of the deck's `cards`
+            raise InputError(exc.message, file=source, line=line, key="cards", value=cid,
+                             expected=exc.expected, hint=exc.hint) from None
     return Deck(ed, tuple(cards), len(cards), True, source=source)
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from shipcheck.model import Ship
-from shipcheck.montecarlo import Z95
 from shipcheck.montecarlo import _wilson as _wilson_any
+from shipcheck.montecarlo import mean_ci, mean_se
 
 from .deck import Deck
 from .race import CAUSES
@@ -23,27 +22,18 @@ PERCENTILES = (5, 25, 50, 75, 95)
 #: (2), survived, cause and place (1 each), twice over while the chunks are joined, rounded up
 RUN_BYTES = 80
 SOURCES = ("cards", "goods", "arrival", "best_looking", "penalty")  # engine.SOURCES (contract §5.1)
+CARD_TYPE_COLUMNS = ("drawn", "expected_lost", "expected_credits", "expected_days", "p_gave_up", "expected_goods_value")
 _SHIP_SUMMARIES = frozenset((
     "credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished", "p_survive",
     "p_survive_ci", "p_finish", "p_finish_ci", "expected_lost", "expected_lost_ci", "expected_lost_se",
     "lost_distribution", "credits_mean", "credits_ci", "credits_percentiles", "credits_distribution",
-    "gave_up_shares", "by_card_type", "tile_lost", "sources", "source_runs",
+    "gave_up_shares", "by_card_type", "card_types", "tile_lost", "sources", "source_runs",
 ))
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
     lo, hi = _wilson_any(k, n)
     return float(lo), float(hi)
-
-
-def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
-    """The mean of an array and its 95 % normal interval (mean +- 1.96 standard errors)."""
-    x = np.asarray(a, dtype=np.float64)
-    m = float(x.mean())
-    if len(x) < 2:
-        return m, (m, m)
-    h = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x))
-    return m, (m - h, m + h)
 
 
 def paired(a: Any, b: Any) -> tuple[float, tuple[float, float]]:
@@ -125,9 +115,7 @@ class PlayerResult:
 
     @property
     def expected_lost_se(self) -> float:
-        if self.runs < 2:
-            return 0.0
-        return float(np.std(self.lost, ddof=1, dtype=np.float64)) / math.sqrt(self.runs)
+        return mean_se(self.lost)
 
     @property
     def lost_distribution(self) -> dict[int, float]:
@@ -174,12 +162,21 @@ class PlayerResult:
         return {CAUSES[i]: int(c) / self.runs for i, c in enumerate(counts) if i and c}
 
     @property
-    def by_card_type(self) -> dict[str, dict[str, float]]:
-        """Per card type met: cards met per run, and per run the components lost, credits earned on
-        such cards during the flight, track spaces moved, the share of runs giving up on such a card
-        and ``expected_goods_value``: the sale value of the goods such cards loaded that were still
-        aboard at the end (full price after a finished flight, half after giving up; goods of one
-        colour leave the ship last loaded first)."""
+    def by_card_type(self) -> Any:
+        """A pandas DataFrame, one row per card type met (index ``type``): ``drawn`` (cards met per
+        run), and per run ``expected_lost`` (components lost), ``expected_credits`` (credits earned
+        on such cards during the flight), ``expected_days`` (track spaces moved), ``p_gave_up``
+        (share of runs giving up on such a card) and ``expected_goods_value``: the sale value of
+        the goods such cards loaded that were still aboard at the end (full price after a finished
+        flight, half after giving up; goods of one colour leave the ship last loaded first). The
+        JSON's ``by_card_type`` is :meth:`card_types` (the same numbers as a dict)."""
+        import pandas as pd
+
+        rows = self.card_types()
+        return pd.DataFrame(list(rows.values()), index=pd.Index(list(rows), name="type"), columns=CARD_TYPE_COLUMNS)
+
+    def card_types(self) -> dict[str, dict[str, float]]:
+        """:attr:`by_card_type` as a dict of dicts: card type -> column -> value (the JSON's form)."""
         from .engine import TYPES
 
         out = {}
@@ -258,6 +255,10 @@ class RoundResult:
             return getattr(self.players[0], name)
         raise AttributeError(name)
 
+    def __dir__(self) -> list[str]:
+        # the ship's summaries are attributes too: tab completion and help() list them
+        return sorted(set(super().__dir__()) | _SHIP_SUMMARIES)
+
     @property
     def by_source(self) -> Any:
         """A pandas DataFrame, one row per player (index: names, the ship first): the mean credits
@@ -304,7 +305,7 @@ class RoundResult:
             d[k] = body[k]
         d["ship"] = s.ship.source
         d["name"] = s.name
-        d["by_card_type"] = s.by_card_type
+        d["by_card_type"] = s.card_types()
         d["opponents"] = [o.to_dict() for o in self.opponents]
         for o in d["opponents"]:
             o.pop("tiles", None)

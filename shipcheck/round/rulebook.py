@@ -15,7 +15,7 @@ from typing import Any
 
 from shipcheck.data import data_path
 from shipcheck.defaults import ROUNDS
-from shipcheck.errors import InputError, Locator, read_text_file, read_toml
+from shipcheck.errors import Collector, InputError, Locator, read_text_file, read_toml, suggest
 
 __all__ = ["EPIDEMIC", "ROUNDS", "RoundRules", "round_key", "round_rules"]
 
@@ -142,25 +142,129 @@ def _user_overrides(doc: dict[str, Any]) -> set[tuple[str, ...]]:
     return out
 
 
+# -- checking the numbers ----------------------------------------------------------------------------
+MAX_TRACK = 1000  # spaces of a flight track
+MAX_CREDITS = 1000  # a reward, a price or a cap, in credits
+_TOP_KEYS = ("format", "goods", "caps", "cards", "round")
+_GOODS = ("red", "yellow", "green", "blue")
+
+
+def _int(v: Any, lo: int, hi: int) -> str | None:
+    """What was expected, when ``v`` is not an integer from ``lo`` to ``hi`` (None when it is)."""
+    return None if type(v) is int and lo <= v <= hi else f"an integer from {lo} to {hi}"
+
+
+def _ints(v: Any, lo: int, hi: int, most: int) -> str | None:
+    ok = isinstance(v, list) and 1 <= len(v) <= most and all(type(x) is int and lo <= x <= hi for x in v)
+    return None if ok else f"a list of 1 to {most} integers from {lo} to {hi}"
+
+
+def _deck_value(v: Any) -> str | None:
+    ok = v == "learning" or (isinstance(v, dict) and bool(v) and all(
+        k in _LEVELS and type(n) is int and 0 < n <= 20 for k, n in v.items()))
+    return None if ok else '"learning" or a table like { I = 4, II = 8 } (1-20 cards a level)'
+
+
+def _notes_value(v: Any) -> str | None:
+    ok = isinstance(v, dict) and all(isinstance(x, str) for x in v.values())
+    return None if ok else 'a table of notes, like { track = "why it is provisional" }'
+
+
+#: [round.N] key -> what is wrong with a value (None: nothing)
+_ROUND_CHECKS: dict[str, Any] = {
+    "level": lambda v: _int(v, 1, 3),
+    "deck": _deck_value,
+    "track": lambda v: _int(v, 2, MAX_TRACK),
+    "start_gaps": lambda v: _ints(v, 1, MAX_TRACK, 4),
+    "arrival": lambda v: _ints(v, 0, MAX_CREDITS, 5),
+    "best_looking": lambda v: _int(v, 0, MAX_CREDITS),
+    "luxury": lambda v: _int(v, 0, MAX_CREDITS),
+    "provisional": _notes_value,
+}
+assert tuple(_ROUND_CHECKS) == _ROUND_KEYS
+
+
+def _check_file(doc: dict[str, Any], path: Path, loc: Locator) -> None:
+    """Every mistake of a user's rules file, before it is merged over the packaged numbers: each
+    table a table, each key known (with a did-you-mean), each number an integer in its range."""
+    col = Collector()
+
+    def err(msg: str, table: str | None, key: str | None, value: Any, expected: str, options: Any = (),
+            hint: str | None = None) -> None:
+        line = loc.line_in(table, key) if table else loc.line_of(key)
+        where = f"{table}.{key}" if table and key else table or key
+        col.add(InputError(msg, file=path, line=line, key=where, value=value, expected=expected,
+                           hint=hint or (suggest(key, options) if options else None)))
+
+    def table(name: str, v: Any, expected: str) -> bool:
+        if isinstance(v, dict):
+            return True
+        err(f"`{name}` must be a table", None if "." not in name else name.rsplit(".", 1)[0],
+            name.rsplit(".", 1)[-1], v, expected)
+        return False
+
+    for k in doc:
+        if k not in _TOP_KEYS:
+            err("unknown top-level key", None, k, None, "format, [goods], [caps], [cards], [round.N]", _TOP_KEYS)
+    if doc.get("format", 1) != 1 or type(doc.get("format", 1)) is not int:
+        err("unsupported format", None, "format", doc.get("format"), "1")
+    if table("goods", doc.get("goods", {}), "a [goods] table of credits: red, yellow, green, blue"):
+        for g, v in doc.get("goods", {}).items():
+            if g not in _GOODS:
+                err("unknown goods colour", "goods", g, None, ", ".join(_GOODS), _GOODS)
+            elif _int(v, 0, MAX_CREDITS):
+                err("bad price", "goods", g, v, str(_int(v, 0, MAX_CREDITS)))
+    if table("caps", doc.get("caps", {}), "a [caps] table: board name = lost-component cap"):
+        for c, v in doc.get("caps", {}).items():
+            if c == "provisional":
+                if _notes_value(v):
+                    err("bad notes", "caps", c, v, 'a table of notes, like { II = "why it is provisional" }')
+            elif _int(v, 0, MAX_CREDITS):
+                err("bad cap", "caps", c, v, str(_int(v, 0, MAX_CREDITS)))
+    if table("cards", doc.get("cards", {}), 'a [cards] table like epidemic = "adjacent"'):
+        for k, v in doc.get("cards", {}).items():
+            if k not in _CARD_KEYS:
+                err("unknown key in [cards]", "cards", k, None, ", ".join(_CARD_KEYS), _CARD_KEYS)
+            elif k == "epidemic" and v not in EPIDEMIC:
+                err("bad epidemic rule", "cards", k, v, " or ".join(f'"{e}"' for e in EPIDEMIC),
+                    hint=suggest(v, EPIDEMIC))
+            elif k == "provisional" and _notes_value(v):
+                err("bad notes", "cards", k, v, 'a table of notes, like { epidemic = "why it is provisional" }')
+    if table("round", doc.get("round", {}), "[round.N] tables, N one of " + ", ".join(ROUNDS)):
+        for r, t in doc.get("round", {}).items():
+            if r not in ROUNDS:
+                err("unknown round", "round", r, None, ", ".join(ROUNDS), ROUNDS)
+                continue
+            if not table(f"round.{r}", t, f"a [round.{r}] table"):
+                continue
+            for k, v in t.items():
+                if k not in _ROUND_CHECKS:
+                    err("unknown key", f"round.{r}", k, None, ", ".join(_ROUND_KEYS), _ROUND_KEYS)
+                    continue
+                why = _ROUND_CHECKS[k](v)
+                if why:
+                    err("bad value", f"round.{r}", k, v, why)
+                elif k == "provisional":
+                    for kk in v:
+                        if kk not in _ROUND_KEYS or kk == "provisional":
+                            err("a note on an unknown key", f"round.{r}.provisional", kk, None,
+                                ", ".join(_ROUND_KEYS[:-1]), _ROUND_KEYS[:-1])
+    col.raise_any()
+
+
 def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
     """The numbers of ``round`` from the packaged file, with ``rules`` (a TOML file) merged over it."""
     key = round_key(round)
     base = copy.deepcopy({k: v for k, v in _read(str(data_path("rounds.toml"))).items() if k != "__locator__"})
     src = "packaged"
-    path: Path | None = None
+    path = data_path("rounds.toml")
     loc: Locator | None = None
     if rules is not None:
         path = Path(rules)
         raw_user = _read(str(path))
         loc = raw_user["__locator__"]
         user = copy.deepcopy({k: v for k, v in raw_user.items() if k != "__locator__"})
-        for k in user:
-            if k not in ("format", "goods", "caps", "round", "cards"):
-                raise InputError("unknown top-level key", file=path, line=loc.line_of(k), key=k,
-                                 expected="format, [goods], [caps], [cards], [round.N]")
-        if user.get("format", 1) != 1:
-            raise InputError("unsupported format", file=path, line=loc.line_of("format"), key="format",
-                             value=user.get("format"), expected="1")
+        _check_file(user, path, loc)
         overrides = _user_overrides(user)
         base = _merge(base, user)
         for _, r, kk in (o for o in overrides if o[0] == "round"):
@@ -172,73 +276,38 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
         src = str(path)
 
     def bad(k: str, value: Any, expected: str) -> InputError:
-        return InputError(f"bad value in [round.{key}]", file=path or data_path("rounds.toml"),
-                          line=loc.line_of(k) if loc else None, key=k, value=value, expected=expected)
+        return InputError(f"bad value in [round.{key}]", file=path, line=loc.line_in(f"round.{key}", k) if loc else None,
+                          key=f"round.{key}.{k}", value=value, expected=expected)
 
     raw = base.get("round", {}).get(key)
     if not isinstance(raw, dict):
         raise bad("round", raw, f"a [round.{key}] table")
-    for k in raw:
-        if k not in _ROUND_KEYS:
-            raise bad(k, raw[k], ", ".join(_ROUND_KEYS))
-
-    def pos_int(k: str, lo: int = 0) -> int:
-        v = raw.get(k)
-        if type(v) is not int or v < lo:
-            raise bad(k, v, f"an integer >= {lo}")
-        return v
-
-    def int_list(k: str, lo: int = 0) -> tuple[int, ...]:
-        v = raw.get(k)
-        if not isinstance(v, list) or not v or any(type(x) is not int or x < lo for x in v):
-            raise bad(k, v, f"a non-empty list of integers >= {lo}")
-        return tuple(v)
-
-    deck_raw = raw.get("deck")
-    deck: tuple[tuple[int, int], ...] | None
-    if deck_raw == "learning":
-        deck = None
-    elif isinstance(deck_raw, dict) and deck_raw and all(
-            k in _LEVELS and type(n) is int and 0 < n <= 20 for k, n in deck_raw.items()):
-        deck = tuple(sorted((_LEVELS[k], n) for k, n in deck_raw.items()))
-    else:
-        raise bad("deck", deck_raw, '"learning" or a table like { I = 4, II = 8 } (1-20 cards a level)')
+    for k in _ROUND_KEYS:
+        if k == "provisional":
+            continue
+        why = _ROUND_CHECKS[k](raw.get(k)) if k in raw else "the key (the packaged file has it)"
+        if why:
+            raise bad(k, raw.get(k), why)
+    if any(g > raw["track"] for g in raw["start_gaps"]):
+        raise bad("start_gaps", raw["start_gaps"], f"gaps of at most the track's {raw['track']} spaces")
+    deck_raw = raw["deck"]
+    deck = None if deck_raw == "learning" else tuple(sorted((_LEVELS[k], n) for k, n in deck_raw.items()))
     goods = base.get("goods", {})
-    if set(goods) != {"red", "yellow", "green", "blue"} or any(type(v) is not int for v in goods.values()):
-        raise InputError("bad [goods] table", file=path or data_path("rounds.toml"), key="goods", value=goods,
-                         expected="red, yellow, green, blue credits as integers")
     caps_raw = dict(base.get("caps", {}))
     cap_notes = dict(caps_raw.pop("provisional", {}))
-    for k, v in caps_raw.items():
-        if type(v) is not int or v < 0:
-            raise InputError("bad cap", file=path or data_path("rounds.toml"), key=f"caps.{k}", value=v,
-                             expected="an integer >= 0")
+    # [cards]: packaged, or checked with the rest of a user's file (_check_file)
     cards_raw = base.get("cards", {})
-    cfile = path or data_path("rounds.toml")
-    if not isinstance(cards_raw, dict):
-        raise InputError("bad [cards] table", file=cfile, key="cards", value=cards_raw,
-                         expected="a table like [cards] epidemic = \"adjacent\"")
-    for k in cards_raw:
-        if k not in _CARD_KEYS:
-            raise InputError("unknown key in [cards]", file=cfile, key=f"cards.{k}", value=cards_raw[k],
-                             expected=", ".join(_CARD_KEYS))
     epidemic = cards_raw.get("epidemic", "adjacent")
-    if epidemic not in EPIDEMIC:
-        raise InputError("bad epidemic rule", file=cfile, line=loc.line_of("epidemic") if loc else None,
-                         key="cards.epidemic", value=epidemic, expected=" or ".join(f'"{e}"' for e in EPIDEMIC))
     card_notes = cards_raw.get("provisional", {})
-    if not isinstance(card_notes, dict):
-        card_notes = {}
-    level = pos_int("level", 1)
     return RoundRules(
         round=key,
-        level=level,
+        level=raw["level"],
         deck=deck,
-        track=pos_int("track", 2),
-        start_gaps=int_list("start_gaps", 1),
-        arrival=int_list("arrival"),
-        best_looking=pos_int("best_looking"),
-        luxury=pos_int("luxury"),
+        track=raw["track"],
+        start_gaps=tuple(raw["start_gaps"]),
+        arrival=tuple(raw["arrival"]),
+        best_looking=raw["best_looking"],
+        luxury=raw["luxury"],
         goods=dict(goods),
         caps=caps_raw,
         provisional=dict(raw.get("provisional", {})),

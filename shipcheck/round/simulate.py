@@ -124,7 +124,8 @@ def simulate_round(
         ``"default"`` (docs/rounds.md), ``"racing"`` or a :class:`~shipcheck.round.policy.RoundPolicy`
         for the ship; the opponents fly ``opponent_policy`` (default ``"default"``).
     progress
-        ``progress(done_runs, total_runs)`` after each chunk.
+        ``progress(done_runs, total_runs)`` after each chunk. An exception it raises stops the run
+        (worker processes included) and reaches the caller: how a caller cancels a long run.
     rules
         A TOML file overriding the round's numbers (``tiles/rounds.toml``).
     five_player

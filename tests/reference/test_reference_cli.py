@@ -1,20 +1,17 @@
-"""What the CLI lists against the reference game facts in ../shared/reference (skipped without it):
-the tile catalogues as multisets, and the board masks of the original and 2021 editions."""
+"""What the CLI lists against the reference game facts in ../shared/reference: the tile catalogues
+as multisets, and the board masks of the original and 2021 editions."""
 
 from __future__ import annotations
 
 import csv
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from refdata import REFERENCE
 
 from shipcheck.cli import main
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
-pytestmark = pytest.mark.skipif(not (REFERENCE / "cards_and_boards.json").is_file(),
-                                reason="reference data (../shared) not present")
 SIDE = {"smooth": "0", "single": "1", "double": "2", "universal": "3"}
 CAPACITY = ("cells", "slots")
 
