@@ -157,7 +157,7 @@ def _long_simulation(*extra: str) -> subprocess.Popen[bytes]:
     """A long `shipcheck simulate` in a session and process group of its own (its pid is the group's)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")
     return subprocess.Popen(
-        [sys.executable, "-m", "shipcheck", "simulate", str(HAULER), "--card", "III-10", "--runs", "200000000",
+        [sys.executable, "-m", "shipcheck", "simulate", str(HAULER), "--card", "III-10", "--runs", "4000000000",
          "--seed", "1", "--format", "json", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
 
