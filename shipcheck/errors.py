@@ -183,9 +183,11 @@ ShipFormatError = InputError
 
 
 def check_type(value: Any, kind: type | tuple[type, ...], name: str, expected: str) -> None:
-    """An :class:`InputError` naming the argument ``name`` when ``value`` is not of ``kind``."""
-    if not isinstance(value, kind):
-        raise InputError(f"bad `{name}`", key=name, value=type(value).__name__, expected=expected)
+    """An :class:`InputError` naming the argument ``name`` when ``value`` is not of ``kind``
+    (:func:`shipcheck.validate.instance`)."""
+    from .validate import instance
+
+    instance(value, kind, key=name, expected=expected)
 
 
 class Collector:

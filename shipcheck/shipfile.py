@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from .data import data_path
-from .errors import Collector, InputError, Locator, UnknownNameError, printable, read_text_file, read_toml, suggest
+from .errors import (
+    Collector,
+    InputError,
+    Locator,
+    UnknownNameError,
+    check_type,
+    printable,
+    read_text_file,
+    read_toml,
+    suggest,
+)
 from .model import (
     CREW_VALUES,
     GOODS,
@@ -553,6 +563,7 @@ def _dump_body(t: Tile | AsideTile) -> list[str]:
 
 def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
     """Format-1 text of a ship; loading it gives an equal ship."""
+    check_type(ship, Ship, "ship", "a Ship (see load_ship)")
     b = ship.board
     out = []
     if comment:

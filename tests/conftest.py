@@ -4,6 +4,7 @@ the cross-checks against ../shared (tests/reference/) are collected only where .
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 
@@ -14,6 +15,13 @@ import pytest
 collect_ignore = [] if (Path(__file__).resolve().parents[2] / "shared").is_dir() else ["reference"]
 
 os.environ.setdefault("SHIPCHECK_CACHE_DIR", tempfile.mkdtemp(prefix="shipcheck-test-cache-"))
+
+# A suite started as a background job (`cmd &` in a script, nohup) inherits Ctrl-C ignored, and so
+# would every command the tests start: the tests that press Ctrl-C on a run would wait in vain. The
+# tests' own processes take Ctrl-C as a terminal's foreground job does (an exec resets a handler to
+# the default, where an ignored signal would stay ignored).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session", autouse=True)

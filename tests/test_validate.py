@@ -187,3 +187,13 @@ def test_report_checks_its_arguments(scout: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.report(scout, opponents=5, **kw), "opponents", "value 5")
     refused(lambda: shipcheck.report(scout, deck=[], **kw), "deck", "an empty deck")
     refused(lambda: shipcheck.report(scout, progress=5, **kw), "progress", "value 5")
+
+
+def test_the_other_library_functions_refuse_what_they_cannot_use(scout: shipcheck.Ship) -> None:
+    refused(lambda: shipcheck.check_many(5), "paths", "value 5")
+    refused(lambda: shipcheck.check_many([SCOUT, 5]), "paths", "value 5")
+    refused(lambda: shipcheck.dump_ship(5), "ship", "value 5")
+    refused(lambda: shipcheck.check(None), "ship", "value None")
+    refused(lambda: shipcheck.odds(scout, None), "attacks")
+    refused(lambda: shipcheck.odds(scout, ["small-meteor:front"], policy="bogus"), "policy", "'bogus'")
+    refused(lambda: shipcheck.simulate(scout, ["small-meteor:front"], runs="x"), "runs", "value 'x'")
