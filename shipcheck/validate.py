@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .defaults import ROUNDS
-from .errors import InputError, short_repr, suggest
+from .errors import InputError, check_type, short_repr, suggest
+from .errors import shown_value as _shown
 
 if TYPE_CHECKING:
     from .model import Ship
@@ -76,21 +77,6 @@ def _bad(key: str, value: Any, expected: str, hint: str | None = None, what: str
     return InputError(what or f"bad `{key}`", key=key, value=value, expected=expected, hint=hint)
 
 
-class _Plain(str):
-    """Text a message shows as it is, without quotes."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _shown(value: Any) -> Any:
-    """The value as a message shows it: numbers and strings as they are, None as None, any other
-    object as ``<its type>`` (its repr could be long, or fail)."""
-    if value is None:
-        return _Plain("None")
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return value
-    return _Plain(f"<{type(value).__name__}>")
 
 
 def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputError:
@@ -104,11 +90,10 @@ def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputErr
 
 
 def instance(value: Any, kind: type | tuple[type, ...], *, key: str, expected: str) -> Any:
-    """``value`` when it is an instance of ``kind``; an InputError naming ``key`` otherwise."""
-    if isinstance(value, kind) and not (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple)
-                                                                                 else (kind,))):
-        return value
-    raise _bad(key, _shown(value), expected)
+    """``value`` when it is an instance of ``kind``; an InputError naming ``key`` otherwise
+    (:func:`shipcheck.errors.check_type`, which :mod:`shipcheck.errors`' own users call)."""
+    check_type(value, kind, key, expected)
+    return value
 
 
 # -- numbers --------------------------------------------------------------------------------------
