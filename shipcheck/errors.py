@@ -33,6 +33,7 @@ __all__ = [
     "read_text_file",
     "read_toml",
     "short_repr",
+    "shown_value",
     "suggest",
 ]
 
@@ -182,12 +183,30 @@ class UnknownNameError(InputError, KeyError):
 ShipFormatError = InputError
 
 
-def check_type(value: Any, kind: type | tuple[type, ...], name: str, expected: str) -> None:
-    """An :class:`InputError` naming the argument ``name`` when ``value`` is not of ``kind``
-    (:func:`shipcheck.validate.instance`)."""
-    from .validate import instance
+class _Plain(str):
+    """Text a message shows as it is, without quotes."""
 
-    instance(value, kind, key=name, expected=expected)
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def shown_value(value: Any) -> Any:
+    """A bad value as a message shows it: numbers and strings as they are, None as None, any other
+    object as ``<its type>`` (its repr could be long, or fail)."""
+    if value is None:
+        return _Plain("None")
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return value
+    return _Plain(f"<{type(value).__name__}>")
+
+
+def check_type(value: Any, kind: type | tuple[type, ...], name: str, expected: str) -> None:
+    """An :class:`InputError` naming the argument ``name`` when ``value`` is not of ``kind`` (a bool
+    is not an int here unless ``kind`` names bool); :func:`shipcheck.validate.instance` is this check."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, kind) and not (isinstance(value, bool) and bool not in kinds):
+        return
+    raise InputError(f"bad `{name}`", key=name, value=shown_value(value), expected=expected)
 
 
 class Collector:

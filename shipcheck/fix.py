@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -312,6 +313,31 @@ class _Infeasible(Exception):
     """The program has no solution (only once cuts exclude every optimal kept set)."""
 
 
+@cache
+def _quiet_highs_class() -> Any:
+    """``highspy.Highs`` turning its output off before it can print.
+
+    ``Highs()`` writes HiGHS's banner to the C stdout when its constructor registers the solver's
+    callbacks (``enableCallbacks``), before a caller could turn ``output_flag`` off; the subclass
+    turns it off just before that registration, through the public option.
+    """
+    import highspy
+
+    class QuietHighs(highspy.Highs):  # type: ignore[misc]
+        def enableCallbacks(self) -> None:
+            self.setOptionValue("output_flag", False)
+            super().enableCallbacks()
+
+    return QuietHighs
+
+
+def _quiet_highs() -> Any:
+    """A silent HiGHS solver (``output_flag`` off from its construction on)."""
+    h = _quiet_highs_class()()
+    h.setOptionValue("output_flag", False)  # also where a later highspy registers no callbacks
+    return h
+
+
 class _Program:
     """Variables (the first ``n`` are the binaries x) and sparse rows of a MILP being built."""
 
@@ -346,9 +372,7 @@ class _Program:
         """Minimise ``cost @ x`` to proven optimality (no gap); the values of all variables."""
         import highspy
 
-        # the core class: unlike highspy.Highs(), it prints no banner once output is off
-        h = highspy._Highs()  # type: ignore[attr-defined]
-        h.setOptionValue("output_flag", False)
+        h = _quiet_highs()
         h.setOptionValue("mip_rel_gap", 0.0)
         lp = highspy.HighsLp()
         lp.num_col_ = self.nvar

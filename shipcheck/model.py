@@ -1,37 +1,23 @@
-"""Immutable values: sides, connectors, tile kinds, placed tiles and ships."""
+"""Immutable values: connectors, tile kinds, placed tiles and ships.
+
+Sides (:class:`~shipcheck.topology.Side`, ``SIDES``, ``OPPOSITE``, ``DIRECTION_SIDE``) are
+geometry: they live in :mod:`shipcheck.topology` and are imported here too, so
+``shipcheck.model.Side`` still works. A ship's drawing and its TOML text come from the modules above
+this one (:mod:`shipcheck.render`, :mod:`shipcheck.shipfile`), imported inside the methods that
+show a ship.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import IntEnum
 from html import escape as _html_escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .topology import Board
-
-
-class Side(IntEnum):
-    """A side of a square or tile; clockwise from the front."""
-
-    N = 0
-    E = 1
-    S = 2
-    W = 3
-
-    @property
-    def opposite(self) -> Side:
-        return Side((self + 2) % 4)
-
-    @property
-    def word(self) -> str:
-        return ("front", "right", "rear", "left")[self]
-
-
-SIDES = (Side.N, Side.E, Side.S, Side.W)
-OPPOSITE = (2, 3, 0, 1)
-# Attack origins in the contract's words, as board sides.
-DIRECTION_SIDE = {"front": Side.N, "right": Side.E, "rear": Side.S, "left": Side.W}
+from .topology import BUILTIN_CLASSES, Board
+from .topology import DIRECTION_SIDE as DIRECTION_SIDE  # geometry, kept importable from here (see above)
+from .topology import OPPOSITE as OPPOSITE
+from .topology import SIDES as SIDES
+from .topology import Side as Side
 
 SMOOTH, SINGLE, DOUBLE, UNIVERSAL = 0, 1, 2, 3
 CONNECTOR_NAMES = ("smooth", "single", "double", "universal")
@@ -270,8 +256,6 @@ class Ship:
 
     def board_text(self) -> str:
         """``class II`` for a built-in board, else ``board NAME``."""
-        from .topology import BUILTIN_CLASSES
-
         b = self.board
         if self.board_ref in BUILTIN_CLASSES or (self.board_ref is None and b.name in BUILTIN_CLASSES):
             return f"class {b.name}"

@@ -13,6 +13,11 @@ draws from ``np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_ke
 the numbers depend on ``seed`` and ``batch`` only: one process, a pool of processes
 (``workers=N``) and a Dask cluster (``scheduler=...``) give bit-identical arrays.
 
+Memory. Every summary is a count (survivals, runs per number of lost components, runs per lost
+tile), so each chunk is reduced to its counts where it runs and the counts are added up: memory is
+O(``batch``) per worker whatever ``runs`` is. Per-run arrays (``survived``, ``lost``,
+``final_masks``, ``runs_frame()``) are kept only when the caller asks, with ``keep_runs=True``.
+
 :func:`simulate_naive` is the plain loop (one run, one roll, one :meth:`~FlightModel.step` at a
 time) that ``benchmarks/bench_montecarlo.py`` measures the vectorised engine against.
 """
@@ -24,6 +29,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -46,11 +52,13 @@ from .parallel import (
     worker_payload,
 )
 
-__all__ = ["SimulationResult", "simulate", "simulate_naive", "mean_ci", "mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
+__all__ = ["SimulationResult", "RunsNotKept", "simulate", "simulate_naive", "mean_ci", "mean_se", "sums_mean_ci",
+           "sums_mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
-RUN_BYTES = 10  # memory per run while a result is assembled: survived, lost, mask row index, copies
+RUN_BYTES = 10  # memory per run kept (keep_runs=True): survived, lost, mask row index, copies
+CHUNK_RUN_BYTES = 64  # memory per run of a chunk in flight: state ids, dice, keys, lookups, inverse
 
 Progress = Callable[[int, int], Any]
 
@@ -67,8 +75,25 @@ def mean_se(a: Any) -> float:
 
 def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
     """The mean of ``a`` and its 95 % normal interval, mean +- 1.96 standard errors (:func:`mean_se`)."""
-    m = float(np.mean(a, dtype=np.float64))
-    h = Z95 * mean_se(a)
+    return _normal_ci(float(np.mean(a, dtype=np.float64)), mean_se(a))
+
+
+def sums_mean_se(n: int, total: int, total_sq: int) -> float:
+    """:func:`mean_se` of ``n`` whole numbers known by their sum and the sum of their squares (what
+    a summary streamed chunk by chunk keeps): the sample variance is worked out exactly before its
+    square root, so it is the correctly rounded value that :func:`mean_se` approximates."""
+    if n < 2:
+        return 0.0
+    return math.sqrt(Fraction(n * total_sq - total * total, n * (n - 1))) / math.sqrt(n)
+
+
+def sums_mean_ci(n: int, total: int, total_sq: int) -> tuple[float, tuple[float, float]]:
+    """:func:`mean_ci` of ``n`` whole numbers known by their sum and the sum of their squares."""
+    return _normal_ci(total / n, sums_mean_se(n, total, total_sq))
+
+
+def _normal_ci(m: float, se: float) -> tuple[float, tuple[float, float]]:
+    h = Z95 * se
     return m, (m - h, m + h)
 
 
@@ -85,20 +110,38 @@ def _wilson(k: Any, n: int, z: float = Z95) -> tuple[Any, Any]:
     return lo, hi
 
 
+class RunsNotKept(AttributeError):
+    """A per-run array asked of a result simulated without ``keep_runs=True``."""
+
+
+@dataclass(frozen=True, eq=False)
+class _PerRun:
+    """The per-run arrays of a result (``keep_runs=True``): survival and losses of every run, and
+    the final masks in compact form (per chunk, its distinct final masks as bool rows and each run's
+    row), None when ``runs x tiles`` bytes reach :data:`MASK_LIMIT_BYTES`."""
+
+    survived: np.ndarray
+    lost: np.ndarray
+    mask_rows: tuple[tuple[np.ndarray, np.ndarray], ...] | None
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class SimulationResult:
     """Monte Carlo outcome of a sequence of attacks.
 
-    The raw per-run arrays are kept so a run can be re-summarised: ``survived[r]`` (bool), ``lost[r]``
-    (components that left the ship), ``tile_lost_counts[k]`` (runs in which tile ``k`` -- in grid
-    order, as in ``ship.tiles`` -- left the ship) and, when ``runs x tiles`` bytes stay below
+    The summaries are exact counts of the runs: ``survivals`` (runs in which a human was left
+    aboard), ``lost_counts[k]`` (runs that lost ``k`` components) and ``tile_lost_counts[k]`` (runs
+    in which tile ``k`` -- in grid order, as in ``ship.tiles`` -- left the ship); every figure is
+    worked out from them, so they take the same memory for a thousand runs as for a billion.
+
+    The per-run arrays are there only when the run was made with ``simulate(..., keep_runs=True)``
+    (otherwise reading them raises :class:`RunsNotKept`): ``survived[r]`` (bool), ``lost[r]``
+    (components that left the ship), :meth:`runs_frame` and, when ``runs x tiles`` bytes stay below
     :data:`MASK_LIMIT_BYTES`, ``final_masks[r, k]`` (True when tile ``k`` is still aboard at the end
-    of run ``r``); otherwise ``final_masks`` is None and ``notes`` says so. ``final_masks`` is put
-    together on first use from ``mask_rows``: per chunk, its distinct final masks as bool rows and
-    each run's row.
+    of run ``r``); above that ``final_masks`` is None and ``notes`` says so.
 
     ``seed`` and ``batch`` repeat the run: ``simulate(ship, attacks, runs=res.runs, seed=res.seed,
-    batch=res.batch)`` gives the same arrays.
+    batch=res.batch)`` gives the same counts (and the same arrays).
     """
 
     ship: Ship
@@ -106,22 +149,40 @@ class SimulationResult:
     policy: str
     runs: int
     seed: int
-    survived: np.ndarray
-    lost: np.ndarray
+    survivals: int
+    lost_counts: np.ndarray
     tile_lost_counts: np.ndarray
-    mask_rows: tuple[tuple[np.ndarray, np.ndarray], ...] | None = field(default=None, repr=False)
+    per_run: _PerRun | None = field(default=None, repr=False)
     batch: int = 65_536
     precision: float | None = None
     notes: tuple[str, ...] = ()
 
+    def _runs(self, name: str) -> _PerRun:
+        if self.per_run is None:
+            raise RunsNotKept(f"`{name}` is a per-run array, kept only by simulate(..., keep_runs=True)")
+        return self.per_run
+
+    @property
+    def survived(self) -> np.ndarray:
+        """Per run, whether a human was left aboard (``keep_runs=True`` only)."""
+        return self._runs("survived").survived
+
+    @property
+    def lost(self) -> np.ndarray:
+        """Per run, the components that left the ship (``keep_runs=True`` only)."""
+        return self._runs("lost").lost
+
     @cached_property
     def final_masks(self) -> np.ndarray | None:
-        if self.mask_rows is None:
+        """Per run and tile, True when the tile is aboard at the end (``keep_runs=True`` only; None
+        when ``runs x tiles`` bytes reach :data:`MASK_LIMIT_BYTES`)."""
+        mask_rows = self._runs("final_masks").mask_rows
+        if mask_rows is None:
             return None
         n_tiles = len(self.ship.tiles)
         masks = np.empty((self.runs, n_tiles), dtype=bool)
         at = 0
-        for rows, index in self.mask_rows:
+        for rows, index in mask_rows:
             np.take(rows, index, axis=0, out=masks[at:at + len(index)])
             at += len(index)
         masks.setflags(write=False)
@@ -134,11 +195,6 @@ class SimulationResult:
                 f"expected_lost={self.expected_lost:.6g})")
 
     # -- survival --------------------------------------------------------------------------------
-    @property
-    def survivals(self) -> int:
-        """Runs in which a human was left aboard."""
-        return int(np.count_nonzero(self.survived))
-
     @property
     def p_survive(self) -> float:
         return self.survivals / self.runs
@@ -156,25 +212,31 @@ class SimulationResult:
         return (float(lo), float(hi))
 
     # -- losses ----------------------------------------------------------------------------------
+    def _lost_sums(self) -> tuple[int, int]:
+        """Sum of the components lost over the runs, and of their squares (exact integers)."""
+        k = np.arange(len(self.lost_counts), dtype=object)
+        c = self.lost_counts.astype(object)
+        return int((k * c).sum()), int((k * k * c).sum())
+
     @property
     def expected_lost(self) -> float:
-        return mean_ci(self.lost)[0]
+        return self._lost_sums()[0] / self.runs
 
     @property
     def expected_lost_se(self) -> float:
-        """Standard error of :attr:`expected_lost`, s / sqrt(n) (0 for a single run)."""
-        return mean_se(self.lost)
+        """Standard error of :attr:`expected_lost`, s / sqrt(n) (0 for a single run), from the
+        counts (:func:`sums_mean_se`)."""
+        return sums_mean_se(self.runs, *self._lost_sums())
 
     @property
     def expected_lost_ci(self) -> tuple[float, float]:
         """Normal 95 % interval of :attr:`expected_lost`: mean +- 1.96 s / sqrt(n)."""
-        return mean_ci(self.lost)[1]
+        return sums_mean_ci(self.runs, *self._lost_sums())[1]
 
     @property
     def lost_distribution(self) -> dict[int, float]:
         """Share of runs per number of lost components (values that occurred only)."""
-        counts = np.bincount(self.lost.astype(np.int64), minlength=1)
-        return {int(k): float(c) / self.runs for k, c in enumerate(counts) if c}
+        return {int(k): float(c) / self.runs for k, c in enumerate(self.lost_counts) if c}
 
     # -- per tile --------------------------------------------------------------------------------
     @property
@@ -216,6 +278,8 @@ class SimulationResult:
                       for t, p, (lo, hi) in zip(self.ship.tiles, self.p_lost, ci, strict=True)],
             "board_verified": b.verified,
             "note": POLICY_NOTE if self.policy == "default" else f"policy {self.policy}",
+            "survivals": self.survivals,
+            "lost_counts": {str(k): int(c) for k, c in enumerate(self.lost_counts) if c},
         }
         if self.precision is not None:
             d["precision"] = self.precision
@@ -226,7 +290,7 @@ class SimulationResult:
     def to_frame(self) -> Any:
         """One row per tile, as :meth:`OddsResult.to_frame <shipcheck.odds.OddsResult.to_frame>`:
         ``col``, ``row`` (numeric), ``square``, ``kind``, ``p_lost`` and its 95 % interval
-        ``p_lost_lo``, ``p_lost_hi``. The per-run arrays are in :meth:`runs_frame`."""
+        ``p_lost_lo``, ``p_lost_hi``. Built from the counts; the per-run table is :meth:`runs_frame`."""
         import pandas as pd
 
         from .rules import _col_row
@@ -241,10 +305,12 @@ class SimulationResult:
         return pd.DataFrame(rows, columns=["col", "row", "square", "kind", "p_lost", "p_lost_lo", "p_lost_hi"])
 
     def runs_frame(self) -> Any:
-        """Per-run results: columns ``survived`` and ``lost``, indexed by run."""
+        """Per-run results: columns ``survived`` and ``lost``, indexed by run. Needs the per-run
+        arrays: simulate with ``keep_runs=True`` (else :class:`RunsNotKept`)."""
         import pandas as pd
 
-        return pd.DataFrame({"survived": self.survived, "lost": self.lost},
+        per = self._runs("runs_frame()")
+        return pd.DataFrame({"survived": per.survived, "lost": per.lost},
                             index=pd.RangeIndex(self.runs, name="run"))
 
 
@@ -367,17 +433,18 @@ class _Summaries:
 
 @dataclass
 class _Chunk:
-    """What a chunk sends back: per-run survival and losses, per-tile loss counts, and the final
-    masks in compact form (distinct final masks as bool rows, and each run's row index)."""
+    """What a chunk sends back: its runs, survivals, runs per number of lost components and per
+    lost tile; with ``keep_runs``, also per-run survival and losses and the final masks in compact
+    form (distinct final masks as bool rows, and each run's row index)."""
 
-    survived: np.ndarray
-    lost: np.ndarray
+    runs: int
+    survivals: int
+    lost_counts: np.ndarray
     tile_lost: np.ndarray
-    rows: np.ndarray
-    row_index: np.ndarray
+    per_run: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
-def _summarise(model: FlightModel, sid: np.ndarray) -> _Chunk:
+def _summarise(model: FlightModel, sid: np.ndarray, keep_runs: bool = False) -> _Chunk:
     uniq, inv = _unique_inverse(sid)
     summ = _Summaries.of(model)
     summ.cover(model, int(uniq[-1]) + 1 if len(uniq) else 0)
@@ -387,8 +454,13 @@ def _summarise(model: FlightModel, sid: np.ndarray) -> _Chunk:
     lost = summ.lost[uniq]
     counts = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
     tile_lost = counts @ (~rows).astype(np.int64) if nt else np.zeros(0, dtype=np.int64)
-    index_type = np.int32 if len(uniq) < 2**31 else np.int64
-    return _Chunk(surv[inv], lost[inv], tile_lost.astype(np.int64), rows, inv.astype(index_type))
+    lost_counts = np.zeros(int(lost.max(initial=0)) + 1, dtype=np.int64)
+    np.add.at(lost_counts, lost.astype(np.int64), counts)
+    per_run = None
+    if keep_runs:
+        index_type = np.int32 if len(uniq) < 2**31 else np.int64
+        per_run = (surv[inv], lost[inv], rows, inv.astype(index_type))
+    return _Chunk(len(sid), int(counts[surv].sum()), lost_counts, tile_lost.astype(np.int64), per_run)
 
 
 # -- workers --------------------------------------------------------------------------------------
@@ -404,17 +476,18 @@ def _resolve_policy(spec: Any, model: FlightModel, attacks: tuple[Attack, ...]) 
     raise InputError("bad `policy`", key="policy", value=spec, expected="'default', 'optimal' or a Policy object")
 
 
-def _build_job(job: tuple[Ship, tuple[Attack, ...], Any]) -> tuple[FlightModel, tuple[Attack, ...], Policy]:
-    ship, attacks, spec = job
+def _build_job(job: tuple[Ship, tuple[Attack, ...], Any, bool]) \
+        -> tuple[FlightModel, tuple[Attack, ...], Policy, bool]:
+    ship, attacks, spec, keep_runs = job
     model = FlightModel(ship)
-    return model, attacks, _resolve_policy(spec, model, attacks)
+    return model, attacks, _resolve_policy(spec, model, attacks), keep_runs
 
 
 def _run_chunk(blob: bytes, seed: int, index: int, n: int) -> _Chunk:
-    """One chunk in a worker process: ``blob`` is the pickled (ship, attacks, policy spec); the
-    flight model is built once per worker and reused by its later chunks."""
-    model, attacks, policy = worker_payload(blob, _build_job)
-    return _summarise(model, _flights(model, attacks, policy, chunk_rng(seed, index), n))
+    """One chunk in a worker process: ``blob`` is the pickled (ship, attacks, policy spec,
+    keep_runs); the flight model is built once per worker and reused by its later chunks."""
+    model, attacks, policy, keep_runs = worker_payload(blob, _build_job)
+    return _summarise(model, _flights(model, attacks, policy, chunk_rng(seed, index), n), keep_runs)
 
 
 # -- argument handling ----------------------------------------------------------------------------
@@ -439,6 +512,7 @@ def simulate(
     max_runs: int = 10_000_000,
     progress: Progress | None = None,
     model: FlightModel | None = None,
+    keep_runs: bool = False,
 ) -> SimulationResult:
     """Monte Carlo odds of a sequence of attacks: the sampled twin of :func:`shipcheck.odds.odds`.
 
@@ -456,7 +530,8 @@ def simulate(
     policy
         ``"default"`` (docs/flight-model.md), ``"optimal"`` or a :class:`~shipcheck.flight.Policy`.
     batch
-        Runs per chunk. Memory is O(batch) per worker; chunk ``i`` draws from
+        Runs per chunk. Memory is O(batch) per worker (about :data:`CHUNK_RUN_BYTES` bytes a run of
+        a chunk), whatever ``runs`` is; chunk ``i`` draws from
         ``SeedSequence(entropy=seed, spawn_key=(i,))``, so ``batch`` is part of the stream.
     workers
         Worker processes: None or 1 runs in this process; N > 1 uses a process pool (see
@@ -475,17 +550,23 @@ def simulate(
         adaptive mode ``total_runs`` is ``max_runs``.
     model
         A :class:`FlightModel` of ``ship`` to reuse (and fill) its memoised transitions.
+    keep_runs
+        Also keep the per-run arrays (``survived``, ``lost``, ``final_masks``, ``runs_frame()``):
+        about :data:`RUN_BYTES` bytes a run, plus ``tiles`` bytes a run for the final masks while
+        ``runs x tiles`` stays below :data:`MASK_LIMIT_BYTES`. Off by default: the summaries,
+        ``to_dict()`` and ``to_frame()`` need only the counts.
 
     Returns
     -------
     SimulationResult
-        Raw per-run arrays and summaries with 95 % intervals.
+        Exact counts of the runs, summaries with 95 % intervals and, with ``keep_runs``, the
+        per-run arrays.
 
     Raises
     ------
     InputError
-        A bad argument (named in the message), or ``runs`` whose per-run arrays (about
-        :data:`RUN_BYTES` bytes a run) would not fit in the memory available.
+        A bad argument (named in the message), a ``batch`` whose chunk would not fit in the memory
+        available, or with ``keep_runs`` ``runs`` whose per-run arrays would not.
 
     Examples
     --------
@@ -512,13 +593,20 @@ def simulate(
     if progress is not None and not callable(progress):
         raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
                          expected="a callable(done_runs, total_runs) or None")
+    if not isinstance(keep_runs, bool):
+        raise InputError("bad `keep_runs`", key="keep_runs", value=keep_runs, expected="True or False")
     check_scheduler(scheduler)
     s = seed_of(rng, seed)
     total = max_runs if precision is not None else runs
-    masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
-    check_memory(total * RUN_BYTES + masks,
-                 key="max_runs" if precision is not None else "runs", value=total,
-                 what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
+    in_flight = min(batch, total) * CHUNK_RUN_BYTES * (1 if workers is None or scheduler is not None
+                                                       else min(workers, -(-total // batch)))
+    check_memory(in_flight, key="batch", value=batch, what=f"chunks of {min(batch, total):,} runs",
+                 per=CHUNK_RUN_BYTES)
+    if keep_runs:
+        masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
+        check_memory(total * RUN_BYTES + masks,
+                     key="max_runs" if precision is not None else "runs", value=total,
+                     what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
     if model is None:
         model = FlightModel(ship)
     elif not isinstance(model, FlightModel) or model.ship != ship:
@@ -534,47 +622,70 @@ def simulate(
     n_chunks = -(-total // batch)
 
     def local(i: int, n: int) -> _Chunk:
-        return _summarise(model, _flights(model, atk, pol, chunk_rng(s, i), n))
+        return _summarise(model, _flights(model, atk, pol, chunk_rng(s, i), n), keep_runs)
 
-    chunks: list[_Chunk] = []
-    done = 0
-    survivals = 0
+    total_counts = _Totals(model.n)
+    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     converged = False
-    with chunk_runner(_run_chunk, (ship, atk, spec), seed=s, n_chunks=n_chunks, workers=workers,
+    with chunk_runner(_run_chunk, (ship, atk, spec, keep_runs), seed=s, n_chunks=n_chunks, workers=workers,
                       scheduler=scheduler, local=local, what="`policy`") as run, \
             closing(run(_plan(runs, batch, precision, max_runs))) as results:
         for c in results:
-            chunks.append(c)
-            done += len(c.survived)
-            survivals += int(np.count_nonzero(c.survived))
+            total_counts.add(c)
+            if c.per_run is not None:
+                kept.append(c.per_run)
             if progress is not None:
-                progress(done, total)
+                progress(total_counts.runs, total)
             if precision is not None:
-                lo, hi = _wilson(survivals, done)
+                lo, hi = _wilson(total_counts.survivals, total_counts.runs)
                 if hi - lo <= precision:
                     converged = True
                     break
-    return _assemble(ship, atk, pol.name, s, batch, precision, converged, model.n, chunks)
-
-
-def _assemble(ship: Ship, atk: tuple[Attack, ...], policy: str, seed: int, batch: int,
-              precision: float | None, converged: bool, n_tiles: int, chunks: list[_Chunk]) -> SimulationResult:
     notes = []
-    survived = np.concatenate([c.survived for c in chunks])
-    lost = np.concatenate([c.lost for c in chunks])
-    tile_lost = np.sum([c.tile_lost for c in chunks], axis=0, dtype=np.int64).reshape(n_tiles)
-    runs = len(survived)
-    masks = None
-    if runs * n_tiles < MASK_LIMIT_BYTES:
-        masks = tuple((c.rows, c.row_index) for c in chunks)
-    else:
-        notes.append(f"final_masks not kept: {runs} runs x {n_tiles} tiles exceed {MASK_LIMIT_BYTES} bytes")
     if precision is not None and not converged:
         notes.append(f"max_runs reached before the 95 % interval of p_survive narrowed to {precision}")
-    for a in (survived, lost, tile_lost):
-        a.setflags(write=False)
-    return SimulationResult(ship, atk, policy, runs, seed, survived, lost, tile_lost, masks, batch,
-                            precision, tuple(notes))
+    return total_counts.result(ship, atk, pol.name, s, batch, precision, notes, kept if keep_runs else None)
+
+
+class _Totals:
+    """The counts of the chunks seen so far, added up as they arrive."""
+
+    def __init__(self, n_tiles: int) -> None:
+        self.runs = 0
+        self.survivals = 0
+        self.lost_counts = np.zeros(1, dtype=np.int64)
+        self.tile_lost = np.zeros(n_tiles, dtype=np.int64)
+
+    def add(self, c: _Chunk) -> None:
+        self.runs += c.runs
+        self.survivals += c.survivals
+        if len(c.lost_counts) > len(self.lost_counts):
+            self.lost_counts = np.concatenate(
+                [self.lost_counts, np.zeros(len(c.lost_counts) - len(self.lost_counts), dtype=np.int64)])
+        self.lost_counts[:len(c.lost_counts)] += c.lost_counts
+        self.tile_lost += c.tile_lost.reshape(self.tile_lost.shape)
+
+    def result(self, ship: Ship, atk: tuple[Attack, ...], policy: str, seed: int, batch: int,
+               precision: float | None, notes: list[str],
+               kept: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None) -> SimulationResult:
+        per_run = None
+        if kept is not None:
+            n_tiles = len(self.tile_lost)
+            survived = np.concatenate([k[0] for k in kept]) if kept else np.zeros(0, dtype=bool)
+            lost = np.concatenate([k[1] for k in kept]) if kept else np.zeros(0, dtype=np.int16)
+            masks = None
+            if self.runs * n_tiles < MASK_LIMIT_BYTES:
+                masks = tuple((k[2], k[3]) for k in kept)
+            else:
+                notes.append(f"final_masks not kept: {self.runs} runs x {n_tiles} tiles exceed "
+                             f"{MASK_LIMIT_BYTES} bytes")
+            for a in (survived, lost):
+                a.setflags(write=False)
+            per_run = _PerRun(survived, lost, masks)
+        for a in (self.lost_counts, self.tile_lost):
+            a.setflags(write=False)
+        return SimulationResult(ship, atk, policy, self.runs, seed, self.survivals, self.lost_counts,
+                                self.tile_lost, per_run, batch, precision, tuple(notes))
 
 
 def simulate_naive(
@@ -609,5 +720,7 @@ def simulate_naive(
         for k in range(m.n):
             if not st[0] >> k & 1:
                 tile_lost[k] += 1
-    return SimulationResult(ship, atk, pol.name, runs, s, survived, lost, tile_lost, None, 1, None,
+    lost_counts = np.bincount(lost.astype(np.int64), minlength=1)
+    return SimulationResult(ship, atk, pol.name, runs, s, int(np.count_nonzero(survived)), lost_counts, tile_lost,
+                            _PerRun(survived, lost, None), 1, None,
                             ("simulate_naive: per-run loop, Python random stream",))

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
 from .errors import InputError
+from .validate import available_memory, check_memory
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -126,39 +127,6 @@ def cpu_count() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available to new allocations (``MemAvailable``), or None when unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (AttributeError, ValueError, OSError):
-        return None
-
-
-def _size(n: float) -> str:
-    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
-        if n < 1000 or unit == "YB":
-            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1000
-    raise AssertionError  # pragma: no cover
-
-
-def check_memory(needed: int, *, key: str, value: Any, what: str, per: int = 0) -> None:
-    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit;
-    with ``per`` (the bytes one unit of ``value`` needs) the message gives the largest value that fits."""
-    avail = available_memory()
-    if avail is not None and needed > avail:
-        bound = f"at most about {avail // per:,} on this machine" if per else "a smaller value"
-        raise InputError(f"{what} would need about {_size(needed)} of memory, and {_size(avail)} is available",
-                         key=key, value=value, expected=bound)
 
 
 # -- workers --------------------------------------------------------------------------------------

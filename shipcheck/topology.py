@@ -7,13 +7,36 @@ edges, seams, hulls and die-unlocked squares live here and nowhere else.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 from .data import data_path
 from .errors import Collector, Locator, UnknownNameError, read_text_file, read_toml, short_repr, suggest
-from .model import Side
+
+
+class Side(IntEnum):
+    """A side of a square or tile; clockwise from the front."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    @property
+    def opposite(self) -> Side:
+        return Side((self + 2) % 4)
+
+    @property
+    def word(self) -> str:
+        return ("front", "right", "rear", "left")[self]
+
+
+SIDES = (Side.N, Side.E, Side.S, Side.W)
+OPPOSITE = (2, 3, 0, 1)
+# Attack origins in the contract's words, as board sides.
+DIRECTION_SIDE = {"front": Side.N, "right": Side.E, "rear": Side.S, "left": Side.W}
 
 HULL_CHARS = "ABCDEFGH"
 DIE_CHARS = "123456"

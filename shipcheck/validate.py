@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError, short_repr, suggest
+from .defaults import ROUNDS
+from .errors import InputError, check_type, short_repr, suggest
+from .errors import shown_value as _shown
 
 if TYPE_CHECKING:
     from .model import Ship
@@ -38,7 +41,9 @@ if TYPE_CHECKING:
 __all__ = [
     "OPTIONS",
     "as_option",
+    "available_memory",
     "callback",
+    "check_memory",
     "choice",
     "count",
     "deck",
@@ -73,21 +78,6 @@ def _bad(key: str, value: Any, expected: str, hint: str | None = None, what: str
     return InputError(what or f"bad `{key}`", key=key, value=value, expected=expected, hint=hint)
 
 
-class _Plain(str):
-    """Text a message shows as it is, without quotes."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _shown(value: Any) -> Any:
-    """The value as a message shows it: numbers and strings as they are, None as None, any other
-    object as ``<its type>`` (its repr could be long, or fail)."""
-    if value is None:
-        return _Plain("None")
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return value
-    return _Plain(f"<{type(value).__name__}>")
 
 
 def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputError:
@@ -101,11 +91,10 @@ def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputErr
 
 
 def instance(value: Any, kind: type | tuple[type, ...], *, key: str, expected: str) -> Any:
-    """``value`` when it is an instance of ``kind``; an InputError naming ``key`` otherwise."""
-    if isinstance(value, kind) and not (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple)
-                                                                                 else (kind,))):
-        return value
-    raise _bad(key, _shown(value), expected)
+    """``value`` when it is an instance of ``kind``; an InputError naming ``key`` otherwise
+    (:func:`shipcheck.errors.check_type`, which :mod:`shipcheck.errors`' own users call)."""
+    check_type(value, kind, key, expected)
+    return value
 
 
 # -- numbers --------------------------------------------------------------------------------------
@@ -121,6 +110,40 @@ def count(value: Any, *, key: str, minimum: int = 1, maximum: int | None = None)
     return v
 
 
+# -- memory: runs whose arrays cannot fit are refused before they start ----------------------------
+def available_memory() -> int | None:
+    """Bytes of memory available to new allocations (``MemAvailable``), or None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
+        if n < 1000 or unit == "YB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def check_memory(needed: int, *, key: str, value: Any, what: str, per: int = 0) -> None:
+    """Refuse up front (an :class:`InputError` with the estimate) a run whose arrays cannot fit;
+    with ``per`` (the bytes one unit of ``value`` needs) the message gives the largest value that fits."""
+    avail = available_memory()
+    if avail is not None and needed > avail:
+        bound = f"at most about {avail // per:,} on this machine" if per else "a smaller value"
+        raise InputError(f"{what} would need about {_size(needed)} of memory, and {_size(avail)} is available",
+                         key=key, value=value, expected=bound)
+
+
 def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
          what: str = "keeping the results of") -> int:
     """A number of runs, at least ``minimum``; with ``run_bytes`` (the memory one run keeps), refused
@@ -128,8 +151,6 @@ def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
     what is available), rather than growing until the machine runs out."""
     n = count(value, key=key, minimum=minimum)
     if run_bytes:
-        from .parallel import check_memory
-
         check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs", per=run_bytes)
     return n
 
@@ -201,10 +222,8 @@ def choice(value: Any, choices: Iterable[str], *, key: str, what: str | None = N
 def round_key(value: Any, *, key: str = "round", rounds: Sequence[str] | None = None) -> str:
     """A round as the key of ``[round.N]``: ``1``, ``"1"``, ``" 3A "``, ``"learning"`` -> ``"1"``,
     ``"3a"``, ``"learning"``. ``rounds``: the rounds allowed (default every round the simulator
-    flies, :data:`shipcheck.round.rulebook.ROUNDS`)."""
+    flies, :data:`shipcheck.defaults.ROUNDS`)."""
     if rounds is None:
-        from .round.rulebook import ROUNDS
-
         rounds = ROUNDS
     options = sorted(rounds, key=lambda r: (not r[:1].isdigit(), r))
     if isinstance(value, str) or (isinstance(value, numbers.Integral) and not isinstance(value, bool)):

@@ -116,9 +116,14 @@ def test_runs_that_cannot_fit_in_memory_are_refused_up_front() -> None:
     from shipcheck.shipfile import load_ship
 
     t0 = time.monotonic()
+    # per-run arrays asked for: they grow with the runs
     with pytest.raises(InputError, match=r"would need about .* of memory") as ei:
-        simulate(load_ship(HAULER), ["small-meteor:front"], runs=10**13, seed=1)
+        simulate(load_ship(HAULER), ["small-meteor:front"], runs=10**13, seed=1, keep_runs=True)
     assert ei.value.key == "runs"
+    # the summaries alone take the memory of one chunk: a chunk too big is what cannot fit
+    with pytest.raises(InputError, match=r"would need about .* of memory") as ei:
+        simulate(load_ship(HAULER), ["small-meteor:front"], runs=10**13, batch=10**13, seed=1)
+    assert ei.value.key == "batch"
     assert time.monotonic() - t0 < 5
 
 
@@ -152,7 +157,7 @@ def _long_simulation(*extra: str) -> subprocess.Popen[bytes]:
     """A long `shipcheck simulate` in a session and process group of its own (its pid is the group's)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")
     return subprocess.Popen(
-        [sys.executable, "-m", "shipcheck", "simulate", str(HAULER), "--card", "III-10", "--runs", "200000000",
+        [sys.executable, "-m", "shipcheck", "simulate", str(HAULER), "--card", "III-10", "--runs", "4000000000",
          "--seed", "1", "--format", "json", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
 

@@ -396,7 +396,7 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
 
 def inline_images(figures: dict[str, Any]) -> dict[str, str]:
     """Each figure as an SVG data URI (crisp on any screen)."""
-    from .output import render
+    from .encode import render
 
     return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
 
@@ -404,7 +404,7 @@ def inline_images(figures: dict[str, Any]) -> dict[str, str]:
 def notebook(rep: Report) -> str:
     """A report in a notebook cell (``Report._repr_html_``): per ship its drawing, the figures at a
     glance and the best changes; ``rep.figures()`` and ``rep.write(folder)`` give the rest."""
-    from .output import render
+    from .encode import render
     from .plots import ship_figure
 
     box = "display:inline-block;vertical-align:top;margin:0 18px 8px 0;max-width:520px"

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from shipcheck.data import data_path
+from shipcheck.defaults import ROUNDS
 from shipcheck.errors import Collector, InputError, Locator, read_text_file, read_toml, suggest
 
 __all__ = ["EPIDEMIC", "ROUNDS", "RoundRules", "round_key", "round_rules"]
 
-ROUNDS = ("learning", "1", "2", "3", "3a")
 RULES_BYTES = 1024 * 1024  # the largest rules file read
 _LEVELS = {"I": 1, "II": 2, "III": 3}
 _ROUND_KEYS = ("level", "deck", "track", "start_gaps", "arrival", "best_looking", "luxury", "provisional")
