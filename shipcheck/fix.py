@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
-from itertools import combinations
 from typing import Any
 
 from .errors import check_type
@@ -467,28 +466,3 @@ def _connect(p: _Program, members: list[int], root: int | None, nbrs: dict[int, 
             t.append((k, -1.0))
         if t:
             p.row(t, 0.0, 0.0)
-
-
-def _legal(report: CheckReport) -> bool:
-    return not construction_errors(report) and not any(v.code == "B2" for v in report.violations)
-
-
-def brute_force_fix(ship: Ship, max_tiles: int = 12) -> int | None:
-    """The minimum lost by trying every removal set, fewest first, with `check` as the judge.
-
-    ``None`` when no removal makes the ship legal (B2). On boards with a start square the pilot
-    cabin must stay (contract). For tests only: the work doubles with every tile.
-    """
-    if any(v.code == "B2" for v in check(ship).violations):
-        return None
-    squares = sorted(t.at for t in ship.tiles)
-    if len(squares) > max_tiles:
-        raise ValueError(f"{len(squares)} tiles: brute force is limited to {max_tiles}")
-    must = _pilot_required(ship)
-    for lost in range(len(squares) + 1):
-        for gone in combinations(squares, lost):
-            if must is not None and must in gone:
-                continue
-            if _legal(check(ship.without(set(gone)))):
-                return lost
-    return None

@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from fixkit import brute_force_fix
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shipcheck.fix import CONSTRUCTION, FixResult, brute_force_fix, fix
+from shipcheck.fix import CONSTRUCTION, FixResult, fix
 from shipcheck.model import KINDS, Ship, Tile
 from shipcheck.rules import check
 from shipcheck.shipfile import load_ship, parse_ship
