@@ -35,8 +35,9 @@ from typing import Any
 
 import numpy as np
 
+from . import validate as valid
 from .cards import Attack
-from .defaults import RUNS_FLIGHT
+from .defaults import MAX_RUNS_FLIGHT, RUNS_FLIGHT
 from .errors import InputError
 from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
 from .model import Ship
@@ -579,9 +580,9 @@ def simulate(
     atk = as_attacks(attacks)
     if not isinstance(ship, Ship):
         raise InputError("bad `ship`", key="ship", value=type(ship).__name__, expected="a Ship")
-    runs = positive_int("runs", runs)
+    runs = valid.runs(runs, maximum=MAX_RUNS_FLIGHT)
     batch = positive_int("batch", batch)
-    max_runs = positive_int("max_runs", max_runs)
+    max_runs = valid.runs(max_runs, key="max_runs", maximum=MAX_RUNS_FLIGHT)
     if workers is not None:
         workers = positive_int("workers", workers)
     if precision is not None:

@@ -144,12 +144,16 @@ def check_memory(needed: int, *, key: str, value: Any, what: str, per: int = 0) 
                          key=key, value=value, expected=bound)
 
 
-def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
+def runs(value: Any, *, key: str = "runs", minimum: int = 1, maximum: int | None = None, run_bytes: int = 0,
          what: str = "keeping the results of") -> int:
-    """A number of runs, at least ``minimum``; with ``run_bytes`` (the memory one run keeps), refused
-    up front when the runs could not fit in the memory available (the message gives the estimate and
-    what is available), rather than growing until the machine runs out."""
+    """A number of runs, from ``minimum`` to ``maximum`` (the most one call takes: more would run
+    for hours or days, see :mod:`shipcheck.defaults`); with ``run_bytes`` (the memory one run keeps),
+    refused up front when the runs could not fit in the memory available (the message gives the
+    estimate and what is available), rather than growing until the machine runs out."""
     n = count(value, key=key, minimum=minimum)
+    if maximum is not None and n > maximum:
+        raise _bad(key, n, f"at most {maximum:,} runs a call: more would run for hours or days; pool the runs of "
+                           "several seeds instead", what=f"too many runs for one call ({n:,})")
     if run_bytes:
         check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs", per=run_bytes)
     return n

@@ -4,6 +4,7 @@ naming the file (or option), the key and the bad value, never a traceback, a han
 from __future__ import annotations
 
 import warnings
+import time
 from pathlib import Path
 
 import pytest
@@ -155,23 +156,34 @@ def test_fix_write_with_a_5000_digit_redirect_roll(tmp_path: Path, capsys: pytes
     assert not (tmp_path / "out.toml").exists()
 
 
-# -- runs that would not fit ----------------------------------------------------------------------------
-@pytest.mark.parametrize("args", [
-    ("simulate", SCOUT, "--round", "1", "--runs", "1000000000000"),
-    ("report", SCOUT, "--runs", str(10**20), "--no-advice"),
-    ("place", START, "cannon:0111", "--runs", str(10**17)),
-    # flights through attacks or cards keep counts, not runs: what must fit is one chunk (--batch)
-    ("simulate", SCOUT, "--card", "I-09", "--runs", "1000000000000", "--batch", "1000000000000"),
-    ("simulate", SCOUT, "--attack", "small-meteor:front", "--runs", "1000000000000", "--batch", "1000000000000"),
+# -- runs that would run for days, or would not fit ----------------------------------------------------
+@pytest.mark.parametrize("args,most", [
+    (("simulate", SCOUT, "--round", "1", "--runs", "1000000000000"), "100,000,000"),
+    (("report", SCOUT, "--runs", str(10**20), "--no-advice"), "1,000,000"),
+    (("place", START, "cannon:0111", "--runs", str(10**17)), "1,000,000"),
+    (("simulate", SCOUT, "--card", "I-09", "--runs", "1000000000000"), "10,000,000,000"),
+    (("simulate", SCOUT, "--attack", "small-meteor:front", "--runs", "1000000000000"), "10,000,000,000"),
 ])
 def test_huge_runs_are_refused_up_front(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                        most: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a report would be written here
+    t0 = time.monotonic()
     err = refused(capsys, *args, "--seed", "1")
-    option = "--batch" if "--batch" in args else "--runs"
-    assert "would need about" in err and "of memory" in err and "is available" in err and option in err
-    assert "expected at most about" in err
+    assert time.monotonic() - t0 < 20  # refused before any work, not after
+    assert "too many runs for one call" in err and "--runs" in err and f"at most {most} runs a call" in err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args", [
+    # flights through attacks or cards keep counts, not runs: what must fit is one chunk (--batch)
+    ("simulate", SCOUT, "--card", "I-09", "--runs", str(10**10), "--batch", str(10**10)),
+    ("simulate", SCOUT, "--attack", "small-meteor:front", "--runs", str(10**10), "--batch", str(10**10)),
+])
+def test_chunks_that_would_not_fit_are_refused_up_front(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        args: tuple[str, ...]) -> None:
+    err = refused(capsys, *args, "--seed", "1")
+    assert "would need about" in err and "of memory" in err and "is available" in err and "--batch" in err
+    assert "expected at most about" in err
 
 
 # -- names drawn ----------------------------------------------------------------------------------------

@@ -158,8 +158,16 @@ def test_tile_attributes_are_ascii_numbers(start: shipcheck.Ship, spec: str, wor
     refused(lambda: shipcheck.place(start, spec, credits=False, exact=False), "tile", *words)
 
 
-def test_place_refuses_runs_past_the_memory_up_front(start: shipcheck.Ship) -> None:
-    refused(lambda: shipcheck.place(start, "cannon:0111", runs=10**17), "runs", "would need about", "is available")
+def test_place_refuses_runs_that_would_take_days_up_front(start: shipcheck.Ship) -> None:
+    refused(lambda: shipcheck.place(start, "cannon:0111", runs=10**17), "runs", "too many runs",
+            "at most 1,000,000 runs a call")
+
+
+def test_runs_past_the_maximum_are_refused() -> None:
+    assert valid.runs(100, maximum=100) == 100
+    err = refused(lambda: valid.runs(101, maximum=100), "runs", "too many runs for one call (101)",
+                  "at most 100 runs a call")
+    assert err.value == 101
 
 
 def test_simulate_round_checks_its_arguments(scout: shipcheck.Ship) -> None:
@@ -175,7 +183,7 @@ def test_simulate_round_checks_its_arguments(scout: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.simulate_round(scout, five_player="yes", **kw), "five_player", "True or False")
     refused(lambda: shipcheck.simulate_round(None, **kw), "ship", "value None")
     refused(lambda: shipcheck.simulate_round(scout, runs="x", seed=1), "runs", "value 'x'")
-    refused(lambda: shipcheck.simulate_round(scout, runs=10**12, seed=1), "runs", "would need about")
+    refused(lambda: shipcheck.simulate_round(scout, runs=10**12, seed=1), "runs", "at most 100,000,000 runs a call")
 
 
 def test_report_checks_its_arguments(scout: shipcheck.Ship) -> None:
@@ -184,7 +192,7 @@ def test_report_checks_its_arguments(scout: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.report(scout, 5, **kw), "other", "value 5")
     refused(lambda: shipcheck.report(scout, runs="x", **kw), "runs", "value 'x'", ">= 10")
     refused(lambda: shipcheck.report(scout, runs=5, **kw), "runs", "value 5", ">= 10")
-    refused(lambda: shipcheck.report(scout, runs=10**20, **kw), "runs", "would need about")
+    refused(lambda: shipcheck.report(scout, runs=10**20, **kw), "runs", "at most 1,000,000 runs a call")
     refused(lambda: shipcheck.report(scout, round=0, **kw), "round", "value 0")
     refused(lambda: shipcheck.report(scout, opponents=5, **kw), "opponents", "value 5")
     refused(lambda: shipcheck.report(scout, deck=[], **kw), "deck", "an empty deck")

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import validate as valid
-from ..defaults import RUNS_COMPARE, default_round
+from ..defaults import MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
 from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
 from ..parallel import seed_of
@@ -337,7 +337,7 @@ def advise(
         from ..round.result import RUN_BYTES
 
         run_bytes = 2 * 5 * RUN_BYTES  # the ship's runs and one placement's, up to five players each
-    runs = valid.runs(runs, minimum=2, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
+    runs = valid.runs(runs, minimum=2, maximum=MAX_RUNS_COMPARE, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
     seed = seed_of(None, seed)  # None: one fresh seed, shared by every placement (paired runs)
     progress = valid.callback(progress, key="progress", expected="a callable(done, total) or None")
     rules = valid.rules(rules)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..defaults import RUNS_COMPARE
+from ..defaults import MAX_RUNS_COMPARE, RUNS_COMPARE
 from ..fix import FixResult, fix
 from ..model import Ship
 from ..round.result import paired
@@ -299,7 +299,7 @@ def report(
     say = valid.callback(progress, key="progress", expected="a callable(stage) or None") or (lambda stage: None)
     recommendations = bool(valid.flag(recommendations, key="recommendations"))
     # the figures keep every ship's runs, and one flight more is in the air, up to five players each
-    runs = valid.runs(runs, minimum=10, run_bytes=(len(loaded) + 1) * 5 * RUN_BYTES,
+    runs = valid.runs(runs, minimum=10, maximum=MAX_RUNS_COMPARE, run_bytes=(len(loaded) + 1) * 5 * RUN_BYTES,
                       what="keeping the per-run results of")
     s = seed_of(rng, seed)
     rules_path = valid.rules(rules)

@@ -14,7 +14,7 @@ from shipcheck.errors import InputError
 from shipcheck.model import Ship
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
-from ..defaults import RUNS_ROUND, default_round
+from ..defaults import MAX_RUNS_ROUND, RUNS_ROUND, default_round
 from .deck import Deck, build_deck
 from .engine import Chunk, Job, build_table, run_chunk
 from .field import default_field
@@ -169,7 +169,8 @@ def simulate_round(
     else:
         others = given
     ships = (me, *others)
-    runs = valid.runs(count, run_bytes=RUN_BYTES * len(ships), what="keeping the per-run results of")
+    runs = valid.runs(count, maximum=MAX_RUNS_ROUND, run_bytes=RUN_BYTES * len(ships),
+                      what="keeping the per-run results of")
     d = _deck(deck, rr, ed or (None if deck is not None else me.edition))
     five = len(ships) == 5 if five_player is None else bool(five_player)
     purses = _purse(purse, len(ships))
