@@ -23,8 +23,8 @@ import subprocess
 import sys
 
 from engine_timing import FULL_CLASS_III, ROOT, cpu, header
-
 from shipcheck._reference import forward_fractions
+
 from shipcheck.cards import find_card
 from shipcheck.flight import FlightModel, parse_attack
 from shipcheck.odds import ENGINE_ENV, odds

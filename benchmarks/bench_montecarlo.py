@@ -119,8 +119,8 @@ def main() -> None:
     print(f"| odds (exact, {len(exact.distribution)} states) | 1 | - | {t_exact:.3f} | - | - | - | "
           f"{float(exact.p_survive):.6f} | {float(exact.expected_lost):.5f} |")
     print()
-    identical = all(np.array_equal(r.lost, results[1].lost) and np.array_equal(r.survived, results[1].survived)
-                    for r in results.values())
+    identical = all(r.survivals == results[1].survivals and np.array_equal(r.lost_counts, results[1].lost_counts)
+                    and np.array_equal(r.tile_lost_counts, results[1].tile_lost_counts) for r in results.values())
     print(f"same seed, every backend bit-identical: {identical}")
     print(f"exact odds took {t_exact:.3f} s; simulate({args.runs:,} runs, 1 worker) took "
           f"{args.runs / one:.3f} s ({(args.runs / one) / t_exact:.0f}x the exact time)")

@@ -17,8 +17,8 @@ import statistics
 from functools import partial
 
 from engine_timing import FULL_CLASS_III, cpu, header
-
 from shipcheck._reference import UnreducedOptimal
+
 from shipcheck.cards import find_card
 from shipcheck.flight import FlightModel
 from shipcheck.odds import odds

@@ -33,8 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from shipcheck.round import simulate_round  # noqa: E402
 from shipcheck.round.fast import ENGINE_ENV  # noqa: E402
+
+from shipcheck.round import simulate_round  # noqa: E402
 from shipcheck.shipfile import load_ship  # noqa: E402
 
 CASES = [

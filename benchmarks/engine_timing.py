@@ -52,6 +52,7 @@ def exact_vs_fractions(ship: Any, attacks: Any, repeat: int) -> tuple[float, flo
     """Median CPU seconds of ``odds`` (the integer kernel) and of the Fraction engine it replaced on
     a fresh flight model, and the kernel's result; asserts they agree fraction for fraction."""
     from shipcheck._reference import forward_fractions
+
     from shipcheck.flight import FlightModel
     from shipcheck.odds import odds
 

@@ -29,7 +29,7 @@ _EXPORTS: dict[str, str] = {
     "FixResult": "fix", "fix": "fix",
     "DEFAULT_POLICY": "flight", "Decision": "flight", "DefaultPolicy": "flight", "FlightModel": "flight",
     "Policy": "flight", "Situation": "flight", "parse_attack": "flight",
-    "KINDS": "model", "Ship": "model", "Side": "model", "Tile": "model",
+    "KINDS": "model", "Ship": "model", "Side": "topology", "Tile": "model",
     "SimulationResult": "montecarlo", "simulate": "montecarlo",
     "OddsResult": "odds", "OptimalPolicy": "odds", "odds": "odds",
     "Report": "report", "report": "report",
@@ -57,7 +57,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time the names l
     from .errors import InputError, ShipFormatError, UnknownNameError
     from .fix import FixResult, fix
     from .flight import DEFAULT_POLICY, Decision, DefaultPolicy, FlightModel, Policy, Situation, parse_attack
-    from .model import KINDS, Ship, Side, Tile
+    from .model import KINDS, Ship, Tile
     from .montecarlo import SimulationResult, simulate
     from .odds import OddsResult, OptimalPolicy, odds
     from .report import Report, report
@@ -65,7 +65,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time the names l
     from .rules import RULES, CheckReport, Violation, check
     from .shipfile import catalogue, dump_ship, load_ship, parse_ship
     from .stats import ShipStats, stats
-    from .topology import Board, Square, builtin_board, load_board
+    from .topology import Board, Side, Square, builtin_board, load_board
     from .walk import check_many
 
 

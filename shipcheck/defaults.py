@@ -16,6 +16,13 @@ RUNS_FLIGHT = 100_000  #: Monte Carlo flights through given attacks or cards
 RUNS_ROUND = 10_000  #: whole rounds
 RUNS_COMPARE = 2_000  #: rounds per candidate, when candidates are compared on common numbers
 
+#: the most runs one call takes, per kind of work: beyond them a run would take hours to days on
+#: one core (flights ~10^7 a minute, rounds ~2*10^6 a minute, a comparison flies dozens of
+#: candidates), so a typo such as ``--runs 1000000000000`` is refused rather than left running
+MAX_RUNS_FLIGHT = 10**10
+MAX_RUNS_ROUND = 10**8
+MAX_RUNS_COMPARE = 10**6
+
 ROUNDS = ("learning", "1", "2", "3", "3a")
 
 
@@ -27,4 +34,5 @@ def default_round(board: Any) -> str:
     return str(min(max(int(board.level), 1), 3))
 
 
-__all__ = ["ROUNDS", "RUNS_COMPARE", "RUNS_FLIGHT", "RUNS_ROUND", "default_round"]
+__all__ = ["MAX_RUNS_COMPARE", "MAX_RUNS_FLIGHT", "MAX_RUNS_ROUND", "ROUNDS", "RUNS_COMPARE", "RUNS_FLIGHT",
+           "RUNS_ROUND", "default_round"]

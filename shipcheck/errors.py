@@ -33,6 +33,7 @@ __all__ = [
     "read_text_file",
     "read_toml",
     "short_repr",
+    "shown_value",
     "suggest",
 ]
 
@@ -148,6 +149,14 @@ class InputError(ValueError):
             text += f"; did you mean `{self.hint}`?"
         return printable(" ".join(text.split()))
 
+    def lines(self) -> list[str]:
+        """Every error found, one line each (what the command line prints after ``shipcheck: error:``);
+        an error about an option or argument names no file, and errors past the limit are counted."""
+        out = [e.text.removeprefix("<input>: ") if e.file is None else e.text for e in self.errors]
+        if self.omitted:
+            out.append(f"{self.file or 'input'}: {self.omitted} more error{'s' if self.omitted != 1 else ''} not shown")
+        return out
+
     def __str__(self) -> str:
         more = len(self.errors) - 1 + self.omitted
         return self.text + (f" [and {more} more error{'s' if more != 1 else ''} in .errors]" if more else "")
@@ -174,10 +183,30 @@ class UnknownNameError(InputError, KeyError):
 ShipFormatError = InputError
 
 
+class _Plain(str):
+    """Text a message shows as it is, without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def shown_value(value: Any) -> Any:
+    """A bad value as a message shows it: numbers and strings as they are, None as None, any other
+    object as ``<its type>`` (its repr could be long, or fail)."""
+    if value is None:
+        return _Plain("None")
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return value
+    return _Plain(f"<{type(value).__name__}>")
+
+
 def check_type(value: Any, kind: type | tuple[type, ...], name: str, expected: str) -> None:
-    """An :class:`InputError` naming the argument ``name`` when ``value`` is not of ``kind``."""
-    if not isinstance(value, kind):
-        raise InputError(f"bad `{name}`", key=name, value=type(value).__name__, expected=expected)
+    """An :class:`InputError` naming the argument ``name`` when ``value`` is not of ``kind`` (a bool
+    is not an int here unless ``kind`` names bool); :func:`shipcheck.validate.instance` is this check."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, kind) and not (isinstance(value, bool) and bool not in kinds):
+        return
+    raise InputError(f"bad `{name}`", key=name, value=shown_value(value), expected=expected)
 
 
 class Collector:

@@ -24,9 +24,9 @@ set found so far, at the same number of kept tiles.
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from functools import cache
 from typing import Any
 
 from .errors import check_type
@@ -74,6 +74,23 @@ class FixResult:
                 parts.append("falls off " + " ".join(map(repr, self.fell_off)))
             what = f"lose {self.lost}" + (f" ({'; '.join(parts)})" if parts else "")
         return f"<FixResult: {what}, {self.kept} kept>"
+
+    def marks(self) -> dict[int, str]:
+        """The squares the repair loses, tagged as ``shipcheck fix`` draws them: ``RM`` taken off,
+        ``X`` falls off with it."""
+        return {i: "RM" if i in self.cut else "X" for i in self.removed}
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from .render import render_ship
+
+        lines = [escape(repr(self))]
+        if self.reason:
+            lines.append(escape(self.reason))
+        lines += [escape(f"repair {k}: {a!r}") for k, a in enumerate(self.alternatives, start=2)]
+        return (f"<p>{'<br>'.join(lines)}</p><p>before (RM: take off, X: falls off with it):</p>"
+                + render_ship(self.ship, marks=self.marks()).html())
 
     def to_dict(self, path: str | None = None) -> dict[str, Any]:
         """The contract's ``fix --format json`` object."""
@@ -142,7 +159,8 @@ def square_of(board: Any, value: Any, *, key: str = "keep") -> int:
 def fix(ship: Ship, *, keep: Any = (), alternatives: int = 0) -> FixResult:
     """The fewest lost components that leave ``ship`` free of construction errors.
 
-    ``keep``: a list of squares (board labels ``(col, row)``, grid indices or text ``"7,8"``) whose tiles the
+    ``keep``: a square or a list of squares (board labels ``(col, row)``, grid indices or text ``"7,8"``;
+    a tuple of two numbers is one label) whose tiles the
     repair must not remove when a legal ship keeps them (when none does, it keeps as many as it
     can and lists the rest in ``keep_lost``). ``alternatives``: also find up to this many other
     repairs as good (the same tiles lost in number, the same ``keep`` squares kept).
@@ -150,9 +168,13 @@ def fix(ship: Ship, *, keep: Any = (), alternatives: int = 0) -> FixResult:
     from .errors import InputError
 
     check_type(ship, Ship, "ship", "a Ship (see load_ship)")
-    if isinstance(keep, (str, int, dict)):
-        keep = [keep]
-    want = tuple(sorted({square_of(ship.board, k) for k in keep}))
+    if isinstance(keep, (str, int, dict)) or (isinstance(keep, tuple) and len(keep) == 2
+                                              and all(type(k) is int for k in keep)):
+        keep = [keep]  # one square; a tuple of two numbers is a label, (7, 8), as results print it
+    elif not isinstance(keep, Iterable):
+        raise InputError("bad squares to keep", key="keep", value=keep,
+                         expected="a square or a list of squares, e.g. [(7, 8)] or [\"7,8\"]")
+    want = tuple(ship.board.square(i) for i in sorted({square_of(ship.board, k) for k in keep}))
     tiles = ship.by_index
     for i in want:
         if i not in tiles:
@@ -290,6 +312,31 @@ class _Infeasible(Exception):
     """The program has no solution (only once cuts exclude every optimal kept set)."""
 
 
+@cache
+def _quiet_highs_class() -> Any:
+    """``highspy.Highs`` turning its output off before it can print.
+
+    ``Highs()`` writes HiGHS's banner to the C stdout when its constructor registers the solver's
+    callbacks (``enableCallbacks``), before a caller could turn ``output_flag`` off; the subclass
+    turns it off just before that registration, through the public option.
+    """
+    import highspy
+
+    class QuietHighs(highspy.Highs):  # type: ignore[misc]
+        def enableCallbacks(self) -> None:
+            self.setOptionValue("output_flag", False)
+            super().enableCallbacks()
+
+    return QuietHighs
+
+
+def _quiet_highs() -> Any:
+    """A silent HiGHS solver (``output_flag`` off from its construction on)."""
+    h = _quiet_highs_class()()
+    h.setOptionValue("output_flag", False)  # also where a later highspy registers no callbacks
+    return h
+
+
 class _Program:
     """Variables (the first ``n`` are the binaries x) and sparse rows of a MILP being built."""
 
@@ -324,7 +371,7 @@ class _Program:
         """Minimise ``cost @ x`` to proven optimality (no gap); the values of all variables."""
         import highspy
 
-        h = _quiet_highs(highspy)
+        h = _quiet_highs()
         h.setOptionValue("mip_rel_gap", 0.0)
         lp = highspy.HighsLp()
         lp.num_col_ = self.nvar
@@ -355,32 +402,6 @@ class _Program:
         if status != highspy.HighsModelStatus.kOptimal:
             raise RuntimeError(f"the repair program was not solved: {h.modelStatusToString(status)}")
         return list(h.getSolution().col_value)
-
-
-def _quiet_highs(highspy: Any) -> Any:
-    """A ``highspy.Highs`` with its output off. The first one a process builds prints HiGHS's banner
-    on the C library's stdout before any option can be set: that file descriptor points to the null
-    device while it is built (output is then switched off with the public ``silent()``)."""
-    import sys
-
-    try:
-        sys.stdout.flush()
-        saved = os.dup(1)
-    except (OSError, ValueError):  # no real stdout: nothing to keep clean
-        h = highspy.Highs()
-    else:
-        try:
-            null = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(null, 1)
-                h = highspy.Highs()
-            finally:
-                os.dup2(saved, 1)
-                os.close(null)
-        finally:
-            os.close(saved)
-    h.silent()
-    return h
 
 
 def _connect(p: _Program, members: list[int], root: int | None, nbrs: dict[int, set[int]],
@@ -445,28 +466,3 @@ def _connect(p: _Program, members: list[int], root: int | None, nbrs: dict[int, 
             t.append((k, -1.0))
         if t:
             p.row(t, 0.0, 0.0)
-
-
-def _legal(report: CheckReport) -> bool:
-    return not construction_errors(report) and not any(v.code == "B2" for v in report.violations)
-
-
-def brute_force_fix(ship: Ship, max_tiles: int = 12) -> int | None:
-    """The minimum lost by trying every removal set, fewest first, with `check` as the judge.
-
-    ``None`` when no removal makes the ship legal (B2). On boards with a start square the pilot
-    cabin must stay (contract). For tests only: the work doubles with every tile.
-    """
-    if any(v.code == "B2" for v in check(ship).violations):
-        return None
-    squares = sorted(t.at for t in ship.tiles)
-    if len(squares) > max_tiles:
-        raise ValueError(f"{len(squares)} tiles: brute force is limited to {max_tiles}")
-    must = _pilot_required(ship)
-    for lost in range(len(squares) + 1):
-        for gone in combinations(squares, lost):
-            if must is not None and must in gone:
-                continue
-            if _legal(check(ship.without(set(gone)))):
-                return lost
-    return None

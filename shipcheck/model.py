@@ -1,4 +1,11 @@
-"""Immutable values: sides, connectors, tile kinds, placed tiles and ships."""
+"""Immutable values: connectors, tile kinds, placed tiles and ships.
+
+Sides (:class:`~shipcheck.topology.Side`, ``SIDES``, ``OPPOSITE``, ``DIRECTION_SIDE``) are
+geometry: they live in :mod:`shipcheck.topology` and are imported here too, so
+``shipcheck.model.Side`` still works. A ship's drawing and its TOML text come from the modules above
+this one (:mod:`shipcheck.render`, :mod:`shipcheck.shipfile`), imported inside the methods that
+show a ship.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +13,8 @@ from dataclasses import dataclass, field, replace
 from html import escape as _html_escape
 from typing import Any
 
-# sides are geometry: they live with the boards (and are named here too, where values use them)
 from .topology import BUILTIN_CLASSES, Board
-from .topology import DIRECTION_SIDE as DIRECTION_SIDE
+from .topology import DIRECTION_SIDE as DIRECTION_SIDE  # geometry, kept importable from here (see above)
 from .topology import OPPOSITE as OPPOSITE
 from .topology import SIDES as SIDES
 from .topology import Side as Side
@@ -132,6 +138,12 @@ class Tile:
         return f"<Tile {' '.join(parts)}>"
 
     def __post_init__(self) -> None:
+        if isinstance(self.rot, bool) or not isinstance(self.rot, int) and not hasattr(self.rot, "__index__") \
+                or self.rot not in (0, 1, 2, 3):
+            from .errors import InputError  # a Tile built by hand: say so rather than fail deep in a check
+
+            raise InputError("bad rotation of a Tile", key="rot", value=self.rot,
+                             expected="quarter turns 0-3 (ship files and JSON give degrees: 90 is 1)")
         eff = [0, 0, 0, 0]
         for i, ch in enumerate(self.sides):
             eff[(i + self.rot) % 4] = int(ch)
@@ -337,7 +349,7 @@ class Ship:
         return replace(self, tiles=tuple(out), front=front)
 
     def to_toml(self) -> str:
-        from .shipwrite import dump_ship
+        from .shipfile import dump_ship
 
         return dump_ship(self)
 

@@ -13,6 +13,11 @@ draws from ``np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_ke
 the numbers depend on ``seed`` and ``batch`` only: one process, a pool of processes
 (``workers=N``) and a Dask cluster (``scheduler=...``) give bit-identical arrays.
 
+Memory. Every summary is a count (survivals, runs per number of lost components, runs per lost
+tile), so each chunk is reduced to its counts where it runs and the counts are added up: memory is
+O(``batch``) per worker whatever ``runs`` is. Per-run arrays (``survived``, ``lost``,
+``final_masks``, ``runs_frame()``) are kept only when the caller asks, with ``keep_runs=True``.
+
 :func:`simulate_naive` is the plain loop (one run, one roll, one :meth:`~FlightModel.step` at a
 time) that ``benchmarks/bench_montecarlo.py`` measures the vectorised engine against.
 """
@@ -29,8 +34,9 @@ from typing import Any
 
 import numpy as np
 
+from . import validate as valid
 from .cards import Attack
-from .defaults import RUNS_FLIGHT
+from .defaults import MAX_RUNS_FLIGHT, RUNS_FLIGHT
 from .errors import InputError
 from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
 from .model import Ship
@@ -45,56 +51,19 @@ from .parallel import (
     seed_of,
     worker_payload,
 )
-from .tally import Counts
+from .tally import Z95, sums_mean_ci, sums_mean_se
 
-__all__ = ["DASK_HINT", "KEEP_RUNS", "MASK_LIMIT_BYTES", "NOT_KEPT", "FlightTally", "SimulationResult", "mean_ci",
-           "mean_se", "runs_kept", "simulate", "simulate_naive"]
+__all__ = ["SimulationResult", "RunsNotKept", "simulate", "simulate_naive", "mean_ci", "mean_se", "sums_mean_ci",
+           "sums_mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
 
-Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
-RUN_BYTES = 10  # memory per run while a result is assembled: survived, lost, mask row index, copies
-#: ``keep_runs=None`` keeps the per-run arrays up to this many runs (the summaries whatever the runs)
-KEEP_RUNS = 10_000_000
+RUN_BYTES = 10  # memory per run kept (keep_runs=True): survived, lost, mask row index, copies
+CHUNK_RUN_BYTES = 64  # memory per run of a chunk in flight: state ids, dice, keys, lookups, inverse
 
 Progress = Callable[[int, int], Any]
 
 
 # -- the result -----------------------------------------------------------------------------------
-class _NotKept:
-    """Stands for per-run arrays that were not kept (``keep_runs=False``): any use of it says so."""
-
-    _MESSAGE = ("the per-run arrays were not kept (the summaries were counted chunk by chunk): pass keep_runs=True "
-                "to keep them")
-
-    def _fail(self, *args: Any, **kwargs: Any) -> Any:
-        raise ValueError(self._MESSAGE)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        raise ValueError(self._MESSAGE)
-
-    def __repr__(self) -> str:
-        return "<per-run arrays not kept: keep_runs=True keeps them>"
-
-    def __reduce__(self) -> str:
-        return "NOT_KEPT"
-
-    __array__ = __len__ = __iter__ = __getitem__ = __bool__ = _fail
-    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _fail  # type: ignore[assignment]
-    __add__ = __sub__ = __mul__ = __truediv__ = __neg__ = __invert__ = _fail
-    __hash__ = None  # type: ignore[assignment]
-
-
-#: what a result holds in place of per-run arrays that were not kept
-NOT_KEPT: Any = _NotKept()
-
-
-def runs_kept(a: Any) -> bool:
-    """Whether ``a`` is a kept per-run array (not :data:`NOT_KEPT`)."""
-    return a is not NOT_KEPT
-
-
 def mean_se(a: Any) -> float:
     """Standard error of the mean of ``a``, s / sqrt(n) with s the sample deviation (0 for fewer
     than two values): the one estimate of every interval around a mean, flights and rounds alike."""
@@ -106,8 +75,11 @@ def mean_se(a: Any) -> float:
 
 def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
     """The mean of ``a`` and its 95 % normal interval, mean +- 1.96 standard errors (:func:`mean_se`)."""
-    m = float(np.mean(a, dtype=np.float64))
-    h = Z95 * mean_se(a)
+    return _normal_ci(float(np.mean(a, dtype=np.float64)), mean_se(a))
+
+
+def _normal_ci(m: float, se: float) -> tuple[float, tuple[float, float]]:
+    h = Z95 * se
     return m, (m - h, m + h)
 
 
@@ -124,37 +96,38 @@ def _wilson(k: Any, n: int, z: float = Z95) -> tuple[Any, Any]:
     return lo, hi
 
 
-@dataclass
-class FlightTally:
-    """Flights as exact counts, added up chunk by chunk: the runs survived, and how many runs lost
-    each number of components."""
+class RunsNotKept(AttributeError):
+    """A per-run array asked of a result simulated without ``keep_runs=True``."""
 
-    survived: int = 0
-    lost: Counts = field(default_factory=Counts)
 
-    def merge(self, other: FlightTally) -> FlightTally:
-        self.survived += other.survived
-        self.lost.merge(other.lost)
-        return self
+@dataclass(frozen=True, eq=False)
+class _PerRun:
+    """The per-run arrays of a result (``keep_runs=True``): survival and losses of every run, and
+    the final masks in compact form (per chunk, its distinct final masks as bool rows and each run's
+    row), None when ``runs x tiles`` bytes reach :data:`MASK_LIMIT_BYTES`."""
+
+    survived: np.ndarray
+    lost: np.ndarray
+    mask_rows: tuple[tuple[np.ndarray, np.ndarray], ...] | None
 
 
 @dataclass(frozen=True, eq=False, repr=False)
 class SimulationResult:
     """Monte Carlo outcome of a sequence of attacks.
 
-    The summaries come from ``tally`` (:class:`FlightTally`, exact counts added up chunk by chunk)
-    and ``tile_lost_counts[k]`` (runs in which tile ``k`` -- in grid order, as in ``ship.tiles`` --
-    left the ship), whatever the runs. When the runs were kept (``simulate(..., keep_runs=True)``; by
-    default up to :data:`KEEP_RUNS` runs) the per-run arrays are there too, so a run can be
-    re-summarised: ``survived[r]`` (bool), ``lost[r]`` (components that left the ship) and, when
-    ``runs x tiles`` bytes stay below :data:`MASK_LIMIT_BYTES`, ``final_masks[r, k]`` (True when
-    tile ``k`` is still aboard at the end of run ``r``); otherwise ``final_masks`` is None and
-    ``notes`` says so, and reading ``survived`` or ``lost`` raises a ValueError saying they were not
-    kept. ``final_masks`` is put together on first use from ``mask_rows``: per chunk, its distinct
-    final masks as bool rows and each run's row.
+    The summaries are exact counts of the runs: ``survivals`` (runs in which a human was left
+    aboard), ``lost_counts[k]`` (runs that lost ``k`` components) and ``tile_lost_counts[k]`` (runs
+    in which tile ``k`` -- in grid order, as in ``ship.tiles`` -- left the ship); every figure is
+    worked out from them, so they take the same memory for a thousand runs as for a billion.
+
+    The per-run arrays are there only when the run was made with ``simulate(..., keep_runs=True)``
+    (otherwise reading them raises :class:`RunsNotKept`): ``survived[r]`` (bool), ``lost[r]``
+    (components that left the ship), :meth:`runs_frame` and, when ``runs x tiles`` bytes stay below
+    :data:`MASK_LIMIT_BYTES`, ``final_masks[r, k]`` (True when tile ``k`` is still aboard at the end
+    of run ``r``); above that ``final_masks`` is None and ``notes`` says so.
 
     ``seed`` and ``batch`` repeat the run: ``simulate(ship, attacks, runs=res.runs, seed=res.seed,
-    batch=res.batch)`` gives the same arrays.
+    batch=res.batch)`` gives the same counts (and the same arrays).
     """
 
     ship: Ship
@@ -162,33 +135,40 @@ class SimulationResult:
     policy: str
     runs: int
     seed: int
-    survived: np.ndarray
-    lost: np.ndarray
+    survivals: int
+    lost_counts: np.ndarray
     tile_lost_counts: np.ndarray
-    mask_rows: tuple[tuple[np.ndarray, np.ndarray], ...] | None = field(default=None, repr=False)
+    per_run: _PerRun | None = field(default=None, repr=False)
     batch: int = 65_536
     precision: float | None = None
     notes: tuple[str, ...] = ()
-    tally: FlightTally = field(default=None, repr=False)  # type: ignore[assignment]
 
-    def __post_init__(self) -> None:
-        if self.tally is None:  # built from per-run arrays
-            object.__setattr__(self, "tally", FlightTally(int(np.count_nonzero(self.survived)),
-                                                          Counts.of(self.lost)))
+    def _runs(self, name: str) -> _PerRun:
+        if self.per_run is None:
+            raise RunsNotKept(f"`{name}` is a per-run array, kept only by simulate(..., keep_runs=True)")
+        return self.per_run
 
     @property
-    def runs_kept(self) -> bool:
-        """Whether the per-run arrays were kept."""
-        return runs_kept(self.survived)
+    def survived(self) -> np.ndarray:
+        """Per run, whether a human was left aboard (``keep_runs=True`` only)."""
+        return self._runs("survived").survived
+
+    @property
+    def lost(self) -> np.ndarray:
+        """Per run, the components that left the ship (``keep_runs=True`` only)."""
+        return self._runs("lost").lost
 
     @cached_property
     def final_masks(self) -> np.ndarray | None:
-        if self.mask_rows is None:
+        """Per run and tile, True when the tile is aboard at the end (``keep_runs=True`` only; None
+        when ``runs x tiles`` bytes reach :data:`MASK_LIMIT_BYTES`)."""
+        mask_rows = self._runs("final_masks").mask_rows
+        if mask_rows is None:
             return None
         n_tiles = len(self.ship.tiles)
         masks = np.empty((self.runs, n_tiles), dtype=bool)
         at = 0
-        for rows, index in self.mask_rows:
+        for rows, index in mask_rows:
             np.take(rows, index, axis=0, out=masks[at:at + len(index)])
             at += len(index)
         masks.setflags(write=False)
@@ -201,11 +181,6 @@ class SimulationResult:
                 f"expected_lost={self.expected_lost:.6g})")
 
     # -- survival --------------------------------------------------------------------------------
-    @property
-    def survivals(self) -> int:
-        """Runs in which a human was left aboard."""
-        return self.tally.survived
-
     @property
     def p_survive(self) -> float:
         return self.survivals / self.runs
@@ -223,24 +198,31 @@ class SimulationResult:
         return (float(lo), float(hi))
 
     # -- losses ----------------------------------------------------------------------------------
+    def _lost_sums(self) -> tuple[int, int]:
+        """Sum of the components lost over the runs, and of their squares (exact integers)."""
+        k = np.arange(len(self.lost_counts), dtype=object)
+        c = self.lost_counts.astype(object)
+        return int((k * c).sum()), int((k * k * c).sum())
+
     @property
     def expected_lost(self) -> float:
-        return self.tally.lost.mean
+        return self._lost_sums()[0] / self.runs
 
     @property
     def expected_lost_se(self) -> float:
-        """Standard error of :attr:`expected_lost`, s / sqrt(n) (0 for a single run)."""
-        return self.tally.lost.se
+        """Standard error of :attr:`expected_lost`, s / sqrt(n) (0 for a single run), from the
+        counts (:func:`sums_mean_se`)."""
+        return sums_mean_se(self.runs, *self._lost_sums())
 
     @property
     def expected_lost_ci(self) -> tuple[float, float]:
         """Normal 95 % interval of :attr:`expected_lost`: mean +- 1.96 s / sqrt(n)."""
-        return self.tally.lost.ci
+        return sums_mean_ci(self.runs, *self._lost_sums())[1]
 
     @property
     def lost_distribution(self) -> dict[int, float]:
         """Share of runs per number of lost components (values that occurred only)."""
-        return self.tally.lost.distribution()
+        return {int(k): float(c) / self.runs for k, c in enumerate(self.lost_counts) if c}
 
     # -- per tile --------------------------------------------------------------------------------
     @property
@@ -282,6 +264,8 @@ class SimulationResult:
                       for t, p, (lo, hi) in zip(self.ship.tiles, self.p_lost, ci, strict=True)],
             "board_verified": b.verified,
             "note": POLICY_NOTE if self.policy == "default" else f"policy {self.policy}",
+            "survivals": self.survivals,
+            "lost_counts": {str(k): int(c) for k, c in enumerate(self.lost_counts) if c},
         }
         if self.precision is not None:
             d["precision"] = self.precision
@@ -292,7 +276,7 @@ class SimulationResult:
     def to_frame(self) -> Any:
         """One row per tile, as :meth:`OddsResult.to_frame <shipcheck.odds.OddsResult.to_frame>`:
         ``col``, ``row`` (numeric), ``square``, ``kind``, ``p_lost`` and its 95 % interval
-        ``p_lost_lo``, ``p_lost_hi``. The per-run arrays are in :meth:`runs_frame`."""
+        ``p_lost_lo``, ``p_lost_hi``. Built from the counts; the per-run table is :meth:`runs_frame`."""
         import pandas as pd
 
         from .rules import _col_row
@@ -307,14 +291,12 @@ class SimulationResult:
         return pd.DataFrame(rows, columns=["col", "row", "square", "kind", "p_lost", "p_lost_lo", "p_lost_hi"])
 
     def runs_frame(self) -> Any:
-        """Per-run results: columns ``survived`` and ``lost``, indexed by run (the per-run arrays:
-        ``simulate(..., keep_runs=True)``; a ValueError when they were not kept)."""
+        """Per-run results: columns ``survived`` and ``lost``, indexed by run. Needs the per-run
+        arrays: simulate with ``keep_runs=True`` (else :class:`RunsNotKept`)."""
         import pandas as pd
 
-        if not self.runs_kept:
-            raise ValueError("the per-run arrays were not kept: simulate(..., keep_runs=True) keeps them")
-
-        return pd.DataFrame({"survived": self.survived, "lost": self.lost},
+        per = self._runs("runs_frame()")
+        return pd.DataFrame({"survived": per.survived, "lost": per.lost},
                             index=pd.RangeIndex(self.runs, name="run"))
 
 
@@ -437,20 +419,18 @@ class _Summaries:
 
 @dataclass
 class _Chunk:
-    """What a chunk sends back: its runs counted (survived, lost), per-tile loss counts, and when
-    the runs are kept, per-run survival and losses and the final masks in compact form (distinct
-    final masks as bool rows, and each run's row index)."""
+    """What a chunk sends back: its runs, survivals, runs per number of lost components and per
+    lost tile; with ``keep_runs``, also per-run survival and losses and the final masks in compact
+    form (distinct final masks as bool rows, and each run's row index)."""
 
     runs: int
-    tally: FlightTally
+    survivals: int
+    lost_counts: np.ndarray
     tile_lost: np.ndarray
-    survived: np.ndarray | None = None
-    lost: np.ndarray | None = None
-    rows: np.ndarray | None = None
-    row_index: np.ndarray | None = None
+    per_run: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
-def _summarise(model: FlightModel, sid: np.ndarray, keep: bool = True) -> _Chunk:
+def _summarise(model: FlightModel, sid: np.ndarray, keep_runs: bool = False) -> _Chunk:
     uniq, inv = _unique_inverse(sid)
     summ = _Summaries.of(model)
     summ.cover(model, int(uniq[-1]) + 1 if len(uniq) else 0)
@@ -460,14 +440,13 @@ def _summarise(model: FlightModel, sid: np.ndarray, keep: bool = True) -> _Chunk
     lost = summ.lost[uniq]
     counts = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
     tile_lost = counts @ (~rows).astype(np.int64) if nt else np.zeros(0, dtype=np.int64)
-    tally = FlightTally(int(counts[surv].sum()), Counts())
-    for v, c in zip(lost.tolist(), counts.tolist()):
-        tally.lost.counts[v] = tally.lost.counts.get(v, 0) + c
-    out = _Chunk(len(sid), tally, tile_lost.astype(np.int64))
-    if keep:
+    lost_counts = np.zeros(int(lost.max(initial=0)) + 1, dtype=np.int64)
+    np.add.at(lost_counts, lost.astype(np.int64), counts)
+    per_run = None
+    if keep_runs:
         index_type = np.int32 if len(uniq) < 2**31 else np.int64
-        out.survived, out.lost, out.rows, out.row_index = surv[inv], lost[inv], rows, inv.astype(index_type)
-    return out
+        per_run = (surv[inv], lost[inv], rows, inv.astype(index_type))
+    return _Chunk(len(sid), int(counts[surv].sum()), lost_counts, tile_lost.astype(np.int64), per_run)
 
 
 # -- workers --------------------------------------------------------------------------------------
@@ -483,18 +462,18 @@ def _resolve_policy(spec: Any, model: FlightModel, attacks: tuple[Attack, ...]) 
     raise InputError("bad `policy`", key="policy", value=spec, expected="'default', 'optimal' or a Policy object")
 
 
-def _build_job(job: tuple[Ship, tuple[Attack, ...], Any, bool]) -> tuple[FlightModel, tuple[Attack, ...], Policy,
-                                                                         bool]:
-    ship, attacks, spec, keep = job
+def _build_job(job: tuple[Ship, tuple[Attack, ...], Any, bool]) \
+        -> tuple[FlightModel, tuple[Attack, ...], Policy, bool]:
+    ship, attacks, spec, keep_runs = job
     model = FlightModel(ship)
-    return model, attacks, _resolve_policy(spec, model, attacks), keep
+    return model, attacks, _resolve_policy(spec, model, attacks), keep_runs
 
 
 def _run_chunk(blob: bytes, seed: int, index: int, n: int) -> _Chunk:
-    """One chunk in a worker process: ``blob`` is the pickled (ship, attacks, policy spec, keep the
-    runs); the flight model is built once per worker and reused by its later chunks."""
-    model, attacks, policy, keep = worker_payload(blob, _build_job)
-    return _summarise(model, _flights(model, attacks, policy, chunk_rng(seed, index), n), keep)
+    """One chunk in a worker process: ``blob`` is the pickled (ship, attacks, policy spec,
+    keep_runs); the flight model is built once per worker and reused by its later chunks."""
+    model, attacks, policy, keep_runs = worker_payload(blob, _build_job)
+    return _summarise(model, _flights(model, attacks, policy, chunk_rng(seed, index), n), keep_runs)
 
 
 # -- argument handling ----------------------------------------------------------------------------
@@ -519,7 +498,7 @@ def simulate(
     max_runs: int = 10_000_000,
     progress: Progress | None = None,
     model: FlightModel | None = None,
-    keep_runs: bool | None = None,
+    keep_runs: bool = False,
 ) -> SimulationResult:
     """Monte Carlo odds of a sequence of attacks: the sampled twin of :func:`shipcheck.odds.odds`.
 
@@ -537,7 +516,8 @@ def simulate(
     policy
         ``"default"`` (docs/flight-model.md), ``"optimal"`` or a :class:`~shipcheck.flight.Policy`.
     batch
-        Runs per chunk. Memory is O(batch) per worker; chunk ``i`` draws from
+        Runs per chunk. Memory is O(batch) per worker (about :data:`CHUNK_RUN_BYTES` bytes a run of
+        a chunk), whatever ``runs`` is; chunk ``i`` draws from
         ``SeedSequence(entropy=seed, spawn_key=(i,))``, so ``batch`` is part of the stream.
     workers
         Worker processes: None or 1 runs in this process; N > 1 uses a process pool (see
@@ -557,21 +537,22 @@ def simulate(
     model
         A :class:`FlightModel` of ``ship`` to reuse (and fill) its memoised transitions.
     keep_runs
-        Keep the per-run arrays (``survived``, ``lost``, ``final_masks``, :meth:`runs_frame
-        <SimulationResult.runs_frame>`): True, False, or None (the default) for up to
-        :data:`KEEP_RUNS` runs. The summaries are exact counts added up chunk by chunk, so without
-        the per-run arrays memory does not grow with the runs (the command line keeps none).
+        Also keep the per-run arrays (``survived``, ``lost``, ``final_masks``, ``runs_frame()``):
+        about :data:`RUN_BYTES` bytes a run, plus ``tiles`` bytes a run for the final masks while
+        ``runs x tiles`` stays below :data:`MASK_LIMIT_BYTES`. Off by default: the summaries,
+        ``to_dict()`` and ``to_frame()`` need only the counts.
 
     Returns
     -------
     SimulationResult
-        Summaries with 95 % intervals, and the per-run arrays when kept.
+        Exact counts of the runs, summaries with 95 % intervals and, with ``keep_runs``, the
+        per-run arrays.
 
     Raises
     ------
     InputError
-        A bad argument (named in the message), or ``runs`` whose per-run arrays (about
-        :data:`RUN_BYTES` bytes a run), when kept, would not fit in the memory available.
+        A bad argument (named in the message), a ``batch`` whose chunk would not fit in the memory
+        available, or with ``keep_runs`` ``runs`` whose per-run arrays would not.
 
     Examples
     --------
@@ -584,11 +565,9 @@ def simulate(
     atk = as_attacks(attacks)
     if not isinstance(ship, Ship):
         raise InputError("bad `ship`", key="ship", value=type(ship).__name__, expected="a Ship")
-    from .validate import runs as valid_runs
-
-    runs = positive_int("runs", runs)
+    runs = valid.runs(runs, maximum=MAX_RUNS_FLIGHT)
     batch = positive_int("batch", batch)
-    max_runs = positive_int("max_runs", max_runs)
+    max_runs = valid.runs(max_runs, key="max_runs", maximum=MAX_RUNS_FLIGHT)
     if workers is not None:
         workers = positive_int("workers", workers)
     if precision is not None:
@@ -600,18 +579,20 @@ def simulate(
     if progress is not None and not callable(progress):
         raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
                          expected="a callable(done_runs, total_runs) or None")
+    if not isinstance(keep_runs, bool):
+        raise InputError("bad `keep_runs`", key="keep_runs", value=keep_runs, expected="True or False")
     check_scheduler(scheduler)
-    if keep_runs is not None and not isinstance(keep_runs, bool):
-        raise InputError("bad `keep_runs`", key="keep_runs", value=keep_runs, expected="True, False or None")
     s = seed_of(rng, seed)
     total = max_runs if precision is not None else runs
-    keep = total <= KEEP_RUNS if keep_runs is None else keep_runs
-    if keep:
+    in_flight = min(batch, total) * CHUNK_RUN_BYTES * (1 if workers is None or scheduler is not None
+                                                       else min(workers, -(-total // batch)))
+    check_memory(in_flight, key="batch", value=batch, what=f"chunks of {min(batch, total):,} runs",
+                 per=CHUNK_RUN_BYTES)
+    if keep_runs:
         masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
         check_memory(total * RUN_BYTES + masks,
                      key="max_runs" if precision is not None else "runs", value=total,
                      what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
-    valid_runs(total, key="max_runs" if precision is not None else "runs")
     if model is None:
         model = FlightModel(ship)
     elif not isinstance(model, FlightModel) or model.ship != ship:
@@ -627,56 +608,70 @@ def simulate(
     n_chunks = -(-total // batch)
 
     def local(i: int, n: int) -> _Chunk:
-        return _summarise(model, _flights(model, atk, pol, chunk_rng(s, i), n), keep)
+        return _summarise(model, _flights(model, atk, pol, chunk_rng(s, i), n), keep_runs)
 
-    chunks: list[_Chunk] = []  # kept only with the runs
-    tally = FlightTally()
-    tile_lost = np.zeros(model.n, dtype=np.int64)
-    done = 0
+    total_counts = _Totals(model.n)
+    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     converged = False
-    with chunk_runner(_run_chunk, (ship, atk, spec, keep), seed=s, n_chunks=n_chunks, workers=workers,
+    with chunk_runner(_run_chunk, (ship, atk, spec, keep_runs), seed=s, n_chunks=n_chunks, workers=workers,
                       scheduler=scheduler, local=local, what="`policy`") as run, \
             closing(run(_plan(runs, batch, precision, max_runs))) as results:
         for c in results:
-            if keep:
-                chunks.append(c)
-            tally.merge(c.tally)
-            tile_lost += c.tile_lost.reshape(model.n)
-            done += c.runs
+            total_counts.add(c)
+            if c.per_run is not None:
+                kept.append(c.per_run)
             if progress is not None:
-                progress(done, total)
+                progress(total_counts.runs, total)
             if precision is not None:
-                lo, hi = _wilson(tally.survived, done)
+                lo, hi = _wilson(total_counts.survivals, total_counts.runs)
                 if hi - lo <= precision:
                     converged = True
                     break
     notes = []
-    if keep_runs is None and not keep:
-        notes.append(f"the per-run arrays were not kept (more than {KEEP_RUNS:,} runs): keep_runs=True keeps them")
-    return _assemble(ship, atk, pol.name, s, batch, precision, converged, model.n, done, tally, tile_lost,
-                     chunks if keep else None, notes)
-
-
-def _assemble(ship: Ship, atk: tuple[Attack, ...], policy: str, seed: int, batch: int,
-              precision: float | None, converged: bool, n_tiles: int, runs: int, tally: FlightTally,
-              tile_lost: np.ndarray, chunks: list[_Chunk] | None, notes: list[str]) -> SimulationResult:
-    survived: Any = NOT_KEPT
-    lost: Any = NOT_KEPT
-    masks: tuple[tuple[np.ndarray, np.ndarray], ...] | None = None
-    if chunks is not None:
-        survived = np.concatenate([c.survived for c in chunks if c.survived is not None])
-        lost = np.concatenate([c.lost for c in chunks if c.lost is not None])
-        survived.setflags(write=False)
-        lost.setflags(write=False)
-        if runs * n_tiles < MASK_LIMIT_BYTES:
-            masks = tuple((c.rows, c.row_index) for c in chunks if c.rows is not None and c.row_index is not None)
-        else:
-            notes.append(f"final_masks not kept: {runs} runs x {n_tiles} tiles exceed {MASK_LIMIT_BYTES} bytes")
     if precision is not None and not converged:
         notes.append(f"max_runs reached before the 95 % interval of p_survive narrowed to {precision}")
-    tile_lost.setflags(write=False)
-    return SimulationResult(ship, atk, policy, runs, seed, survived, lost, tile_lost, masks, batch,
-                            precision, tuple(notes), tally)
+    return total_counts.result(ship, atk, pol.name, s, batch, precision, notes, kept if keep_runs else None)
+
+
+class _Totals:
+    """The counts of the chunks seen so far, added up as they arrive."""
+
+    def __init__(self, n_tiles: int) -> None:
+        self.runs = 0
+        self.survivals = 0
+        self.lost_counts = np.zeros(1, dtype=np.int64)
+        self.tile_lost = np.zeros(n_tiles, dtype=np.int64)
+
+    def add(self, c: _Chunk) -> None:
+        self.runs += c.runs
+        self.survivals += c.survivals
+        if len(c.lost_counts) > len(self.lost_counts):
+            self.lost_counts = np.concatenate(
+                [self.lost_counts, np.zeros(len(c.lost_counts) - len(self.lost_counts), dtype=np.int64)])
+        self.lost_counts[:len(c.lost_counts)] += c.lost_counts
+        self.tile_lost += c.tile_lost.reshape(self.tile_lost.shape)
+
+    def result(self, ship: Ship, atk: tuple[Attack, ...], policy: str, seed: int, batch: int,
+               precision: float | None, notes: list[str],
+               kept: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None) -> SimulationResult:
+        per_run = None
+        if kept is not None:
+            n_tiles = len(self.tile_lost)
+            survived = np.concatenate([k[0] for k in kept]) if kept else np.zeros(0, dtype=bool)
+            lost = np.concatenate([k[1] for k in kept]) if kept else np.zeros(0, dtype=np.int16)
+            masks = None
+            if self.runs * n_tiles < MASK_LIMIT_BYTES:
+                masks = tuple((k[2], k[3]) for k in kept)
+            else:
+                notes.append(f"final_masks not kept: {self.runs} runs x {n_tiles} tiles exceed "
+                             f"{MASK_LIMIT_BYTES} bytes")
+            for a in (survived, lost):
+                a.setflags(write=False)
+            per_run = _PerRun(survived, lost, masks)
+        for a in (self.lost_counts, self.tile_lost):
+            a.setflags(write=False)
+        return SimulationResult(ship, atk, policy, self.runs, seed, self.survivals, self.lost_counts,
+                                self.tile_lost, per_run, batch, precision, tuple(notes))
 
 
 def simulate_naive(
@@ -711,5 +706,7 @@ def simulate_naive(
         for k in range(m.n):
             if not st[0] >> k & 1:
                 tile_lost[k] += 1
-    return SimulationResult(ship, atk, pol.name, runs, s, survived, lost, tile_lost, None, 1, None,
+    lost_counts = np.bincount(lost.astype(np.int64), minlength=1)
+    return SimulationResult(ship, atk, pol.name, runs, s, int(np.count_nonzero(survived)), lost_counts, tile_lost,
+                            _PerRun(survived, lost, None), 1, None,
                             ("simulate_naive: per-run loop, Python random stream",))

@@ -607,6 +607,8 @@ class OptimalPolicy(Policy):
         """The decisions worth trying against a damaging roll: every defence, each paid in the ways
         no other way dominates, dominated next states dropped."""
         k = self.k
+        if self._prefer is None:  # asked through decide() before any value was worked out
+            self._layers()
         assert self._prefer is not None
         side, hits = eff
         mask = p & k.full

@@ -30,8 +30,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
 from .errors import InputError
-from .validate import available_memory as available_memory
-from .validate import check_memory as check_memory
+from .validate import available_memory, check_memory
 
 __all__ = [
     "CONNECT_TIMEOUT",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Iterable
@@ -12,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from .data import data_path
-from .errors import Collector, InputError, Locator, UnknownNameError, printable, read_text_file, read_toml, suggest
+from .errors import (
+    Collector,
+    InputError,
+    Locator,
+    UnknownNameError,
+    check_type,
+    printable,
+    read_text_file,
+    read_toml,
+    suggest,
+)
 from .model import (
     CREW_VALUES,
     GOODS,
@@ -21,7 +33,6 @@ from .model import (
     Ship,
     Tile,
 )
-from .shipwrite import dump_ship
 from .topology import BOARD_BYTES, BUILTIN_CLASSES, Board, builtin_board, parse_board
 
 EDITIONS = ("2007", "2021")
@@ -477,45 +488,288 @@ def _check_load(raw: dict[str, Any], kind: str, attr: dict[str, Any], err: Any, 
             col.add(err("red goods need special slots", "goods", goods, f"at most {red_room} red"))
 
 
+# -- writing --------------------------------------------------------------------------------------
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else _toml_string(k)
+
+
+def _toml_string(v: str) -> str:
+    out = []
+    for ch in v:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return _toml_string(v)
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return v.isoformat()
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(type(v))
+
+
+def toml_text(doc: dict[str, Any]) -> str:
+    """TOML text of a document shaped like a ship file: top-level values, arrays of tables
+    (``[[tile]]``), and tables one level deep (``[meta]``); deeper tables are written inline.
+
+    Raises :class:`InputError` for a value TOML cannot hold (None, a non-string key).
+    """
+    head: list[str] = []
+    body: list[str] = []
+    try:
+        for k, v in doc.items():
+            if not isinstance(k, str):
+                raise TypeError(type(k))
+            if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                for table in v:
+                    body += ["", f"[[{_toml_key(k)}]]", *(f"{_toml_key(a)} = {_toml_value(b)}" for a, b in table.items())]
+            elif isinstance(v, dict):
+                body += ["", f"[{_toml_key(k)}]", *(f"{_toml_key(a)} = {_toml_value(b)}" for a, b in v.items())]
+            else:
+                head.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    except (TypeError, AttributeError, RecursionError) as exc:
+        raise InputError("a value TOML cannot hold", value=str(exc),
+                         expected="strings, numbers, booleans, lists and tables (no null)") from None
+    return "\n".join(head + body) + "\n"
+
+
+def _dump_body(t: Tile | AsideTile) -> list[str]:
+    """A tile's identity: its catalogue id, or its kind, sides and attributes."""
+    if t.id:
+        return [f"id = {_toml_value(t.id)}"]
+    return [f"kind = {_toml_value(t.kind)}", f"sides = {_toml_value(t.sides)}",
+            *(f"{k} = {_toml_value(v)}" for k, v in t.attrs)]
+
+
+def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
+    """Format-1 text of a ship; loading it gives an equal ship."""
+    check_type(ship, Ship, "ship", "a Ship (see load_ship)")
+    b = ship.board
+    out = []
+    if comment:
+        out += [f"# {line}" for line in comment.splitlines()]
+    out.append("format = 1")
+    ref = ship.board_ref
+    if ref is None and b.source and Path(b.source).parent == data_path("boards"):
+        ref = "II" if b.name == "II-2021" else b.name  # a built-in board built in code
+    if ref and ref in BUILTIN_CLASSES:
+        out.append(f"class = {_toml_value(ref)}")
+    else:
+        out.append(f"board = {_toml_value(ship.board_ref or b.source or b.name)}")
+    if ship.edition != "2007":
+        out.append(f"edition = {_toml_value(ship.edition)}")
+    if ship.name is not None:
+        out.append(f"name = {_toml_value(ship.name)}")
+    if ship.front is not None:
+        out.append(f"front = {_toml_value(ship.front)}")
+    if ship.dice:
+        out.append(f"dice = {_toml_value(list(ship.dice))}")
+    for t in ship.tiles:
+        if t.implied:
+            continue
+        out.append("")
+        out.append("[[tile]]")
+        out.append(f"at = {_toml_value(b.cell_name(t.at))}")
+        out += _dump_body(t)
+        if t.rot:
+            out.append(f"rot = {t.rot * 90}")
+        if t.crew is not None:
+            out.append(f"crew = {_toml_value(t.crew)}")
+        if t.charge is not None:
+            out.append(f"charge = {t.charge}")
+        if t.goods:
+            out.append(f"goods = {_toml_value(list(t.goods))}")
+    for a in ship.aside:
+        out.append("")
+        out.append("[[aside]]")
+        out += _dump_body(a)
+    if ship.meta:
+        out.append("")
+        out.append("[meta]")
+        for k, v in ship.meta:
+            out.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    return "\n".join(out) + "\n"
+
+
 # -- editing and saving ---------------------------------------------------------------------------
 def edit_ship_text(text: str, ship: Ship, removed: Iterable[int], *, board_ref: str | None = None,
                    base_dir: str | Path | None = None) -> str:
     """The ship file ``text`` (of ``ship``) with the tiles on the squares ``removed`` taken out and,
-    when given, `board` set to ``board_ref``; comments, key order and layout kept (tomlkit).
-
-    The result is parsed back (resolving a board path from ``base_dir``, where it will be saved)
-    and must equal the expected ship; when it does not (an unusual file layout), the ship is
-    written anew by :func:`dump_ship` instead, which loses the comments but never the meaning.
-    """
-    gone = set(removed)
-    expected = ship.without(gone)
+    when given, `board` set to ``board_ref``; comments, key order and layout kept (see
+    :func:`rewrite_ship_text`)."""
+    expected = ship.without(set(removed))
     if board_ref is not None:
         expected = replace(expected, board_ref=board_ref)
+    return rewrite_ship_text(text, expected, base_dir=base_dir)
+
+
+def _tile_keys(t: Tile | AsideTile, board: Board | None) -> dict[str, Any]:
+    """The keys of a tile's table, in the order :func:`dump_ship` writes them (plain values)."""
+    d: dict[str, Any] = {}
+    if isinstance(t, Tile) and board is not None:
+        d["at"] = board.cell_name(t.at)
+    if t.id:
+        d["id"] = t.id
+    else:
+        d.update({"kind": t.kind, "sides": t.sides, **dict(t.attrs)})
+    if isinstance(t, Tile):
+        if t.rot:
+            d["rot"] = t.rot * 90
+        if t.crew is not None:
+            d["crew"] = t.crew
+        if t.charge is not None:
+            d["charge"] = t.charge
+        if t.goods:
+            d["goods"] = list(t.goods)
+    return d
+
+
+def _set_keys(table: Any, want: dict[str, Any]) -> None:
+    """Make a tomlkit table hold exactly ``want``: equal values stay as written (with their comments),
+    changed ones are replaced in place, missing ones appended, others removed (``rot = 0`` stays)."""
+    import tomlkit
+
+    for k in [k for k in table if k not in want]:
+        if not (k == "rot" and table[k] == 0 and "rot" not in want):
+            del table[k]
+    for k, v in want.items():
+        old = table.get(k)
+        if old is not None and (old.unwrap() if hasattr(old, "unwrap") else old) == v:
+            continue
+        if isinstance(v, dict):
+            inline = tomlkit.inline_table()
+            inline.update(v)
+            table[k] = inline
+        else:
+            table[k] = v
+
+
+def _identity(t: Tile) -> tuple[Any, ...]:
+    """What a tile is, wherever it stands and however it is turned."""
+    return (t.id, t.kind, t.sides, t.attrs)
+
+
+def _no_square(*_args: Any, **_kw: Any) -> Exception:
+    return ValueError("square")
+
+
+def rewrite_ship_text(text: str, ship: Ship, *, base_dir: str | Path | None = None) -> str:
+    """The ship file ``text`` rewritten to hold ``ship``, keeping the comments, key order and layout of
+    everything that did not change (tomlkit).
+
+    Each ``[[tile]]`` table of the text is matched to a tile of ``ship`` by its square: an equal tile
+    keeps its table as it is, a changed one has its changed keys rewritten in place, and a tile that
+    moved keeps its table with a new ``at`` (matched by what the tile is). Tiles no longer on the ship
+    lose their tables; new ones are appended. Top-level keys are set, added or removed as ``ship``
+    says, and ``[[aside]]`` and ``[meta]`` rewritten when they differ.
+
+    The result is parsed back (resolving a board path from ``base_dir``, where it will be saved) and
+    must equal ``ship``; when it does not (a text that does not parse, an unusual layout), the ship
+    is written anew by :func:`dump_ship` instead, which loses the comments but never the meaning.
+    """
     try:
-        import tomlkit
-
-        doc = tomlkit.parse(text)
-
-        def no_square(*_: Any, **__: Any) -> Exception:
-            return ValueError("square")
-
-        tiles = doc.get("tile")
-        if tiles is not None:
-            drop = [n for n, raw in enumerate(tiles)
-                    if _resolve_at(raw.unwrap().get("at") if hasattr(raw, "unwrap") else raw.get("at"),
-                                   ship.board, no_square) in gone]
-            for n in reversed(drop):
-                del tiles[n]
-            if not len(tiles):
-                del doc["tile"]
-        if board_ref is not None and "board" in doc:
-            doc["board"] = board_ref
-        out = tomlkit.dumps(doc)
-        if parse_ship(out, base_dir=base_dir) == expected:
+        out = _rewrite(text, ship, base_dir)
+        if out is not None and parse_ship(out, base_dir=base_dir, edition=ship.edition) == ship:
             return out
     except Exception:  # any surprise in the edit: the plain writer below is always right
         pass
-    return dump_ship(expected)
+    return dump_ship(ship)
+
+
+def _rewrite(text: str, ship: Ship, base_dir: str | Path | None) -> str | None:
+    import tomlkit
+
+    old = parse_ship(text, base_dir=base_dir, edition=ship.edition)
+    if old.board != ship.board:
+        return None
+    b = ship.board
+    doc = tomlkit.parse(text)
+    top: dict[str, Any] = {"format": 1}
+    ref = ship.board_ref or old.board_ref
+    top["class" if ref in BUILTIN_CLASSES else "board"] = ref
+    if ship.edition != "2007" or "edition" in doc:
+        top["edition"] = ship.edition
+    for key, value in (("name", ship.name), ("front", ship.front), ("dice", list(ship.dice) or None)):
+        if value is not None:
+            top[key] = value
+    for k in ("name", "front", "dice", "edition", "class", "board"):
+        if k in doc and k not in top:
+            del doc[k]
+    for k, v in top.items():
+        if k not in doc or doc[k] != v:
+            doc[k] = v
+
+    wanted = {t.at: t for t in ship.tiles if not t.implied}
+    before = {t.at: t for t in old.tiles if not t.implied}
+    tables = doc.get("tile")
+    placed: set[int] = set()
+    if tables is not None:
+        squares = [_resolve_at(raw.unwrap().get("at") if hasattr(raw, "unwrap") else raw.get("at"), b, _no_square)
+                   for raw in tables]
+        # a table stays on its square while a tile of the same kind stands there (edited in place)
+        target: dict[int, int | None] = {
+            n: sq if sq in wanted and wanted[sq].kind == before[sq].kind else None for n, sq in enumerate(squares)}
+        placed = {sq for sq in target.values() if sq is not None}
+        for n, sq in target.items():
+            if sq is None:  # its tile left the square: follow the same tile to a square it now stands on
+                ident = _identity(before[squares[n]])
+                dest = next((x for x, t in wanted.items() if x not in placed and _identity(t) == ident), None)
+                if dest is not None:
+                    target[n] = dest
+                    placed.add(dest)
+        for n, sq in target.items():
+            if sq is not None:
+                _set_keys(tables[n], _tile_keys(wanted[sq], b))
+        for n in sorted((n for n, sq in target.items() if sq is None), reverse=True):
+            del tables[n]
+        if not len(tables):
+            del doc["tile"]
+    new_tiles = [t for sq, t in sorted(wanted.items()) if sq not in placed]
+    if new_tiles:
+        if "tile" not in doc:
+            doc.append("tile", tomlkit.aot())
+        for t in new_tiles:
+            table = tomlkit.table()
+            _set_keys(table, _tile_keys(t, b))
+            table.add(tomlkit.nl())  # a blank line before whatever follows
+            doc["tile"].append(table)
+
+    if old.aside != ship.aside:
+        if "aside" in doc:
+            del doc["aside"]
+        if ship.aside:
+            aot = tomlkit.aot()
+            for a in ship.aside:
+                table = tomlkit.table()
+                _set_keys(table, _tile_keys(a, None))
+                aot.append(table)
+            doc.append("aside", aot)
+    if old.meta != ship.meta:
+        if "meta" in doc:
+            del doc["meta"]
+        if ship.meta:
+            doc.append("meta", dict(ship.meta))
+    return tomlkit.dumps(doc).rstrip("\n") + "\n"
 
 
 def save_text(path: str | Path, text: str | bytes, *, overwrite: bool = False) -> None:

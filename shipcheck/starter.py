@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 
 from .errors import InputError
-from .shipwrite import _toml_string
+from .shipfile import _toml_string
 from .topology import BUILTIN_CLASSES, Board, builtin_board
 
 # (row offset, col offset, kind, sides, extra lines) around the pilot cabin; sides N E S W at rotation 0

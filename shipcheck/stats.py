@@ -635,9 +635,10 @@ def _fold(items: list[str], width: int) -> list[str]:
     return out
 
 
-def render_stats(s: ShipStats, *, width: int | None = None) -> str:
+def render_stats(s: ShipStats, *, width: int | None = None, quiet: bool = False) -> str:
     """A plain-text report (no colour, tables as aligned text) for the terminal; with ``width``,
-    long lines and the attack table's last column fold to that many characters."""
+    long lines and the attack table's last column fold to that many characters; ``quiet`` leaves
+    the notes out."""
     ship = s.ship
     cell = ship.board.cell_text
     lines: list[str] = []
@@ -648,7 +649,7 @@ def render_stats(s: ShipStats, *, width: int | None = None) -> str:
         lines.append("Construction: legal" + (f" (warnings: {', '.join(c.warnings)})" if c.warnings else ""))
     else:
         lines.append(f"Construction: ILLEGAL ({', '.join(c.errors)}) — figures are for the ship as written")
-    for n in c.notes:
+    for n in () if quiet else c.notes:
         lines.append(f"  note: {n}")
     lines.append("")
 
@@ -723,7 +724,7 @@ def render_stats(s: ShipStats, *, width: int | None = None) -> str:
         for head, items in zip(left, targets, strict=True):
             lines.append(head.rstrip())
             lines.extend(" " * under + more for more in _fold(items, max(12, width - under)))
-    if s.notes:
+    if s.notes and not quiet:
         lines.append("")
         lines.extend(f"note: {n}" for n in s.notes)
     if width:

@@ -16,9 +16,26 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Z95", "Counts"]
+__all__ = ["Z95", "Counts", "sums_mean_ci", "sums_mean_se"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def sums_mean_se(n: int, total: int, total_sq: int) -> float:
+    """The standard error of the mean, s / sqrt(n) (s the sample deviation; 0 for fewer than two), of
+    ``n`` whole numbers known by their sum and the sum of their squares (what a summary streamed
+    chunk by chunk keeps): the sample variance is worked out exactly before its square root, so it
+    is the correctly rounded value that ``numpy.std(ddof=1) / sqrt(n)`` approximates."""
+    if n < 2:
+        return 0.0
+    return math.sqrt(Fraction(n * total_sq - total * total, n * (n - 1))) / math.sqrt(n)
+
+
+def sums_mean_ci(n: int, total: int, total_sq: int) -> tuple[float, tuple[float, float]]:
+    """The mean of ``n`` whole numbers known by their sum and the sum of their squares, and its 95 %
+    normal interval, mean +- 1.96 standard errors (:func:`sums_mean_se`)."""
+    m, h = total / n, Z95 * sums_mean_se(n, total, total_sq)
+    return m, (m - h, m + h)
 
 
 class Counts:
@@ -83,21 +100,19 @@ class Counts:
         return self.total / n if n else math.nan
 
     @property
+    def squares(self) -> int:
+        """The sum of the values' squares (exact)."""
+        return sum(v * v * c for v, c in self.counts.items())
+
+    @property
     def se(self) -> float:
-        """Standard error of the mean, s / sqrt(n), s the sample deviation (0 for fewer than two runs)."""
-        n = self.n
-        if n < 2:
-            return 0.0
-        s = self.total
-        ss = sum(v * v * c for v, c in self.counts.items())
-        var = Fraction(n * ss - s * s, n * (n - 1))  # the sample variance, exact
-        return math.sqrt(var / n)
+        """Standard error of the mean (:func:`sums_mean_se`)."""
+        return sums_mean_se(self.n, self.total, self.squares)
 
     @property
     def ci(self) -> tuple[float, float]:
-        """The mean's 95 % normal interval, mean +- 1.96 standard errors."""
-        m, h = self.mean, Z95 * self.se
-        return (m - h, m + h)
+        """The mean's 95 % normal interval (:func:`sums_mean_ci`)."""
+        return sums_mean_ci(self.n, self.total, self.squares)[1]
 
     def distribution(self) -> dict[int, float]:
         """Share of runs per value (values that occurred only), in order."""

@@ -25,21 +25,28 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError, short_repr, suggest
+from .defaults import ROUNDS
+from .errors import InputError, check_type, short_repr, suggest
+from .errors import shown_value as _shown
 
 if TYPE_CHECKING:
     from .model import Ship
+    from .round.deck import Deck
 
 __all__ = [
     "OPTIONS",
     "as_option",
+    "available_memory",
     "callback",
+    "check_memory",
     "choice",
     "count",
+    "deck",
     "edition",
     "flag",
     "instance",
@@ -65,32 +72,12 @@ OPTIONS: dict[str, str] = {
 
 #: the editions whose cards and tiles the tool ships
 EDITIONS = ("2007", "2021")
-#: the rounds the simulator flies (the keys of ``[round.N]`` in ``tiles/rounds.toml``)
-ROUNDS = ("learning", "1", "2", "3", "3a")
 
 
 def _bad(key: str, value: Any, expected: str, hint: str | None = None, what: str | None = None) -> InputError:
     return InputError(what or f"bad `{key}`", key=key, value=value, expected=expected, hint=hint)
 
 
-class _Plain(str):
-    """Text a message shows as it is, without quotes."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _shown(value: Any) -> Any:
-    """The value as a message shows it: numbers and strings as they are, None as None, any other
-    object as ``<its type>`` (its repr could be long, or fail)."""
-    if value is None:
-        return _Plain("None")
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return value
-    return _Plain(f"<{type(value).__name__}>")
-
-
-shown = _shown  # the same, for validators kept beside what they validate (round.deck.as_deck)
 
 
 def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputError:
@@ -104,14 +91,26 @@ def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputErr
 
 
 def instance(value: Any, kind: type | tuple[type, ...], *, key: str, expected: str) -> Any:
-    """``value`` when it is an instance of ``kind``; an InputError naming ``key`` otherwise."""
-    if isinstance(value, kind) and not (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple)
-                                                                                 else (kind,))):
-        return value
-    raise _bad(key, _shown(value), expected)
+    """``value`` when it is an instance of ``kind``; an InputError naming ``key`` otherwise
+    (:func:`shipcheck.errors.check_type`, which :mod:`shipcheck.errors`' own users call)."""
+    check_type(value, kind, key, expected)
+    return value
 
 
-# -- memory ---------------------------------------------------------------------------------------
+# -- numbers --------------------------------------------------------------------------------------
+def count(value: Any, *, key: str, minimum: int = 1, maximum: int | None = None) -> int:
+    """``value`` as an int from ``minimum`` to ``maximum``: a whole number (numpy's too), not a bool,
+    a float or a string."""
+    span = f"an integer >= {minimum}" if maximum is None else f"an integer from {minimum} to {maximum}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise _bad(key, _shown(value), span)
+    v = int(value)
+    if v < minimum or (maximum is not None and v > maximum):
+        raise _bad(key, v, span)
+    return v
+
+
+# -- memory: runs whose arrays cannot fit are refused before they start ----------------------------
 def available_memory() -> int | None:
     """Bytes of memory available to new allocations (``MemAvailable``), or None when unknown."""
     try:
@@ -145,35 +144,18 @@ def check_memory(needed: int, *, key: str, value: Any, what: str, per: int = 0) 
                          key=key, value=value, expected=bound)
 
 
-# -- numbers --------------------------------------------------------------------------------------
-def count(value: Any, *, key: str, minimum: int = 1, maximum: int | None = None) -> int:
-    """``value`` as an int from ``minimum`` to ``maximum``: a whole number (numpy's too), not a bool,
-    a float or a string."""
-    span = f"an integer >= {minimum}" if maximum is None else f"an integer from {minimum} to {maximum}"
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise _bad(key, _shown(value), span)
-    v = int(value)
-    if v < minimum or (maximum is not None and v > maximum):
-        raise _bad(key, v, span)
-    return v
-
-
-#: the most runs one call flies: summaries stream, so memory is no limit, but more would take days
-MAX_RUNS = 10**10
-
-
-def runs(value: Any, *, key: str = "runs", minimum: int = 1, run_bytes: int = 0,
+def runs(value: Any, *, key: str = "runs", minimum: int = 1, maximum: int | None = None, run_bytes: int = 0,
          what: str = "keeping the results of") -> int:
-    """A number of runs, at least ``minimum`` and at most :data:`MAX_RUNS`; with ``run_bytes`` (the
-    memory one run keeps), refused up front when the runs could not fit in the memory available
-    (the message gives the estimate and what is available), rather than growing until the machine
-    runs out."""
+    """A number of runs, from ``minimum`` to ``maximum`` (the most one call takes: more would run
+    for hours or days, see :mod:`shipcheck.defaults`); with ``run_bytes`` (the memory one run keeps),
+    refused up front when the runs could not fit in the memory available (the message gives the
+    estimate and what is available), rather than growing until the machine runs out."""
     n = count(value, key=key, minimum=minimum)
+    if maximum is not None and n > maximum:
+        raise _bad(key, n, f"at most {maximum:,} runs a call: more would run for hours or days; pool the runs of "
+                           "several seeds instead", what=f"too many runs for one call ({n:,})")
     if run_bytes:
         check_memory(n * run_bytes, key=key, value=n, what=f"{what} {n:,} runs", per=run_bytes)
-    if n > MAX_RUNS:
-        raise InputError(f"{n:,} runs are more than one call flies (days of work at the least): split them into "
-                         "calls of different seeds", key=key, value=n, expected=f"at most {MAX_RUNS:,}")
     return n
 
 
@@ -189,6 +171,9 @@ def top(value: Any, *, key: str = "top") -> int | None:
     if value is None:
         return None
     return count(value, key=key, minimum=1)
+
+
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 
 
 def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") -> dict[str, float]:
@@ -211,7 +196,9 @@ def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") ->
         if k not in defaults:
             raise _bad(key, k, ", ".join(defaults), hint=suggest(k, defaults), what="unknown weight")
         x: float | None = None
-        if isinstance(v, (numbers.Real, str)) and not isinstance(v, bool):
+        if isinstance(v, str) and not _PLAIN_NUMBER.fullmatch(v.strip()):
+            x = None  # float() also reads "1_0" and other scripts' digits ("٣"): a user means neither
+        elif isinstance(v, (numbers.Real, str)) and not isinstance(v, bool):
             try:
                 x = float(v)
             except (ValueError, OverflowError):
@@ -239,7 +226,7 @@ def choice(value: Any, choices: Iterable[str], *, key: str, what: str | None = N
 def round_key(value: Any, *, key: str = "round", rounds: Sequence[str] | None = None) -> str:
     """A round as the key of ``[round.N]``: ``1``, ``"1"``, ``" 3A "``, ``"learning"`` -> ``"1"``,
     ``"3a"``, ``"learning"``. ``rounds``: the rounds allowed (default every round the simulator
-    flies, :data:`ROUNDS`)."""
+    flies, :data:`shipcheck.defaults.ROUNDS`)."""
     if rounds is None:
         rounds = ROUNDS
     options = sorted(rounds, key=lambda r: (not r[:1].isdigit(), r))
@@ -326,3 +313,26 @@ def rules(value: Any, *, key: str = "rules") -> Path | None:
     if isinstance(value, (str, Path)) and str(value):
         return Path(value)
     raise _bad(key, _shown(value), "None or the path of a TOML rules file")
+
+
+def deck(value: Any, *, edition: str | None = None, key: str = "deck") -> Deck | None:
+    """None (decks drawn as the rules build them), a :class:`~shipcheck.round.deck.Deck`, a deck
+    file path (loaded; its edition must be ``edition`` when one is asked for) or a non-empty list of
+    card ids (in ``edition``)."""
+    if value is None:
+        return None
+    from .round.deck import Deck, fixed_deck, load_deck_file
+
+    if isinstance(value, Deck):
+        return value
+    if isinstance(value, (str, Path)):
+        d = load_deck_file(value)
+        if edition is not None and d.edition != edition:
+            raise InputError("the deck file's edition is not the one asked for", file=str(value), key="edition",
+                             value=d.edition, expected=edition)
+        return d
+    if isinstance(value, Sequence) and all(isinstance(c, str) for c in value):
+        if not value:
+            raise _bad(key, "[]", "at least one card id, e.g. ['I-05']", what="an empty deck")
+        return fixed_deck(list(value), edition)
+    raise _bad(key, _shown(value), "None (drawn), a Deck, a deck file path or a non-empty list of card ids")

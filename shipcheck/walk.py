@@ -172,9 +172,13 @@ def check_many(paths: Sequence[str | Path] | str | Path, *, select: Iterable[str
     from .errors import InputError
     from .rules import check
     from .shipfile import load_ship
+    from .validate import instance
 
     if isinstance(paths, (str, Path)):
         paths = [paths]
+    instance(paths, (list, tuple), key="paths", expected="a file or folder path, or a list of them")
+    for p in paths:
+        instance(p, (str, Path), key="paths", expected="file and folder paths (str or Path)")
     found = find_ship_files(paths, exclude=exclude)
     sel = set(select) if select is not None else None
     ign = set(ignore) if ignore is not None else None

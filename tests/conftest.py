@@ -4,6 +4,7 @@ the cross-checks against ../shared (tests/reference/) are collected only where .
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 
@@ -14,6 +15,13 @@ import pytest
 collect_ignore = [] if (Path(__file__).resolve().parents[2] / "shared").is_dir() else ["reference"]
 
 os.environ.setdefault("SHIPCHECK_CACHE_DIR", tempfile.mkdtemp(prefix="shipcheck-test-cache-"))
+
+# A suite started as a background job (`cmd &` in a script, nohup) inherits Ctrl-C ignored, and so
+# would every command the tests start: the tests that press Ctrl-C on a run would wait in vain. The
+# tests' own processes take Ctrl-C as a terminal's foreground job does (an exec resets a handler to
+# the default, where an ignored signal would stay ignored).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -37,3 +45,17 @@ def _round_engine_compiled_once() -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         lone = shipcheck.parse_ship('format = 1\nclass = "I"\n')
         shipcheck.simulate_round(lone, round=1, opponents=[], runs=1, seed=0)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's chromium for the browser tests: a failure in CI, where .ci/run installs it; skipped
+    elsewhere when it is missing."""
+    from cdp import find_chromium
+
+    path = find_chromium()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing in CI: .ci/run installs Debian's chromium")
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    return path

@@ -21,3 +21,33 @@ def tile(at: tuple[int, int] | dict[str, int], kind: str, sides: str, **kw: obje
 
 
 PILOT = tile((7, 7), "start_cabin", "3333")
+
+
+#: a ship file with comments everywhere: what rewriting a file must keep
+COMMENTED = """\
+# My ship for round 2.  Keep this comment!
+format = 1
+name = "Commented"   # trailing comment
+class = "I"
+
+# --- the cockpit ---
+[[tile]]
+kind = "start_cabin"   # keys in my own order
+at = [7, 7]
+sides = "3333"
+
+[[tile]]
+at = [8, 7]
+kind = "cargo"
+sides = "0000"         # smooth all round: it falls off
+slots = 2
+
+[[tile]]
+# an engine below the cockpit
+at = [7, 8]
+kind = "engine"
+sides = "1000"
+
+[meta]
+owner = "me"           # mine
+"""

@@ -146,6 +146,19 @@ def test_simulate_round_flies_the_boards_level_by_default(path: str, level: str)
     assert str(r.round) == level
 
 
+@pytest.mark.parametrize("path,level", [("examples/class-I-scout.toml", "1"),
+                                        ("examples/class-IIIa-longboat.toml", "3a"),
+                                        ("examples/class-IVC-fleet.toml", "3")])
+def test_place_and_report_fly_the_round_simulate_round_flies(path: str, level: str) -> None:
+    # one default round for the library's three round-flying calls (class IIIa flies 3a in all)
+    import shipcheck
+
+    ship = shipcheck.load_ship(ROOT / path)
+    assert str(shipcheck.simulate_round(ship, runs=2, seed=1, opponents=[]).round) == level
+    assert str(shipcheck.advise(ship, "cannon:0111", credits=False, exact=False).round) == level
+    assert str(shipcheck.report(ship, runs=10, seed=1, opponents=[], recommendations=False).round) == level
+
+
 def test_place_seed_is_random_unless_given_and_reported(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 

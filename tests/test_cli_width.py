@@ -45,7 +45,8 @@ CASES: dict[str, list[str]] = {
 
 
 def test_every_command_has_a_width_case() -> None:
-    assert {c.split()[0] for c in CASES} | {"schema"} == set(COMMANDS)  # schema prints JSON only
+    # schema prints JSON only; serve prints one line, its address, and serves until stopped
+    assert {c.split()[0] for c in CASES} | {"schema", "serve"} == set(COMMANDS)
 
 
 @pytest.mark.parametrize("columns", [60, 80, 120])
@@ -61,6 +62,20 @@ def test_text_fits_the_terminal(case: str, columns: int, capsys: pytest.CaptureF
     limit = 80 if case == "new" else columns
     wide = [line for line in out.splitlines() if len(line) > limit]
     assert not wide, f"{len(wide)} lines wider than {limit}: {wide[:2]}"
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.parametrize("args", [["boards"], ["tiles", "--sides", "1311", "--any-rotation"], ["cards"],
+                                  ["tiles", "--edition", "2021", "--kind", "special_cargo"], ["rules"]])
+def test_tables_cut_no_word(args: list[str], columns: int, capsys: pytest.CaptureFixture[str],
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # a narrow table wraps its cells between words; it never cuts one short with an ellipsis
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("NO_COLOR", "1")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "…" not in out, [x for x in out.splitlines() if "…" in x][:3]
+    head = next(x for x in out.splitlines() if x.split()[:1] in (["id"], ["name"], ["code"]))
+    assert head.split()[-1] in ("topology", "rot", "details", "attributes", "summary"), head  # no column cropped
 
 
 def test_without_columns_the_width_is_80(capsys: pytest.CaptureFixture[str],
@@ -112,6 +127,17 @@ def test_folded_lines_keep_every_word(capsys: pytest.CaptureFixture[str], monkey
     assert " ".join(narrow).split() == wide[0].split()  # words move between lines, none is lost
 
 
+def test_a_fold_never_parts_a_number_from_its_unit_or_a_seed_from_its_number() -> None:
+    from shipcheck.cli._common import fold
+
+    line = "lost: 2.492 components; place: gave up: 7 %, #1: 12 %, #2: 25 %; seed 1082876498542913 (repeat)"
+    for w in range(30, len(line)):
+        lines = fold(line, w)
+        assert " ".join(" ".join(lines).split()) == line
+        assert not any(x.strip() in ("%", "seed") or x.endswith((" seed", "seed")) or x.lstrip().startswith("%")
+                       for x in lines), (w, lines)
+
+
 # -- notes ----------------------------------------------------------------------------------------
 NOTED = {
     "simulate round": ["simulate", FREIGHTER, "--round", "2", "--runs", "20", "--seed", "1"],
@@ -120,6 +146,7 @@ NOTED = {
     "report": ["report", BLUE, "--runs", "20", "--no-advice", "--seed", "1"],
     "check": ["check", str(ROOT / "examples" / "class-IIA-twins.toml")],
     "odds": ["odds", str(ROOT / "examples" / "mistakes" / "loose-piece.toml"), "--card", "I-09"],
+    "stats": ["stats", str(ROOT / "examples" / "class-IIA-twins.toml")],
 }
 
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from fixkit import brute_force_fix
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shipcheck.fix import CONSTRUCTION, FixResult, brute_force_fix, fix
+from shipcheck.fix import CONSTRUCTION, FixResult, fix
 from shipcheck.model import KINDS, Ship, Tile
 from shipcheck.rules import check
 from shipcheck.shipfile import load_ship, parse_ship
@@ -385,3 +389,33 @@ def test_solver_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
     assert fix(s).lost == 1
     out, err = capfd.readouterr()
     assert out == "" and err == ""
+
+
+def test_solver_prints_nothing_in_a_fresh_process() -> None:
+    # HiGHS prints its banner once a process, on the first solver built: only a fresh process sees it
+    code = ("import sys\nfrom shipcheck.shipfile import load_ship\nfrom shipcheck.fix import fix\n"
+            "assert fix(load_ship(sys.argv[1]), alternatives=1).lost == 1\n")
+    ship = Path(__file__).resolve().parents[1] / "examples" / "mistakes" / "loose-piece.toml"
+    done = subprocess.run([sys.executable, "-c", code, str(ship)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "" and done.stderr == ""
+
+
+def test_no_private_name_of_highspy_or_numba() -> None:
+    """The package reaches HiGHS and numba through their public names only (``highspy._Highs`` was one)."""
+    package = Path(__file__).resolve().parents[1] / "shipcheck"
+    found = []
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                names = [f"{node.value.id}.{node.attr}"]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [f"{node.module}.{a.name}" for a in node.names]
+            for n in names:
+                parts = n.split(".")
+                if parts[0] in ("highspy", "numba") and any(p.startswith("_") for p in parts[1:]):
+                    found.append(f"{path.relative_to(package)}:{node.lineno} {n}")
+    assert not found, found

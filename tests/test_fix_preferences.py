@@ -107,8 +107,25 @@ def test_keep_a_square_no_legal_ship_keeps() -> None:
     assert "no legal ship keeps" in r.reason
 
 
-@pytest.mark.parametrize("keep", [[(99, 99)], ["x"], [(5, 5)]])
-def test_bad_keep_is_an_input_error(keep: list[object]) -> None:
+def test_keep_squares_show_their_labels() -> None:
+    # like `removed`, the squares asked for print as the board's labels, not grid indices
+    ship = load_ship(BLOCKED)
+    r = fix(ship, keep=["6,6"])
+    assert repr(r.keep) == "((6,6),)" and repr(r.removed) == "((7,5), (7,6))"
+    sideways = load_ship(ROOT / "examples" / "mistakes" / "engine-sideways.toml")
+    bad = next(v for v in check(sideways).violations if v.code == "E1").cells[0]
+    assert repr(fix(sideways, keep=[int(bad)]).keep_lost) == f"({bad!r},)"
+
+
+def test_keep_one_square_by_its_label() -> None:
+    # keep=(7,5) is the square (7,5), as results print it, not grid indices 7 and 5
+    ship = load_ship(BLOCKED)
+    assert fix(ship, keep=(7, 5)).keep == fix(ship, keep=[(7, 5)]).keep == fix(ship, keep="7,5").keep
+    assert [ship.board.cell_name(i) for i in fix(ship, keep=(7, 5)).keep] == [[7, 5]]
+
+
+@pytest.mark.parametrize("keep", [[(99, 99)], ["x"], [(5, 5)], 5.5, None, [1.5], (99, 99)])
+def test_bad_keep_is_an_input_error(keep: object) -> None:
     with pytest.raises(InputError):
         fix(load_ship(BLOCKED), keep=keep)  # (5,5): a square of the board with no tile
 

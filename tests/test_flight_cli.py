@@ -127,3 +127,23 @@ def test_simulate_on_a_local_dask_cluster_gives_the_same_numbers(capsys: pytest.
     code, on_dask, _ = run(capsys, *args, "--dask", "--workers", "2")
     assert code == 0
     assert json.loads(alone) == json.loads(on_dask)
+
+
+def test_simulate_says_when_the_precision_was_not_reached(capsys: pytest.CaptureFixture[str]) -> None:
+    # a width no run count within the cap reaches: the text says so, as the JSON does
+    args = ("simulate", str(BLUE), "-a", "small-meteor:front", "--precision", "1e-10", "--seed", "1")
+    code, out, _ = run(capsys, *args, "--format", "json")
+    assert code == 0 and any("precision" not in n or "narrowed" in n for n in json.loads(out)["notes"])
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "note: stopped at 10,000,000 runs, the most --precision flies: the 95 % interval of " \
+        "p_survive is" in " ".join(out.split()) and "wide, not 1e-10" in " ".join(out.split())
+    code, out, _ = run(capsys, *args, "-q")
+    assert code == 0 and "note:" not in out
+
+
+def test_simulate_without_attacks_names_every_way_to_say_what_to_fly(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", str(BLUE), "-n", "10")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "--attack" in err and "--card" in err and "--round" in err
+    code, _, err = run(capsys, "odds", str(BLUE))
+    assert code == 2 and "--attack" in err and "--card" in err and "--round" not in err

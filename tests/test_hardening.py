@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from clikit import run
+from shipbuild import COMMENTED
 
 from shipcheck import parallel
 from shipcheck.cards import Attack, find_card, load_cards
@@ -186,7 +187,7 @@ def test_all_errors_of_a_file_in_one_run(tmp_path: Path, capsys: pytest.CaptureF
     (["--seed", "-1"], "--seed"),
     (["--scheduler", "bogus"], "--scheduler"),
     (["--scheduler", "http://localhost:8786"], "--scheduler"),
-    (["--runs", str(10**13)], "--runs"),
+    (["--runs", str(10**10), "--batch", str(10**10)], "--batch"),  # a chunk that cannot fit (counts stream)
 ])
 def test_simulate_options_are_checked(capsys: pytest.CaptureFixture[str], args: list[str], needle: str) -> None:
     t0 = time.monotonic()
@@ -221,33 +222,6 @@ def test_default_seed_fits_a_json_number(capsys: pytest.CaptureFixture[str]) -> 
 
 
 # -- fix --write -----------------------------------------------------------------------------------
-COMMENTED = """\
-# My ship for round 2.  Keep this comment!
-format = 1
-name = "Commented"   # trailing comment
-class = "I"
-
-# --- the cockpit ---
-[[tile]]
-kind = "start_cabin"   # keys in my own order
-at = [7, 7]
-sides = "3333"
-
-[[tile]]
-at = [8, 7]
-kind = "cargo"
-sides = "0000"         # smooth all round: it falls off
-slots = 2
-
-[[tile]]
-# an engine below the cockpit
-at = [7, 8]
-kind = "engine"
-sides = "1000"
-
-[meta]
-owner = "me"           # mine
-"""
 
 
 def test_fix_write_keeps_comments_and_key_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

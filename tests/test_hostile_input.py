@@ -3,6 +3,7 @@ naming the file (or option), the key and the bad value, never a traceback, a han
 
 from __future__ import annotations
 
+import time
 import warnings
 from pathlib import Path
 
@@ -85,10 +86,19 @@ def test_tile_attributes_take_ascii_digits_only(capsys: pytest.CaptureFixture[st
     assert "bad `cells` for a battery" in err and "key `TILE`" in err and "expected one of 2, 3" in err
 
 
-@pytest.mark.parametrize("weigh", ["loss=nan", "loss=inf", "exposed=-inf", "loss=1e400"])
+# non-ASCII digits and underscores are numbers to Python's float(), not to a user: refused, as in card ids
+@pytest.mark.parametrize("weigh", ["loss=nan", "loss=inf", "exposed=-inf", "loss=1e400", "loss=٣", "loss=1_0",
+                                   "loss=３"])
 def test_weights_are_finite(capsys: pytest.CaptureFixture[str], weigh: str) -> None:
     err = refused(capsys, "place", START, "cannon:0111", "--no-credits", "--no-exact", "--weigh", weigh)
     assert "bad weight" in err and "--weigh" in err and weigh in err and "finite number" in err
+
+
+def test_weights_take_plain_numbers() -> None:
+    from shipcheck.validate import weights
+
+    assert weights("loss=-1.5e1, exposed=.5,crew=3.", {"loss": 1, "exposed": 1, "crew": 1}) == \
+        {"loss": -15.0, "exposed": 0.5, "crew": 3.0}
 
 
 @pytest.mark.parametrize("cid", ["I-٣", "I-0٣", "２００７:I-03", "I-³"])
@@ -146,26 +156,34 @@ def test_fix_write_with_a_5000_digit_redirect_roll(tmp_path: Path, capsys: pytes
     assert not (tmp_path / "out.toml").exists()
 
 
-# -- runs that would not fit ----------------------------------------------------------------------------
-@pytest.mark.parametrize("args", [
-    ("simulate", SCOUT, "--round", "1", "--runs", "1000000000000"),
-    ("report", SCOUT, "--runs", str(10**20), "--no-advice"),
-    ("place", START, "cannon:0111", "--runs", str(10**17)),
-    ("simulate", SCOUT, "--card", "I-09", "--runs", "1000000000000"),
-    ("simulate", SCOUT, "--attack", "small-meteor:front", "--runs", "1000000000000"),
+# -- runs that would run for days, or would not fit ----------------------------------------------------
+@pytest.mark.parametrize("args,most", [
+    (("simulate", SCOUT, "--round", "1", "--runs", "1000000000000"), "100,000,000"),
+    (("report", SCOUT, "--runs", str(10**20), "--no-advice"), "1,000,000"),
+    (("place", START, "cannon:0111", "--runs", str(10**17)), "1,000,000"),
+    (("simulate", SCOUT, "--card", "I-09", "--runs", "1000000000000"), "10,000,000,000"),
+    (("simulate", SCOUT, "--attack", "small-meteor:front", "--runs", "1000000000000"), "10,000,000,000"),
 ])
 def test_huge_runs_are_refused_up_front(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                        most: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a report would be written here
+    t0 = time.monotonic()
     err = refused(capsys, *args, "--seed", "1")
-    if args[0] == "simulate":
-        # simulate's summaries stream (memory does not grow with the runs): past validate.MAX_RUNS the
-        # runs are refused as more than one call flies
-        assert "more than one call flies" in err and "--runs" in err and "expected at most" in err
-    else:
-        assert "would need about" in err and "of memory" in err and "is available" in err and "--runs" in err
-        assert "expected at most about" in err
+    assert time.monotonic() - t0 < 20  # refused before any work, not after
+    assert "too many runs for one call" in err and "--runs" in err and f"at most {most} runs a call" in err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args", [
+    # flights through attacks or cards keep counts, not runs: what must fit is one chunk (--batch)
+    ("simulate", SCOUT, "--card", "I-09", "--runs", str(10**10), "--batch", str(10**10)),
+    ("simulate", SCOUT, "--attack", "small-meteor:front", "--runs", str(10**10), "--batch", str(10**10)),
+])
+def test_chunks_that_would_not_fit_are_refused_up_front(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        args: tuple[str, ...]) -> None:
+    err = refused(capsys, *args, "--seed", "1")
+    assert "would need about" in err and "of memory" in err and "is available" in err and "--batch" in err
+    assert "expected at most about" in err
 
 
 # -- names drawn ----------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Layering: the core imports no front end (click, matplotlib), and no heavy module at import time.
 
-The CLI (``shipcheck/cli/``) and the report's drawing layer (``shipcheck/report/``) sit on top; every
-other module is core. Core modules may import rich inside a function (``__rich__`` for notebooks),
+The CLI (``shipcheck/cli/``), the workbench (``shipcheck/serve/``) and the report's drawing layer
+(``shipcheck/report/``) sit on top; every other module is core. The workbench stands beside the CLI,
+on the library: neither imports the other (the CLI's `serve` command only starts it). Core modules may import rich inside a function (``__rich__`` for notebooks),
 never at module level, so ``import shipcheck`` and ``shipcheck check`` stay fast.
 """
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "shipcheck"
-TOP_LAYERS = {"cli", "report"}
+TOP_LAYERS = {"cli", "report", "serve"}
 CORE = sorted(p for p in PACKAGE.rglob("*.py")
               if p.name != "__main__.py" and not TOP_LAYERS & set(p.relative_to(PACKAGE).parts[:-1]))
 
@@ -40,9 +41,16 @@ def imported(path: Path, *, top_level_only: bool = False) -> set[str]:
 
 @pytest.mark.parametrize("path", CORE, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_core_module_imports_no_front_end(path: Path) -> None:
-    bad = imported(path) & {"typer", "matplotlib", "click", "shipcheck.cli", "shipcheck.report"}
+    bad = imported(path) & {"typer", "matplotlib", "click", "shipcheck.cli", "shipcheck.report", "shipcheck.serve",
+                            "starlette", "uvicorn"}
     assert not bad, f"{path.name} imports {sorted(bad)}"
     assert "rich" not in imported(path, top_level_only=True), f"{path.name} imports rich at module level"
+
+
+def test_the_workbench_imports_no_command_line() -> None:
+    for p in (PACKAGE / "serve").rglob("*.py"):
+        bad = imported(p) & {"typer", "click", "shipcheck.cli", "rich"}
+        assert not bad, f"{p.name} imports {sorted(bad)}"
 
 
 def test_only_the_cli_imports_typer_and_nothing_imports_click() -> None:

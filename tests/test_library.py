@@ -157,3 +157,15 @@ def test_a_violation_matches_by_position_as_a_record_does() -> None:
             assert (code, cells, message) == (v.code, v.cells, v.message) and code == "K1"
         case _:
             raise AssertionError("no match")
+
+
+@pytest.mark.parametrize("rot", [90, -1, 4, 1.0, True, "1", None])
+def test_a_tile_built_by_hand_with_a_bad_rotation_is_an_input_error(rot: object) -> None:
+    # Tile.rot counts quarter turns (the repr shows degrees): rot=90 failed deep inside check()
+    from shipcheck.errors import InputError
+    from shipcheck.model import Tile
+
+    with pytest.raises(InputError) as exc:
+        Tile(at=5, kind="cabin", sides="1111", rot=rot)  # type: ignore[arg-type]
+    assert exc.value.key == "rot" and "quarter turns" in str(exc.value)
+    assert repr(Tile(at=5, kind="cabin", sides="1111", rot=1)).endswith("rot=90>")

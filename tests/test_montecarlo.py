@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy.stats import binomtest
 from shipbuild import PILOT, ship, tile
 
@@ -131,51 +133,65 @@ def test_meteor_swarms(card: str) -> None:
 ATTACKS = ["small-meteor:front", "large-meteor:front", "small-meteor:left", "heavy-shot:front"]
 
 
+def figures(r: SimulationResult) -> dict[str, object]:
+    """The JSON object without what says how the run was asked for."""
+    return {k: v for k, v in r.to_dict().items() if k not in ("precision", "notes")}
+
+
 def same(a: SimulationResult, b: SimulationResult) -> bool:
-    return (np.array_equal(a.survived, b.survived) and np.array_equal(a.lost, b.lost)
-            and np.array_equal(a.tile_lost_counts, b.tile_lost_counts)
+    """The same counts and summaries, and the same per-run arrays where both kept them."""
+    counts = (a.runs == b.runs and a.survivals == b.survivals and np.array_equal(a.lost_counts, b.lost_counts)
+              and np.array_equal(a.tile_lost_counts, b.tile_lost_counts) and figures(a) == figures(b))
+    if a.per_run is None or b.per_run is None:
+        return counts
+    return (counts and np.array_equal(a.survived, b.survived) and np.array_equal(a.lost, b.lost)
             and np.array_equal(a.final_masks, b.final_masks))
 
 
 def test_same_seed_same_arrays_different_seeds_differ() -> None:
-    a = simulate(CLASS_II, ATTACKS, runs=5_000, seed=1)
-    b = simulate(CLASS_II, ATTACKS, runs=5_000, seed=1)
-    c = simulate(CLASS_II, ATTACKS, runs=5_000, seed=2)
+    a = simulate(CLASS_II, ATTACKS, runs=5_000, seed=1, keep_runs=True)
+    b = simulate(CLASS_II, ATTACKS, runs=5_000, seed=1, keep_runs=True)
+    c = simulate(CLASS_II, ATTACKS, runs=5_000, seed=2, keep_runs=True)
     assert same(a, b)
     assert not np.array_equal(a.lost, c.lost)
+    # the counts alone are the same counts
+    assert same(a, simulate(CLASS_II, ATTACKS, runs=5_000, seed=1))
 
 
 def test_seed_forms() -> None:
-    base = simulate(CLASS_II, ATTACKS, runs=3_000, seed=99)
-    assert same(base, simulate(CLASS_II, ATTACKS, runs=3_000, rng=99))
-    assert same(base, simulate(CLASS_II, ATTACKS, runs=3_000, rng=np.random.SeedSequence(99)))
+    base = simulate(CLASS_II, ATTACKS, runs=3_000, seed=99, keep_runs=True)
+    assert same(base, simulate(CLASS_II, ATTACKS, runs=3_000, rng=99, keep_runs=True))
+    assert same(base, simulate(CLASS_II, ATTACKS, runs=3_000, rng=np.random.SeedSequence(99), keep_runs=True))
     # a Generator gives up 128 bits once; the result reports them as the seed, which repeats the run
-    g = simulate(CLASS_II, ATTACKS, runs=3_000, rng=np.random.default_rng(4))
-    g2 = simulate(CLASS_II, ATTACKS, runs=3_000, rng=np.random.default_rng(4))
+    g = simulate(CLASS_II, ATTACKS, runs=3_000, rng=np.random.default_rng(4), keep_runs=True)
+    g2 = simulate(CLASS_II, ATTACKS, runs=3_000, rng=np.random.default_rng(4), keep_runs=True)
     assert same(g, g2) and g.seed == g2.seed and g.seed >= 2**64
-    assert same(g, simulate(CLASS_II, ATTACKS, runs=3_000, seed=g.seed))
+    assert same(g, simulate(CLASS_II, ATTACKS, runs=3_000, seed=g.seed, keep_runs=True))
     # fresh entropy: the reported seed repeats the run
-    f = simulate(CLASS_II, ATTACKS, runs=3_000)
-    assert same(f, simulate(CLASS_II, ATTACKS, runs=3_000, seed=f.seed))
+    f = simulate(CLASS_II, ATTACKS, runs=3_000, keep_runs=True)
+    assert same(f, simulate(CLASS_II, ATTACKS, runs=3_000, seed=f.seed, keep_runs=True))
 
 
 def test_the_stream_depends_on_seed_and_batch_not_on_workers() -> None:
-    one = simulate(CLASS_II, ATTACKS, runs=10_000, seed=8, batch=1_000)
-    two = simulate(CLASS_II, ATTACKS, runs=10_000, seed=8, batch=1_000, workers=2)
+    one = simulate(CLASS_II, ATTACKS, runs=10_000, seed=8, batch=1_000, keep_runs=True)
+    two = simulate(CLASS_II, ATTACKS, runs=10_000, seed=8, batch=1_000, workers=2, keep_runs=True)
     assert same(one, two)
-    other_batch = simulate(CLASS_II, ATTACKS, runs=10_000, seed=8, batch=4_000)
+    assert same(one, simulate(CLASS_II, ATTACKS, runs=10_000, seed=8, batch=1_000, workers=2))
+    other_batch = simulate(CLASS_II, ATTACKS, runs=10_000, seed=8, batch=4_000, keep_runs=True)
     assert not np.array_equal(one.lost, other_batch.lost)
     # chunk i is the same whatever the number of runs: a longer run extends a shorter one
-    longer = simulate(CLASS_II, ATTACKS, runs=12_500, seed=8, batch=1_000)
+    longer = simulate(CLASS_II, ATTACKS, runs=12_500, seed=8, batch=1_000, keep_runs=True)
     assert np.array_equal(longer.lost[:10_000], one.lost)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not HAVE_DASK, reason="dask[distributed] not installed")
 def test_dask_local_cluster_is_bit_identical() -> None:
-    one = simulate(CLASS_II, ATTACKS, runs=20_000, seed=31, batch=4_000)
-    dask = simulate(CLASS_II, ATTACKS, runs=20_000, seed=31, batch=4_000, scheduler="local", workers=2)
+    one = simulate(CLASS_II, ATTACKS, runs=20_000, seed=31, batch=4_000, keep_runs=True)
+    dask = simulate(CLASS_II, ATTACKS, runs=20_000, seed=31, batch=4_000, scheduler="local", workers=2,
+                    keep_runs=True)
     assert same(one, dask)
+    assert same(one, simulate(CLASS_II, ATTACKS, runs=20_000, seed=31, batch=4_000, scheduler="local", workers=2))
 
 
 def test_missing_dask_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,12 +202,13 @@ def test_missing_dask_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatc
 
 def test_adaptive_precision() -> None:
     res = simulate(SHIELDED, ["small-meteor:front", "small-meteor:front"], seed=3, batch=2_000,
-                   precision=0.005, max_runs=1_000_000)
+                   precision=0.005, max_runs=1_000_000, keep_runs=True)
     lo, hi = res.p_survive_ci
     assert hi - lo <= 0.005
     assert res.runs % 2_000 == 0 and 2_000 < res.runs < 1_000_000
     # stopping after k chunks gives exactly the first k chunks of a fixed-size run
-    fixed = simulate(SHIELDED, ["small-meteor:front", "small-meteor:front"], seed=3, batch=2_000, runs=res.runs)
+    fixed = simulate(SHIELDED, ["small-meteor:front", "small-meteor:front"], seed=3, batch=2_000, runs=res.runs,
+                     keep_runs=True)
     assert same(res, fixed)
     two = simulate(SHIELDED, ["small-meteor:front", "small-meteor:front"], seed=3, batch=2_000,
                    precision=0.005, max_runs=1_000_000, workers=2)
@@ -211,8 +228,12 @@ def test_adaptive_stops_at_max_runs() -> None:
 
 # -- the result ------------------------------------------------------------------------------------
 def test_result_invariants() -> None:
-    res = simulate(CLASS_II, ATTACKS, runs=7_000, seed=11, batch=3_000)
+    res = simulate(CLASS_II, ATTACKS, runs=7_000, seed=11, batch=3_000, keep_runs=True)
     n_tiles = len(CLASS_II.tiles)
+    # the counts are the per-run arrays counted
+    assert res.survivals == np.count_nonzero(res.survived)
+    assert np.array_equal(res.lost_counts, np.bincount(res.lost, minlength=len(res.lost_counts)))
+    assert res.lost_counts.sum() == res.runs and res.lost_counts[-1] > 0
     assert sum(res.lost_distribution.values()) == pytest.approx(1.0)
     assert all(0 <= k <= n_tiles for k in res.lost_distribution)
     assert res.final_masks is not None and res.final_masks.shape == (7_000, n_tiles)
@@ -242,7 +263,7 @@ def test_to_dict_has_the_contract_keys() -> None:
 
 
 def test_to_frame() -> None:
-    res = simulate(LONE, ["small-meteor:front"], runs=500, seed=1)
+    res = simulate(LONE, ["small-meteor:front"], runs=500, seed=1, keep_runs=True)
     df = res.runs_frame()
     assert list(df.columns) == ["survived", "lost"] and len(df) == 500
     assert df["lost"].mean() == pytest.approx(res.expected_lost)
@@ -254,7 +275,7 @@ def test_to_frame() -> None:
 
 def test_masks_dropped_when_too_big(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(montecarlo, "MASK_LIMIT_BYTES", 100)
-    res = simulate(CANNON, ["large-meteor:front"], runs=1_000, seed=1)
+    res = simulate(CANNON, ["large-meteor:front"], runs=1_000, seed=1, keep_runs=True)
     assert res.final_masks is None
     assert any("final_masks" in n for n in res.notes)
     assert res.tile_lost_counts.sum() == res.lost.sum()
@@ -279,3 +300,71 @@ def test_progress_callback() -> None:
 def test_bad_arguments(kw: dict[str, object], match: str) -> None:
     with pytest.raises(ValueError, match=match):
         simulate(LONE, ["small-meteor:front"], **kw)
+
+
+def test_optimal_policy_asked_before_any_value() -> None:
+    # the Monte Carlo engine asks the optimal policy to decide before any value is worked out (here
+    # at the last attack, whose values need no search): it must set itself up then too
+    res = simulate(SHIELDED, ["small-meteor:front"], runs=3_000, seed=2, policy="optimal")
+    assert_agrees(res, odds(SHIELDED, ["small-meteor:front"], policy="optimal"))
+
+
+# -- memory: counts streamed per chunk, per-run arrays on request ---------------------------------------
+def test_summaries_from_counts_are_the_per_run_ones() -> None:
+    res = simulate(CLASS_II, ATTACKS, runs=30_000, seed=21, batch=7_000, keep_runs=True)
+    lost = res.lost.astype(np.int64)
+    assert res.expected_lost == float(np.mean(lost, dtype=np.float64))
+    assert res.expected_lost_se == pytest.approx(montecarlo.mean_se(lost), rel=1e-12)
+    assert res.expected_lost_ci == pytest.approx(montecarlo.mean_ci(lost)[1], rel=1e-12)
+    counts = np.bincount(lost)
+    assert res.lost_distribution == {k: c / res.runs for k, c in enumerate(counts.tolist()) if c}
+    assert res.p_survive == np.count_nonzero(res.survived) / res.runs
+
+
+def test_per_run_arrays_only_on_request() -> None:
+    res = simulate(CLASS_II, ATTACKS, runs=3_000, seed=5)
+    assert res.per_run is None
+    for name in ("survived", "lost", "final_masks"):
+        with pytest.raises(montecarlo.RunsNotKept, match="keep_runs=True"):
+            getattr(res, name)
+    with pytest.raises(montecarlo.RunsNotKept, match="keep_runs=True"):
+        res.runs_frame()
+    assert not hasattr(res, "lost")
+    assert len(res.to_frame()) == len(CLASS_II.tiles)  # per tile, from the counts
+    d = res.to_dict()
+    assert d["survivals"] == res.survivals
+    assert sum(d["lost_counts"].values()) == 3_000
+    assert {k: c / 3_000 for k, c in d["lost_counts"].items()} == d["lost_distribution"]
+    with pytest.raises(ValueError, match="keep_runs"):
+        simulate(CLASS_II, ATTACKS, runs=10, seed=5, keep_runs="yes")
+
+
+def test_memory_does_not_grow_with_runs() -> None:
+    import tracemalloc
+
+    def peak(runs: int) -> int:
+        simulate(CLASS_II, ATTACKS, runs=2_000, seed=1, batch=2_000)  # the model's tables, worked out before
+        tracemalloc.start()
+        try:
+            simulate(CLASS_II, ATTACKS, runs=runs, seed=1, batch=2_000)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    small, big = peak(10_000), peak(400_000)
+    # 40 times the runs: the same chunks in flight; a per-run array alone would add >= 400 kB
+    assert big < small + 200_000, (small, big)
+
+
+@given(st.lists(st.integers(min_value=-50, max_value=400), min_size=0, max_size=300))
+def test_sums_give_the_mean_and_its_interval(xs: list[int]) -> None:
+    """The streamed estimate (sum and sum of squares) is the array's, to rounding."""
+    if not xs:
+        return
+    a = np.array(xs, dtype=np.int64)
+    m, (lo, hi) = montecarlo.sums_mean_ci(len(xs), sum(xs), sum(x * x for x in xs))
+    m2, (lo2, hi2) = montecarlo.mean_ci(a)
+    assert m == m2
+    assert montecarlo.sums_mean_se(len(xs), sum(xs), sum(x * x for x in xs)) == pytest.approx(
+        montecarlo.mean_se(a), rel=1e-12, abs=1e-15)
+    assert (lo, hi) == pytest.approx((lo2, hi2), rel=1e-12, abs=1e-12)

@@ -43,3 +43,11 @@ def test_the_wheel_holds_licence_types_schemas_and_data(tmp_path: Path) -> None:
     assert {"shipcheck/py.typed", "shipcheck/schemas/ship.schema.json", "shipcheck/schemas/board.schema.json",
             "shipcheck/tiles/boards/I.toml", "shipcheck/tiles/catalogue/2007.toml"} <= names
     assert wheel.name.startswith(f"shipcheck-{shipcheck.__version__}-")
+    # the workbench works from the plain install: its page is in the wheel, its server a dependency
+    static = ROOT / "shipcheck" / "serve" / "static"
+    assert {f"shipcheck/serve/static/{f.name}" for f in static.iterdir() if f.is_file()} <= names
+    meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    requires = [ln.split(":", 1)[1].strip() for ln in zipfile.ZipFile(wheel).read(meta).decode().splitlines()
+                if ln.startswith("Requires-Dist:")]
+    plain = [r for r in requires if "extra ==" not in r]
+    assert any(r.startswith("starlette") for r in plain) and any(r.startswith("uvicorn") for r in plain)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from clikit import run
@@ -132,10 +133,11 @@ def test_shield_covering_the_only_exposed_side_wins() -> None:
     assert check(s).legal and check(s).exposed_by_side == (1, 0, 0, 0)
     # a vertical pipe shield fits only at (7, 5); turned 0 it covers front and right, turned 180 rear and left
     a = advise(s, "shield:3030", credits=False)
-    assert [(p.at, p.rot) for p in a.placements] == [(s.board.nb[s.board.nb[s.pilot.at][0]][0], 0),
-                                                      (s.board.nb[s.board.nb[s.pilot.at][0]][0], 2)]
+    assert [(p.at, p.rot) for p in a.placements] == [((7, 5), 0), ((7, 5), 180)]
+    assert [(p.index, p.turns) for p in a.placements] == [(s.board.nb[s.board.nb[s.pilot.at][0]][0], 0),
+                                                          (s.board.nb[s.board.nb[s.pilot.at][0]][0], 2)]
     best, other = a.placements
-    assert best.rank == 1 and 0 in best.ship.tile_at(best.at).covers
+    assert best.rank == 1 and 0 in best.ship.tile_at(best.index).covers
     assert best.loss is not None and other.loss is not None and best.loss < other.loss
     # any tile at (7, 5) takes the front's hits for the tiles behind it; the covering shield also saves itself
     assert "small-meteor:front" in best.shields
@@ -195,6 +197,22 @@ def test_place_frame() -> None:
     assert set(df["rot"]) <= {0, 90, 180, 270}
     assert isinstance(df.attrs["set_aside"], bool)
     assert all(isinstance(a, list) and len(a) == 2 for a in df["at"])
+    # numeric columns for pivots, the same square as `at`
+    assert df["col"].dtype.kind == "i" and df["row"].dtype.kind == "i"
+    assert [[c, r] for c, r in zip(df["col"], df["row"])] == list(df["at"])
+
+
+def test_placements_name_squares_and_turns_as_ship_files_do() -> None:
+    s = ship(WALLED)
+    a = advise(s, "shield:3030", credits=False, exact=False)
+    best = a.placements[0]
+    assert best.at == (7, 5) and best.rot == 0 and a.placements[1].rot == 180
+    assert best.square == "(7,5)" and repr(best.index) == "(7,5)"
+    assert best.ship.tile_at(best.index) is not None and best.to_dict()["at"] == [7, 5]
+    # one line each, naming the square and the turn
+    assert "\n" not in repr(best) and "(7,5) rot 0" in repr(best)
+    assert "\n" not in repr(a) and len(repr(a)) < 200 and "(7,5)" in repr(a)
+    assert "<pre" in a._repr_html_() or "<table" in a._repr_html_() or "<div" in a._repr_html_()
 
 
 # -- input ---------------------------------------------------------------------------------------------
@@ -263,6 +281,9 @@ def test_cli_ranks_by_credits_by_default(capsys: pytest.CaptureFixture[str]) -> 
 def test_cli_text_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--no-credits")
     assert code == 0 and "rank" in out and "advice:" in out
+    code, out, _ = run(capsys, "place", SHIP, "shield:1111", "--no-credits")
+    assert code == 0 and " / " in out and not any(x.rstrip().endswith("/") or x.lstrip().startswith("/ ")
+                                                  for x in out.splitlines())
     code, out, _ = run(capsys, "place", SHIP, "2007:5", "--no-exact", "--no-credits", "--show", "1")
     assert code == 0 and "placement 1:" in out and "BAT" in out
 
@@ -297,3 +318,29 @@ def test_credits_are_paired_differences_of_whole_rounds(hand: str) -> None:
     assert a.set_aside == (a.placements[0].credits <= 0)  # type: ignore[operator]
     again = advise(s, hand, exact=False, credits=True, runs=300, seed=5)
     assert [p.credits for p in again.placements] == creds
+
+
+# -- the round's rules file and its notes, as in simulate --round ------------------------------------
+def test_place_says_what_is_provisional_and_takes_a_rules_file(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    # ranked by credits, place flies the round's provisional numbers: it says so, like simulate --round
+    # does, and a rules file overrides them (a key it sets is no longer called provisional)
+    args = ("place", SHIP, "cannon:0111", "--no-exact",
+            "--runs", "20", "--seed", "1", "--round", "2")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "note: provisional track" in out and "note: opponents: the default class I field" in out
+    rules = tmp_path / "rules.toml"
+    rules.write_text("format = 1\n[round.2]\ntrack = 30\n", encoding="utf-8")
+    code, out, _ = run(capsys, *args, "--rules", str(rules))
+    assert code == 0 and "provisional track" not in out and "provisional arrival" in out
+    # the rules' deck weighs the exact loss: a round 1 drawing no level-I card meets no attack card
+    rules.write_text("format = 1\n[round.1]\ndeck = { II = 8 }\n", encoding="utf-8")
+    plain = advise(load_ship(SHIP), "cannon:0111", round=1, credits=False)
+    other = advise(load_ship(SHIP), "cannon:0111", round=1, credits=False, rules=rules)
+    assert [p.loss for p in plain.placements] != [p.loss for p in other.placements]
+    rules.write_text("format = 1\n[round.2]\ntrak = 30\n", encoding="utf-8")
+    code, out, err = run(capsys, *args, "--rules", str(rules))
+    assert code == 2 and "rules.toml:3" in err and "did you mean `track`?" in err
+    with pytest.raises(InputError) as exc:
+        advise(load_ship(SHIP), "cannon:0111", credits=False, rules=5)
+    assert exc.value.key == "rules"

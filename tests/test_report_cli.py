@@ -26,6 +26,33 @@ def test_report_into_the_default_folder(capsys: pytest.CaptureFixture[str], tmp_
     assert code == 0, err
 
 
+def test_report_text_says_its_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # seeds are random unless given, and every output says which: the text as well as the page
+    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--no-advice", "--out", str(tmp_path / "a"))
+    assert code == 0, err
+    seed = json.loads((tmp_path / "a" / "report.json").read_text())["settings"]["seed"]
+    assert f"20 rounds a ship, seed {seed} (repeat with --seed {seed})" in " ".join(out.split())
+    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--no-advice", "--seed", "7", "--out",
+                         str(tmp_path / "b"))
+    assert code == 0 and "seed 7 (repeat with --seed 7)" in " ".join(out.split())
+
+
+def test_report_takes_a_rules_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the notes say "--rules FILE changes it": report takes it, as simulate --round does
+    rules = tmp_path / "rules.toml"
+    rules.write_text('format = 1\n[round.1]\ntrack = 30\n[cards]\nepidemic = "joined"\n', encoding="utf-8")
+    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--seed", "1", "--no-advice", "--rules", str(rules),
+                         "--out", str(tmp_path / "r"))
+    assert code == 0, err
+    doc = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert doc["settings"]["rules"] == str(rules)
+    assert doc["ships"][0]["round"]["rules"]["track"] == 30
+    rules.write_text("format = 1\n[round.1]\ntrack = 0\n", encoding="utf-8")
+    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--no-advice", "--rules", str(rules),
+                         "--out", str(tmp_path / "s"))
+    assert code == 2 and "rules.toml:3" in err and "round.1.track" in err and not (tmp_path / "s").exists()
+
+
 def test_report_json_and_two_ships(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(capsys, "report", BLUE, SCOUT, "--out", str(tmp_path / "cmp"), "--format", "json",
                          "--runs", "60", "--seed", "5", "--opponent", SCOUT, "--no-advice")

@@ -135,3 +135,67 @@ def test_no_temporary_files_are_left_behind(tmp_path: Path, small_report: shipch
     small_report.write(out)
     small_report.write(out)
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+# -- two ships compared share each figure's scales ------------------------------------------------
+@pytest.fixture(scope="module")
+def compared() -> shipcheck.Report:
+    # the small ship against a bigger class I ship: different losses, credits and heat
+    return shipcheck.report(SMALL, ROOT / "examples" / "class-I-scout.toml", runs=100, seed=2, recommendations=False)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _heat_norm(fig: Figure):  # type: ignore[no-untyped-def]
+    return fig.axes[1]._colorbar.mappable.norm  # the colour bar's mapping: chance -> colour
+
+
+@pytest.mark.parametrize("phone", [False, True])
+def test_two_ships_share_colours_and_axes(compared: shipcheck.Report, phone: bool) -> None:
+    figs = compared.figures(phone=phone)
+    a_ship, b_ship = compared.ships
+    # the same chance is the same colour: one colour scale over both ships' maps
+    tops = [float(m.max) for s in compared.ships for m in s.meteors.maps]
+    for d in ("front", "right", "rear", "left", "all"):
+        na, nb = _heat_norm(figs[f"a-heat-{d}"]), _heat_norm(figs[f"b-heat-{d}"])
+        assert (na.vmin, na.vmax) == (nb.vmin, nb.vmax) == (0.0, max(max(tops), 0.05))
+    # histograms on the same axes, so they compare by eye
+    for key, attr in (("credits", "credits"), ("losses", "lost")):
+        ax_a, ax_b = figs[f"a-{key}"].axes[0], figs[f"b-{key}"].axes[0]
+        assert ax_a.get_xlim() == ax_b.get_xlim() and ax_a.get_ylim() == ax_b.get_ylim()
+        values = [v for s in compared.ships for v in getattr(s.round, attr).values]
+        lo, hi = ax_a.get_xlim()
+        assert lo < min(values) and max(values) < hi
+        top = max(sh for s in compared.ships for sh in getattr(s.round, attr).shares) * 100
+        assert ax_a.get_ylim()[1] >= top
+    # card by card: the same card types in the same order, on the same scale
+    ca, cb = figs["a-cards"].axes[0], figs["b-cards"].axes[0]
+    def names(ax):  # type: ignore[no-untyped-def]
+        return [t.get_text().split("\n")[0] for t in ax.get_yticklabels()]  # a phone adds "gives up" under a name
+
+    assert names(ca) == names(cb) and names(ca)
+    assert ca.get_xlim() == cb.get_xlim()
+    assert len(ca.get_yticks()) == len(cb.get_yticks())
+    assert figs["a-field"].axes[0].get_xlim() == figs["b-field"].axes[0].get_xlim()
+    assert figs["a-sources"].axes[0].get_xlim() == figs["b-sources"].axes[0].get_xlim()
+    assert a_ship.round is not None and b_ship.round is not None
+
+
+def test_one_ship_keeps_its_own_scale() -> None:
+    rep = shipcheck.report(SMALL, opponents=[], runs=60, seed=1, recommendations=False)
+    fig = rep.figures()["heat-all"]
+    assert _heat_norm(fig).vmax == max(max(float(m.max) for m in rep.ships[0].meteors.maps), 0.05)
+
+
+def test_the_page_and_the_json_name_the_biggest_gap_to_the_field(compared: shipcheck.Report) -> None:
+    doc = compared.to_dict()
+    page = compared.html()
+    for s, d in zip(compared.ships, doc["ships"], strict=True):
+        gap = s.round.gap
+        assert gap is not None and d["field_gap"]["sentence"] == gap.sentence
+        assert d["field_gap"]["opponent"] in {p.name for p in s.round.players if not p.ship}
+        assert __import__("html").escape(gap.sentence) in page
+        # the JSON's parts add up to the mean credits, for the ship and each opponent
+        parts = d["round"]["credits"]["by_source"]
+        assert sum(parts.values()) == pytest.approx(d["round"]["credits"]["mean"])

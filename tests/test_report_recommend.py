@@ -120,7 +120,7 @@ def test_the_search_finds_the_known_best_change() -> None:
     def fly(s, policy, runs, seed):  # type: ignore[no-untyped-def]
         return simulate_round(s, round=1, opponents=[], deck=["II-10"], runs=runs, seed=seed, policy=policy).players[0]
 
-    rec = recommend(GUARDED, fly, runs=600, seed=3, screen_runs=150, top=5, policies=("default", "racing"))
+    rec = recommend(GUARDED, fly, runs=600, seed=3, screen_runs=150, top=5, policies=("default", "racing"), pile=0)
     best = rec.effects[0]
     assert best.variant.kind == "shield" and "front" in best.variant.text
     assert best.credits_ci[0] > 0 and best.lost < 0
@@ -162,3 +162,152 @@ def test_turns_a_flight_cannot_tell_apart_are_not_flown() -> None:
     shield = sh.tile_at(sh.board.nb[sh.pilot.at][1])  # type: ignore[union-attr]
     turned = replace(sh, tiles=tuple(replace(t, rot=1) if t is shield else t for t in sh.tiles))
     assert flight_signature(turned) != flight_signature(sh)
+
+
+# -- tiles from the pile: additions and swaps -------------------------------------------------------
+def _look(kind: str, sides: str, attrs: tuple, rot: int):  # type: ignore[no-untyped-def, type-arg]
+    from shipcheck.model import Tile
+
+    t = Tile(at=0, kind=kind, sides=sides, rot=rot, attrs=attrs)
+    return (t.eff, tuple(sorted(t.barrels)), tuple(sorted(t.exhausts)), tuple(sorted(t.covers)))
+
+
+@pytest.mark.parametrize("edition", ["2007", "2021"])
+def test_the_pile_is_the_catalogue_by_type(edition: str) -> None:
+    from shipcheck.advice.pile import pile_types
+    from shipcheck.shipfile import catalogue
+
+    types = pile_types(edition)
+    pile = [t for t in catalogue(edition).values() if t.kind != "start_cabin"]
+    assert sum(p.count for p in types) == len(pile)
+    assert [p.count for p in types] == sorted((p.count for p in types), reverse=True)
+    for p in types:
+        mine = [t for t in pile if (t.kind, t.attrs) == (p.kind, p.attrs)]
+        assert len(mine) == p.count
+        # every copy looks like one of the patterns turned, and no two patterns look alike turned
+        looks = [{_look(q.kind, q.sides, q.attrs, r) for r in range(4)} for q in p.patterns]
+        assert all(any(_look(t.kind, t.sides, t.attrs, 0) in lk for lk in looks) for t in mine)
+        assert all(a.isdisjoint(b) for i, a in enumerate(looks) for b in looks[i + 1:])
+
+
+# a pilot cabin with a cabin above it: every side of both is universal, so tiles of any kind fit around
+OPEN = ship(PILOT + tile((7, 6), "cabin", "3333"))
+
+
+def test_additions_name_the_tile_and_its_square_and_are_legal() -> None:
+    from shipcheck.advice.pile import pile_types
+    from shipcheck.report.recommend import additions
+
+    types = pile_types("2007")[:4]
+    found = additions(OPEN, types, per_type=3)
+    assert [pt for pt, _, _ in found] == list(types)
+    for pt, vs, why in found:
+        assert vs and not why and len(vs) <= 3
+        assert len({v.squares for v in vs}) == len(vs)  # one placement a square
+        for v in vs:
+            assert v.kind == "add" and v.group == "build" and v.pile is pt
+            assert check(v.ship).legal and len(v.ship.tiles) == len(OPEN.tiles) + 1
+            new = v.ship.tile_at(v.squares[0])
+            assert new is not None and (new.kind, new.attrs) == (pt.kind, pt.attrs) and new.id == v.tile
+            assert v.text.startswith(("add a ", "add an ")) and f" {pt.name} at {OPEN.board.cell_text(v.squares[0])}" in v.text
+            assert v.tile is not None and v.tile in v.text
+        assert [v.score for v in vs] == sorted((v.score for v in vs), reverse=True)
+
+
+def test_no_addition_on_a_full_board_says_why() -> None:
+    from shipcheck.advice.pile import pile_types
+    from shipcheck.report.recommend import additions
+
+    full = load_ship("examples/class-II-freighter.toml")
+    (_, vs, why), = additions(full, pile_types("2007")[:1])
+    assert vs == [] and "every buildable square next to the ship is built" in why
+
+
+def test_swaps_replace_one_tile_by_another_kind_legally() -> None:
+    from shipcheck.advice.pile import pile_types
+    from shipcheck.report.recommend import swaps
+
+    s = load_ship("examples/blue-round1.toml")
+    types = pile_types("2007")[:5]
+    found = swaps(s, types, per_type=2)
+    assert found
+    for v in found:
+        assert v.kind == "swap" and check(v.ship).legal and len(v.ship.tiles) == len(s.tiles)
+        (sq,) = v.squares
+        old, new = s.tile_at(sq), v.ship.tile_at(sq)
+        assert old is not None and new is not None and old.kind != "start_cabin"
+        assert (old.kind, old.attrs) != (new.kind, new.attrs) and v.pile is not None
+        assert (new.kind, new.attrs) == (v.pile.kind, v.pile.attrs)
+        # every other tile stays as it was
+        assert [t for t in v.ship.tiles if t.at != sq] == [t for t in s.tiles if t.at != sq]
+        assert v.text.startswith(f"swap the {old.kind.replace('_', ' ')} at {s.board.cell_text(sq)} for a")
+
+
+@pytest.mark.slow
+def test_the_search_brings_in_tiles_from_the_pile_and_groups_its_advice() -> None:
+    from shipcheck.report.recommend import recommend
+    from shipcheck.round import simulate_round
+
+    def fly(s, policy, runs, seed):  # type: ignore[no-untyped-def]
+        return simulate_round(s, round=1, opponents=[], runs=runs, seed=seed, policy=policy).players[0]
+
+    rec = recommend(OPEN, fly, runs=200, seed=5, screen_runs=60, policies=("default", "racing"), pile=3)
+    assert [a.pile.name for a in rec.additions] == ["cannon", "engine", "cabin"]
+    placed = [a for a in rec.additions if a.effect is not None]
+    assert placed
+    for a in placed:
+        e = a.effect
+        assert e is not None and e.variant.kind == "add" and e.runs == 200 and a.pile.name in e.variant.text
+        lo, hi = e.credits_ci
+        assert lo <= e.credits <= hi
+    assert all(e.variant.group == "build" for e in rec.build)
+    assert all(e.variant.kind == "policy" for e in rec.flight)
+    assert set(rec.effects) == set(rec.build) | set(rec.flight)
+    doc = rec.to_dict(OPEN)
+    assert {c["group"] for c in doc["changes"]} <= {"build", "flight"}
+    assert all("same 200 rounds" in c["measured"] and c["verdict"] in ("gain", "loss", "unclear")
+               for c in doc["changes"])
+    assert [a["tile"] for a in doc["additions"]] == ["cannon", "engine", "cabin"]
+    df = rec.to_frame()
+    assert len(df) == len(rec.measured) and {"group", "credits_lo", "credits_hi"} <= set(df.columns)
+    assert "\n" not in repr(rec) and len(repr(rec)) < 300
+
+
+def _effect(text: str, kind: str, credits: float, half: float):  # type: ignore[no-untyped-def]
+    from shipcheck.report.recommend import Effect, Variant
+
+    return Effect(Variant(kind, text, GUARDED), 300, credits, (credits - half, credits + half), 0.1, (0.0, 0.2), 0.0,
+                  seed=4)
+
+
+def test_the_page_says_when_no_change_earns_more_and_shows_costs_as_such() -> None:
+    from types import SimpleNamespace
+
+    from shipcheck.report.html import _advice
+    from shipcheck.report.recommend import Recommendations
+
+    rec = Recommendations((_effect("remove the shield at (6,7)", "remove", -0.45, 0.1),
+                           _effect("rotate the battery at (5,7) 90° clockwise", "rotate", -0.05, 0.2),
+                           _effect("fly the racing policy", "policy", -2.0, 0.3)), 17, 300, 100, 4)
+    assert rec.best is None and rec.gains == ()
+    page = _advice({}, "", SimpleNamespace(advice=rec, name="Guarded"))  # type: ignore[arg-type]
+    assert "No single change earns more" in page
+    assert "costs 0.45" in page and "costs 2.00" in page  # sure losses read as costs
+    assert "+0.45" not in page and "-0.05" in page  # an unclear effect keeps its sign
+    assert "Next time you build" in page and "A welded ship cannot be changed" in page
+    assert page.index("Next time you build") < page.index("remove the shield") < page.index("In flight")
+    assert page.index("In flight") < page.index("fly the racing policy")
+    assert "the same decks and dice, seed 4" in page and "95% interval" in page
+
+
+def test_the_page_names_the_best_change_with_its_interval() -> None:
+    from types import SimpleNamespace
+
+    from shipcheck.report.html import _advice
+    from shipcheck.report.recommend import Recommendations
+
+    rec = Recommendations((_effect("turn the shield at (6,7) to cover the front and left", "shield", 1.25, 0.5),), 3,
+                          300, 100, 4)
+    page = _advice({}, "", SimpleNamespace(advice=rec, name="Guarded"))  # type: ignore[arg-type]
+    assert "Best change:" in page and "+1.25 credits" in page and "(+0.75 to +1.75)" in page
+    assert "for the next build" in page and "No single change" not in page

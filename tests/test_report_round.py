@@ -37,6 +37,9 @@ def test_a_round_without_dice_earns_the_same_every_time() -> None:
     assert (row.type, row.drawn, row.lost, row.credits, row.gave_up) == ("open_space", 1.0, 0.0, 0.0, 0.0)
     (me,) = v.players
     assert me.ship and me.name == "Blue, round 1" and me.credits == 6.0
+    # where they come from: 4 for arriving first, 2 for the best-looking ship, nothing else
+    assert dict(me.by_source) == {"cards": 0.0, "goods": 0.0, "arrival": 4.0, "best_looking": 2.0, "penalty": 0.0}
+    assert v.gap is None  # no field to compare with
     assert v.deck == ["I-05"] and v.runs == 40 and v.seed == 1
     rows = dict(round_table(v).rows)
     assert rows["credits"].startswith("6.00 (95% interval 6.00 to 6.00)")
@@ -70,3 +73,103 @@ def test_swarm_weights_follow_the_rounds_deck() -> None:
     assert [(c.level, w) for c, w in r3] == [(1, F(4, 20))] * 3 + [(2, F(4, 20))] * 3 + [(3, F(8, 20))] * 3
     fixed = swarm_weights(fixed_deck(["I-09", "I-05", "I-09", "II-10"], "2007"))
     assert [(c.id, w) for c, w in fixed] == [("I-09", 2), ("II-10", 1)]
+
+
+# -- where the credits come from, and the biggest gap to the field ---------------------------------
+def _row(name: str, ship: bool, parts: dict[str, float], **kw: object):  # type: ignore[no-untyped-def]
+    from shipcheck.report.data import PlayerRow
+
+    total = sum(parts.values())
+    return PlayerRow(name, ship, total, (total, total), 1.0, (1.0, 1.0), 1.0, tuple(parts.items()), **kw)  # type: ignore[arg-type]
+
+
+SHIP = {"cards": 2.0, "goods": 6.0, "arrival": 2.0, "best_looking": 1.0, "penalty": -1.0}  # 10.0
+
+
+def test_the_gap_sentence_of_the_issue() -> None:
+    from shipcheck.report.data import field_gap
+
+    # Racer II earns 14.1, 3.2 more from arrival (it ends 6 spaces further along), 0.9 more elsewhere
+    racer = {"cards": 2.4, "goods": 6.2, "arrival": 5.2, "best_looking": 1.3, "penalty": -1.0}
+    trader = {"cards": 1.0, "goods": 9.0, "arrival": 1.0, "best_looking": 1.0, "penalty": -1.0}
+    gap = field_gap([_row("Blue", True, SHIP, days=1.0), _row("Trader II", False, trader, days=0.0),
+                     _row("Racer II", False, racer, days=7.0)])
+    assert gap is not None and gap.opponent == "Racer II" and gap.source == "arrival"
+    assert gap.credits == pytest.approx(-4.1) and gap.part == pytest.approx(-3.2)
+    assert gap.sentence == "You earn 4.1 less than Racer II, 3.2 of it from arrival: it flies 6 spaces further."
+
+
+@pytest.mark.parametrize(("source", "mine", "theirs", "why"), [
+    ("goods", {"card_goods": (("planets", 5.0),)}, {"card_goods": (("planets", 9.5), ("smugglers", 0.5))},
+     "it brings home 4.5 more in goods from planets"),
+    ("cards", {"card_credits": (("pirates", 1.0),), "firepower": 4.0},
+     {"card_credits": (("pirates", 4.0), ("slavers", 0.5)), "firepower": 9.0},
+     "it earns 3.0 more on pirates (firepower up to 9 against 4)"),
+    ("best_looking", {"exposed": 6}, {"exposed": 0}, "it shows fewer exposed connectors (0 against 6)"),
+    ("penalty", {"lost": 4.5}, {"lost": 1.5}, "it loses 3.0 fewer components"),
+])
+def test_the_gap_says_why(source: str, mine: dict, theirs: dict, why: str) -> None:  # type: ignore[type-arg]
+    from shipcheck.report.data import field_gap
+
+    other = dict(SHIP)
+    other[source] += 3.0 if source != "goods" else 4.5
+    gap = field_gap([_row("Blue", True, SHIP, **mine), _row("Other", False, other, **theirs)])
+    assert gap is not None and gap.source == source and gap.why == why
+
+
+def test_a_ship_ahead_of_the_field() -> None:
+    from shipcheck.report.data import field_gap
+
+    worse = dict(SHIP, goods=3.0)
+    gap = field_gap([_row("Blue", True, SHIP, card_goods=(("planets", 6.0),)),
+                     _row("Other", False, worse, card_goods=(("planets", 3.0),))])
+    assert gap is not None and gap.credits == pytest.approx(3.0)
+    assert gap.sentence == ("You earn 3.0 more than Other, the best of the field, 3.0 of it from goods: "
+                            "you bring home 3.0 more in goods from planets.")
+
+
+def test_a_part_bigger_than_the_gap_is_said_as_such() -> None:
+    from shipcheck.report.data import field_gap
+
+    other = dict(SHIP, arrival=5.0, penalty=-3.0)  # +3 arrival, -2 penalty: 1 more in all
+    gap = field_gap([_row("Blue", True, SHIP, days=0.0), _row("Other", False, other, days=4.0)])
+    assert gap is not None and gap.sentence == ("You earn 1.0 less than Other: 3.0 less from arrival alone (it "
+                                                "flies 4 spaces further), made up in part by the others.")
+
+
+@pytest.fixture(scope="module")
+def freighter_round():  # type: ignore[no-untyped-def]
+    r = shipcheck.simulate_round(ROOT / "examples" / "class-II-freighter.toml", round=2, runs=300, seed=3)
+    return r, round_data(r)
+
+
+def test_the_stacked_bar_draws_each_ships_parts_and_total(freighter_round) -> None:  # type: ignore[no-untyped-def]
+    from matplotlib.patches import Rectangle
+
+    r, v = freighter_round
+    fig = plots.sources_figure(v)
+    ax = fig.axes[0]
+    bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+    for k, p in enumerate(r.players):
+        mine = sorted(round(b.get_width(), 9) for b in bars if abs(b.get_y() + b.get_height() / 2 - k) < 1e-9)
+        assert mine == sorted(round(x, 9) for x in p.by_source.values() if x != 0)
+        # the parts add up to the credits: the diamond sits at the total
+        assert sum(p.by_source.values()) == pytest.approx(p.credits_mean)
+    diamonds = [ln for ln in ax.lines if ln.get_marker() == "D"]
+    assert [d.get_xdata()[0] for d in diamonds] == pytest.approx([p.credits_mean for p in r.players])
+    assert v.gap is not None and v.gap.sentence.split(":")[0] in "".join(t.get_text() for t in ax.texts)
+    assert plots.sources_figure(v, plots.PHONE).axes
+
+
+def test_card_by_card_shows_the_goods_value_of_planets(freighter_round) -> None:  # type: ignore[no-untyped-def]
+    r, v = freighter_round
+    goods = r.players[0].card_types()["planets"]["expected_goods_value"]
+    assert goods > 0 and {row.type: row.goods for row in v.by_type}["planets"] == goods
+    fig = plots.card_types_figure(v)
+    ax = fig.axes[0]
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    k = names.index("planets")
+    widths = [b.get_width() for b in ax.patches if abs(b.get_y() + b.get_height() / 2 - k) < 0.5]
+    assert goods in widths
+    subtitle = next(t.get_text() for t in ax.texts if "per kind of card" in t.get_text())
+    assert "planets" not in subtitle.partition("nothing earned")[2]  # not among the cards that brought nothing

@@ -48,3 +48,20 @@ def test_round_bad_usage_exit_2(capsys: pytest.CaptureFixture[str], args: list[s
     code, out, err = run(capsys, "simulate", SCOUT, *args, "--runs", "5")
     assert code == 2 and "Traceback" not in err and err.startswith("shipcheck: error:")
     assert key in err
+
+
+def test_round_text_shows_the_goods_each_card_type_loaded(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Planets pay in goods, not credits: the text table's goods column is the JSON's
+    expected_goods_value (a deck without dice: every run the same)."""
+    deck = tmp_path / "deck.toml"
+    deck.write_text('format = 1\nedition = "2007"\ncards = ["I-05", "I-13"]\n')
+    args = ("simulate", SCOUT, "--round", "1", "--deck", str(deck), "--opponent", BLUE, "--runs", "20", "--seed", "1")
+    code, out, _ = run(capsys, *args, "--format", "json")
+    assert code == 0
+    goods = json.loads(out)["by_card_type"]["planets"]["expected_goods_value"]
+    assert goods > 0
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    header = next(ln for ln in out.splitlines() if ln.strip().startswith("card") and "goods" in ln).split()
+    row = next(ln for ln in out.splitlines() if ln.strip().startswith("planets")).split()
+    assert float(row[header.index("goods")]) == pytest.approx(goods, abs=0.005)

@@ -115,12 +115,10 @@ def test_ship_opponents_rules_deck(scout: shipcheck.Ship) -> None:
     assert valid.rules(None) is None and valid.rules("r.toml") == Path("r.toml")
     refused(lambda: valid.rules(5), "rules", "value 5")
     refused(lambda: valid.rules(""), "rules")
-    from shipcheck.round.deck import as_deck
-
-    assert as_deck(None) is None and as_deck(["I-05"]).ids == ["I-05"]
-    refused(lambda: as_deck([]), "deck", "an empty deck")
-    refused(lambda: as_deck(5), "deck", "value 5")
-    refused(lambda: as_deck(["I-99"]), "cards", "no card I-99 in edition 2007")
+    assert valid.deck(None) is None and valid.deck(["I-05"]).ids == ["I-05"]
+    refused(lambda: valid.deck([]), "deck", "an empty deck")
+    refused(lambda: valid.deck(5), "deck", "value 5")
+    refused(lambda: valid.deck(["I-99"]), "cards", "no card I-99 in edition 2007")
 
 
 def test_as_option_names_the_command_line_option() -> None:
@@ -145,6 +143,8 @@ def test_place_and_advise_check_their_arguments(start: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.place(start, "cannon:0111", weigh="loss=nan", **fast), "weigh", "loss=nan")
     refused(lambda: shipcheck.advise(None, "cannon:0111", **fast), "ship", "value None")
     refused(lambda: shipcheck.place(start, "cannon:0111", round="4"), "round", "1, 2, 3, 3a or learning")
+    # the same rounds whatever the ranking, as on the command line
+    refused(lambda: shipcheck.place(start, "cannon:0111", round="4", **fast), "round", "1, 2, 3, 3a or learning")
     # a ship file path is a ship, as in simulate_round and report
     assert len(shipcheck.place(str(START), "cannon:0111", **fast)) == len(shipcheck.place(start, "cannon:0111", **fast))
 
@@ -158,8 +158,16 @@ def test_tile_attributes_are_ascii_numbers(start: shipcheck.Ship, spec: str, wor
     refused(lambda: shipcheck.place(start, spec, credits=False, exact=False), "tile", *words)
 
 
-def test_place_refuses_runs_past_the_memory_up_front(start: shipcheck.Ship) -> None:
-    refused(lambda: shipcheck.place(start, "cannon:0111", runs=10**17), "runs", "would need about", "is available")
+def test_place_refuses_runs_that_would_take_days_up_front(start: shipcheck.Ship) -> None:
+    refused(lambda: shipcheck.place(start, "cannon:0111", runs=10**17), "runs", "too many runs",
+            "at most 1,000,000 runs a call")
+
+
+def test_runs_past_the_maximum_are_refused() -> None:
+    assert valid.runs(100, maximum=100) == 100
+    err = refused(lambda: valid.runs(101, maximum=100), "runs", "too many runs for one call (101)",
+                  "at most 100 runs a call")
+    assert err.value == 101
 
 
 def test_simulate_round_checks_its_arguments(scout: shipcheck.Ship) -> None:
@@ -175,8 +183,7 @@ def test_simulate_round_checks_its_arguments(scout: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.simulate_round(scout, five_player="yes", **kw), "five_player", "True or False")
     refused(lambda: shipcheck.simulate_round(None, **kw), "ship", "value None")
     refused(lambda: shipcheck.simulate_round(scout, runs="x", seed=1), "runs", "value 'x'")
-    refused(lambda: shipcheck.simulate_round(scout, runs=10**12, seed=1, keep_runs=True), "runs", "would need about")
-    refused(lambda: shipcheck.simulate_round(scout, runs=10**12, seed=1), "runs", "more than one call flies")
+    refused(lambda: shipcheck.simulate_round(scout, runs=10**12, seed=1), "runs", "at most 100,000,000 runs a call")
 
 
 def test_report_checks_its_arguments(scout: shipcheck.Ship) -> None:
@@ -185,8 +192,18 @@ def test_report_checks_its_arguments(scout: shipcheck.Ship) -> None:
     refused(lambda: shipcheck.report(scout, 5, **kw), "other", "value 5")
     refused(lambda: shipcheck.report(scout, runs="x", **kw), "runs", "value 'x'", ">= 10")
     refused(lambda: shipcheck.report(scout, runs=5, **kw), "runs", "value 5", ">= 10")
-    refused(lambda: shipcheck.report(scout, runs=10**20, **kw), "runs", "would need about")
+    refused(lambda: shipcheck.report(scout, runs=10**20, **kw), "runs", "at most 1,000,000 runs a call")
     refused(lambda: shipcheck.report(scout, round=0, **kw), "round", "value 0")
     refused(lambda: shipcheck.report(scout, opponents=5, **kw), "opponents", "value 5")
     refused(lambda: shipcheck.report(scout, deck=[], **kw), "deck", "an empty deck")
     refused(lambda: shipcheck.report(scout, progress=5, **kw), "progress", "value 5")
+
+
+def test_the_other_library_functions_refuse_what_they_cannot_use(scout: shipcheck.Ship) -> None:
+    refused(lambda: shipcheck.check_many(5), "paths", "value 5")
+    refused(lambda: shipcheck.check_many([SCOUT, 5]), "paths", "value 5")
+    refused(lambda: shipcheck.dump_ship(5), "ship", "value 5")
+    refused(lambda: shipcheck.check(None), "ship", "value None")
+    refused(lambda: shipcheck.odds(scout, None), "attacks")
+    refused(lambda: shipcheck.odds(scout, ["small-meteor:front"], policy="bogus"), "policy", "'bogus'")
+    refused(lambda: shipcheck.simulate(scout, ["small-meteor:front"], runs="x"), "runs", "value 'x'")

@@ -26,19 +26,19 @@ them (:mod:`.credits`); ``credits=False`` ranks by the score alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import validate as valid
-from ..defaults import RUNS_COMPARE
+from ..defaults import MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
 from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
 from ..parallel import seed_of
 from ..rules import check
-from .deck import RoundCards, decks, default_round, round_cards
+from .deck import RoundCards, round_cards
 from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from .measure import Flight, fly, tile_params
 
@@ -110,13 +110,19 @@ def parse_weights(text: str | Mapping[str, float] | None) -> dict[str, float]:
 
 
 # -- results --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Placement:
-    """One legal placement and what it changes (``d_`` numbers are differences from the ship now)."""
+    """One legal placement and what it changes (``d_`` numbers are differences from the ship now).
 
-    at: int
-    rot: int  # quarter turns clockwise
-    ship: Ship = field(repr=False)
+    ``at`` is the square as the ship file and the JSON name it, ``(col, row)`` (board labels; grid
+    indices on boards whose squares are written ``{col, row}``), ``rot`` the turn in degrees
+    clockwise. ``index`` is the square's grid index (a :class:`~shipcheck.topology.Square`, what
+    ``ship.tile_at`` takes) and ``turns`` the quarter turns.
+    """
+
+    index: int
+    turns: int  # quarter turns clockwise
+    ship: Ship
     exposed: int
     blocked: int  # empty buildable squares its barrels and exhausts point at: no tile may go there
     loss: Fraction | None
@@ -131,6 +137,28 @@ class Placement:
     credits: float | None = None  # with ``credits=True``: change in expected credits over the round
     credits_ci: tuple[float, float] | None = None  # its 95 % interval (paired runs)
 
+    @property
+    def at(self) -> tuple[int, int]:
+        """The square as in the ship file and the JSON: ``(col, row)``."""
+        from ..rules import _col_row
+
+        return _col_row(self.ship.board, self.index)
+
+    @property
+    def rot(self) -> int:
+        """The turn in degrees clockwise, as in ship files: 0, 90, 180 or 270."""
+        return 90 * self.turns
+
+    @property
+    def square(self) -> str:
+        """The square as printed: ``"(7,8)"``."""
+        return self.ship.board.cell_text(self.index)
+
+    def __repr__(self) -> str:
+        worth = (f"credits {self.credits:+.2f} ({self.credits_ci[0]:+.2f} to {self.credits_ci[1]:+.2f}), "
+                 if self.credits is not None and self.credits_ci is not None else "")
+        return f"<Placement #{self.rank} {self.square} rot {self.rot}: {worth}score {self.score:+.2f}>"
+
     def to_dict(self) -> dict[str, Any]:
         b = self.ship.board
 
@@ -140,7 +168,7 @@ class Placement:
             return int(x) if Fraction(x).denominator == 1 else float(x)
 
         d: dict[str, Any] = {
-            "rank": self.rank, "at": b.cell_name(self.at), "rot": self.rot * 90, "score": self.score,
+            "rank": self.rank, "at": b.cell_name(self.index), "rot": self.rot, "score": self.score,
             "exposed": self.exposed, "blocked": self.blocked, "loss": num(self.loss), "survive": num(self.survive), "own": num(self.own),
         }
         d.update({k: num(v) for k, v in self.params.items()})
@@ -153,7 +181,7 @@ class Placement:
         return d
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Advice:
     """Every legal placement of a tile, best first, and whether to set the tile aside instead."""
 
@@ -169,6 +197,26 @@ class Advice:
     runs: int | None = None  # rounds flown per placement (None: no credits flown)
     seed: int | None = None  # their seed
 
+    def __repr__(self) -> str:
+        n = len(self.placements)
+        best = f", best {self.placements[0].square} rot {self.placements[0].rot}" if n else ""
+        return (f"<Advice {_tile_text(self.tile)}, round {self.round}: {n} placement{'s' if n != 1 else ''}{best}; "
+                f"{self.reason}>")
+
+    def marks(self) -> dict[int, str]:
+        """Each candidate square and the best rank found there (``"++"`` past 99), as ``place`` draws them."""
+        out: dict[int, str] = {}
+        for p in self.placements:
+            out.setdefault(int(p.index), str(p.rank) if p.rank < 100 else "++")
+        return out
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from ..render import render_ship
+
+        return f"<p>{escape(repr(self))}</p>" + render_ship(self.ship, marks=self.marks()).html()
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "tile": _tile_text(self.tile), "round": self.round, "weights": self.weights,
@@ -178,23 +226,27 @@ class Advice:
         }
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per placement, best first: ``rank``, ``at`` (as in `check`'s cells), ``square``,
-        ``rot`` (degrees), ``score`` and the numbers behind it (floats)."""
+        """One row per placement, best first: ``rank``, ``col`` and ``row`` (numbers: the board's
+        labels, as in ``at``), ``at`` (as in `check`'s cells), ``square`` (as printed), ``rot``
+        (degrees), ``score`` and the numbers behind it (floats)."""
         import pandas as pd
 
-        cols = ["rank", "at", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "own", *PARAMS, "alien",
-                "shields", "exposes"]
+        from ..rules import _col_row
+
+        cols = ["rank", "col", "row", "at", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "own",
+                *PARAMS, "alien", "shields", "exposes"]
         if any(p.credits is not None for p in self.placements):
-            cols[4:4] = ["credits", "credits_ci"]
+            cols[6:6] = ["credits", "credits_ci"]
         rows = []
         for p in self.placements:
             d = p.to_dict()
             d.pop("fractions", None)
-            d["square"] = self.ship.board.cell_text(p.at)
+            d["col"], d["row"] = _col_row(self.ship.board, p.index)
+            d["square"] = p.square
             d["shields"] = ", ".join(p.shields)
             d["exposes"] = ", ".join(p.exposes)
             rows.append(d)
-        df = pd.DataFrame(rows, columns=cols)
+        df = pd.DataFrame(rows, columns=cols).astype({"col": "int64", "row": "int64"})
         df.attrs.update({"set_aside": self.set_aside, "reason": self.reason, "round": self.round,
                          "tile": _tile_text(self.tile)})
         return df
@@ -256,6 +308,8 @@ def advise(
     credits: bool = True,
     runs: int = RUNS_COMPARE,
     seed: int | None = None,
+    progress: Callable[[int, int], Any] | None = None,
+    rules: str | Path | None = None,
 ) -> Advice:
     """Every legal placement of ``tile`` on ``ship``, ranked by score (see the module docstring).
 
@@ -265,12 +319,16 @@ def advise(
     placement through ``runs`` whole rounds of the round simulator, with the same decks and dice as
     the ship without the tile (``seed``), and ranks by the change in expected credits (see
     :mod:`.credits`); the score breaks ties. ``credits=False`` ranks by the score alone, without
-    flying a round (fast: what a building bot calls many times).
+    flying a round (fast: what a building bot calls many times). ``progress(done, total)`` is called
+    as the ships of the credits ranking are flown (the ship without the tile first); an exception it
+    raises stops the work and reaches the caller. ``rules``: a rules file overriding the round's
+    provisional numbers, as :func:`shipcheck.simulate_round` takes it (its deck weighs the exact loss
+    too); the round's notes say what is provisional.
     """
     ship = valid.ship(ship)
     hand = parse_tile(tile, ship.edition)
     weights = parse_weights(weigh)
-    rnd = default_round(ship.board.level) if round is None else valid.round_key(round, rounds=tuple(decks()))
+    rnd = default_round(ship.board) if round is None else valid.round_key(round)
     top = valid.top(top)
     exact = bool(valid.flag(exact, key="exact"))
     credits = bool(valid.flag(credits, key="credits"))
@@ -278,11 +336,18 @@ def advise(
     if credits:
         from ..round.result import RUN_BYTES
 
-        valid.round_key(rnd)  # the rounds the simulator flies (class IV's cards weigh the exact loss only)
         run_bytes = 2 * 5 * RUN_BYTES  # the ship's runs and one placement's, up to five players each
-    runs = valid.runs(runs, minimum=2, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
+    runs = valid.runs(runs, minimum=2, maximum=MAX_RUNS_COMPARE, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
     seed = seed_of(None, seed)  # None: one fresh seed, shared by every placement (paired runs)
-    rc: RoundCards = round_cards(rnd, ship.edition)
+    progress = valid.callback(progress, key="progress", expected="a callable(done, total) or None")
+    rules = valid.rules(rules)
+    levels = None
+    if rules is not None:  # a rules file may change the deck too: its attack cards weigh the exact loss
+        from ..round import round_rules
+
+        rr = round_rules(rnd, rules)
+        levels = rr.deck
+    rc: RoundCards = round_cards(rnd, ship.edition, levels=levels)
     base = check(ship)
     cands = legal_placements(ship, hand, base=base)
     notes = []
@@ -316,7 +381,7 @@ def advise(
         score = weights["weld"] - weights["exposed"] * exposed - weights["blocked"] * blocked + sum(weights[k] * float(params[k]) for k in PARAMS)
         if loss is not None and survive is not None:
             score += -weights["loss"] * float(loss) + weights["survive"] * float(survive)
-        placed.append(Placement(c.at, c.rot, c.ship, exposed, blocked, loss, survive, own, params, _alien_option(c),
+        placed.append(Placement(ship.board.square(c.at), c.rot, c.ship, exposed, blocked, loss, survive, own, params, _alien_option(c),
                                 shields, exposes, score))
     flown_seed = 0
     if credits:
@@ -329,12 +394,13 @@ def advise(
         first = {k: i for i, k in reversed(list(enumerate(keys)))}
         order = sorted(first.values())
         effects = dict(zip(order, credit_effects(ship, [placed[i].ship for i in order], round=rc.round, runs=runs,
-                                                 seed=flown_seed)))
+                                                 seed=flown_seed, progress=progress, rules=rules,
+                                                 notes=notes)))
         placed = [replace(p, credits=effects[first[k]].credits, credits_ci=effects[first[k]].credits_ci)
                   for p, k in zip(placed, keys)]
-        placed.sort(key=lambda p: (-(p.credits or 0.0), -p.score, p.at, p.rot))
+        placed.sort(key=lambda p: (-(p.credits or 0.0), -p.score, p.index, p.turns))
     else:
-        placed.sort(key=lambda p: (-p.score, p.at, p.rot))
+        placed.sort(key=lambda p: (-p.score, p.index, p.turns))
     ranked = tuple(replace(p, rank=k + 1) for k, p in enumerate(placed))
     if top is not None:
         ranked = ranked[:top]
@@ -365,8 +431,10 @@ def place(
     credits: bool = True,
     runs: int = RUNS_COMPARE,
     seed: int | None = None,
+    progress: Callable[[int, int], Any] | None = None,
+    rules: str | Path | None = None,
 ) -> pd.DataFrame:
     """:func:`advise` as a DataFrame, one row per legal placement, best first (``df.attrs`` holds
     ``set_aside`` and ``reason``)."""
     return advise(ship, tile, round=round, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs,
-                  seed=seed).to_frame()
+                  seed=seed, progress=progress, rules=rules).to_frame()

@@ -9,8 +9,10 @@ the default field of the ship's class.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from ..model import Ship
 
@@ -27,18 +29,33 @@ class CreditEffect:
     lost_ci: tuple[float, float]
 
 
-def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, seed: int) -> list[CreditEffect]:
-    """For each ship of ``ships`` (the placements), its paired effect against ``ship`` over ``runs`` rounds."""
+def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, seed: int,
+                   progress: Callable[[int, int], Any] | None = None, rules: str | Path | None = None,
+                   notes: list[str] | None = None) -> list[CreditEffect]:
+    """For each ship of ``ships`` (the placements), its paired effect against ``ship`` over ``runs`` rounds.
+
+    ``progress(done, total)`` is called after each ship is flown (``ship`` first, then ``ships``); an
+    exception it raises stops the work and reaches the caller. ``rules``: a rules file, as
+    :func:`shipcheck.simulate_round` takes it; the round's notes (its provisional values, the
+    opponents) are added to ``notes`` when a list is given."""
     from ..round import simulate_round
     from ..round.result import paired
 
     def fly(s: Ship):  # type: ignore[no-untyped-def]
-        return simulate_round(s, round=round, runs=runs, seed=seed).ship_result
+        return simulate_round(s, round=round, runs=runs, seed=seed, rules=rules, keep_runs=True)  # paired: every run
 
-    base = fly(ship)
+    total = len(ships) + 1
+    flown = fly(ship)
+    if notes is not None:
+        notes.extend(flown.notes)
+    base = flown.ship_result
+    if progress is not None:
+        progress(1, total)
     out = []
-    for s in ships:
-        r = fly(s)
+    for k, s in enumerate(ships):
+        r = fly(s).ship_result
+        if progress is not None:
+            progress(k + 2, total)
         c, cci = paired(r.credits, base.credits)
         lo, lci = paired(r.lost, base.lost)
         out.append(CreditEffect(c, cci, lo, lci))

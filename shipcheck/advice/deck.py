@@ -3,8 +3,7 @@
 A round's deck takes, from the edition's 20 cards of each level, a number of each level: round 1
 8 of level I, round 2 4 of I and 8 of II, round 3 (and 3a) 4 of I, 4 of II and 8 of III; the
 learning flight flies the 8 starred level-I cards. These come from the round simulator's table,
-``tiles/rounds.toml``, read here without importing the simulator. Class IV without level-IV cards
-(rules §14.3, not a round the simulator flies) takes 4, 4 and 12. A card of level L is in the deck
+``tiles/rounds.toml``, read here without importing the simulator. A card of level L is in the deck
 with probability (cards of L drawn) / (cards of L in the edition). The advisor weighs each meteor
 swarm and each card with shots (pirates, a combat zone's shots line) by that probability.
 """
@@ -13,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,7 +23,6 @@ from ..errors import InputError
 __all__ = ["RoundCards", "decks", "round_cards"]
 
 _LEVELS = {"I": 1, "II": 2, "III": 3}
-CLASS_IV: dict[int, int] = {1: 4, 2: 4, 3: 12}
 
 
 @functools.cache
@@ -34,7 +33,6 @@ def decks() -> dict[str, dict[int, int] | None]:
     for key, table in doc.get("round", {}).items():
         deck = table.get("deck")
         out[str(key)] = None if deck == "learning" else {_LEVELS[k]: int(n) for k, n in deck.items()}
-    out["4"] = CLASS_IV
     return out
 
 
@@ -52,13 +50,12 @@ class RoundCards:
         return sum((w for _, w in self.cards), Fraction(0))
 
 
-def default_round(level: int) -> str:
-    """The round a board of this level flies: its level (class IV: 4)."""
-    return str(level) if str(level) in decks() else "3"
+def round_cards(round: str | int, edition: str = "2007", *,
+                levels: Sequence[tuple[int, int]] | None = None) -> RoundCards:
+    """The meteor swarms and cards with shots of ``round``'s deck, with their draw probabilities.
 
-
-def round_cards(round: str | int, edition: str = "2007") -> RoundCards:
-    """The meteor swarms and cards with shots of ``round``'s deck, with their draw probabilities."""
+    ``levels``: the cards of each level the deck takes, ``(level, count)`` pairs as a rules file's
+    ``RoundRules.deck`` gives them, in place of the packaged round's."""
     key = str(round).strip().lower()
     table = decks()
     if key not in table:
@@ -68,7 +65,7 @@ def round_cards(round: str | int, edition: str = "2007") -> RoundCards:
         cards = load_cards(edition)
     except ValueError as exc:
         raise InputError(str(exc), key="edition", value=edition, expected="2007 or 2021") from None
-    plan = table[key]
+    plan = table[key] if levels is None else dict(levels)
     out = []
     if plan is None:
         out = [(c, Fraction(1)) for c in cards if c.learning and c.level == 1 and c.attacks()]

@@ -45,6 +45,7 @@ COMMANDS: dict[str, str] = {
     "cards": "catalog:cards_cmd",
     "new": "authoring:new_cmd",
     "schema": "authoring:schema_cmd",
+    "serve": "serve:serve_cmd",
 }
 
 

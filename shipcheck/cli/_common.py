@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -42,17 +43,9 @@ def version() -> str:
         return __version__
 
 
-def input_error_text(exc: InputError) -> str:
-    """The one-line message of one error; errors in options name no file."""
-    return exc.text.removeprefix("<input>: ") if exc.file is None else exc.text
-
-
 def input_error_lines(exc: InputError) -> list[str]:
     """One line per error found (a file with several mistakes reports them all)."""
-    lines = [input_error_text(e) for e in exc.errors]
-    if exc.omitted:
-        lines.append(f"{exc.file or 'input'}: {exc.omitted} more error{'s' if exc.omitted != 1 else ''} not shown")
-    return lines
+    return exc.lines()
 
 
 def report_input_error(exc: InputError) -> None:
@@ -153,8 +146,14 @@ def fold(line: str, w: int | None = None, *, indent: int = 2) -> list[str]:
     if len(line) <= w:
         return [line]
     lead = len(line) - len(line.lstrip(" "))
-    return textwrap.wrap(line.strip(), w, initial_indent=" " * lead, subsequent_indent=" " * (lead + indent),
-                         break_on_hyphens=False) or [line]
+    # "12 %" and "seed 7" stay on one line: a non-breaking space holds them while the words move
+    glued = _GLUE.sub("\xa0", line.strip())
+    out = textwrap.wrap(glued, w, initial_indent=" " * lead, subsequent_indent=" " * (lead + indent),
+                        break_on_hyphens=False)
+    return [x.replace("\xa0", " ") for x in out] or [line]
+
+
+_GLUE = re.compile(r"(?<=\d) (?=%)|(?<=\bseed) (?=\d)")
 
 
 def echo(obj: Any = "") -> None:
@@ -210,7 +209,9 @@ def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (),
         if text in cols:
             import textwrap
 
-            parts = textwrap.wrap(r[text], room, break_on_hyphens=False) or [""]
+            # a " / " between two lists stays between two words, never alone at a line's end or start
+            parts = [x.replace("\xa0", " ") for x in textwrap.wrap(r[text].replace(" / ", "\xa0/\xa0"), room,
+                                                                   break_on_hyphens=False)] or [""]
             typer.echo((line + "  " + parts[0]).rstrip())
             for part in parts[1:]:
                 typer.echo(" " * start + part)
@@ -232,9 +233,16 @@ def print_json(obj: Any) -> None:
 
 
 def print_rich(renderable: Any) -> None:
-    """Print a rich renderable (a table) to stdout; rich is imported only here."""
+    """Print a rich renderable (a table) to stdout; rich is imported only here. A table's columns
+    are at least as wide as their longest word and fold rather than cut a word short: on a narrow
+    terminal cells wrap between words, never to "topol…"."""
     from rich.console import Console
+    from rich.table import Table
 
+    if isinstance(renderable, Table):
+        renderable.pad_edge = False  # two more characters for the cells
+        for col in renderable.columns:
+            col.overflow = "fold"
     Console(file=sys.stdout, highlight=False, soft_wrap=False, width=width()).print(renderable)
 
 

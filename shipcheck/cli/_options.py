@@ -104,10 +104,15 @@ def opponent_opt(help: str) -> Any:
     return typer.Option("--opponent", "-o", metavar="FILE", help=help, show_default=False)
 
 
+def rules_opt(help: str = "A TOML file overriding the round's provisional numbers (track, rewards, caps, "
+              "card rules); see docs/rounds.md.") -> Any:
+    return typer.Option("--rules", metavar="FILE", show_default=False, help=help)
+
+
 def deck_opt(help: str = "A deck file fixing the cards and their order. Default: a fresh deck every run.") -> Any:
     return typer.Option("--deck", "-d", metavar="FILE", help=help, show_default=False)
 
 
 __all__ = ["ROUND_CHOICES", "RUNS_COMPARE", "RUNS_FLIGHT", "RUNS_ROUND", "SHORT_FLAGS", "Editions", "Fmt",
            "FormatOpt", "QuietOpt", "ShipArg", "deck_opt", "edition_opt", "opponent_opt", "round_opt", "round_value",
-           "runs_opt", "runs_value", "seed_opt", "seed_value"]
+           "rules_opt", "runs_opt", "runs_value", "seed_opt", "seed_value"]

@@ -11,7 +11,7 @@ from ..model import KINDS
 from ..render import render_board
 from ..shipfile import catalogue_entries
 from ..topology import Board, builtin_board, builtin_names
-from ._common import command, echo, print_json, print_rich
+from ._common import command, echo, print_json, print_rich, table
 from ._options import Editions, FormatOpt, edition_opt
 
 
@@ -129,19 +129,13 @@ def boards_cmd(fmt: FormatOpt = "text") -> None:
     if fmt == "json":
         print_json([b.to_dict() for b in bs])
         return
-    from rich import box
-    from rich.table import Table
-
-    table = Table(box=box.SIMPLE_HEAD, title="built-in boards")
-    for col in ("name", "level", "dice", "squares", "cap", "topology", "verified"):
-        table.add_column(col, no_wrap=col in ("name", "verified"))
+    rows = []
     for b in bs:
-        topo = b.features()
         squares = sum(1 for i in range(b.size) if b.char(i) != ".")
-        table.add_row(b.name, str(b.level), b.dice, str(squares),
-                      "-" if b.max_penalty is None else str(b.max_penalty), ", ".join(topo) or "flat",
-                      "yes" if b.verified else "no")
-    print_rich(table)
+        rows.append([b.name, str(b.level), b.dice, str(squares), "-" if b.max_penalty is None else str(b.max_penalty),
+                     "yes" if b.verified else "no", ", ".join(b.features()) or "flat"])
+    # the topology folds under its own start on a narrow terminal; nothing is cut short
+    table(["name", "level", "dice", "squares", "cap", "verified", "topology"], rows, text=6, left=(0, 2, 5, 6))
     echo("cap: the most credits lost components cost at the end of the flight; verified no: provisional geometry")
     for b in bs:
         echo()

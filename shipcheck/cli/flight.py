@@ -35,6 +35,7 @@ from ._options import (
     edition_opt,
     opponent_opt,
     round_opt,
+    rules_opt,
     runs_opt,
     seed_opt,
 )
@@ -79,8 +80,10 @@ def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: li
     from ..round.exact import CARD_TYPES
 
     if bool(attack) == bool(card):
-        raise InputError("give --attack KIND:FROM or --card ID (each repeatable), not both and not neither",
-                         key="--attack/--card", value=None, expected="one of the two")
+        what = "--attack KIND:FROM or --card ID (each repeatable), not both" + (
+            ", or --round N for whole rounds" if rounds and not attack else "")
+        raise InputError(f"give {what}", key="--attack/--card" + ("/--round" if rounds else ""), value=None,
+                         expected="one of them")
     if attack:
         _no_fight(opponents, assume_weakest, rounds)
         atk = [parse_attack(a, key="--attack") for a in attack]
@@ -173,7 +176,7 @@ def dist_lines(dist: dict[int, Any], fractions: bool) -> list[str]:
 
 
 @command("stats")
-def stats_cmd(ship: ShipArg, fmt: FormatOpt = "text") -> None:
+def stats_cmd(ship: ShipArg, quiet: QuietOpt = False, fmt: FormatOpt = "text") -> None:
     """Ship parameters: crew, engine and cannon power per charge spent, shields, cargo, exposed
     connectors, and where each kind of attack can hit.
 
@@ -196,7 +199,7 @@ def stats_cmd(ship: ShipArg, fmt: FormatOpt = "text") -> None:
     if warn:
         echo(warn)
     # the title holds the ship's name: cleaned of control characters
-    text = render_stats(st, width=width())
+    text = render_stats(st, width=width(), quiet=quiet)
     echo("\n".join(printable(line) for line in text.splitlines()))
 
 
@@ -370,9 +373,9 @@ def simulate_cmd(
         "class's field shipped with the tool.")] = None,
     deck: Annotated[str | None, deck_opt("With --round: a deck file fixing the cards and their order.")] = None,
     edition: Annotated[Editions | None, edition_opt("With --round: the card edition (default: the ship's).")] = None,
-    rules_file: Annotated[str | None, typer.Option(
-        "--rules", metavar="FILE", show_default=False,
-        help="With --round: a TOML file overriding the round's provisional numbers (track, rewards, caps).")] = None,
+    rules_file: Annotated[str | None, rules_opt(
+        "With --round: a TOML file overriding the round's provisional numbers (track, rewards, caps, card "
+        "rules).")] = None,
     opponent_policy: Annotated[str, typer.Option(metavar="NAME",
                                                  help="With --round: how the opponents play (default or racing).")]
     = "default",
@@ -456,3 +459,7 @@ def simulate_cmd(
     echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")
     draw_losses(s, [(t.at, p) for t, p in zip(s.tiles, r.p_lost)])
     estimate_lines(r)
+    lo, hi = r.p_survive_ci
+    if precision is not None and hi - lo > precision and not quiet:
+        echo(f"note: stopped at {r.runs:,} runs, the most --precision flies: the 95 % interval of p_survive is "
+             f"{hi - lo:.2g} wide, not {precision:g}")

@@ -9,7 +9,7 @@ import typer
 from ..errors import InputError
 from ..shipfile import load_ship
 from ._common import command, draw, echo, header, print_json, provisional, table
-from ._options import RUNS_COMPARE, FormatOpt, QuietOpt, ShipArg, round_opt, runs_opt, seed_opt
+from ._options import RUNS_COMPARE, FormatOpt, QuietOpt, ShipArg, round_opt, rules_opt, runs_opt, seed_opt
 
 _TILE_HELP = ('The tile in hand: a catalogue id ("2007:5", see `shipcheck tiles`) or KIND:SIDES with sides '
               "N E S W as printed, and the kind's attributes after another colon: cannon:0111, "
@@ -51,6 +51,9 @@ def place_cmd(
     = True,
     runs: Annotated[int | None, runs_opt(f"Rounds flown per placement (with --credits).  [default: {RUNS_COMPARE:,}]")] = None,
     seed: Annotated[int | None, seed_opt("the same seed gives the same ranking")] = None,
+    rules_file: Annotated[str | None, rules_opt("A TOML file overriding the round's provisional numbers (track, "
+                                                "rewards, caps, deck, card rules) for the rounds flown and the "
+                                                "deck weighing the exact loss; see docs/rounds.md.")] = None,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -79,7 +82,8 @@ def place_cmd(
     if credits:
         round_compile_note()
     with spinner("weighing every square and rotation"):
-        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed)
+        a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed,
+                   rules=rules_file)
     if show_n is not None and show_n > len(a.placements):
         raise InputError("no such placement", key="--show", value=show_n,
                          expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")
@@ -90,19 +94,12 @@ def place_cmd(
     warn = provisional(s.board)
     if warn:
         echo(warn)
-    if not quiet:
-        for note in a.notes:
-            echo(f"note: {note}")
-    b = s.board
     if show_n is not None:
         p = a.placements[show_n - 1]
-        echo(f"placement {show_n}: {a.to_dict()['tile']} at {b.cell_text(p.at)}, rot {p.rot * 90}")
-        draw(p.ship, {p.at: str(show_n)})
+        echo(f"placement {show_n}: {a.to_dict()['tile']} at {p.square}, rot {p.rot}")
+        draw(p.ship, {int(p.index): str(show_n)})
     else:
-        marks: dict[int, str] = {}
-        for p in a.placements:
-            marks.setdefault(p.at, str(p.rank) if p.rank < 100 else "++")
-        draw(s, marks)
+        draw(s, a.marks())
     echo(f"tile {a.to_dict()['tile']}; round {a.round} attack cards"
          + ("" if exact else " (exact loss not worked out: --no-exact)")
          + (f"; credits from {a.runs:,} rounds a placement, seed {a.seed}" if a.seed is not None else ""))
@@ -113,14 +110,19 @@ def place_cmd(
         rows = []
         for p in a.placements:
             pr = p.params
-            cover = ", ".join(p.shields) + (" / " if p.shields or p.exposes else "") + ", ".join(p.exposes)
+            # "shields / exposes": a side with nothing reads "-", never a slash left hanging
+            cover = (f"{', '.join(p.shields) or '-'} / {', '.join(p.exposes) or '-'}"
+                     if p.shields or p.exposes else "")
             cred = [f"{p.credits:+.2f}", f"{p.credits_ci[0]:+.2f}..{p.credits_ci[1]:+.2f}"] \
                 if p.credits is not None and p.credits_ci is not None else ["-", "-"] if credits else []
-            rows.append([str(p.rank), b.cell_text(p.at), str(p.rot * 90), *cred, f"{p.score:+.2f}", _fmt(p.exposed),
+            rows.append([str(p.rank), p.square, str(p.rot), *cred, f"{p.score:+.2f}", _fmt(p.exposed),
                          str(p.blocked),
                          _fmt(p.loss), _fmt(p.survive), _fmt(pr["engine"]), _fmt(pr["firepower"]), _fmt(pr["crew"]),
                          _fmt(pr["cargo"]), _fmt(pr["battery"]), cover + (" (alien may board)" if p.alien else "")])
         # on a narrow terminal the lesser columns go first (--format json has them all)
         order = ["cells", "cargo", "crew", "fire", "engine", "blocked", "survive", "score", "95% interval", "exposed"]
         table(head, rows, drop=tuple(head.index(c) for c in order if c in head), text=len(head) - 1, left=(1,))
-    echo(("advice: " if not a.set_aside else "advice: ") + a.reason)
+    echo("advice: " + a.reason)
+    if not quiet:  # after the answer, as simulate --round and report print them
+        for note in a.notes:
+            echo(f"note: {note}")

@@ -18,6 +18,7 @@ from ._options import (
     edition_opt,
     opponent_opt,
     round_opt,
+    rules_opt,
     runs_opt,
     seed_opt,
 )
@@ -40,6 +41,7 @@ def report_cmd(
     edition: Annotated[Editions | None, edition_opt("Which cards. Default: the ship file's edition.")] = None,
     runs: Annotated[int | None, runs_opt(f"Rounds flown for each ship and each change tried.  [default: {RUNS_COMPARE:,}]")] = None,
     seed: Annotated[int | None, seed_opt("the same seed gives the same report")] = None,
+    rules_file: Annotated[str | None, rules_opt()] = None,
     no_advice: Annotated[bool, typer.Option("--no-advice", help="Skip the search for better variants (the slow "
                                                                 "part).")] = False,
     out: Annotated[str | None, typer.Option(
@@ -67,13 +69,15 @@ def report_cmd(
     with spinner("report") as stage:
         rep = make_report(ship, other, round=rnd, opponents=list(opponents) if opponents else None, deck=deck,
                           edition=edition, runs=runs or RUNS_COMPARE, seed=seed, recommendations=not no_advice,
-                          progress=stage)
+                          progress=stage, rules=rules_file)
         folder = Path(out) if out else Path("reports") / "-vs-".join(slug(s.name) for s in rep.ships)
         stage("drawing the figures")
         written = rep.write(folder)
     if fmt == "json":
         print_json({"out": str(folder), "files": [str(p) for p in written], **rep.to_dict()})
         return
+    seed_used = rep.settings.get("seed")
+    echo(f"{rep.settings.get('runs', 0):,} rounds a ship, seed {seed_used} (repeat with --seed {seed_used})")
     for s in rep.ships:
         verdict = "legal" if s.check.legal else "ILLEGAL"
         line = f"{s.name}: {verdict}, {s.check.exposed_connectors} exposed connectors"
@@ -82,8 +86,8 @@ def report_cmd(
             line += (f"; {round_name(rep.round)}: {r.credits.mean:.1f} credits on average, finishes {pct(r.p_finish)}, "
                      f"loses {r.lost.mean:.1f} components")
         echo(line)
-        if s.advice is not None and s.advice.effects and s.advice.effects[0].credits_ci[0] > 0:
-            e = s.advice.effects[0]
+        if s.advice is not None and s.advice.best is not None:
+            e = s.advice.best
             echo(f"  best change: {e.variant.text} ({e.credits:+.2f} credits, 95% interval "
                  f"{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f})")
         elif s.advice is not None:

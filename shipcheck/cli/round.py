@@ -88,10 +88,11 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
          f"place: {', '.join(f'{k}: {v * 100:.0f} %' for k, v in me.place_shares.items())}")
     echo("")
     echo("by card type (per run):")
+    # goods: the sale value of what the card type loaded that was still aboard at the end
     rows = [[t.replace("_", " "), f"{v['drawn']:.2f}", f"{v['expected_lost']:.3f}", f"{v['expected_credits']:.2f}",
-             f"{v['expected_days']:.2f}", f"{v['p_gave_up'] * 100:.2f} %"]
-            for t, v in sorted(me.by_card_type.items(), key=lambda kv: -kv[1]["expected_lost"])]
-    table(["card", "met", "lost", "credits", "days", "gave up"], rows, drop=(5, 4), left=(0,), indent=2)
+             f"{v.get('expected_goods_value', 0.0):.2f}", f"{v['expected_days']:.2f}", f"{v['p_gave_up'] * 100:.2f} %"]
+            for t, v in sorted(me.card_types().items(), key=lambda kv: -kv[1]["expected_lost"])]
+    table(["card", "met", "lost", "credits", "goods", "days", "gave up"], rows, drop=(6, 5), left=(0,), indent=2)
     if r.opponents:
         echo("")
         echo("opponents:")

@@ -14,12 +14,13 @@ same name); this package is reached with ``from shipcheck.report import ...``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..defaults import RUNS_COMPARE
+from ..defaults import MAX_RUNS_COMPARE, RUNS_COMPARE
 from ..fix import FixResult, fix
 from ..model import Ship
 from ..round.result import paired
@@ -32,6 +33,7 @@ from .data import (
     Table,
     check_table,
     fix_table,
+    merge_notes,
     meteor_data,
     round_data,
     round_name,
@@ -50,7 +52,7 @@ DIRECTIONS = ("front", "right", "rear", "left", "all")
 RUNS = RUNS_COMPARE  # rounds flown for the figures, and for each change the search measures (see recommend)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ShipReport:
     """Everything the report shows about one ship.
 
@@ -73,6 +75,18 @@ class ShipReport:
     @property
     def name(self) -> str:
         return ship_title(self.ship)
+
+    def __repr__(self) -> str:
+        parts = ["legal" if self.check.legal else "ILLEGAL"]
+        if self.round is not None:
+            r = self.round
+            parts.append(f"credits {r.credits.mean:.2f} ({r.credits.ci[0]:.2f} to {r.credits.ci[1]:.2f})")
+            parts.append(f"finishes {r.p_finish:.1%}")
+        if self.advice is not None:
+            best = self.advice.best
+            parts.append(f"best change {best.variant.text!r} {best.credits:+.2f}" if best is not None
+                         else "no single change earns more")
+        return f"<ShipReport {self.name!r}: {', '.join(parts)}>"
 
     def tables(self) -> dict[str, Table]:
         """The page's tables: ``check``, ``fix`` (illegal ships only), ``round``, ``stats``, ``swarms``."""
@@ -98,6 +112,7 @@ class ShipReport:
             "fix": self.fix.to_dict(self.path) if self.fix is not None else None,
             "stats": self.stats.to_dict(),
             "round": self.result.to_dict() if self.result is not None else None,
+            "field_gap": self.round.gap.to_dict() if self.round is not None and self.round.gap is not None else None,
             "recommendations": self.advice.to_dict(self.flown) if self.advice is not None else None,
             "meteors": {
                 "round": m.round,
@@ -126,7 +141,7 @@ class Comparison:
     runs: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Report:
     """A report on one ship, or two compared side by side; :meth:`figures` draws, :meth:`write` saves."""
 
@@ -142,24 +157,46 @@ class Report:
         names = " vs ".join(s.name for s in self.ships)
         return f"{names}: {round_name(self.round)} report"
 
-    def figures(self) -> dict[str, Any]:
+    def __repr__(self) -> str:
+        names = " vs ".join(repr(s.name) for s in self.ships)
+        runs, seed = self.settings.get("runs"), self.settings.get("seed")
+        head = f"<Report {names}: {round_name(self.round)}, {runs} runs, seed {seed}"
+        if self.comparison is not None:
+            c = self.comparison
+            return f"{head}; second minus first {c.credits:+.2f} credits ({c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f})>"
+        s = self.ships[0]
+        tail = repr(s)[len(f"<ShipReport {s.name!r}: "):-1]
+        return f"{head}; {tail}>"
+
+    def _repr_html_(self) -> str:
+        from .html import notebook
+
+        return notebook(self)
+
+    def figures(self, *, phone: bool = False) -> dict[str, Any]:
         """Every figure as a matplotlib ``Figure``, keyed by file stem (``"ship"``, ``"heat-front"``,
-        ``"credits"``...; with two ships each key is prefixed ``a-`` / ``b-``)."""
+        ``"credits"``...; with two ships each key is prefixed ``a-`` / ``b-``, and the two ships share
+        each figure's colour scale and axes). ``phone=True`` lays them out for a phone (3.5 inches
+        wide, no text under 8.7 points: what the page shows on a narrow screen)."""
         from . import plots
 
+        look = plots.PHONE if phone else plots.WIDE
+        sc = plots.shared_scales(self.ships) if len(self.ships) > 1 else plots.NO_SCALES
         out: dict[str, Any] = {}
         for prefix, s in self._prefixed():
-            out[f"{prefix}ship"] = plots.ship_figure(s.view)
-            if s.advice is not None and s.advice.effects:
-                out[f"{prefix}changes"] = plots.recommendations_figure(s.advice)
+            out[f"{prefix}ship"] = plots.ship_figure(s.view, look)
+            if s.advice is not None and s.advice.measured:
+                out[f"{prefix}changes"] = plots.recommendations_figure(s.advice, look, sc.changes)
             if s.round is not None:
-                out[f"{prefix}credits"] = plots.credits_figure(s.round)
-                out[f"{prefix}losses"] = plots.losses_figure(s.round)
-                out[f"{prefix}cards"] = plots.card_types_figure(s.round)
+                if any(p.by_source for p in s.round.players):
+                    out[f"{prefix}sources"] = plots.sources_figure(s.round, look, sc.sources)
+                out[f"{prefix}credits"] = plots.credits_figure(s.round, look, sc.credits)
+                out[f"{prefix}losses"] = plots.losses_figure(s.round, look, sc.lost)
+                out[f"{prefix}cards"] = plots.card_types_figure(s.round, look, sc.cards)
                 if len(s.round.players) > 1:
-                    out[f"{prefix}field"] = plots.field_figure(s.round)
+                    out[f"{prefix}field"] = plots.field_figure(s.round, look, sc.field)
             for d in DIRECTIONS:
-                out[f"{prefix}heat-{d}"] = plots.heat_figure(s.meteors, s.view, d)
+                out[f"{prefix}heat-{d}"] = plots.heat_figure(s.meteors, s.view, d, look, sc.heat)
         return out
 
     def _prefixed(self) -> list[tuple[str, ShipReport]]:
@@ -184,15 +221,12 @@ class Report:
                                  "lost_ci": list(c.lost_ci), "runs": c.runs}
         return out
 
-    def html(self, images: dict[str, str] | None = None) -> str:
-        """The page; ``images`` maps figure keys to ``src`` values (data URIs); drawn when omitted."""
+    def html(self, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str:
+        """The page; ``images`` maps figure keys to ``src`` values (data URIs), ``phone`` the same
+        figures laid out for a phone (shown on narrow screens); both drawn when omitted."""
         from .html import page
 
-        if images is None:
-            from .output import inline_images
-
-            images = inline_images(self.figures())
-        return page(self, images)
+        return page(self, images, phone)
 
     def write(self, out: str | Path) -> list[Path]:
         """Write ``index.html``, every figure as PNG and SVG, and ``report.json`` into ``out``.
@@ -221,6 +255,7 @@ def report(
     rng: Any = None,
     recommendations: bool = True,
     progress: Progress | None = None,
+    rules: str | Path | None = None,
 ) -> Report:
     """The data of a strategy report on ``ship`` (and ``other``, compared side by side).
 
@@ -241,11 +276,14 @@ def report(
         Search legal single changes ranked by their effect on credits (the slow part).
     progress
         ``progress(stage)`` is called with a word as each stage starts.
+    rules
+        A rules file overriding the round's provisional numbers, as :func:`shipcheck.simulate_round`
+        takes it.
     """
     from .. import validate as valid
+    from ..defaults import default_round
     from ..parallel import seed_of
     from ..round import build_deck, round_rules, simulate_round
-    from ..round.deck import as_deck
     from ..round.result import RUN_BYTES
 
     loaded: list[tuple[Ship, str | None]] = []
@@ -255,24 +293,25 @@ def report(
         sh = valid.ship(given, key=name)
         loaded.append((sh, sh.source if isinstance(given, Ship) else str(given)))
     first = loaded[0][0]
-    default = "3a" if first.board.name == "IIIa" else min(first.board.level, 3)
-    key = valid.round_key(round if round is not None else default)
+    key = valid.round_key(round if round is not None else default_round(first.board))
     ed = valid.edition(edition) or first.edition
     opp = valid.opponents(opponents)
     say = valid.callback(progress, key="progress", expected="a callable(stage) or None") or (lambda stage: None)
     recommendations = bool(valid.flag(recommendations, key="recommendations"))
     # the figures keep every ship's runs, and one flight more is in the air, up to five players each
-    runs = valid.runs(runs, minimum=10, run_bytes=(len(loaded) + 1) * 5 * RUN_BYTES,
+    runs = valid.runs(runs, minimum=10, maximum=MAX_RUNS_COMPARE, run_bytes=(len(loaded) + 1) * 5 * RUN_BYTES,
                       what="keeping the per-run results of")
     s = seed_of(rng, seed)
-    rules = round_rules(key)
-    the_deck = as_deck(deck, edition=edition)
+    rules_path = valid.rules(rules)
+    round_numbers = round_rules(key, rules_path)
+    the_deck = valid.deck(deck, edition=edition)
     if the_deck is None:
-        the_deck = build_deck(rules, ed)
+        the_deck = build_deck(round_numbers, ed)
     weights = swarm_weights(the_deck)
 
     def fly(sh: Ship, policy: str, n: int, sd: int) -> Any:
-        return simulate_round(sh, round=key, opponents=opp, deck=the_deck, runs=n, seed=sd, policy=policy)
+        return simulate_round(sh, round=key, opponents=opp, deck=the_deck, runs=n, seed=sd, policy=policy,
+                              rules=rules_path, keep_runs=True)  # paired comparisons need every run
 
     ships = []
     notes: list[str] = []
@@ -307,11 +346,18 @@ def report(
         ships.append(ShipReport(ship=sh, check=rep, fix=repair, stats=stats(sh), view=ship_data(sh, rep),
                                 meteors=meteors, flown=flown, result=result, round=round_data(result),
                                 advice=advice, path=path))
-    for note in results[0].notes:
-        notes.append(note)
+    # every provisional value once: a board's own note (from the check) stands for the round's
+    # "flies an unverified board" lines about it
+    boards = set()
     for sr in ships:
-        if not sr.ship.board.verified:
-            notes.append(f"board {sr.ship.board.name} is provisional (geometry from secondary sources)")
+        for n in sr.check.notes:
+            if "provisional" in n:
+                notes.append(n)
+                boards.add(sr.ship.board.name)
+    for note in results[0].notes:
+        m = re.search(r"flies an unverified board \(([^)]*)\)", note)
+        if m is None or m.group(1) not in boards:
+            notes.append(note)
     comparison = None
     if len(results) == 2:
         a, b = results[0].players[0], results[1].players[0]
@@ -320,4 +366,6 @@ def report(
         comparison = Comparison(c, cci, lo, lci, runs)
     settings = {"round": int(key) if key.isdigit() else key, "edition": the_deck.edition, "deck": the_deck.describe(), "runs": runs, "seed": s,
                 "opponents": [p.name for p in results[0].players[1:]]}
-    return Report(tuple(ships), key, the_deck.edition, tuple(dict.fromkeys(notes)), settings, comparison)
+    if rules_path is not None:
+        settings["rules"] = str(rules_path)
+    return Report(tuple(ships), key, the_deck.edition, merge_notes(notes), settings, comparison)

@@ -8,6 +8,7 @@ ink. Squares are grid indices (``row * width + col``); labels for people come wi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,7 +66,7 @@ class TileView:
     hint: str  # alien colour, life-support colour, charges or slots: one short word
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ShipView:
     """What the ship drawing shows: the board, every tile, exposed connectors and violations."""
 
@@ -82,6 +83,10 @@ class ShipView:
     legal: bool
     front: int  # board side that is the ship's front
     seams: tuple[int, ...] = ()  # grid columns followed by a seam
+
+    def __repr__(self) -> str:
+        return (f"<ShipView {self.name!r}: {len(self.tiles)} tiles on class {self.board}, "
+                f"{'legal' if self.legal else 'ILLEGAL'}, {self.exposed} exposed connectors>")
 
     def tile_at(self, at: int) -> TileView | None:
         return next((t for t in self.tiles if t.at == at), None)
@@ -198,7 +203,7 @@ def swarm_weights(deck: Any) -> list[tuple[Card, Fraction]]:
     return sorted(out.values(), key=lambda cw: (cw[0].level, cw[0].index))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SwarmOdds:
     """One meteor-swarm card flown on a fresh ship: exact survival and losses."""
 
@@ -210,8 +215,12 @@ class SwarmOdds:
     expected_lost: Fraction
     lost_distribution: tuple[tuple[int, Fraction], ...]
 
+    def __repr__(self) -> str:
+        return (f"<SwarmOdds {self.card}: {len(self.meteors)} meteors, in deck {float(self.in_deck):.0%}, "
+                f"p_survive {float(self.p_survive):.4f}, expected_lost {float(self.expected_lost):.4f}>")
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class HeatMap:
     """Per square, the chance it is lost when one of the round's meteor swarms comes.
 
@@ -225,6 +234,9 @@ class HeatMap:
     meteors: Fraction
     p_lost: tuple[tuple[int, Fraction], ...]  # (square, probability), tiles in grid order
 
+    def __repr__(self) -> str:
+        return f"<HeatMap {self.direction}: {len(self.p_lost)} tiles, max p_lost {float(self.max):.4f}>"
+
     @property
     def max(self) -> Fraction:
         return max((p for _, p in self.p_lost), default=Fraction(0))
@@ -233,7 +245,7 @@ class HeatMap:
         return next((p for sq, p in self.p_lost if sq == at), None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MeteorData:
     """The heat maps and the table of every meteor swarm of a round's levels."""
 
@@ -242,6 +254,10 @@ class MeteorData:
     swarms: tuple[SwarmOdds, ...]
     maps: tuple[HeatMap, ...]  # front, right, rear, left, all
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return (f"<MeteorData round {self.round}, edition {self.edition}: {len(self.swarms)} swarm cards, "
+                f"p_survive {float(self.p_survive):.4f}, expected_lost {float(self.expected_lost):.4f}>")
 
     def map(self, direction: str) -> HeatMap:
         return next(m for m in self.maps if m.direction == direction)
@@ -307,7 +323,7 @@ def meteor_data(ship: Ship, *, cards: Sequence[tuple[Card, Fraction]], round: in
 Row = tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Table:
     """A table for the page: a title, column headers, rows of text, and notes under it."""
 
@@ -316,6 +332,9 @@ class Table:
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = ()
     numeric: tuple[int, ...] = ()  # columns aligned right
+
+    def __repr__(self) -> str:
+        return f"<Table {self.title!r}: {len(self.rows)} rows x {len(self.columns)} columns>"
 
     def to_dict(self) -> dict[str, Any]:
         return {"title": self.title, "columns": list(self.columns), "rows": [list(r) for r in self.rows],
@@ -402,7 +421,7 @@ def _short_attack(a: str) -> str:
 
 
 # -- the round (Monte Carlo) --------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Distribution:
     """A whole-number outcome over the runs: each value seen and its share, the mean with its 95 %
     interval, and percentiles."""
@@ -412,6 +431,10 @@ class Distribution:
     mean: float
     ci: tuple[float, float]
     percentiles: tuple[tuple[int, int], ...]  # (percent, value)
+
+    def __repr__(self) -> str:
+        lo, hi = self.ci
+        return f"<Distribution mean {self.mean:.4g} ({lo:.4g} to {hi:.4g}) over {len(self.values)} values>"
 
     def share(self, value: int) -> float:
         return dict(zip(self.values, self.shares, strict=True)).get(value, 0.0)
@@ -443,6 +466,7 @@ class CardTypeRow:
     lost: float  # components lost on them
     credits: float  # credits earned on them
     gave_up: float  # share of rounds the ship gave up on such a card
+    goods: float = 0.0  # sale value of the goods they loaded still aboard at the end
 
 
 @dataclass(frozen=True)
@@ -456,9 +480,101 @@ class PlayerRow:
     p_finish: float
     p_finish_ci: tuple[float, float]
     p_survive: float
+    by_source: tuple[tuple[str, float], ...] = ()  # mean credits per run by source (contract §5.1)
+    days: float = 0.0  # mean final track position, spaces from the leader's start
+    lost: float = 0.0  # mean components lost
+    exposed: int = 0  # exposed connectors of the ship as it launches
+    firepower: float = 0.0  # the most firepower it can bring (every charge spent)
+    card_credits: tuple[tuple[str, float], ...] = ()  # per card type: credits earned on it per run
+    card_goods: tuple[tuple[str, float], ...] = ()  # per card type: goods it loaded still aboard, per run
+
+    def source(self, name: str) -> float:
+        return dict(self.by_source).get(name, 0.0)
+
+
+ENEMIES = ("pirates", "slavers", "smugglers")
+#: the parts of a round's credits (contract §5.1), in words
+SOURCE_WORDS = {"cards": "card rewards", "goods": "goods", "arrival": "arrival", "best_looking": "the best-looking bonus",
+                "penalty": "the penalty"}
 
 
 @dataclass(frozen=True)
+class Gap:
+    """The biggest gap between the ship and the field: against the best opponent, how many credits
+    (``credits``: ship minus opponent), the source that makes most of it (``part`` of it), why in
+    words, and the whole sentence."""
+
+    opponent: str
+    credits: float
+    source: str
+    part: float
+    why: str
+    sentence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"opponent": self.opponent, "credits": self.credits, "source": self.source, "part": self.part,
+                "sentence": self.sentence}
+
+
+def _why(source: str, me: PlayerRow, other: PlayerRow, ahead_is_me: bool) -> str:
+    """Why one ship gets more of ``source`` than the other, in a few words (``it`` is the opponent)."""
+    who, whose = ("you", "your") if ahead_is_me else ("it", "its")
+    a, b = (me, other) if ahead_is_me else (other, me)
+    if source == "arrival":
+        d = a.days - b.days
+        if d >= 0.5:
+            return f"{who} fl{'y' if ahead_is_me else 'ies'} {d:.0f} space{'s' if round(d) != 1 else ''} further"
+        return f"{who} finish{'' if ahead_is_me else 'es'} more often ({pct(a.p_finish)} against {pct(b.p_finish)})"
+    if source in ("goods", "cards"):
+        # the card type that makes most of the difference
+        mine, theirs = dict(a.card_goods if source == "goods" else a.card_credits), \
+            dict(b.card_goods if source == "goods" else b.card_credits)
+        diff = {t: mine.get(t, 0.0) - theirs.get(t, 0.0) for t in set(mine) | set(theirs)}
+        top = max(diff, key=lambda t: (diff[t], t), default=None)
+        if top is None or diff[top] <= 0:
+            return f"{whose} {'goods sell' if source == 'goods' else 'cards pay'} for more"
+        kind = top.replace("_", " ")
+        if source == "goods":
+            return f"{who} bring{'' if ahead_is_me else 's'} home {diff[top]:.1f} more in goods from {kind}"
+        why = f"{who} earn{'' if ahead_is_me else 's'} {diff[top]:.1f} more on {kind}"
+        if top in ENEMIES and a.firepower != b.firepower:
+            why += f" (firepower up to {a.firepower:g} against {b.firepower:g})"
+        return why
+    if source == "best_looking":
+        return (f"{who} {'show' if ahead_is_me else 'shows'} fewer exposed connectors ({a.exposed} against "
+                f"{b.exposed})")
+    return f"{who} lose{'' if ahead_is_me else 's'} {b.lost - a.lost:.1f} fewer components"
+
+
+def field_gap(players: Sequence[PlayerRow]) -> Gap | None:
+    """The ship (the row with ``ship``) against the best opponent: the gap in credits, the source
+    that makes most of it, and a sentence: "you earn 4.1 less than Racer II, 3.2 of it from
+    arrival: it flies 6 spaces further". None without opponents or sources."""
+    me = next((p for p in players if p.ship), None)
+    others = [p for p in players if not p.ship]
+    if me is None or not others or not me.by_source:
+        return None
+    best = max(others, key=lambda p: p.credits)
+    gap = me.credits - best.credits
+    parts = {k: me.source(k) - best.source(k) for k, _ in me.by_source}
+    source = min(parts, key=lambda k: parts[k]) if gap < 0 else max(parts, key=lambda k: parts[k])
+    part = parts[source]
+    more = "less" if gap < 0 else "more"
+    field = "" if gap < 0 else ", the best of the field"
+    if abs(gap) < 0.05:
+        sentence = f"You earn as much as {best.name}, the best of the field ({me.credits:.1f} credits a round)."
+        return Gap(best.name, gap, source, part, "", sentence)
+    why = _why(source, me, best, ahead_is_me=gap > 0)
+    words = SOURCE_WORDS.get(source, source)
+    if abs(part) <= abs(gap) + 0.05:
+        sentence = f"You earn {abs(gap):.1f} {more} than {best.name}{field}, {abs(part):.1f} of it from {words}: {why}."
+    else:  # one part is more than the whole gap: the others make some of it up
+        sentence = (f"You earn {abs(gap):.1f} {more} than {best.name}{field}: {abs(part):.1f} {more} from {words} "
+                    f"alone ({why}), made up in part by the others.")
+    return Gap(best.name, gap, source, part, why, sentence)
+
+
+@dataclass(frozen=True, repr=False)
 class RoundView:
     """What the round's figures show for the ship (player 0) of a :class:`~shipcheck.round.RoundResult`."""
 
@@ -477,20 +593,38 @@ class RoundView:
     by_type: tuple[CardTypeRow, ...]
     players: tuple[PlayerRow, ...]
     notes: tuple[str, ...]
+    gap: Gap | None = None  # the biggest gap to the field, with its sentence
+
+    def __repr__(self) -> str:
+        c = self.credits
+        return (f"<RoundView round {self.round}, {self.runs} runs: credits {c.mean:.2f} ({c.ci[0]:.2f} to "
+                f"{c.ci[1]:.2f}), p_finish {self.p_finish:.3f}, lost {self.lost.mean:.2f}, {len(self.players)} ships>")
 
 
 def round_data(result: Any) -> RoundView:
     """The round figures' numbers, from a :class:`~shipcheck.round.RoundResult`."""
+    import numpy as np
+
+    from ..errors import printable
+    from ..rules import check
+    from ..stats import stats
+
     me = result.players[0]
-    rows = tuple(CardTypeRow(t, v["drawn"], v["expected_lost"], v["expected_credits"], v["p_gave_up"])
-                 for t, v in me.by_card_type.items())
-    players = tuple(PlayerRow(p.name, k == 0, p.credits_mean, tuple(p.credits_ci), p.p_finish, tuple(p.p_finish_ci),
-                              p.p_survive) for k, p in enumerate(result.players))
+    rows = tuple(CardTypeRow(t, v["drawn"], v["expected_lost"], v["expected_credits"], v["p_gave_up"],
+                             v.get("expected_goods_value", 0.0))
+                 for t, v in me.card_types().items())
+    players = tuple(PlayerRow(printable(p.name), k == 0, p.credits_mean, tuple(p.credits_ci), p.p_finish, tuple(p.p_finish_ci),
+                              p.p_survive, tuple(p.by_source.items()), float(np.mean(p.days, dtype=np.float64)),
+                              p.expected_lost, check(p.ship).exposed_connectors, float(stats(p.ship).cannon.max),
+                              tuple((t, v["expected_credits"]) for t, v in p.card_types().items()),
+                              tuple((t, v.get("expected_goods_value", 0.0)) for t, v in p.card_types().items()))
+                    for k, p in enumerate(result.players))
     return RoundView(
         round=str(result.round), runs=result.runs, seed=result.seed, deck=result.deck.describe(), policy=me.policy,
         credits=distribution(me.credits), lost=distribution(me.lost), p_survive=me.p_survive,
         p_survive_ci=tuple(me.p_survive_ci), p_finish=me.p_finish, p_finish_ci=tuple(me.p_finish_ci),
         gave_up=tuple(me.gave_up_shares.items()), by_type=rows, players=players, notes=tuple(result.notes),
+        gap=field_gap(players),
     )
 
 
@@ -499,7 +633,7 @@ def round_table(v: RoundView) -> Table:
     c, lo = v.credits, v.lost
     pcs = ", ".join(f"{p}%: {x}" for p, x in c.percentiles)
     deck = v.deck if isinstance(v.deck, str) else ", ".join(v.deck)
-    rows = (
+    rows: tuple[tuple[str, str], ...] = (
         ("credits", f"{c.mean:.2f} (95% interval {c.ci[0]:.2f} to {c.ci[1]:.2f}); percentiles {pcs}"),
         ("finishes the round", f"{pct(v.p_finish)} ({pct(v.p_finish_ci[0])} to {pct(v.p_finish_ci[1])})"),
         ("a human aboard at the end", f"{pct(v.p_survive)} ({pct(v.p_survive_ci[0])} to {pct(v.p_survive_ci[1])})"),
@@ -507,4 +641,41 @@ def round_table(v: RoundView) -> Table:
         ("gives up", ", ".join(f"{cause.replace('_', ' ')} {pct(p)}" for cause, p in v.gave_up) or "never"),
         ("rounds flown", f"{v.runs:,} (seed {v.seed}); deck {deck}; policy {v.policy}"),
     )
-    return Table(f"Round {v.round}", ("", "value"), rows, v.notes)
+    me = next((p for p in v.players if p.ship), None)
+    others = [p for p in v.players if not p.ship]
+    if me is not None and me.by_source:
+        parts = ", ".join(f"{SOURCE_WORDS[k].removeprefix('the ')} {x:+.2f}" for k, x in me.by_source)
+        if others:
+            field = ", ".join(f"{SOURCE_WORDS[k].removeprefix('the ')} {sum(o.source(k) for o in others) / len(others):+.2f}"
+                              for k, _ in me.by_source)
+            parts += f"; the field's mean: {field}"
+        rows = rows[:1] + (("where the credits come from", parts),) + rows[1:]
+    # the round's notes (provisional values...) are the report's: the page lists them once, at its end
+    return Table(f"Round {v.round}", ("", "value"), rows)
+
+
+_WHO = re.compile(r"the ship|opponent \d+ \(([^)]*)\)")
+
+
+def merge_notes(notes: Sequence[str]) -> tuple[str, ...]:
+    """Notes once each, and one note for what several ships share: "provisional cap for the ship" and
+    "... for opponent 1 (Trader II)" with the same words after become "provisional cap for the ship
+    and Trader II: ...". Order: first seen."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for n in notes:
+        m = _WHO.search(n)
+        if m is None:
+            groups.setdefault((n, ""), [])
+            continue
+        who = m.group(1) or m.group(0)
+        names = groups.setdefault((n[:m.start()], n[m.end():]), [])
+        if who not in names:
+            names.append(who)
+    out = []
+    for (head, tail), names in groups.items():
+        if not names:
+            out.append(head)
+        else:
+            joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            out.append(f"{head}{joined}{tail}")
+    return tuple(dict.fromkeys(out))

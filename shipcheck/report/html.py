@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .data import DIRS, Table, pct, round_name
@@ -42,13 +44,21 @@ figcaption { color: var(--muted); font-size: .85rem; margin-top: 2px; }
 .stat span { color: var(--muted); font-size: .8rem; }
 .stat.bad b { color: var(--bad); }
 .stat.good b { color: var(--good); }
-.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 6px 0 10px; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 6px 0 10px;
+          /* a shadow on the side with more table to see; white covers it at the table's own ends */
+          background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left center / 36px 100% no-repeat local,
+                      linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right center / 36px 100% no-repeat local,
+                      radial-gradient(farthest-side at 0 50%, rgba(31,36,48,.28), rgba(31,36,48,0)) left center / 14px 100% no-repeat scroll,
+                      radial-gradient(farthest-side at 100% 50%, rgba(31,36,48,.28), rgba(31,36,48,0)) right center / 14px 100% no-repeat scroll; }
+.swipe { display: none; color: var(--accent); font-size: .8rem; margin: 4px 0 0; }
+@media (max-width: 700px) { .swipe { display: block; } }
 table { border-collapse: collapse; font-size: .85rem; min-width: 100%; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { background: #f1f3f6; font-weight: 600; white-space: nowrap; }
+th { background: rgba(31,36,48,.05); font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.wrap { min-width: 14em; }
 .note { color: var(--muted); font-size: .82rem; margin: 2px 0; }
+.gap { margin: 12px 0 4px; padding-left: 10px; border-left: 3px solid var(--accent); }
 .tag { display: inline-block; border-radius: 6px; padding: 0 6px; font-weight: 600; font-size: .8rem; }
 .tag.bad { background: #fde2e5; color: var(--bad); }
 .tag.good { background: #dcf3ef; color: #1d6f65; }
@@ -65,9 +75,57 @@ def _e(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
+PHONE_MEDIA = "(max-width: 560px)"  # screens that get the phone's figures
+
+
+class Images(dict):  # type: ignore[type-arg]
+    """Figure key -> ``src`` of the wide figure, with ``phone`` holding the phone's figures."""
+
+    phone: dict[str, str]
+
+
 def _figure(images: dict[str, str], key: str, alt: str, caption: str = "") -> str:
     cap = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
-    return f'<figure><img src="{images[key]}" alt="{_e(alt)}" data-figure="{_e(key)}">{cap}</figure>'
+    img = f'<img src="{images[key]}" alt="{_e(alt)}" data-figure="{_e(key)}">'
+    phone = getattr(images, "phone", {}).get(key)
+    if phone is not None:
+        img = f'<picture><source media="{PHONE_MEDIA}" srcset="{phone}">{img}</picture>'
+    return f"<figure>{img}{cap}</figure>"
+
+
+PHONE_TABLE = 330  # CSS pixels a table has on a 390-pixel phone
+
+
+def _text_px(text: str, size: float = 13.6) -> float:
+    """A rough width of text in CSS pixels (average glyph 0.55 em)."""
+    return len(text) * size * 0.55
+
+
+def wide_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], numeric: Sequence[int] = ()) -> bool:
+    """Whether a table is wider than a phone shows, by its narrowest layout: a header does not wrap,
+    nor a number; a long cell (over 40 characters) keeps 14 em; other cells wrap at their spaces."""
+    total = 0.0
+    for k, head in enumerate(columns):
+        widest = _text_px(head) * 1.05  # bold
+        for r in rows:
+            if k >= len(r):
+                continue
+            cell = str(r[k])
+            if k in numeric:
+                widest = max(widest, _text_px(cell))
+            elif len(cell) > 40:
+                widest = max(widest, 14 * 13.6)
+            else:
+                widest = max(widest, max((_text_px(w) for w in cell.split()), default=0.0))
+        total += widest + 17  # padding and border
+    return total > PHONE_TABLE
+
+
+SWIPE = '<p class="swipe">↔ the table is wider than the screen: swipe it sideways for every column</p>'
+
+
+def _scroll(table: str, wide: bool) -> str:
+    return (SWIPE if wide else "") + f'<div class="scroll">{table}</div>'
 
 
 def _table(t: Table, *, title: bool = True) -> str:
@@ -83,7 +141,8 @@ def _table(t: Table, *, title: bool = True) -> str:
     body = "".join(rows) if rows else f'<tr><td colspan="{len(t.columns)}">none</td></tr>'
     notes = "".join(f'<p class="note">{_e(n)}</p>' for n in t.notes)
     h = f"<h3>{_e(t.title)}</h3>" if title else ""
-    return f'{h}<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{notes}'
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"{h}{_scroll(table, wide_table(t.columns, t.rows, t.numeric))}{notes}"
 
 
 def _stat(value: str, label: str, tone: str = "") -> str:
@@ -119,10 +178,17 @@ def _columns(blocks: list[str]) -> str:
     return '<div class="pair">' + "".join(f"<div>{b}</div>" for b in blocks) + "</div>"
 
 
-def page(rep: Report, images: dict[str, str]) -> str:
-    """The whole page as a string, its figures from ``images`` (figure key -> ``src``)."""
+def page(rep: Report, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str:
+    """The whole page as a string: ``images`` the wide figures' sources, ``phone`` the phone's
+    (shown on screens up to 560 pixels wide); each drawn when omitted."""
     from .. import __version__
 
+    if images is None:
+        images = inline_images(rep.figures())
+    if phone is None:
+        phone = inline_images(rep.figures(phone=True))
+    images = Images(images)
+    images.phone = phone
     pref = rep._prefixed()
     two = len(pref) > 1
     out: list[str] = []
@@ -133,7 +199,9 @@ def page(rep: Report, images: dict[str, str]) -> str:
 
     # at a glance
     out.append('<section id="glance"><h2>At a glance</h2>')
-    out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _glance(s) for _, s in pref]))
+    out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _glance(s)
+                         + (f'<p class="gap">{_e(s.round.gap.sentence)}</p>' if s.round is not None
+                            and s.round.gap is not None else "") for _, s in pref]))
     if rep.comparison is not None:
         c = rep.comparison
         a, b = rep.ships[0].name, rep.ships[1].name
@@ -146,10 +214,9 @@ def page(rep: Report, images: dict[str, str]) -> str:
 
     # what to change
     if any(s.advice is not None for s in rep.ships):
-        out.append('<section id="changes"><h2>What to change</h2><p class="lead">Legal single changes of the '
-                   "ship, each flown on the very decks and dice the ship flew, so the difference is the "
-                   "change's own. Green: the change earns more credits for sure (its 95% interval is above "
-                   "zero); red: it costs credits.</p>")
+        out.append('<section id="changes"><h2>What to change</h2><p class="lead">Single legal changes of the ship '
+                   "and of how it flies, ranked by the credits they add. Green: it earns more for sure (its 95% "
+                   "interval is above zero); red: it costs credits.</p>")
         out.append(_columns([(f"<h3>{_e(s.name)}</h3>" if two else "") + _advice(images, p, s) for p, s in pref]))
         out.append("</section>")
 
@@ -162,11 +229,12 @@ def page(rep: Report, images: dict[str, str]) -> str:
         b = _figure(images, f"{p}ship", f"drawing of {s.name}")
         tables = s.tables()
         if s.check.violations:
-            b += _table(tables["check"])
+            b += _table(replace(tables["check"], notes=tuple(n for n in tables["check"].notes if n not in rep.notes)))
         else:
             b += f'<h3>Construction check</h3><p><span class="tag good">legal</span> no rule broken; ' \
                  f'{s.check.exposed_connectors} exposed connector(s)</p>'
-            b += "".join(f'<p class="note">{_e(n)}</p>' for n in s.check.notes)
+            # provisional notes are listed once, at the end of the page
+            b += "".join(f'<p class="note">{_e(n)}</p>' for n in s.check.notes if n not in rep.notes)
         if "fix" in tables:
             b += _table(tables["fix"])
         blocks.append(b)
@@ -178,7 +246,10 @@ def page(rep: Report, images: dict[str, str]) -> str:
         out.append(f'<section id="round"><h2>The round</h2><p class="lead">{rep.settings.get("runs", 0):,} rounds '
                    f"of {_e(round_name(rep.round))} flown against the field, {_e(_deck_words(rep.settings))}, by the "
                    "default decisions (batteries kept for defence, rewards taken, the most valuable goods).</p>")
-        for key in ("credits", "losses", "cards", "field"):
+        gaps = [(s.name, s.round.gap) for _, s in pref if s.round is not None and s.round.gap is not None]
+        for name, gap in gaps:
+            out.append(f'<p class="gap">{f"<b>{_e(name)}</b>: " if two else ""}{_e(gap.sentence)}</p>')
+        for key in ("sources", "credits", "losses", "cards", "field"):
             if any(f"{p}{key}" in images for p, _ in pref):
                 out.append(_columns([_figure(images, f"{p}{key}", f"{s.name}: {key}") for p, s in pref
                                      if f"{p}{key}" in images]))
@@ -235,33 +306,132 @@ def _deck_words(settings: dict[str, Any]) -> str:
     return "each with the deck " + ", ".join(deck) + " in that order"
 
 
+def _effect_cell(e: Any) -> str:
+    """Credits per round with the interval, coloured by the verdict; a sure loss reads as a cost."""
+    lo, hi = e.credits_ci
+    tone = {"gain": "good", "loss": "bad"}.get(e.verdict, "")
+    value = f"costs {-e.credits:.2f}" if e.verdict == "loss" else f"{e.credits:+.2f}"
+    return (f'<td class="num"><span class="tag {tone}">{value}</span><br><small>{lo:+.2f} to {hi:+.2f}</small>'
+            f"</td>")
+
+
+def _details(e: Any, extra: str = "") -> str:
+    """What else a change does, small under its words: components lost, the chance to finish."""
+    return (f"<br><small>{e.lost:+.2f} components lost · chance to finish {e.finish * 100:+.0f} points{extra}"
+            "</small>")
+
+
+EFFECTS_HEAD = '<thead><tr><th>{}</th><th class="num">credits a round</th></tr></thead>'
+
+
+def _effects_table(effects: Any, first: str = "change") -> str:
+    rows = [f"<tr><td>{_e(e.variant.text)}{_details(e)}</td>{_effect_cell(e)}</tr>" for e in effects]
+    # two columns, the words wrapping: the table fits a phone
+    return _scroll(f"<table>{EFFECTS_HEAD.format(_e(first))}<tbody>{''.join(rows)}</tbody></table>", False)
+
+
 def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
     adv = s.advice
     if adv is None:
         return ""
-    if not adv.effects:
+    measured = adv.measured
+    if not measured and not adv.additions:
         return "<p>No legal single change found to try.</p>"
-    best = adv.effects[0]
-    if best.credits_ci[0] > 0:
+    best = adv.best
+    how = (f"Every change flies the very {adv.runs:,} rounds the ship flew (the same decks and dice, seed {adv.seed}): "
+           "its effect is the mean of the run-by-run differences, the change minus the ship as built, with its "
+           f"95% interval. {adv.screened} legal changes were first screened on {adv.screen_runs:,} rounds of a stream "
+           "of their own; the most promising were measured again, and those are shown.")
+    if best is not None:
         out = (f'<p><b>Best change:</b> {_e(best.variant.text)}: <span class="tag good">{best.credits:+.2f} '
-               f"credits</span> per round ({best.credits_ci[0]:+.2f} to {best.credits_ci[1]:+.2f}).</p>")
+               f"credits</span> per round ({best.credits_ci[0]:+.2f} to {best.credits_ci[1]:+.2f})"
+               + (", for the next build" if best.variant.group == "build" else ", in flight") + ".</p>")
     else:
-        out = (f"<p>No single change was found that surely earns more: the ship as built holds its own "
-               f"against the {adv.screened} legal variants tried.</p>")
-    out += _figure(images, f"{prefix}changes", f"{s.name}: effects of changes")
-    rows = []
-    for e in adv.effects:
-        tone = "good" if e.credits_ci[0] > 0 else "bad" if e.credits_ci[1] < 0 else ""
-        rows.append(f"<tr><td>{_e(e.variant.text)}</td>"
-                    f'<td class="num"><span class="tag {tone}">{e.credits:+.2f}</span>'
-                    f'<br><small>{e.credits_ci[0]:+.2f} to {e.credits_ci[1]:+.2f}</small></td>'
-                    f'<td class="num">{e.lost:+.2f}</td><td class="num">{e.finish * 100:+.0f}%</td></tr>')
-    out += ('<div class="scroll"><table><thead><tr><th>change</th><th class="num">credits</th>'
-            '<th class="num">lost</th><th class="num">finish</th></tr>'
-            f"</thead><tbody>{''.join(rows)}</tbody></table></div>")
-    out += (f'<p class="note">{adv.screened} legal variants screened on {adv.screen_runs:,} rounds each; the '
-            f"{len(adv.effects)} most promising measured again on the report's own {adv.runs:,} rounds, shown here with "
-            "95% intervals. Differences are per round, the change minus the ship as built: credits, "
-            "components lost, chance to finish."
-            + (f" {len(adv.idle)} change(s) made no difference in any round." if adv.idle else "") + "</p>")
+        out = (f"<p><b>No single change earns more.</b> None of the {adv.screened} legal changes tried raises the "
+               "credits for sure (its 95% interval above zero): the ship as built holds its own. The changes "
+               "below are the ones that cost least, shown as what they cost.</p>")
+    out += f'<p class="note">{_e(how)}</p>'
+    if f"{prefix}changes" in images:
+        out += _figure(images, f"{prefix}changes", f"{s.name}: effects of changes")
+    build = adv.build
+    out += "<h3>Next time you build</h3>"
+    out += ('<p class="note">A welded ship cannot be changed: rotations, moves, removals, additions and swaps are '
+            "advice for the next time you build this ship.</p>")
+    if build:
+        out += _effects_table(build)
+    else:
+        out += "<p>No change of the ship made a difference in any round.</p>"
+    if adv.additions:
+        out += "<h3>Tiles from the pile</h3>"
+        placed = [a for a in adv.additions if a.effect is not None]
+        if placed:
+            out += (f'<p class="note">The {len(adv.additions)} kinds of tile found most often in the pile, each at '
+                    "the free square where it does most: the placement advisor's best squares for every catalogue "
+                    "tile of the kind, flown as above.</p>")
+            rows = []
+            for a in adv.additions:
+                if a.effect is None:
+                    rows.append(f"<tr><td>{_e(a.pile.name)}<br><small>{a.pile.count} in the pile: {_e(a.reason)}"
+                                "</small></td><td></td></tr>")
+                else:
+                    e = a.effect
+                    rows.append(f"<tr><td>{_e(e.variant.text)}{_details(e, f' · {a.pile.count} in the pile')}</td>"
+                                f"{_effect_cell(e)}</tr>")
+            out += _scroll(f"<table>{EFFECTS_HEAD.format('tile and its best square')}<tbody>{''.join(rows)}"
+                           "</tbody></table>", False)
+        else:
+            reasons = list(dict.fromkeys(a.reason for a in adv.additions))
+            kinds = f"none of the {len(adv.additions)} kinds of tile found most often in the pile"
+            out += (f"<p>No tile from the pile can be added ({kinds}): {_e(reasons[0])}.</p>" if len(reasons) == 1
+                    else f"<p>No tile from the pile can be added ({kinds}):</p><ul>"
+                    + "".join(f"<li>{_e(a.pile.name)}: {_e(a.reason)}</li>" for a in adv.additions) + "</ul>")
+    if adv.flight:
+        out += "<h3>In flight</h3>"
+        out += '<p class="note">The same ship flown by other decisions (the policies of shipcheck simulate).</p>'
+        out += _effects_table(adv.flight, "policy")
+    if adv.idle:
+        out += f'<p class="note">{len(adv.idle)} change(s) made no difference in any round.</p>'
     return out
+
+
+def inline_images(figures: dict[str, Any]) -> dict[str, str]:
+    """Each figure as an SVG data URI (crisp on any screen)."""
+    from .encode import render
+
+    return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
+
+
+def notebook(rep: Report) -> str:
+    """A report in a notebook cell (``Report._repr_html_``): per ship its drawing, the figures at a
+    glance and the best changes; ``rep.figures()`` and ``rep.write(folder)`` give the rest."""
+    from .encode import render
+    from .plots import ship_figure
+
+    box = "display:inline-block;vertical-align:top;margin:0 18px 8px 0;max-width:520px"
+    out = [f"<div><b>{_e(rep.title)}</b>"]
+    if rep.comparison is not None:
+        c = rep.comparison
+        out.append(f"<p>{_e(rep.ships[1].name)} against {_e(rep.ships[0].name)} on the same {c.runs:,} decks and dice: "
+                   f"{c.credits:+.2f} credits ({c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f})</p>")
+    for s in rep.ships:
+        svg = render(ship_figure(s.view), "svg").decode("utf-8")
+        svg = svg[svg.index("<svg"):]
+        facts = [("construction", "legal" if s.check.legal else "ILLEGAL"),
+                 ("exposed connectors", str(s.check.exposed_connectors))]
+        if s.round is not None:
+            r = s.round
+            facts += [("credits per round", f"{r.credits.mean:.2f} ({r.credits.ci[0]:.2f} to {r.credits.ci[1]:.2f})"),
+                      ("finishes the round", pct(r.p_finish)), ("components lost", f"{r.lost.mean:.2f}")]
+        rows = "".join(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in facts)
+        changes = ""
+        if s.advice is not None:
+            best = s.advice.measured[:3]
+            items = "".join(f"<li>{_e(e.variant.text)}: {e.credits:+.2f} ({e.credits_ci[0]:+.2f} to "
+                            f"{e.credits_ci[1]:+.2f})</li>" for e in best)
+            head = "best changes" if s.advice.best is not None else "no single change earns more; the least costly"
+            changes = f"<p><b>{_e(head)}</b></p><ul>{items}</ul>" if items else ""
+        out.append(f'<div style="{box}"><div style="max-width:420px">{svg}</div></div>'
+                   f'<div style="{box}"><table>{rows}</table>{changes}</div>')
+    out.append("<p><small>rep.figures() draws every figure; rep.write(folder) writes the page, the figures and "
+               "report.json.</small></p></div>")
+    return "".join(out)

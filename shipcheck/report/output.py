@@ -10,7 +10,6 @@ never leaves a cut-off page, and a file that appears meanwhile is never replaced
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 from pathlib import Path
@@ -18,6 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, printable
 from ..shipfile import save_text
+from .encode import DPI as DPI  # kept importable from here
+from .encode import render
+from .html import data_uri
 
 if TYPE_CHECKING:
     from . import Report
@@ -25,19 +27,6 @@ if TYPE_CHECKING:
 MANIFEST = ".shipcheck-report.json"
 NAME_MAX = 255  # bytes of one file name on the usual file systems
 WRITTEN_BY = "shipcheck report"
-DPI = 120
-
-
-def render(fig: Any, fmt: str) -> bytes:
-    """A figure as PNG or SVG bytes; the same figure gives the same bytes (no dates, fixed ids)."""
-    import matplotlib
-
-    buf = io.BytesIO()
-    metadata = {"Date": None} if fmt == "svg" else {}
-    with matplotlib.rc_context({"svg.hashsalt": "shipcheck", "svg.fonttype": "path"}):
-        fig.savefig(buf, format=fmt, dpi=DPI, metadata=metadata,
-                    facecolor="white")
-    return buf.getvalue()
 
 
 def _sha(data: bytes) -> str:
@@ -77,8 +66,6 @@ def inline_images(figures: dict[str, Any]) -> dict[str, str]:
 
 def report_files(rep: Report) -> dict[str, bytes]:
     """Every file of the report folder, by name."""
-    from .html import data_uri
-
     files: dict[str, bytes] = {}
     images: dict[str, str] = {}
     for key, fig in rep.figures().items():
@@ -86,7 +73,9 @@ def report_files(rep: Report) -> dict[str, bytes]:
         files[f"{key}.svg"] = svg
         files[f"{key}.png"] = render(fig, "png")
         images[key] = data_uri(svg, "image/svg+xml")
-    files["index.html"] = rep.html(images).encode("utf-8")
+    # the phone's figures live in the page only (the files beside it are the wide ones)
+    phone = {key: data_uri(render(fig, "svg"), "image/svg+xml") for key, fig in rep.figures(phone=True).items()}
+    files["index.html"] = rep.html(images, phone).encode("utf-8")
     files["report.json"] = (json.dumps(rep.to_dict(), indent=1, sort_keys=False) + "\n").encode("utf-8")
     return files
 

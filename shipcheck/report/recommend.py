@@ -8,35 +8,54 @@ round engine gives run ``r`` the same cards and rolls for the same seed whatever
 per-run differences of credits are paired and their mean has a small standard error even when the
 credits themselves vary a lot.
 
-The search screens every variant on a few runs, then measures the most promising ones again on a
-fresh stream (another seed), so the reported effects are not inflated by having been picked as the
-best of many noisy guesses.
+The search screens every variant on a few runs of a stream of its own, then measures the most
+promising ones again on the runs of ``seed`` (the report's own), so the reported effects are not
+inflated by having been picked as the best of many noisy guesses.
+
+Changes to the ship (rotations, moves, removals, additions, swaps) are advice for the next build: a
+welded ship cannot be changed. Policies are advice for the flight (:attr:`Variant.group`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from ..model import Ship, Tile
+from ..advice.pile import PileType, pile_types
+from ..model import AsideTile, Ship, Tile, compatible
 from ..round.result import paired
 from ..rules import check
 
 SIDE_WORDS = ("front", "right", "rear", "left")
+#: what each kind of change is for: the next build (a welded ship cannot be changed) or the flight
+GROUPS = {"rotate": "build", "shield": "build", "remove": "build", "move": "build", "cover": "build",
+          "aside": "build", "add": "build", "swap": "build", "policy": "flight"}
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One what-if change: what it is in words, the ship it gives, and the policy it flies."""
+    """One what-if change: what it is in words, the ship it gives, and the policy it flies.
 
-    kind: str  # rotate, shield, remove, move, cover, aside, policy
+    ``tile`` names the catalogue tile an addition or a swap welds (``"2007:99"``), with the turn
+    ``text`` gives; ``pile`` is its type in the pile (:class:`~shipcheck.advice.pile.PileType`).
+    """
+
+    kind: str  # rotate, shield, remove, move, cover, aside, add, swap, policy
     text: str
-    ship: Ship
+    ship: Ship = field(repr=False)
     policy: str = "default"
-    squares: tuple[int, ...] = ()  # the squares the change touches
+    squares: tuple[int, ...] = ()  # the squares the change touches (grid indices)
+    tile: str | None = None
+    pile: PileType | None = field(default=None, repr=False)
+    score: float = 0.0  # the advisor's score (additions and swaps): what picks the squares to fly
+
+    @property
+    def group(self) -> str:
+        """``"build"`` (a change for the next build: a welded ship cannot be changed) or ``"flight"``."""
+        return GROUPS.get(self.kind, "build")
 
 
 def _turn(t: Tile, k: int) -> Tile:
@@ -162,11 +181,147 @@ def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) ->
     return out
 
 
+# -- tiles from the pile: additions and swaps --------------------------------------------------------
+def _a(words: str) -> str:
+    return ("an " if words[0] in "aeiou" else "a ") + words
+
+
+def _what(ship: Ship, t: Tile) -> str:
+    """What matters about a welded tile's turn: where its barrels point, what a shield covers."""
+    if t.covers:
+        return f", covering the {_relative(ship, t.covers)}"
+    if t.barrels:
+        return f", barrel{'s' if len(t.barrels) > 1 else ''} to the {_relative(ship, t.barrels)}"
+    return ""
+
+
+def _as(t: Tile) -> str:
+    """Which catalogue tile, and how it is turned: ``" (as 2007:99 turned 90°)"``."""
+    if not t.id:
+        return ""
+    return f" (as {t.id}" + (f" turned {90 * t.rot}°" if t.rot else "") + ")"
+
+
+def _score_weights() -> dict[str, float]:
+    from ..advice import WEIGHTS
+
+    return WEIGHTS
+
+
+def additions(ship: Ship, types: Sequence[PileType], *,
+              per_type: int = 4) -> list[tuple[PileType, list[Variant], str]]:
+    """For each pile type, up to ``per_type`` legal placements on free squares, each on its own square:
+    the placement advisor's best there (:func:`shipcheck.advice.advise` by score, without flying), over
+    every connector pattern of the type in the catalogue, best squares first; and, when there is
+    none, why."""
+    from ..advice import advise
+    from ..advice.legal import candidate_squares
+
+    name = ship.board.cell_text
+    out: list[tuple[PileType, list[Variant], str]] = []
+    free = candidate_squares(ship)
+    for pt in types:
+        if not free:
+            out.append((pt, [], "every buildable square next to the ship is built"))
+            continue
+        best: dict[int, tuple[float, Ship]] = {}
+        for pattern in pt.patterns:
+            adv = advise(ship, pattern, credits=False, exact=False)
+            for p in adv.placements:
+                sq = int(p.index)
+                if sq not in best or p.score > best[sq][0]:
+                    best[sq] = (p.score, p.ship)
+        chosen = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:per_type]
+        vs = []
+        for sq, (score, placed) in chosen:
+            t = placed.tile_at(sq)
+            assert t is not None
+            vs.append(Variant("add", f"add {_a(pt.name)} at {name(sq)}{_what(ship, t)}{_as(t)}", placed,
+                              squares=(sq,), tile=t.id, pile=pt, score=score))
+        why = "" if vs else (f"none of the {pt.count} in the pile fits a free square beside the ship: its connectors "
+                             "do not match the open ones there, or a barrel or an exhaust would be blocked")
+        out.append((pt, vs, why))
+    return out
+
+
+def _fits(ship: Ship, at: int, t: Tile) -> bool:
+    """A quick test a swap must pass before the checker: every side facing a tile joins it or is
+    smooth against smooth, and no barrel or exhaust points at a tile (ordinary boards only)."""
+    b = ship.board
+    if b.seams or b.wrap:
+        return True
+    tiles = ship.by_index
+    for s in range(4):
+        j = b.nb[at][s]
+        other = tiles.get(j) if j >= 0 else None
+        if other is None:
+            continue
+        if s in t.barrels or s in t.exhausts:
+            return False
+        mine, theirs = t.eff[s], other.eff[(s + 2) % 4]
+        if (mine == 0) != (theirs == 0) or (mine and not compatible(mine, theirs)):
+            return False
+    return True
+
+
+def swaps(ship: Ship, types: Sequence[PileType], *, per_type: int = 3) -> list[Variant]:
+    """For each pile type, up to ``per_type`` legal swaps: a tile of another type (never the pilot
+    cabin) replaced by one of this type, in the catalogue pattern and turn that scores best there
+    (the advisor's score: what the tile brings minus what the replaced one brought, exposed and
+    blocked squares), each on its own square, best first."""
+    from ..advice.measure import tile_params
+
+    w = _score_weights()
+    name = ship.board.cell_text
+    base = check(ship)
+    b = ship.board
+    out = []
+    for pt in types:
+        best: dict[int, tuple[float, Ship, Tile]] = {}
+        for old in ship.tiles:
+            if old.kind == "start_cabin" or (old.kind, old.attrs) == (pt.kind, pt.attrs):
+                continue
+            lost = tile_params(ship, old)
+            for pattern in pt.patterns:
+                for rot in _rotations(pattern):
+                    nt = Tile(at=old.at, kind=pt.kind, sides=pattern.sides, rot=rot, attrs=pattern.attrs,
+                              id=pattern.id)
+                    if not _fits(ship, old.at, nt):
+                        continue
+                    new = _with(ship, {old.at}, nt)
+                    rep = check(new)
+                    if not rep.legal:
+                        continue
+                    gained = tile_params(new, nt)
+                    blocked = sum(1 for side in nt.barrels + nt.exhausts
+                                  if (j := b.nb[old.at][side]) >= 0 and j not in ship.by_index
+                                  and b.buildable(j, ship.dice))
+                    score = (-w["exposed"] * (rep.exposed_connectors - base.exposed_connectors) - w["blocked"] * blocked
+                             + sum(w[k] * float(gained[k] - lost[k]) for k in ("engine", "firepower", "crew", "cargo",
+                                                                                "battery")))
+                    if old.at not in best or score > best[old.at][0]:
+                        best[old.at] = (score, new, nt)
+        chosen = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:per_type]
+        for sq, (score, new, nt) in chosen:
+            old_t = ship.tile_at(sq)
+            assert old_t is not None
+            out.append(Variant("swap", f"swap the {old_t.kind.replace('_', ' ')} at {name(sq)} for {_a(pt.name)}"
+                                       f"{_what(ship, nt)}{_as(nt)}", new, squares=(sq,), tile=nt.id, pile=pt,
+                               score=score))
+    return out
+
+
+def _rotations(t: AsideTile) -> tuple[int, ...]:
+    from ..advice.legal import distinct_rotations
+
+    return distinct_rotations(t)
+
+
 # -- measuring with common random numbers ----------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Effect:
     """A variant's measured effect: per-run paired differences (variant minus ship) of credits and
-    of components lost, their means and 95 % intervals."""
+    of components lost, their means and 95 % intervals, over ``runs`` rounds of ``seed``."""
 
     variant: Variant
     runs: int
@@ -175,6 +330,7 @@ class Effect:
     lost: float
     lost_ci: tuple[float, float]
     finish: float  # change of the chance to finish the round
+    seed: int | None = None
 
     @property
     def sure(self) -> bool:
@@ -182,16 +338,67 @@ class Effect:
         lo, hi = self.credits_ci
         return lo > 0 or hi < 0
 
+    @property
+    def verdict(self) -> str:
+        """``"gain"`` (the interval is above zero), ``"loss"`` (below) or ``"unclear"``."""
+        lo, hi = self.credits_ci
+        return "gain" if lo > 0 else "loss" if hi < 0 else "unclear"
+
+    @property
+    def how(self) -> str:
+        """How it was measured, in words."""
+        seed = f" (seed {self.seed})" if self.seed is not None else ""
+        return (f"flown on the same {self.runs:,} rounds as the ship{seed}: the same decks and dice, "
+                "the mean of the run-by-run differences with its 95% interval")
+
+    def __repr__(self) -> str:
+        lo, hi = self.credits_ci
+        return (f"<Effect {self.variant.text!r}: credits {self.credits:+.2f} ({lo:+.2f} to {hi:+.2f}), "
+                f"lost {self.lost:+.2f}, {self.runs} paired runs>")
+
+    def to_dict(self, ship: Ship) -> dict[str, Any]:
+        name = ship.board.cell_name
+        v = self.variant
+        d: dict[str, Any] = {"change": v.text, "kind": v.kind, "group": v.group, "policy": v.policy,
+                             "squares": [name(i) for i in v.squares]}
+        if v.tile is not None:
+            d["tile"] = v.tile
+        d.update({"credits": self.credits, "credits_ci": list(self.credits_ci), "lost": self.lost,
+                  "lost_ci": list(self.lost_ci), "finish": self.finish, "verdict": self.verdict,
+                  "runs": self.runs, "measured": self.how})
+        return d
+
+
+@dataclass(frozen=True, repr=False)
+class Addition:
+    """One type of tile from the pile: its best free square on the ship, measured (``effect``), or
+    why there is none (``reason``). ``tried`` squares were flown to find it."""
+
+    pile: PileType
+    effect: Effect | None
+    tried: int
+    reason: str = ""
+
+    def __repr__(self) -> str:
+        what = repr(self.effect) if self.effect is not None else self.reason
+        return f"<Addition {self.pile.name!r} ({self.pile.count} in the pile): {what}>"
+
+    def to_dict(self, ship: Ship) -> dict[str, Any]:
+        return {"tile": self.pile.name, "in_pile": self.pile.count, "squares_tried": self.tried,
+                "best": self.effect.to_dict(ship) if self.effect is not None else None, "reason": self.reason}
+
 
 Fly = Callable[[Ship, str, int, int], Any]  # (ship, policy, runs, seed) -> the ship's PlayerResult
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Recommendations:
     """The ranked effects (best first), how many variants were screened, and the settings used.
 
-    ``idle`` lists the measured changes that made no difference in any run (a turned tile whose
-    new sides matter to no card); they are not in ``effects``.
+    ``effects`` holds the best changes to the ship (:attr:`build`, for the next build) and the other
+    policies (:attr:`flight`), ranked by credits; ``additions`` the best free square of each of the
+    pile's most common tiles. ``idle`` lists the changes that made no difference in any screened run
+    (a turned tile whose new sides matter to no card); they are in neither.
     """
 
     effects: tuple[Effect, ...]
@@ -200,15 +407,73 @@ class Recommendations:
     screen_runs: int
     seed: int
     idle: tuple[Variant, ...] = ()
+    additions: tuple[Addition, ...] = ()
+
+    @property
+    def build(self) -> tuple[Effect, ...]:
+        """Changes of the ship, for the next build (a welded ship cannot be changed), best first."""
+        return tuple(e for e in self.effects if e.variant.group == "build")
+
+    @property
+    def flight(self) -> tuple[Effect, ...]:
+        """Other ways to fly the same ship (policies), best first."""
+        return tuple(e for e in self.effects if e.variant.group == "flight")
+
+    @property
+    def measured(self) -> tuple[Effect, ...]:
+        """Every measured effect, additions included, best first (no duplicates)."""
+        seen: dict[int, Effect] = {}
+        for e in (*self.effects, *(a.effect for a in self.additions if a.effect is not None)):
+            seen.setdefault(id(e.variant), e)
+        return tuple(sorted(seen.values(), key=lambda e: (-e.credits, e.lost)))
+
+    @property
+    def gains(self) -> tuple[Effect, ...]:
+        """The measured changes that surely earn more (95 % interval above zero), best first."""
+        return tuple(e for e in self.measured if e.verdict == "gain")
+
+    @property
+    def best(self) -> Effect | None:
+        """The change that earns most, when one surely earns more; else None."""
+        g = self.gains
+        return g[0] if g else None
+
+    def __repr__(self) -> str:
+        best = self.best
+        head = (f"best {best.variant.text!r} {best.credits:+.2f}" if best is not None
+                else "no single change earns more")
+        return (f"<Recommendations: {head}; {len(self.build)} build changes, {len(self.additions)} tiles from the "
+                f"pile, {len(self.flight)} policies measured on {self.runs} paired runs; {self.screened} screened>")
+
+    def to_frame(self) -> Any:
+        """One row per measured change (additions included), best first: group, kind, change, the
+        square it welds or turns a tile on (``square``, numeric ``col``/``row``; for a move where the
+        tile goes; empty for a policy), credits with its interval, lost with its interval, finish,
+        verdict, runs."""
+        import pandas as pd
+
+        from ..rules import _col_row
+
+        rows = []
+        for e in self.measured:
+            v = e.variant
+            at = v.squares[-1] if v.squares else None
+            col, row = _col_row(v.ship.board, at) if at is not None else (None, None)
+            rows.append({"group": v.group, "kind": v.kind, "change": v.text, "tile": v.tile,
+                         "square": v.ship.board.cell_text(at) if at is not None else None, "col": col, "row": row,
+                         "credits": e.credits, "credits_lo": e.credits_ci[0], "credits_hi": e.credits_ci[1],
+                         "lost": e.lost, "lost_lo": e.lost_ci[0], "lost_hi": e.lost_ci[1], "finish": e.finish,
+                         "verdict": e.verdict, "runs": e.runs})
+        cols = ["group", "kind", "change", "tile", "square", "col", "row", "credits", "credits_lo", "credits_hi", "lost",
+                "lost_lo", "lost_hi", "finish", "verdict", "runs"]
+        return pd.DataFrame(rows, columns=cols).astype({"col": "Int64", "row": "Int64"})
 
     def to_dict(self, ship: Ship) -> dict[str, Any]:
-        name = ship.board.cell_name
         return {
             "screened": self.screened, "runs": self.runs, "screen_runs": self.screen_runs, "seed": self.seed,
-            "changes": [{"change": e.variant.text, "kind": e.variant.kind, "policy": e.variant.policy,
-                         "squares": [name(i) for i in e.variant.squares], "credits": e.credits,
-                         "credits_ci": list(e.credits_ci), "lost": e.lost, "lost_ci": list(e.lost_ci),
-                         "finish": e.finish} for e in self.effects],
+            "best": self.best.variant.text if self.best is not None else None,
+            "changes": [e.to_dict(ship) for e in self.effects],
+            "additions": [a.to_dict(ship) for a in self.additions],
         }
 
 
@@ -222,41 +487,80 @@ def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect | N
     c, cci = paired(r.credits, base.credits)
     lo, lci = paired(r.lost, base.lost)
     fin = float(np.mean(r.gave_up == 0) - np.mean(base.gave_up == 0))
-    return Effect(v, runs, c, cci, lo, lci, fin)
+    return Effect(v, runs, c, cci, lo, lci, fin, seed)
+
+
+#: tile types of the pile the search brings in (the most common ones), and squares flown per type
+PILE_TYPES = 8
+PER_TYPE = 4
+SWAPS_PER_TYPE = 3
 
 
 def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | None = None, top: int = 5,
               policies: Sequence[str] = (), candidates: Sequence[Variant] | None = None,
-              base: Any = None) -> Recommendations:
+              base: Any = None, pile: int = PILE_TYPES, edition: str | None = None,
+              per_type: int = PER_TYPE, swaps_per_type: int = SWAPS_PER_TYPE) -> Recommendations:
     """Rank legal variants of ``ship`` by their effect on credits, with common random numbers.
 
     ``fly(ship, policy, runs, seed)`` flies a ship and returns its per-run arrays (``credits``,
     ``lost``, ``gave_up``); the same seed must give the same decks and dice whatever the ship.
-    Every candidate is screened on ``screen_runs`` runs (default ``runs // 10``, at least 100 or
-    ``runs``) of a stream derived from ``seed``; the ``top`` best by credits (then by fewer losses)
-    are measured again on ``runs`` runs of ``seed`` itself, and those come back ranked by credits.
-    ``base`` is the ship's own flight of those ``runs`` runs when the caller has it already.
+
+    The candidates are the single changes of :func:`variants` (or ``candidates``) and, for the
+    ``pile`` most common tile types of the edition's pile (0: none), up to ``per_type`` free squares
+    each (:func:`additions`) and ``swaps_per_type`` swaps (:func:`swaps`). Every candidate is
+    screened on ``screen_runs`` runs (default ``runs // 10``, at least 100 or ``runs``) of a stream
+    derived from ``seed``; then, on ``runs`` runs of ``seed`` itself, the ``top`` best changes of the
+    ship (by credits, then fewer losses), every other policy, and each pile type's best square are
+    measured again, and those come back. ``base`` is the ship's own flight of those ``runs`` runs
+    when the caller has it already.
     """
     cands = list(candidates) if candidates is not None else variants(ship, policies=policies)
-    screened = len(cands)
+    types = pile_types(edition or ship.edition)[:pile] if pile > 0 else ()
+    added = additions(ship, types, per_type=per_type) if types else []
+    pool = cands + (swaps(ship, types, per_type=swaps_per_type) if types else []) + [v for _, vs, _ in added for v in vs]
+    screened = len(pool)
     screen_runs = screen_runs or max(runs // 10, min(runs, 100))
     screen_seed = int(np.random.SeedSequence(seed).spawn(1)[0].generate_state(1, np.uint32)[0])
     idle: list[Variant] = []
 
-    def ranked(vs: Sequence[Variant], n: int, sd: int, base: Any = None) -> list[Effect]:
-        """Effects of ``vs`` on ``n`` runs of stream ``sd``, best first; idle variants set apart."""
+    def flown(vs: Sequence[Variant], n: int, sd: int, base: Any = None) -> dict[int, Effect]:
+        """Effects of ``vs`` on ``n`` runs of stream ``sd``, by variant; idle variants set apart."""
         if base is None:
             base = fly(ship, "default", n, sd)
-        out = []
+        out = {}
         for v in vs:
             e = measure(fly, base, v, n, sd)
             if e is None:
                 idle.append(v)
             else:
-                out.append(e)
-        return sorted(out, key=lambda e: (-e.credits, e.lost))
+                out[id(v)] = e
+        return out
 
-    if len(cands) > top:
-        cands = [e.variant for e in ranked(cands, screen_runs, screen_seed)[:top]]
-    effects = ranked(cands, runs, seed, base)
-    return Recommendations(tuple(effects), screened, runs, screen_runs, seed, tuple(idle))
+    def rank(es: Any) -> list[Effect]:
+        return sorted(es, key=lambda e: (-e.credits, e.lost))
+
+    if len(pool) > top:
+        first = flown(pool, screen_runs, screen_seed)
+        build = [e.variant for e in rank(first.values()) if e.variant.group == "build"][:top]
+        flight = [v for v in pool if v.group == "flight" and id(v) in first]
+        best_added = []
+        for _, vs, _ in added:
+            tried = rank(first[id(v)] for v in vs if id(v) in first)
+            if tried:
+                best_added.append(tried[0].variant)
+    else:
+        build = [v for v in pool if v.group == "build"]
+        flight = [v for v in pool if v.group == "flight"]
+        best_added = [v for _, vs, _ in added for v in vs]
+    final = list({id(v): v for v in (*build, *flight, *best_added)}.values())
+    effects = flown(final, runs, seed, base)
+    chosen = rank(effects[id(v)] for v in (*build, *flight) if id(v) in effects)
+    adds = []
+    for pt, vs, why in added:
+        measured = rank(effects[id(v)] for v in vs if id(v) in effects)
+        if measured:
+            adds.append(Addition(pt, measured[0], len(vs)))
+        else:
+            adds.append(Addition(pt, None, len(vs), why or "no square made a difference in any round"))
+    return Recommendations(tuple(chosen), screened, runs, screen_runs, seed, tuple(idle), tuple(adds))
+

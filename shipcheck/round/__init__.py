@@ -46,3 +46,8 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    # the lazy names too, so that a notebook's completion lists them before their first use
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -17,15 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from shipcheck.cards import DEFAULT_EDITION, Card, find_card, format_card_id, load_cards
 from shipcheck.errors import InputError, Locator, read_text_file, read_toml
-from shipcheck.validate import shown
+from shipcheck.errors import shown_value as shown
 
-from .rulebook import RoundRules
+if TYPE_CHECKING:
+    from .rulebook import RoundRules
 
 __all__ = ["Deck", "as_deck", "build_deck", "load_deck_file"]
 

@@ -9,29 +9,29 @@ from typing import Any
 import numpy as np
 
 from shipcheck.model import Ship
+from shipcheck.montecarlo import RunsNotKept, mean_ci
 from shipcheck.montecarlo import _wilson as _wilson_any
-from shipcheck.montecarlo import mean_ci, runs_kept
 from shipcheck.tally import Counts
 
 from .deck import Deck
 from .engine import CAUSES
 from .rulebook import RoundRules
 
-__all__ = ["KEEP_RUNS", "RUN_BYTES", "SOURCES", "PlayerResult", "PlayerTally", "RoundResult", "by_source_lines",
-           "mean_ci", "paired"]
+__all__ = ["RUN_BYTES", "SOURCES", "PlayerResult", "PlayerTally", "RoundResult", "RoundRuns", "RunsNotKept",
+           "by_source_lines", "mean_ci", "paired"]
 
 PERCENTILES = (5, 25, 50, 75, 95)
 #: bytes one run keeps per player: credits, card credits, days and the five sources (4 each), lost
 #: (2), survived, cause and place (1 each), twice over while the chunks are joined, rounded up
 RUN_BYTES = 80
-#: ``keep_runs=None`` keeps the per-run arrays up to this many runs (summaries are kept whatever the runs)
-KEEP_RUNS = 1_000_000
 SOURCES = ("cards", "goods", "arrival", "best_looking", "penalty")  # engine.SOURCES (contract §5.1)
+CARD_TYPE_COLUMNS = ("drawn", "expected_lost", "expected_credits", "expected_days", "p_gave_up", "expected_goods_value")
 _SHIP_SUMMARIES = frozenset((
     "credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished", "p_survive",
     "p_survive_ci", "p_finish", "p_finish_ci", "expected_lost", "expected_lost_ci", "expected_lost_se",
     "lost_distribution", "credits_mean", "credits_ci", "credits_percentiles", "credits_distribution",
-    "gave_up_shares", "by_card_type", "tile_lost", "sources", "source_runs", "place_shares", "runs_kept", "tally",
+    "gave_up_shares", "by_card_type", "card_types", "tile_lost", "sources", "source_runs", "place_shares",
+    "runs_kept", "tally",
 ))
 
 
@@ -87,29 +87,10 @@ class PlayerTally:
         return self.credits.n
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class PlayerResult:
-    """One player's rounds: summaries and, when kept, the per-run arrays.
+@dataclass(frozen=True, eq=False)
+class RoundRuns:
+    """One player's per-run arrays (``simulate_round(..., keep_runs=True)``), one entry per run."""
 
-    The summaries (``p_survive``, ``credits_mean``, ``by_source``, the distributions...) come from
-    ``tally`` (:class:`PlayerTally`: exact counts, streamed chunk by chunk), whatever the runs. The
-    per-run arrays are there when the runs were kept (``simulate_round(..., keep_runs=True)``; by
-    default up to :data:`KEEP_RUNS` runs; :attr:`runs_kept` says), else reading one raises a
-    ValueError saying so: ``credits[r]`` the credits of run ``r`` (card rewards, arrival,
-    best-looking, goods, bonuses, minus lost components); ``card_credits[r]`` the part earned from
-    cards; ``lost[r]`` components that left the ship (set-aside ones not included); ``survived[r]``
-    a human aboard at the end; ``gave_up[r]`` the cause code (0 finished; see
-    :data:`~shipcheck.round.engine.CAUSES`); ``days[r]`` the final track position counted from the
-    leader's start space (negative: behind it); ``place[r]`` the arrival place (0 when the ship gave
-    up); ``sources[r]`` the credits of run ``r`` by source (:data:`SOURCES`, columns in that order;
-    they add up to ``credits[r]``, see :attr:`by_source`). Always: ``tile_lost[k]`` runs in which
-    tile ``k`` (grid order) was lost; ``by_type`` totals per card type (see :attr:`by_card_type`);
-    ``purse`` the credits in the purse before the round (``credits`` never go below minus it).
-    """
-
-    name: str
-    ship: Ship
-    policy: str
     credits: np.ndarray
     card_credits: np.ndarray
     lost: np.ndarray
@@ -117,17 +98,64 @@ class PlayerResult:
     gave_up: np.ndarray
     days: np.ndarray
     place: np.ndarray
-    tile_lost: np.ndarray
-    by_type: np.ndarray = field(repr=False)
-    sources: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, len(SOURCES)), dtype=np.int32))
-    purse: int = 0
-    tally: PlayerTally = field(repr=False, default=None)  # type: ignore[assignment]
+    sources: np.ndarray
 
-    def __post_init__(self) -> None:
-        if self.tally is None:  # built from per-run arrays
-            object.__setattr__(self, "tally", PlayerTally.of(self.credits, self.card_credits, self.lost,
-                                                             self.survived, self.gave_up, self.days, self.place,
-                                                             self.sources))
+
+def _per_run(name: str, doc: str) -> Any:
+    def get(self: PlayerResult) -> np.ndarray:
+        if self.per_run is None:
+            raise RunsNotKept(f"`{name}` is a per-run array, kept only by simulate_round(..., keep_runs=True)")
+        return getattr(self.per_run, name)  # type: ignore[no-any-return]
+
+    return property(get, doc=doc + " (``keep_runs=True`` only; else :class:`RunsNotKept`)")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PlayerResult:
+    """One player's rounds: summaries, and the per-run arrays when they were kept.
+
+    The summaries (``p_survive``, ``credits_mean``, ``by_source``, the distributions...) come from
+    ``tally`` (:class:`PlayerTally`: exact counts added up chunk by chunk), so they take the same
+    memory for a thousand runs as for a hundred million: ``tile_lost[k]`` runs in which tile ``k``
+    (grid order) was lost; ``by_type`` totals per card type (see :attr:`by_card_type`); ``purse``
+    the credits in the purse before the round (a run's credits never go below minus it).
+
+    The per-run arrays are there only when the rounds were flown with ``keep_runs=True``
+    (:attr:`runs_kept`; otherwise reading one raises :class:`RunsNotKept`): ``credits[r]`` the
+    credits of run ``r`` (card rewards, arrival, best-looking, goods, bonuses, minus lost
+    components); ``card_credits[r]`` the part earned from cards; ``lost[r]`` components that left
+    the ship (set-aside ones not included); ``survived[r]`` a human aboard at the end;
+    ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.engine.CAUSES`);
+    ``days[r]`` the final track position counted from the leader's start space (negative: behind
+    it); ``place[r]`` the arrival place (0 when the ship gave up); ``sources[r]`` the credits of run
+    ``r`` by source (:data:`SOURCES`, columns in that order; they add up to ``credits[r]``).
+    """
+
+    name: str
+    ship: Ship
+    policy: str
+    tally: PlayerTally = field(repr=False)
+    tile_lost: np.ndarray = field(repr=False)
+    by_type: np.ndarray = field(repr=False)
+    purse: int = 0
+    per_run: RoundRuns | None = field(default=None, repr=False)
+
+    credits = _per_run("credits", "Per run, the credits (the change of the purse).")
+    card_credits = _per_run("card_credits", "Per run, the credits earned from cards.")
+    lost = _per_run("lost", "Per run, the components that left the ship.")
+    survived = _per_run("survived", "Per run, whether a human was aboard at the end.")
+    gave_up = _per_run("gave_up", "Per run, the cause of giving up (0: finished; CAUSES).")
+    days = _per_run("days", "Per run, the final track position from the leader's start space.")
+    place = _per_run("place", "Per run, the arrival place (0: gave up).")
+    sources = _per_run("sources", "Per run and source (SOURCES), the credits; they add up to ``credits``.")
+
+    @classmethod
+    def from_runs(cls, name: str, ship: Ship, policy: str, runs: RoundRuns, tile_lost: np.ndarray,
+                  by_type: np.ndarray, purse: int = 0) -> PlayerResult:
+        """A player's result from per-run arrays (the tally worked out from them)."""
+        tally = PlayerTally.of(runs.credits, runs.card_credits, runs.lost, runs.survived, runs.gave_up, runs.days,
+                               runs.place, runs.sources)
+        return cls(name, ship, policy, tally, tile_lost, by_type, purse, runs)
 
     def __repr__(self) -> str:
         return (f"PlayerResult({self.name!r}, runs={self.runs}, p_survive={self.p_survive:.4g}, "
@@ -139,12 +167,12 @@ class PlayerResult:
 
     @property
     def runs_kept(self) -> bool:
-        """Whether the per-run arrays were kept."""
-        return runs_kept(self.credits)
+        """Whether the per-run arrays were kept (``keep_runs=True``)."""
+        return self.per_run is not None
 
     @property
     def finished(self) -> np.ndarray:
-        """Per run, whether the ship finished the flight (per-run arrays: when kept)."""
+        """Per run, whether the ship finished the flight (``keep_runs=True`` only)."""
         return self.gave_up == 0
 
     @property
@@ -221,12 +249,21 @@ class PlayerResult:
         return {CAUSES[i]: self.tally.gave_up.count(i) / n for i in range(1, len(CAUSES)) if self.tally.gave_up.count(i)}
 
     @property
-    def by_card_type(self) -> dict[str, dict[str, float]]:
-        """Per card type met: cards met per run, and per run the components lost, credits earned on
-        such cards during the flight, track spaces moved, the share of runs giving up on such a card
-        and ``expected_goods_value``: the sale value of the goods such cards loaded that were still
-        aboard at the end (full price after a finished flight, half after giving up; goods of one
-        colour leave the ship last loaded first)."""
+    def by_card_type(self) -> Any:
+        """A pandas DataFrame, one row per card type met (index ``type``): ``drawn`` (cards met per
+        run), and per run ``expected_lost`` (components lost), ``expected_credits`` (credits earned
+        on such cards during the flight), ``expected_days`` (track spaces moved), ``p_gave_up``
+        (share of runs giving up on such a card) and ``expected_goods_value``: the sale value of
+        the goods such cards loaded that were still aboard at the end (full price after a finished
+        flight, half after giving up; goods of one colour leave the ship last loaded first). The
+        JSON's ``by_card_type`` is :meth:`card_types` (the same numbers as a dict)."""
+        import pandas as pd
+
+        rows = self.card_types()
+        return pd.DataFrame(list(rows.values()), index=pd.Index(list(rows), name="type"), columns=CARD_TYPE_COLUMNS)
+
+    def card_types(self) -> dict[str, dict[str, float]]:
+        """:attr:`by_card_type` as a dict of dicts: card type -> column -> value (the JSON's form)."""
         from .engine import TYPES
 
         out = {}
@@ -305,6 +342,10 @@ class RoundResult:
             return getattr(self.players[0], name)
         raise AttributeError(name)
 
+    def __dir__(self) -> list[str]:
+        # the ship's summaries are attributes too: tab completion and help() list them
+        return sorted(set(super().__dir__()) | _SHIP_SUMMARIES)
+
     @property
     def by_source(self) -> Any:
         """A pandas DataFrame, one row per player (index: names, the ship first): the mean credits
@@ -319,11 +360,11 @@ class RoundResult:
         """One row per run and player: credits and their sources (``cards``, ``goods``, ``arrival``,
         ``best_looking``, ``penalty``: they add up to ``credits``), card credits, lost, days, place,
         survived, finished, gave-up cause. It needs the per-run arrays: ``simulate_round(...,
-        keep_runs=True)`` (kept by default up to :data:`KEEP_RUNS` runs; a ValueError otherwise)."""
+        keep_runs=True)`` (else :class:`RunsNotKept`)."""
         import pandas as pd
 
         if not self.players[0].runs_kept:
-            raise ValueError("the per-run arrays were not kept: simulate_round(..., keep_runs=True) keeps them")
+            raise RunsNotKept("to_frame() needs the per-run arrays: simulate_round(..., keep_runs=True) keeps them")
 
         frames = []
         for i, pr in enumerate(self.players):
@@ -355,7 +396,7 @@ class RoundResult:
             d[k] = body[k]
         d["ship"] = s.ship.source
         d["name"] = s.name
-        d["by_card_type"] = s.by_card_type
+        d["by_card_type"] = s.card_types()
         d["opponents"] = [o.to_dict() for o in self.opponents]
         for o in d["opponents"]:
             o.pop("tiles", None)

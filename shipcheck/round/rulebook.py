@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from shipcheck.data import data_path
+from shipcheck.defaults import ROUNDS
 from shipcheck.errors import Collector, InputError, Locator, read_text_file, read_toml, suggest
-from shipcheck.validate import ROUNDS
 from shipcheck.validate import round_key as _valid_round
 
 __all__ = ["EPIDEMIC", "ROUNDS", "RoundRules", "round_key", "round_rules"]

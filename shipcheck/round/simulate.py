@@ -12,15 +12,14 @@ import numpy as np
 from shipcheck import validate as valid
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
-from shipcheck.montecarlo import NOT_KEPT
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
-from ..defaults import RUNS_ROUND, default_round
+from ..defaults import MAX_RUNS_ROUND, RUNS_ROUND, default_round
 from .deck import Deck, as_deck, build_deck
 from .engine import Chunk, Job, Table, build_table, run_chunk
 from .field import default_field
 from .policy import RoundPolicy, resolve_policy
-from .result import KEEP_RUNS, RUN_BYTES, PlayerResult, PlayerTally, RoundResult
+from .result import RUN_BYTES, PlayerResult, PlayerTally, RoundResult, RoundRuns
 from .rulebook import round_key, round_rules
 
 __all__ = ["simulate_round"]
@@ -74,13 +73,16 @@ class _Gather:
                     self.runs[k][p].append(getattr(c, k)[p])
         self.done += c.credits.shape[1]
 
-    def per_run(self, name: str, p: int) -> Any:
+    def per_run(self, p: int) -> RoundRuns | None:
         if not self.keep:
-            return NOT_KEPT
-        a = np.concatenate(self.runs[name][p])
-        self.runs[name][p] = []
-        a.setflags(write=False)
-        return a
+            return None
+        arrays = {}
+        for k in self.PER_RUN:
+            a = np.concatenate(self.runs[k][p])
+            self.runs[k][p] = []
+            a.setflags(write=False)
+            arrays[k] = a
+        return RoundRuns(**arrays)
 
 
 def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, scheduler: Any,
@@ -124,7 +126,7 @@ def simulate_round(
     five_player: bool | None = None,
     assume_weakest: bool = False,
     purse: int | Sequence[int] = 0,
-    keep_runs: bool | None = None,
+    keep_runs: bool = False,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -154,7 +156,8 @@ def simulate_round(
         ``"default"`` (docs/rounds.md), ``"racing"`` or a :class:`~shipcheck.round.policy.RoundPolicy`
         for the ship; the opponents fly ``opponent_policy`` (default ``"default"``).
     progress
-        ``progress(done_runs, total_runs)`` after each chunk.
+        ``progress(done_runs, total_runs)`` after each chunk. An exception it raises stops the run
+        (worker processes included) and reaches the caller: how a caller cancels a long run.
     rules
         A TOML file overriding the round's numbers (``tiles/rounds.toml``).
     five_player
@@ -168,11 +171,11 @@ def simulate_round(
         change of the purse) are never below minus the purse, and the penalty for lost components
         takes no more than the purse holds (``by_source`` shows what was paid). Default 0.
     keep_runs
-        Keep the per-run arrays (``result.players[i].credits`` and the others, which
-        :meth:`~shipcheck.round.result.RoundResult.to_frame` and paired comparisons need): True,
-        False, or None (the default) for up to :data:`~shipcheck.round.result.KEEP_RUNS` runs. The
-        summaries are exact counts added up chunk by chunk, so without the per-run arrays memory
-        does not grow with the runs (the command line keeps none).
+        Also keep the per-run arrays (``result.players[i].credits`` and the others, which
+        :meth:`~shipcheck.round.result.RoundResult.to_frame` and paired comparisons need; about
+        :data:`~shipcheck.round.result.RUN_BYTES` bytes a run and player). Off by default: every
+        summary (and ``to_dict()``, ``by_source``) is an exact count added up chunk by chunk, so
+        memory does not grow with the runs.
 
     Examples
     --------
@@ -204,11 +207,9 @@ def simulate_round(
     else:
         others = given
     ships = (me, *others)
-    keep = valid.flag(keep_runs, key="keep_runs", none=True)
-    keep = count <= KEEP_RUNS if keep is None else bool(keep)
-    runs = valid.runs(count, run_bytes=RUN_BYTES * len(ships) if keep else 0, what="keeping the per-run results of")
-    if keep_runs is None and not keep:
-        notes.append(f"the per-run arrays were not kept (more than {KEEP_RUNS:,} runs): keep_runs=True keeps them")
+    keep = bool(valid.flag(keep_runs, key="keep_runs"))
+    runs = valid.runs(count, maximum=MAX_RUNS_ROUND, run_bytes=RUN_BYTES * len(ships) if keep else 0,
+                      what="keeping the per-run results of")
     d = _deck(deck, rr, ed or (None if deck is not None else me.edition))
     five = len(ships) == 5 if five_player is None else bool(five_player)
     purses = _purse(purse, len(ships))
@@ -273,8 +274,6 @@ def _assemble(job: Job, key: str, seed: int, batch: int, g: _Gather, notes: tupl
         by_type = np.asarray(g.by_type[p], dtype=np.int64)
         tile_lost = np.asarray(g.tile_lost[p], dtype=np.int64).reshape(len(sh.tiles))
         name = sh.name or (Path(sh.source).stem if sh.source else f"player {p + 1}")
-        run = {k: g.per_run(k, p) for k in _Gather.PER_RUN}
-        players.append(PlayerResult(name, sh, job.policies[p].name, run["credits"], run["card_credits"], run["lost"],
-                                    run["survived"], run["gave_up"], run["days"], run["place"], tile_lost, by_type,
-                                    run["sources"], job.purse[p], g.tally[p]))
+        players.append(PlayerResult(name, sh, job.policies[p].name, g.tally[p], tile_lost, by_type, job.purse[p],
+                                    g.per_run(p)))
     return RoundResult(tuple(players), key, job.rules, job.deck, g.done, seed, batch, job.five, notes, job.purse)

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 from clikit import run
+from fixkit import brute_force_fix
 from refdata import SPEC_EXAMPLES
 from test_fix import assert_sound
 from test_montecarlo import assert_agrees
 
-from shipcheck.fix import brute_force_fix, fix
+from shipcheck.fix import fix
 from shipcheck.montecarlo import simulate
 from shipcheck.odds import odds
 from shipcheck.shipfile import load_ship

@@ -8,6 +8,8 @@ On a 1d6 board (IC/IIC) each coordinate is the first die of its roll (OQ3)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from shipcheck.cards import Card
@@ -19,17 +21,22 @@ from . import card_type
 from ._weakest import contest, two_weakest
 
 
+@functools.lru_cache(maxsize=64)
 def named_squares(board: Board, none: int) -> np.ndarray:
     """``(36, 36)``: the grid square a (column roll, row roll) pair of dice pair indices names on
-    ``board``, ``none`` where it names none."""
+    ``board``, ``none`` where it names none. A function of the board alone: worked out once per
+    board (read-only), not once per ship and round flown."""
     tab = np.full((36, 36), none, dtype=np.int64)
     value = [(a // 6 + 1) + (a % 6 + 1) if board.dice == "2d6" else a // 6 + 1 for a in range(36)]
+    cols = [board.lines_for(Side.N, v) for v in value]
+    rows = [board.lines_for(Side.E, v) for v in value]
     for a in range(36):
-        cs = board.lines_for(Side.N, value[a])
+        cs = cols[a]
         for r in range(36):
-            rs = board.lines_for(Side.E, value[r])
+            rs = rows[r]
             if len(cs) == 1 and len(rs) == 1:
                 tab[a, r] = rs[0] * board.width + cs[0]
+    tab.flags.writeable = False
     return tab
 
 

@@ -1,0 +1,345 @@
+"""The web layer: the guard every request passes, the routes, the page and its static files.
+
+:func:`create_app` builds the Starlette application for a :class:`~.workspace.Workspace` and a
+token. The guard (:class:`Guard`, plain ASGI, before any route) refuses a request without the token
+(401) or with a foreign ``Origin`` (403) before anything reads or changes a file. Bad input is
+answered 400 with ``{"errors": [...]}``, the lines the command line prints for the same mistake.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import InputError
+from . import api
+from .errors import error_lines
+from .jobs import Busy, Job, stream
+from .workspace import Workspace
+
+STATIC = Path(__file__).parent / "static"
+#: the largest request body read (a ship file's limit, with room for the JSON around it)
+MAX_BODY = 3 * 1024 * 1024
+
+PAGE_CSP = ("default-src 'none'; script-src 'self' 'nonce-{nonce}'; style-src 'self'; img-src 'self' data: blob:; "
+            "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+API_CSP = "default-src 'none'; frame-ancestors 'none'"
+REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'"
+
+
+def _json(status: int, body: Any, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+class Guard:
+    """Refuse what does not carry the token, or comes from another site; cap request bodies; add
+    the security headers to every answer."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.token = token.encode()
+
+    def _token_ok(self, scope: Scope) -> bool:
+        given: list[bytes] = []
+        for k, v in scope.get("headers", []):
+            if k == b"authorization" and v[:7].lower() == b"bearer ":
+                given.append(v[7:].strip())
+        for v in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", []):
+            given.append(v.encode("latin-1"))
+        return any(hmac.compare_digest(g, self.token) for g in given)
+
+    @staticmethod
+    def _foreign(scope: Scope) -> bool:
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin")
+        if headers.get(b"sec-fetch-site") == b"cross-site":
+            return True
+        if origin is None:
+            return False
+        host = headers.get(b"host", b"")
+        return origin != b"http://" + host
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self._foreign(scope):
+            await _json(403, {"errors": ["request from another site refused (foreign Origin)"]})(scope, receive, send)
+            return
+        if not self._token_ok(scope):
+            await _json(401, {"errors": ["missing or wrong token: open the address `shipcheck serve` printed"]},
+                        headers={"WWW-Authenticate": "Bearer"})(scope, receive, send)
+            return
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            # 400 like any bad input (the contract's answer for a file that cannot be read)
+            await _json(400, {"errors": [f"request body too large (at most {MAX_BODY} bytes)"]})(scope, receive, send)
+            return
+        seen = 0
+
+        async def capped() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > MAX_BODY:
+                    raise InputError("request body too large", expected=f"at most {MAX_BODY} bytes")
+            return msg
+
+        async def headed(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                headers = list(msg.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                         (b"cache-control", b"no-store"), (b"x-frame-options", b"DENY"),
+                         (b"content-security-policy", API_CSP.encode())]
+                headers += [(k, v) for k, v in extra if k not in names]
+                msg = {**msg, "headers": headers}
+            await send(msg)
+
+        await self.app(scope, capped, headed)
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        body = json.loads(raw or b"{}")
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise InputError(f"request body is not JSON ({exc})", key="body", expected="a JSON object") from None
+    if not isinstance(body, dict):
+        raise InputError("request body is not a JSON object", key="body", value=type(body).__name__,
+                         expected="a JSON object")
+    return body
+
+
+async def _text(request: Request) -> str:
+    raw = await request.body()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise InputError("ship file is not UTF-8 text", file=request.query_params.get("name", api.UNNAMED),
+                         line=line, expected="a UTF-8 text file") from None
+
+
+def _timed(result: dict[str, Any]) -> JSONResponse:
+    ms = result.get("ms") if isinstance(result, dict) else None
+    headers = {"Server-Timing": f"app;dur={ms}"} if ms is not None else None
+    return _json(200, result, headers)
+
+
+def _run(fn: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint calling ``fn(workspace, body)`` in a worker thread (the work is CPU-bound)."""
+    from starlette.concurrency import run_in_threadpool
+
+    async def endpoint(request: Request) -> Response:
+        body = await _body(request)
+        return _timed(await run_in_threadpool(fn, request.app.state.ws, body))
+
+    return endpoint
+
+
+def _job(kind: str, make: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint starting a :class:`Job` and streaming its events as JSON lines."""
+    from starlette.concurrency import run_in_threadpool
+
+    async def endpoint(request: Request) -> Response:
+        body = await _body(request)
+        work = await run_in_threadpool(make, request.app.state, body)  # bad input: 400 before the job starts
+        job = Job(kind, work, client=request.headers.get("x-shipcheck-client")).start()
+        return StreamingResponse(stream(job), media_type="application/x-ndjson",
+                                 headers={"X-Accel-Buffering": "no"})
+
+    return endpoint
+
+
+# -- endpoints -------------------------------------------------------------------------------------
+async def page(request: Request) -> Response:
+    token = request.app.state.token
+    nonce = secrets.token_urlsafe(16)
+    modules = {f"/static/{p.relative_to(STATIC).as_posix()}": f"/static/{p.relative_to(STATIC).as_posix()}?token={token}"
+               for p in sorted(STATIC.rglob("*.js"))}
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    html = (html.replace("{{nonce}}", nonce).replace("{{token}}", token)
+            .replace("{{importmap}}", json.dumps({"imports": modules}, indent=1)))
+    return HTMLResponse(html, headers={"Content-Security-Policy": PAGE_CSP.format(nonce=nonce)})
+
+
+async def index_api(request: Request) -> Response:
+    """``GET /api``: the endpoints, for scripts (docs/workbench.md describes each)."""
+    out = []
+    for r in request.app.routes:
+        if isinstance(r, Route) and r.path.startswith("/api"):
+            doc = (r.endpoint.__doc__ or "").strip().splitlines()
+            out.append({"path": r.path, "methods": sorted(m for m in (r.methods or ()) if m != "HEAD"),
+                        "summary": doc[0] if doc else ""})
+    return _json(200, {"endpoints": out, "docs": "docs/workbench.md"})
+
+
+def _get(fn: Callable[..., Any], *params: str) -> Callable[[Request], Awaitable[Response]]:
+    from starlette.concurrency import run_in_threadpool
+
+    async def endpoint(request: Request) -> Response:
+        args = {p: request.query_params.get(p) for p in params}
+        return _json(200, await run_in_threadpool(fn, request.app.state.ws, **args))
+
+    return endpoint
+
+
+async def check_endpoint(request: Request) -> Response:
+    """POST /api/check: a ship file's TOML text in the body; what `shipcheck check --format json` prints."""
+    from starlette.concurrency import run_in_threadpool
+
+    body = await _text(request)
+    q = request.query_params
+    return _json(200, await run_in_threadpool(api.check_text, request.app.state.ws, body, q.get("name") or api.UNNAMED,
+                                              q.get("select"), q.get("ignore")))
+
+
+async def stats_endpoint(request: Request) -> Response:
+    """POST /api/stats: a ship file's TOML text in the body; what `shipcheck stats --format json` prints."""
+    from starlette.concurrency import run_in_threadpool
+
+    body = await _text(request)
+    return _json(200, await run_in_threadpool(api.stats_text, request.app.state.ws, body,
+                                              request.query_params.get("name") or api.UNNAMED))
+
+
+async def cancel_endpoint(request: Request) -> Response:
+    """POST /api/cancel: cancel this page's running jobs (sent when the page closes)."""
+    client = request.headers.get("x-shipcheck-client") or request.query_params.get("client")
+    n = 0
+    with Job.lock:
+        jobs = list(Job.registry)
+    for j in jobs:
+        if client is None or j.client == client:
+            j.cancel()
+            n += 1
+    return _json(200, {"cancelled": n})
+
+
+async def jobs_endpoint(request: Request) -> Response:
+    """GET /api/jobs: the jobs running now (kind, seconds)."""
+    with Job.lock:
+        jobs = list(Job.registry)
+    return _json(200, {"jobs": [{"kind": j.kind, "seconds": round(time.perf_counter() - j.started, 3)} for j in jobs]})
+
+
+async def report_file(request: Request) -> Response:
+    """GET /reports/{name}/{file}: a file of a report this server wrote."""
+    ws: Workspace = request.app.state.ws
+    rel = f"reports/{request.path_params['name']}/{request.path_params['file']}"
+    p = ws.path(rel)
+    if p.parent not in request.app.state.written or not p.is_file():
+        raise HTTPException(404, "no such report file")
+    csp = REPORT_CSP if p.suffix == ".html" else API_CSP
+    return FileResponse(p, headers={"Content-Security-Policy": csp})
+
+
+def _tiles(ws: Workspace, edition: str | None, kind: str | None, sides: str | None, any_rotation: str | None
+           ) -> dict[str, Any]:
+    """GET /api/tiles: the tile catalogue (?edition, ?kind, ?sides, ?any_rotation)."""
+    return api.tiles(edition or "2007", kind or None, sides or None, any_rotation in ("1", "true", "yes"))
+
+
+def _cards(ws: Workspace, edition: str | None) -> dict[str, Any]:
+    return api.cards(edition or "2007")
+
+
+# -- errors ----------------------------------------------------------------------------------------
+async def input_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, InputError)
+    if isinstance(exc, api.NeedsConfirmation):
+        return _json(409, {"errors": error_lines(exc), "confirm": True})
+    if isinstance(exc, Busy):
+        return _json(429, {"errors": error_lines(exc)})
+    return _json(400, {"errors": error_lines(exc)})
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _json(exc.status_code, {"errors": [exc.detail]}, dict(exc.headers or {}))
+
+
+async def internal_error(request: Request, exc: Exception) -> Response:
+    return _json(500, {"errors": [f"internal error ({type(exc).__name__}: {exc}); please report it"]})
+
+
+def _documented(fn: Callable[..., Any], doc: str) -> Callable[..., Any]:
+    fn.__doc__ = doc
+    return fn
+
+
+def create_app(ws: Workspace, token: str) -> ASGIApp:
+    """The workbench application for ``ws``; every request must carry ``token``."""
+    written: set[Path] = set()
+
+    def report(state: Any, body: dict[str, Any]) -> Any:
+        return api.report_job(state.ws, body, written)
+
+    routes = [
+        Route("/", page),
+        Route("/api", index_api),
+        Route("/api/session", _documented(_get(lambda ws: api.session(ws)),
+                                          "GET /api/session: versions, classes, tile kinds, colours, rules, limits")),
+        Route("/api/files", _documented(_get(lambda ws: api.files(ws)),
+                                        "GET /api/files: ship files in the start folder")),
+        Route("/api/tiles", _documented(_get(_tiles, "edition", "kind", "sides", "any_rotation"), _tiles.__doc__ or "")),
+        Route("/api/cards", _documented(_get(_cards, "edition"), "GET /api/cards: the adventure cards (?edition)")),
+        Route("/api/rules/{code}", _documented(
+            lambda request: _json(200, api.rule(request.path_params["code"])),
+            "GET /api/rules/{code}: a rule explained, with its bad and good examples checked")),
+        Route("/api/check", check_endpoint, methods=["POST"]),
+        Route("/api/stats", stats_endpoint, methods=["POST"]),
+        Route("/api/open", _documented(_run(api.open_file), "POST /api/open: open a ship file of the start folder"),
+              methods=["POST"]),
+        Route("/api/new", _documented(_run(api.new_ship), "POST /api/new: a new ship of a class and edition"),
+              methods=["POST"]),
+        Route("/api/analyze", _documented(_run(api.analyze), "POST /api/analyze: check, stats, drawing and repair"),
+              methods=["POST"]),
+        Route("/api/fix", _documented(_run(api.fix_ship), "POST /api/fix: the minimal repair (fix --format json)"),
+              methods=["POST"]),
+        Route("/api/odds", _documented(_run(api.odds), "POST /api/odds: exact odds of attacks or cards"),
+              methods=["POST"]),
+        Route("/api/place", _documented(_run(api.place), "POST /api/place: legal placements ranked by score"),
+              methods=["POST"]),
+        Route("/api/place/credits", _documented(_job("credits", lambda st, b: api.credits_job(st.ws, b)),
+                                                "POST /api/place/credits: placements ranked by credits (streamed)"),
+              methods=["POST"]),
+        Route("/api/round", _documented(_job("round", lambda st, b: api.round_job(st.ws, b)),
+                                        "POST /api/round: whole rounds against a field (streamed)"),
+              methods=["POST"]),
+        Route("/api/report", _documented(_job("report", report),
+                                         "POST /api/report: write the strategy report (streamed)"), methods=["POST"]),
+        Route("/api/toml", _documented(_run(api.toml), "POST /api/toml: the ship as a ship file (to download)"),
+              methods=["POST"]),
+        Route("/api/save", _documented(_run(api.save), "POST /api/save: save the ship to a file, atomically"),
+              methods=["POST"]),
+        Route("/api/save/check", _documented(_run(api.save_check), "POST /api/save/check: would saving there ask "
+                                             "for confirmation (nothing is written)"), methods=["POST"]),
+        Route("/api/cancel", cancel_endpoint, methods=["POST"]),
+        Route("/api/jobs", jobs_endpoint),
+        Route("/reports/{name}/{file}", report_file),
+        Mount("/static", StaticFiles(directory=STATIC, follow_symlink=False), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={InputError: input_error, HTTPException: http_error,
+                                                       Exception: internal_error})
+    app.state.ws = ws
+    app.state.token = token
+    app.state.written = written
+    return Guard(app, token)
