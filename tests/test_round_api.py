@@ -126,7 +126,7 @@ def test_summaries_stream_the_same_numbers_without_the_per_run_arrays():
     assert streamed.by_source.equals(kept.by_source)
     assert kept.credits_mean == pytest.approx(float(np.mean(kept.credits)))
     with pytest.raises(shipcheck.montecarlo.RunsNotKept, match="keep_runs=True"):
-        streamed.credits
+        _ = streamed.credits
     with pytest.raises(shipcheck.montecarlo.RunsNotKept, match="keep_runs=True"):
         streamed.to_frame()
     assert len(kept.to_frame()) == 700 * 3
