@@ -9,6 +9,11 @@ Edited so that the fired cannon no longer stops the meteor, the exact odds (``od
 Monte Carlo flight (``simulate --card``), whole rounds (``simulate --round``) and the report's heat
 map of meteor losses all lose more components; with the rule written back they give the first
 numbers again, digit for digit.
+
+The optimal policy of ``odds --policy optimal`` does not move yet: it works out the state each of
+its candidate defences leads to itself (``odds.OptimalPolicy._candidates``), a second copy of what
+defends a hit (docs/architecture.md, "Rules not yet in one home"); a strict xfail says so until it
+applies its candidates on the engine.
 """
 
 from __future__ import annotations
@@ -58,11 +63,13 @@ ship = sys.argv[1]
 odds = cli("odds", ship, "--card", "I-11", "--format", "json", "--no-cache")
 card = cli("simulate", ship, "--card", "I-11", "--runs", "20000", "--seed", "3", "--format", "json")
 rnd = cli("simulate", ship, "--round", "1", "--runs", "400", "--seed", "3", "--format", "json")
+optimal = cli("odds", ship, "--card", "I-11", "--policy", "optimal", "--format", "json", "--no-cache")
 heat = report(ship, runs=10, seed=1).ships[0].to_dict()["meteors"]["heat_maps"]
 print(json.dumps({
     "file": shipcheck.__file__,
     "odds": odds["fractions"]["expected_lost"],
     "odds_survive": odds["fractions"]["p_survive"],
+    "optimal": optimal["fractions"]["expected_lost"],
     "card": card["expected_lost"],
     "round": rnd["expected_lost"],
     "heat": {d: sum(t["p_lost"] for t in m["p_lost"]) for d, m in heat.items()},
@@ -110,15 +117,22 @@ def test_the_rule_changed_here_is_named_in_the_architecture_page() -> None:
     assert any(f"engine.flight.{FUNCTION}" in row for row in rows), rows
 
 
-@pytest.mark.slow
-def test_one_change_in_the_one_home_moves_every_feature(tmp_path: Path) -> None:
-    tree = _copy(tmp_path / "tree")
+@pytest.fixture(scope="module")
+def flights(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict, dict]:
+    """The features' numbers from the copy: as written, with the rule changed, and written back."""
+    tree = _copy(tmp_path_factory.mktemp("one-home") / "tree")
     before = _fly(tree)
     home = tree / HOME
     _edit(home, RULE, CHANGED)
     changed = _fly(tree)
     _edit(home, CHANGED, RULE)
     after = _fly(tree)
+    return before, changed, after
+
+
+@pytest.mark.slow
+def test_one_change_in_the_one_home_moves_every_feature(flights: tuple[dict, dict, dict]) -> None:
+    before, changed, after = flights
 
     # exact odds: more components lost, no better survival
     assert Fraction(changed["odds"]) > Fraction(before["odds"])
@@ -134,3 +148,11 @@ def test_one_change_in_the_one_home_moves_every_feature(tmp_path: Path) -> None:
         assert changed["heat"][d] == before["heat"][d]
     # written back, the rule gives the first numbers again
     assert after == {**before, "file": after["file"]}
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="the optimal policy works out its candidates' states itself "
+                                       "(odds.OptimalPolicy._candidates), not on the engine")
+def test_the_optimal_policy_moves_with_the_rule_too(flights: tuple[dict, dict, dict]) -> None:
+    before, changed, _ = flights
+    assert Fraction(changed["optimal"]) > Fraction(before["optimal"])
