@@ -4,16 +4,14 @@ every feature that flies it, and nothing else needs changing.
 The package is copied to a temporary folder, one rule is edited in the text of its one home (the
 function docs/architecture.md names for it), and the copy is run in a fresh process as plain
 Python (``SHIPCHECK_JIT=0``: no numba compile of the edited engine). The rule: against a large
-meteor, a cannon that bears and fires destroys it (``shipcheck.engine.flight.apply_decision``).
+meteor, a cannon that bears and fires destroys it (``shipcheck.engine.flight.left_open``).
 Edited so that the fired cannon no longer stops the meteor, the exact odds (``odds --card``), the
 Monte Carlo flight (``simulate --card``), whole rounds (``simulate --round``) and the report's heat
 map of meteor losses all lose more components; with the rule written back they give the first
 numbers again, digit for digit.
 
-The optimal policy of ``odds --policy optimal`` does not move yet: it works out the state each of
-its candidate defences leads to itself (``odds.OptimalPolicy._candidates``), a second copy of what
-defends a hit (docs/architecture.md, "Rules not yet in one home"); a strict xfail says so until it
-applies its candidates on the engine.
+The optimal policy of ``odds --policy optimal`` weighs its candidate defences by the same
+function (``kernel.Kernel.left_open``), so its odds move too.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SHIP = "examples/class-I-scout.toml"  # a double cannon at the nose: large meteors from the front are shot
 HOME = "shipcheck/engine/flight.py"
-FUNCTION = "apply_decision"
+FUNCTION = "left_open"
 #: the rule as written: a cannon fired at a line stops what comes down it (after checking it bears)
 RULE = """            if kind != LARGE or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
                 raise ValueError("that cannon does not bear on that line")
@@ -151,8 +149,6 @@ def test_one_change_in_the_one_home_moves_every_feature(flights: tuple[dict, dic
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="the optimal policy works out its candidates' states itself "
-                                       "(odds.OptimalPolicy._candidates), not on the engine")
 def test_the_optimal_policy_moves_with_the_rule_too(flights: tuple[dict, dict, dict]) -> None:
     before, changed, _ = flights
     assert Fraction(changed["optimal"]) > Fraction(before["optimal"])
