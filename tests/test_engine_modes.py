@@ -29,7 +29,7 @@ FIELDS = ("credits", "lost", "survived", "gave_up", "days", "place", "card_credi
 ROUND = """
 import json, sys
 import shipcheck
-r = shipcheck.simulate_round("examples/class-II-freighter.toml", round=2, runs=60, seed=4, batch=32)
+r = shipcheck.simulate_round("examples/class-II-freighter.toml", round=2, runs=60, seed=4, batch=32, keep_runs=True)
 print(json.dumps({"credits": r.credits.tolist(), "lost": r.lost.tolist(), "notes": list(r.notes)}))
 """
 
