@@ -16,6 +16,7 @@ are compiled with the rules, and a policy of one's own is asked in Python at the
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,16 +146,21 @@ def build_table(job: Job) -> Table:
     return Table(models, list(job.policies), job.rules, job.five, job.assume_weakest, job.purse)
 
 
-def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int) -> Chunk:
-    """Play ``n`` rounds with the random stream ``g``: decks first, then the dice (a fixed layout)."""
+def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int,
+              tick: Callable[[int], Any] | None = None) -> Chunk:
+    """Play ``n`` rounds with the random stream ``g``: decks first, then the dice (a fixed layout).
+    ``tick(runs_done)``: see :func:`play`."""
     decks = deck.draw(g, n)
     rolls = g.integers(0, 36, size=(n, decks.shape[1], ROLLS), dtype=np.uint8)
-    return play(table, deck.cards, decks, rolls)
+    return play(table, deck.cards, decks, rolls, tick=tick)
 
 
-def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
+def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray,
+         tick: Callable[[int], Any] | None = None) -> Chunk:
     """Play rounds with given decks (``(runs, slots)`` indices into ``cards``) and dice
-    (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``) on the engine."""
+    (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``) on the engine.
+    ``tick(runs_done)`` after each slice the plain engine flies while the compiled one is being
+    built (a progress bar that moves on the first use)."""
     from shipcheck import engine, jit
 
     from .decisions import Answers
@@ -169,7 +175,7 @@ def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.nda
     jit.callbacks[table.key] = table._answers
     try:
         engine.play(t, np.ascontiguousarray(decks, dtype=np.int64), np.ascontiguousarray(rolls, dtype=np.int64),
-                    out, plain=plain)
+                    out, plain=plain, tick=tick)
     finally:
         jit.callbacks.pop(table.key, None)
     return Chunk(credits=out.credits, lost=out.lost, survived=out.survived, gave_up=out.gave_up, days=out.days,
@@ -189,5 +195,8 @@ def compile_note(wait: float = 1.5) -> str | None:
         return f"the round engine runs as plain Python, much slower: {jit.reason()}"
     if engine.warm(wait):
         return None
-    return ("compiling the round engine for its first use (about half a minute, then cached); the first runs "
-            "fly on the plain engine meanwhile")
+    if jit.cache_note():  # nowhere to cache it: the note at the end says so (once)
+        return ("compiling the round engine for this process (it cannot be cached here); the first runs fly on "
+                "the plain engine meanwhile")
+    return ("compiling the round engine for its first use (about a minute, once: then it is cached); the first "
+            "runs fly on the plain engine meanwhile")

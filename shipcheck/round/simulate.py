@@ -89,13 +89,16 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
          progress: Progress | None, keep: bool) -> _Gather:
     table: Table | None = None
 
+    out = _Gather(len(job.ships), keep)
+
     def local(i: int, n: int) -> Chunk:
         nonlocal table
         if table is None:
             table = build_table(job)
-        return run_chunk(table, job.deck, chunk_rng(seed, i), n)
+        # the bar moves within a chunk too while the first runs fly plain (the compile's first use)
+        tick = None if progress is None else (lambda k: progress(out.done + k, runs))
+        return run_chunk(table, job.deck, chunk_rng(seed, i), n, tick=tick)
 
-    out = _Gather(len(job.ships), keep)
     with chunk_runner(_task, job, seed=seed, n_chunks=-(-runs // batch), workers=workers, scheduler=scheduler,
                       local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results:
         for c in results:
@@ -218,7 +221,9 @@ def simulate_round(
         notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
     gathered = _run(job, s, batch, runs, workers, scheduler, progress, keep)
     notes += _notes(job, ships)
-    if workers is None and scheduler is None:
+    if scheduler is None and (workers is None or workers == 1 or -(-runs // batch) <= 1):
+        # flown in this process (as chunk_runner runs it: the command line passes --workers 1): how
+        # the engine ran here (plain Python and why, compiled in memory only)
         from shipcheck import engine
 
         notes += engine.notes()
