@@ -138,6 +138,40 @@ def start() -> Any:
     return proc
 
 
+def mark_built() -> None:
+    """Leave the stamp: this install's engine is in numba's disk cache."""
+    s = stamp()
+    if s is None:
+        return
+    try:
+        s.parent.mkdir(parents=True, exist_ok=True)
+        tmp = s.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(f"built {time.strftime('%Y-%m-%d %H:%M:%S')} by {sys.executable}\n")
+        os.replace(tmp, s)
+    except OSError:
+        pass
+
+
+def forget_stale(folder: Path | None = None) -> None:
+    """Remove numba's cache of the engine from its ``__pycache__`` when this install's engine has
+    no stamp: numba checks each cached function against its own source file only, so after an
+    edit to one engine module the functions of the others would load with the old code compiled
+    into them. Without a stamp the whole engine is compiled again (a fresh install has nothing to
+    remove). A cache in ``NUMBA_CACHE_DIR`` is left as it is. ``folder``: another folder (tests)."""
+    if folder is None:
+        if os.environ.get("NUMBA_CACHE_DIR"):
+            return
+        folder = Path(__file__).resolve().parent / "engine" / "__pycache__"
+    if built():
+        return
+    here = folder
+    for f in list(here.glob("*.nbi")) + list(here.glob("*.nbc")):
+        try:
+            f.unlink()
+        except OSError:  # read-only: numba will not write there either, nothing stale is kept
+            pass
+
+
 def prestart() -> None:
     """Start the builder when this install's engine was never built and numba is there, without
     importing numba: what every command does first, so that the compile happens while the user

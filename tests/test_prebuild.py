@@ -110,3 +110,21 @@ def test_every_command_starts_the_builder_without_importing_numba_or_numpy(folde
             os.kill(int(locks[0].read_text()), signal.SIGKILL)
         except (ValueError, ProcessLookupError):
             pass
+
+
+def test_without_a_stamp_the_engines_numba_cache_is_forgotten(folder: Path) -> None:
+    # numba checks a cached function against its own file only: after an edit to one engine module
+    # the others would load with the old code compiled in, so an unstamped cache goes whole
+    pyc = folder / "pycache"
+    pyc.mkdir()
+    names = ["run.play-1.py311.nbi", "run.play-1.py311.1.nbc", "cards.cpython-311.pyc"]
+    for n in names:
+        (pyc / n).write_text("")
+    stamp = prebuild.stamp()
+    assert stamp is not None
+    stamp.write_text("built\n")
+    prebuild.forget_stale(pyc)  # stamped: the cache is this install's
+    assert sorted(p.name for p in pyc.iterdir()) == sorted(names)
+    stamp.unlink()
+    prebuild.forget_stale(pyc)
+    assert [p.name for p in pyc.iterdir()] == ["cards.cpython-311.pyc"]

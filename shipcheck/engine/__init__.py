@@ -112,17 +112,27 @@ def _load_or_build() -> None:
     core, not sharing this process's interpreter lock with the plain runs, and finished even if
     this process ends first), and this thread waits for it. Where no builder can run, or it fails,
     the engine is built here."""
+    from shipcheck import jit
     from shipcheck import prebuild as build
 
-    if (os.environ.get(build.ENV, "").strip().lower() not in ("0", "off", "no", "false") and not build.built()
-            and not build.failed()):
+    here = build.built()
+    if not here and os.environ.get(build.ENV, "").strip().lower() not in ("0", "off", "no", "false") \
+            and not build.failed():
         proc = build.start()
         if proc is None:  # another process's builder is at work: wait for it
             while build.busy() and not build.built():
                 time.sleep(0.2)
+            here = True
         elif not isinstance(proc, bool):
             proc.wait()
+            here = True
+    if here:
+        _build()  # loads it from the cache (or compiles here, when the builder failed)
+        return
+    build.forget_stale()  # no builder: this process compiles, from the current sources only
     _build()
+    if _warm["error"] is None and not jit.cache_note():
+        build.mark_built()
 
 
 def _build() -> None:

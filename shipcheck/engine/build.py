@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 from shipcheck import prebuild
@@ -30,6 +29,7 @@ def main(lock: str | None = None) -> int:
 
         if not jit.compiled():
             return NO_NUMBA
+        prebuild.forget_stale()
         from . import _call as call
         from . import _dummy, _run_module
 
@@ -39,11 +39,7 @@ def main(lock: str | None = None) -> int:
             return NO_CACHE
         t, decks, rolls, out = _dummy()
         call(mod, t, decks, rolls, out)
-        s = prebuild.stamp()
-        if s is not None:
-            tmp = s.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(f"built {time.strftime('%Y-%m-%d %H:%M:%S')} by {sys.executable}\n")
-            os.replace(tmp, s)
+        prebuild.mark_built()
         return DONE
     except Exception as exc:
         _give_up(f"{type(exc).__name__}: {exc}")
