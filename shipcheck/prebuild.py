@@ -148,6 +148,9 @@ def mark_built() -> None:
         tmp = s.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(f"built {time.strftime('%Y-%m-%d %H:%M:%S')} by {sys.executable}\n")
         os.replace(tmp, s)
+        for old in s.parent.glob("engine-*.built"):  # earlier sources' stamps: their cache is gone
+            if old != s:
+                old.unlink(missing_ok=True)
     except OSError:
         pass
 
