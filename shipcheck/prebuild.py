@@ -102,11 +102,12 @@ def built() -> bool:
     return s is not None and s.exists()
 
 
-def start() -> Any:
+def start(*, polite: bool = False) -> Any:
     """Start the builder in a process of its own (its own session: a Ctrl-C on the command that
     started it does not stop it) unless one is at work already. The builder's process; None when
     another builder holds the lock (wait for :func:`busy` to turn false); False when no builder can
-    run here (no cache folder to hold the lock and the stamp: build in this process)."""
+    run here (no cache folder to hold the lock and the stamp: build in this process). ``polite``:
+    at a lower priority (no one waits for it yet)."""
     import subprocess
 
     lock = _lock()
@@ -125,7 +126,7 @@ def start() -> Any:
     except OSError:
         return False
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "shipcheck.engine.build", str(lock)],
+        proc = subprocess.Popen([sys.executable, "-m", "shipcheck.engine.build", str(lock)] + (["--polite"] if polite else []),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True, close_fds=True)
     except OSError:
@@ -190,7 +191,7 @@ def prestart() -> None:
             return
     except (ImportError, ValueError, OSError):
         return
-    start()
+    start(polite=True)
 
 
 def busy() -> bool:

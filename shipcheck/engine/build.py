@@ -17,14 +17,15 @@ from shipcheck import prebuild
 DONE, NO_NUMBA, NO_CACHE, FAILED = 0, 3, 4, 5
 
 
-def main(lock: str | None = None) -> int:
+def main(lock: str | None = None, *, polite: bool = False) -> int:
     """Compile the engine into numba's disk cache and leave the stamp; the exit code says how it
     went (:data:`DONE`, :data:`NO_NUMBA`, :data:`NO_CACHE`, :data:`FAILED`)."""
     try:
-        try:
-            os.nice(5)  # the command that started it flies its first runs meanwhile
-        except (AttributeError, OSError):
-            pass
+        if polite:  # started ahead of need: no one waits for it yet
+            try:
+                os.nice(10)
+            except (AttributeError, OSError):
+                pass
         from shipcheck import jit
 
         if not jit.compiled():
@@ -59,4 +60,5 @@ def _give_up(why: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else None))
+    args = sys.argv[1:]
+    sys.exit(main(next((a for a in args if not a.startswith("--")), None), polite="--polite" in args))
