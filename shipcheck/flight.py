@@ -190,41 +190,14 @@ class DefaultPolicy(Policy):
     stationary = True
 
     def decide(self, sit: Situation) -> Decision:
-        m = sit.model
-        ch = list(sit.state[1])
+        # the engine's own default decision (engine.flight.decide_default), not a copy of it: a
+        # shield against a small meteor or a light shot that needs it; per line of a large meteor
+        # the first cannon that bears (free ones first); a boosted shield for what is left open;
+        # each charge from the first charged battery that may pay
+        shield, boosted, cannons, draws = sit.model.kernel.default_decision(sit)
         if sit.kind in ("small-meteor", "light-shot"):
-            if any(sit.needs) and sit.shield_ok:
-                d = first_draws(ch, 1, sit.payable(None))
-                if d is not None:
-                    return Decision(shield=True, draws=d)
-            return Decision()
-        cannons: list[int] = []
-        draws: list[int] = []
-        used: set[int] = set()
-        for need, bearing in zip(sit.needs, sit.bearing):
-            pick = -1
-            if need and sit.kind == "large-meteor":
-                for c in bearing:
-                    if c in used:
-                        continue
-                    if m.free_cannon[c]:
-                        pick = c
-                        break
-                    d = first_draws(ch, 1, sit.payable(c))
-                    if d is not None:
-                        draws += d
-                        pick = c
-                        break
-            if pick >= 0:
-                used.add(pick)
-            cannons.append(pick)
-        boosted = False
-        if sit.boosted_ok and any(n and c < 0 for n, c in zip(sit.needs, cannons)):
-            d = first_draws(ch, 2, sit.payable(None))
-            if d is not None:
-                draws += d
-                boosted = True
-        return Decision(cannons=tuple(cannons), boosted=boosted, draws=tuple(draws))
+            return Decision(shield=shield, draws=draws)
+        return Decision(cannons=cannons, boosted=boosted, draws=draws)
 
 
 DEFAULT_POLICY = DefaultPolicy()

@@ -61,6 +61,10 @@ def bits(x: int) -> list[int]:
     return out
 
 
+#: (module, name, plain) -> the engine's function (:meth:`Kernel._fn`)
+_FUNCTIONS: dict[tuple[str, str, bool], Any] = {}
+
+
 class Kernel:
     """Packed states and memoised transitions for one flight model, the rules the engine's."""
 
@@ -126,6 +130,7 @@ class Kernel:
         self._each: dict[tuple[str, str], dict[int, tuple[int, ...]]] = {}
         self._eff: dict[tuple[int, str, int, tuple[int, ...]], Any] = {}
         self._play: dict[tuple[int, Any, int], int] = {}
+        self._open: dict[tuple[Any, ...], int] = {}
         self._destroy: dict[tuple[int, int], int] = {}
 
     # -- the engine's functions, compiled where loaded, else plain ---------------------------------
@@ -138,7 +143,12 @@ class Kernel:
     def _fn(self, module: str, name: str) -> Any:
         from . import engine, jit
 
-        return engine.function(module, name, plain=not (jit.compiled_loaded() and engine.compiled_ready()))
+        plain = not (jit.compiled_loaded() and engine.compiled_ready())
+        key = (module, name, plain)
+        fn = _FUNCTIONS.get(key)
+        if fn is None:  # looked up once per process (a lookup costs as much as a small call)
+            fn = _FUNCTIONS[key] = engine.function(module, name, plain=plain)
+        return fn
 
     @cached_property
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -347,6 +357,27 @@ class Kernel:
             hit = self._play[key] = self.from_words(b)
         return hit
 
+    def left_open(self, p: int, kind: str, eff: Effect, tol: int, shield: bool, boosted: bool,
+                  cannons: tuple[int, ...]) -> int:
+        """The tiles (a bit each) a decision against a damaging roll leaves to be destroyed on packed
+        state ``p`` (``cannons``: per line of ``eff``, the tile fired or -1): the engine's own rule
+        of what each defence stops (:func:`shipcheck.engine.flight.left_open`), so a policy that
+        weighs decisions (``optimal``) weighs them by the one home of the rule. It depends on the
+        tiles aboard only, and is kept per those."""
+        key = (p & self.full, kind, eff, tol, shield, boosted, cannons)
+        hit = self._open.get(key)
+        if hit is None:
+            from .engine.layout import KINDS
+
+            a, _, x, _, tmp = self._scratch
+            side, hits = eff
+            lines = [line for line, _ in hits]
+            write_decision(_Choice(shield, boosted, cannons, ()), len(lines), tmp)
+            hit = self._open[key] = int(self._fn("exact", "left_open_key")(
+                self.S, self.spec, self.to_words(p, a), KINDS.index(kind), side, tol, len(lines), lines[0],
+                lines[1] if len(lines) > 1 else -1, x, tmp))
+        return hit
+
     def destroy(self, p: int, destroyed: int, *, memo: bool = True) -> int:
         """Packed state ``p`` after the tiles in ``destroyed`` are destroyed (splits, crew, waking);
         kept for the next call unless ``memo`` is false."""
@@ -393,6 +424,24 @@ class Kernel:
         h = int(tmp[L.SIT + L.SIT_HULL])
         hull = sorted(set(self.group))[h] if self.multi and h >= 0 else None
         return (hits, needs, bool(tmp[L.SIT + L.SIT_SHIELDS]), bool(tmp[L.SIT + L.SIT_BOOSTED]), tuple(bearing), hull)
+
+    def default_decision(self, sit: Situation) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
+        """Contract §4's decision for ``sit``, as the engine takes it
+        (:func:`shipcheck.engine.flight.decide_default`): shield, boosted, a cannon per line of the
+        outcome (-1: none), the batteries drawn from."""
+        from .engine import layout as L
+
+        a, _, x, _, tmp = self._scratch
+        o = sit.outcome
+        lines = o.lines
+        self._fn("exact", "default_of")(self.S, self.spec, self.to_words(self.pack(sit.state), a),
+                                        L.KINDS.index(sit.kind), o.side, 0 if o.direction == "front" else 1,
+                                        len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
+                                        x, tmp)
+        base = L.DEC
+        cannons = tuple(int(tmp[base + L.DEC_CANNON + i]) for i in range(len(lines)))
+        draws = tuple(int(tmp[base + L.DEC_DRAW + i]) for i in range(int(tmp[base + L.DEC_NDRAW])))
+        return bool(tmp[base + L.DEC_SHIELD]), bool(tmp[base + L.DEC_BOOSTED]), cannons, draws
 
     def apply(self, sit: Situation, d: Decision) -> State:
         """The state after a roll, given the player's decision, checked against the rules (a
@@ -442,7 +491,16 @@ class Kernel:
         return engine.function(module, name, plain=False)
 
 
-def write_decision(dec: Decision, lines: int, tmp: np.ndarray) -> None:
+class _Choice(NamedTuple):
+    """A decision's fields, as :class:`~shipcheck.flight.Decision` holds them."""
+
+    shield: bool
+    boosted: bool
+    cannons: tuple[int, ...]
+    draws: tuple[int, ...]
+
+
+def write_decision(dec: Decision | _Choice, lines: int, tmp: np.ndarray) -> None:
     """A :class:`~shipcheck.flight.Decision` in the engine's layout (``tmp[DEC + ...]``): shield,
     boosted shield, a cannon per line (-1: none), the batteries drawn from."""
     from .engine import layout as L

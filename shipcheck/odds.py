@@ -633,11 +633,8 @@ class OptimalPolicy(Policy):
                                                          k.m.free_cannon):
             if len(purposes) > total:
                 continue
-            destroyed = 0
-            if not boosted and not shield:
-                for (_, t), c in zip(hits, combo):
-                    if c < 0:
-                        destroyed |= 1 << t
+            # what the defence leaves open: the engine's rule, not a copy of it
+            destroyed = k.left_open(p, kind, eff, tol, shield, boosted, tuple(combo))
             cannons = tuple((line, c) for (line, _), c in zip(hits, combo) if c >= 0)
             for draws in _payments(charges, purposes, prefer):
                 q = p

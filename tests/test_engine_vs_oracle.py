@@ -457,6 +457,21 @@ def test_the_engine_equals_the_oracle_with_policies_of_ones_own(others: list, na
     assert_same(a, b)
 
 
+def test_a_half_in_hyperspace_is_not_shot_once_the_half_beaten_by_pirates_leaves():
+    """Found by hypothesis. BOOSTED_IIA alone, half A jumping at every card: III-03 pirates, then
+    I-01 slavers. Run 10 (pirates first): A's double engine is boosted (1 lost); B loses the fight and
+    the first shot (light, left, row 7) destroys its only cabin (2 lost): B leaves with its yellow
+    (2 credits) and the ship is A, in hyperspace for the rest of the card and the next (rules
+    §11.2). The engine shot the returned half A with the four shots left (its booster lost: 3)."""
+    g = np.random.default_rng(0)
+    decks = np.argsort(g.random((12, 2)), axis=1).astype(np.int16)
+    rolls = g.integers(0, 36, size=(12, 2, ROLLS), dtype=np.uint8)
+    a, b = both((BOOSTED_IIA,), (own("one-half"),), [CARDS[42], CARDS[0]], decks, rolls, round_="1")
+    assert_same(a, b)
+    assert decks[10].tolist() == [0, 1]
+    assert a.lost[0, 10] == 2 and a.card_credits[0, 10] == 2 and a.credits[0, 10] == 9
+
+
 @pytest.mark.parametrize("name", sorted(OWN))
 def test_policies_of_ones_own_through_every_card_fixed(name: str):
     """The same, fixed: the rare-rules ships and the field, 20 of the 60 cards per run, 30 runs."""

@@ -124,7 +124,7 @@ def test_a_ship_that_gives_up_sells_its_goods_for_half():
 
 
 def test_by_source_in_the_library_json_frames_and_text():
-    r = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=300, seed=3)
+    r = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=300, seed=3, keep_runs=True)
     for p in r.players:
         assert np.array_equal(p.sources.sum(axis=1), p.credits)  # every run adds up exactly
         assert sum(p.by_source.values()) == pytest.approx(p.credits_mean)
@@ -147,8 +147,8 @@ def test_by_source_in_the_library_json_frames_and_text():
 def test_purse_in_the_library_and_on_the_command_line(capsys):
     from shipcheck.errors import InputError
 
-    a = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=400, seed=5)
-    b = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=400, seed=5, purse=100)
+    a = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=400, seed=5, keep_runs=True)
+    b = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=400, seed=5, purse=100, keep_runs=True)
     assert a.credits.min() >= 0 and b.credits.min() < 0  # the scout sometimes owes more than it earns
     assert (b.credits <= a.credits).all() and b.to_dict()["purse"] == 100
     assert a.ship_result.by_source["penalty"] > b.ship_result.by_source["penalty"]

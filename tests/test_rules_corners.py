@@ -101,7 +101,7 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 def fly(fleet: list[shipcheck.Ship], deck: list[str], *, runs: int = 50, seed: int = 1,
         five: bool | None = None, rules: Path | None = None) -> shipcheck.RoundResult:
     return shipcheck.simulate_round(fleet[0], opponents=fleet[1:], round=1, deck=deck, runs=runs, seed=seed,
-                                    five_player=five, rules=rules)
+                                    five_player=five, rules=rules, keep_runs=True)
 
 
 def same(a: np.ndarray) -> int:

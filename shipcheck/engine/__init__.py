@@ -15,6 +15,7 @@ and :func:`notes` says why.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -105,6 +106,35 @@ def _dummy() -> tuple[dict[str, Any], np.ndarray, np.ndarray, Outputs]:
     return t, decks, rolls, Outputs(1, 0, 12, 6, 5, 1)
 
 
+def _load_or_build() -> None:
+    """Load the compiled engine from numba's disk cache, once it is there: when this install's
+    engine was never built, a builder process of its own builds it first (:mod:`.build`: on another
+    core, not sharing this process's interpreter lock with the plain runs, and finished even if
+    this process ends first), and this thread waits for it. Where no builder can run, or it fails,
+    the engine is built here."""
+    from shipcheck import jit
+    from shipcheck import prebuild as build
+
+    here = build.built()
+    if not here and os.environ.get(build.ENV, "").strip().lower() not in ("0", "off", "no", "false") \
+            and not build.failed():
+        proc = build.start()
+        if proc is None:  # another process's builder is at work: wait for it
+            while build.busy() and not build.built():
+                time.sleep(0.2)
+            here = True
+        elif not isinstance(proc, bool):
+            proc.wait()
+            here = True
+    if here:
+        _build()  # loads it from the cache (or compiles here, when the builder failed)
+        return
+    build.forget_stale()  # no builder: this process compiles, from the current sources only
+    _build()
+    if _warm["error"] is None and not jit.cache_note():
+        build.mark_built()
+
+
 def _build() -> None:
     try:
         t, decks, rolls, out = _dummy()
@@ -152,7 +182,7 @@ def warm(wait: float = 0.0) -> bool:
     with _lock:
         if _warm["thread"] is None:
             _warm["started"] = time.monotonic()
-            th = threading.Thread(target=_build, name="shipcheck-compile", daemon=True)
+            th = threading.Thread(target=_load_or_build, name="shipcheck-compile", daemon=True)
             _warm["thread"] = th
             th.start()
     th = _warm["thread"]

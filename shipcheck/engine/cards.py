@@ -306,7 +306,9 @@ def enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w):  # typ
     if j < C[c, CI, NATT]:
         who = 0
         for p in range(P):
-            if (G[G_BEATEN] >> p) & 1 and out[p] == 0:
+            # present, not just flying: when the half that lost leaves (no humans) while the other
+            # waits in hyperspace, that half is safe from the rest of the card (rules §11.2)
+            if (G[G_BEATEN] >> p) & 1 and present(out, hh, p):
                 who |= 1 << p
         if who:
             return _wait(G, j, who, C[c, ATTK, j], C[c, ATTD, j])

@@ -24,7 +24,7 @@ import numpy as np
 from shipcheck.jit import jit
 
 from .crew import wake
-from .flight import apply_decision, decide_default, flight_step, situation, situation_lines
+from .flight import apply_decision, decide_default, flight_step, left_open, situation, situation_lines
 from .hull import destroy
 from .layout import ALIEN, N_, OFFS, ONL, SIT, SIT_NEED, SIT_NL, TMP, V, _i
 from .table import new_table, table_add, table_rows
@@ -97,6 +97,24 @@ def decide_key(S, spec, words, kind, side, tol, nl, line0, line1, out, x, buf, t
     if destroyed:
         destroy(S, _i(0), x, _i(destroyed), buf)
     pack(S, spec, x, out)
+
+
+@jit
+def default_of(S, spec, words, kind, side, tol, nl, line0, line1, x, tmp):  # type: ignore[no-untyped-def]
+    """Contract §4's decision (:func:`decide_default`) against an attack on the state of a packed
+    key, into ``tmp[DEC + ...]`` (the situation into ``tmp[SIT + ...]``)."""
+    unpack(S, spec, words, x)
+    situation_lines(S, _i(0), x, kind, side, tol, nl, line0, line1, tmp)
+    decide_default(S, _i(0), x, kind, tmp)
+
+
+@jit
+def left_open_key(S, spec, words, kind, side, tol, nl, line0, line1, x, tmp):  # type: ignore[no-untyped-def]
+    """The tiles the decision in ``tmp[DEC + ...]`` (written by the caller) leaves to be destroyed
+    against an attack on the state of a packed key (:func:`left_open`; its charges not paid)."""
+    unpack(S, spec, words, x)
+    situation_lines(S, _i(0), x, kind, side, tol, nl, line0, line1, tmp)
+    return left_open(S, _i(0), x, kind, tmp)
 
 
 @jit

@@ -265,6 +265,20 @@ def apply_decision(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
         raise ValueError("no shield covers that side")
     if boosted and not tmp[SIT + SIT_BOOSTED]:
         raise ValueError("no boosted shield covers that side")
+    return left_open(S, p, x, kind, tmp)
+
+
+@jit
+def left_open(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
+    """The tiles the decision in ``tmp[DEC + ...]`` leaves to be destroyed against the situation in
+    ``tmp[SIT + ...]`` (a bit per tile): what each defence stops. A cannon fired down a line stops
+    a large meteor there (it must bear on it); a boosted shield stops anything on the lines no
+    cannon stops; a shield stops small meteors and light shots; everything else that needs
+    defending destroys the tile it hits. Its charges are not looked at (:func:`apply_decision`
+    pays them)."""
+    shield = tmp[DEC + DEC_SHIELD]
+    boosted = tmp[DEC + DEC_BOOSTED]
+    nl = tmp[SIT + SIT_NL]
     side = tmp[SIT + SIT_SIDE]
     tol = tmp[SIT + SIT_TOL]
     destroyed = 0

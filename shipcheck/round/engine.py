@@ -198,5 +198,9 @@ def compile_note(wait: float = 1.5) -> str | None:
     if jit.cache_note():  # nowhere to cache it: the note at the end says so (once)
         return ("compiling the round engine for this process (it cannot be cached here); the first runs fly on "
                 "the plain engine meanwhile")
-    return ("compiling the round engine for its first use (about a minute, once: then it is cached); the first "
-            "runs fly on the plain engine meanwhile")
+    from shipcheck import prebuild
+
+    return ("compiling the round engine for its first use (about a minute of CPU, once, in a process of its own: "
+            "then it is cached); the first runs fly on the plain engine meanwhile"
+            if prebuild.busy() or prebuild.built() else
+            "compiling the round engine for this process; the first runs fly on the plain engine meanwhile")

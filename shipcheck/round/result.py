@@ -33,6 +33,9 @@ _SHIP_SUMMARIES = frozenset((
     "gave_up_shares", "by_card_type", "card_types", "tile_lost", "sources", "source_runs", "place_shares",
     "runs_kept", "tally",
 ))
+#: the per-run arrays and what reads them: listed by ``dir()`` only when they were kept
+_PER_RUN = frozenset(("credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished",
+                      "sources", "source_runs"))
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
@@ -169,6 +172,11 @@ class PlayerResult:
     def runs_kept(self) -> bool:
         """Whether the per-run arrays were kept (``keep_runs=True``)."""
         return self.per_run is not None
+
+    def __dir__(self) -> list[str]:
+        # what was not kept is not offered: everything dir() lists can be read
+        names = set(super().__dir__())
+        return sorted(names if self.runs_kept else names - _PER_RUN)
 
     @property
     def finished(self) -> np.ndarray:
@@ -344,7 +352,8 @@ class RoundResult:
 
     def __dir__(self) -> list[str]:
         # the ship's summaries are attributes too: tab completion and help() list them
-        return sorted(set(super().__dir__()) | _SHIP_SUMMARIES)
+        ship = _SHIP_SUMMARIES if self.players[0].runs_kept else _SHIP_SUMMARIES - _PER_RUN
+        return sorted(set(super().__dir__()) | ship)
 
     @property
     def by_source(self) -> Any:
