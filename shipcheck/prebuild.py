@@ -126,7 +126,7 @@ def start(*, polite: bool = False) -> Any:
     except OSError:
         return False
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "shipcheck.engine.build", str(lock)] + (["--polite"] if polite else []),
+        proc = subprocess.Popen(builder_command(str(lock)) + (["--polite"] if polite else []), env=builder_env(),
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True, close_fds=True)
     except OSError:
@@ -137,6 +137,21 @@ def start(*, polite: bool = False) -> Any:
     except OSError:
         pass
     return proc
+
+
+def builder_command(lock: str) -> list[str]:
+    """The builder's command line. ``-P``: the working folder is not put first on ``sys.path``, so a
+    ``shipcheck`` folder there (a checkout of the project) is not what the builder imports."""
+    return [sys.executable, "-P", "-m", "shipcheck.engine.build", lock]
+
+
+def builder_env() -> dict[str, str]:
+    """The builder's environment: this process's, with the folder that holds this ``shipcheck``
+    package first on ``PYTHONPATH``, so that the builder compiles (and stamps) the same install
+    as the process that starts it, an editable one or one found through ``PYTHONPATH`` too."""
+    here = str(Path(__file__).resolve().parent.parent)
+    old = os.environ.get("PYTHONPATH", "")
+    return {**os.environ, "PYTHONPATH": here + (os.pathsep + old if old else "")}
 
 
 def mark_built() -> None:

@@ -56,3 +56,25 @@ def test_the_command_line_says_once_why_rounds_flew_as_plain_python():
     assert "Traceback" not in proc.stderr
     notes = [line for line in proc.stdout.splitlines() if line.startswith("note: the rules flew as plain Python")]
     assert len(notes) == 1 and "numba is not importable" in " ".join(proc.stdout.split())  # lines fold
+
+
+def test_the_builder_compiles_the_install_that_starts_it(tmp_path, monkeypatch):
+    """Started from a folder that holds another ``shipcheck`` package (a checkout of the project),
+    the builder still imports the one that started it: before, ``python -m`` took the folder's,
+    which found its own engine built and ended at once, and every round compiled for itself."""
+    from shipcheck import prebuild
+
+    decoy = tmp_path / "checkout"
+    (decoy / "shipcheck" / "engine").mkdir(parents=True)
+    (decoy / "shipcheck" / "__init__.py").write_text("")
+    (decoy / "shipcheck" / "engine" / "__init__.py").write_text("")
+    marker = tmp_path / "decoy-ran"
+    (decoy / "shipcheck" / "engine" / "build.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    monkeypatch.chdir(decoy)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("SHIPCHECK_JIT", "0")  # the real builder then ends at once: numba off (exit 3)
+    monkeypatch.delenv(prebuild.ENV, raising=False)
+    proc = prebuild.start()
+    assert isinstance(proc, subprocess.Popen)
+    assert proc.wait(timeout=120) == 3
+    assert not marker.exists()
