@@ -78,3 +78,16 @@ def test_the_builder_compiles_the_install_that_starts_it(tmp_path, monkeypatch):
     assert isinstance(proc, subprocess.Popen)
     assert proc.wait(timeout=120) == 3
     assert not marker.exists()
+
+
+def test_a_refused_round_says_only_why_even_before_the_engine_is_built(tmp_path: Path):
+    # an empty numba cache and no builder: the engine is not built, and a bad argument is refused
+    # with its one line, without a "compiling the round engine" line before it
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "SHIPCHECK_ENGINE_BUILDER": "0"}
+    for args in (["simulate", "examples/class-I-scout.toml", "--round", "1", "--runs", str(10**12)],
+                 ["simulate", "examples/class-I-scout.toml", "--round", "1", "--deck", str(tmp_path / "none.toml")],
+                 ["place", "examples/class-I-scout.toml", "cannon:0111", "--runs", str(10**17)]):
+        out = subprocess.run([sys.executable, "-m", "shipcheck", *args], env=env, capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 2, out.stderr
+        assert "compiling" not in out.stderr and out.stderr.count("shipcheck: error:") == 1, out.stderr

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError
-from ._common import echo, header, pct, print_json, progress_bar, provisional, round_compile_note, table, width
+from ._common import echo, header, pct, print_json, progress_bar, provisional, table, width
 
 
 def _histogram(dist: dict[int, float], width: int = 40, max_rows: int = 24) -> list[str]:
@@ -40,9 +40,8 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
 
     s = load_ship(ship)
     others = [load_ship(o) for o in opponents] if opponents else None
-    round_compile_note()
     try:
-        with progress_bar("flying rounds") as bar:
+        with progress_bar("flying rounds", compile_note=True) as bar:
             r = simulate_round(s, round=round_, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
                                batch=batch, workers=workers, scheduler=scheduler, policy=policy,
                                opponent_policy=opponent_policy, progress=bar, rules=rules,

@@ -195,11 +195,13 @@ def compile_note(wait: float = 1.5) -> str | None:
         return f"the round engine runs as plain Python, much slower: {jit.reason()}"
     if engine.warm(wait):
         return None
+    from shipcheck import prebuild
+
+    if prebuild.built():  # loading it from numba's disk cache: a second or so, nothing to say
+        return None
     if jit.cache_note():  # nowhere to cache it: the note at the end says so (once)
         return ("compiling the round engine for this process (it cannot be cached here); the first runs fly on "
                 "the plain engine meanwhile")
-    from shipcheck import prebuild
-
     return ("compiling the round engine for its first use (about a minute of CPU, once, in a process of its own: "
             "then it is cached); the first runs fly on the plain engine meanwhile"
             if prebuild.busy() or prebuild.built() else
