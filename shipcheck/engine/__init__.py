@@ -209,6 +209,17 @@ def notes() -> list[str]:
     return out
 
 
+#: seconds a round waits for the compiled engine to load from numba's disk cache (once built, it
+#: loads in well under a second; flying plain meanwhile would only slow the load down)
+LOAD_WAIT = 20.0
+
+
+def _load_wait() -> float:
+    from shipcheck import prebuild
+
+    return LOAD_WAIT if prebuild.built() else 0.0
+
+
 def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, *, plain: bool = False,
          tick: Callable[[int], Any] | None = None) -> None:
     """Fly the runs of ``decks`` and ``rolls`` with the tables ``t`` into ``out``: on the compiled
@@ -217,7 +228,7 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
     from shipcheck import jit
 
     n = decks.shape[0]
-    if not plain and jit.compiled() and (compiled_ready() or warm(0.0)):
+    if not plain and jit.compiled() and (compiled_ready() or warm(_load_wait())):
         _call(_run_module(False), t, decks, rolls, out)
         return
     slow = _run_module(True)
