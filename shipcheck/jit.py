@@ -13,7 +13,8 @@ The same functions also run as plain Python, slower and with the same results:
 
 Where no cache folder can be written (a read-only install without a writable ``NUMBA_CACHE_DIR``
 or user cache), functions are compiled in memory for this process, and :func:`cache_note` says so.
-Only numba's public API is used (``numba.njit``, ``numba.objmode``, ``numba.config``).
+Only numba's public API is used (``numba.njit``, ``numba.objmode``, ``numba.config``, ``numba.carray``,
+``numba.extending.intrinsic``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 __all__ = ["ENV", "PLAIN_SUFFIX", "cache_note", "call_back", "callbacks", "compiled", "jit", "new_key",
-           "plain_package", "reason"]  # and ``objmode`` (looked up on first use, see __getattr__)
+           "plain_package", "reason", "unowned_tools"]  # and ``objmode`` (looked up on first use, see __getattr__)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -142,6 +143,35 @@ def objmode_for(module: str) -> Any:
     if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
         return _NoObjMode()
     return _state["numba"].objmode
+
+
+def unowned_tools(module: str) -> tuple[Any, Any]:
+    """For the module named ``module``: ``numba.carray`` and an intrinsic turning an integer address
+    into an ``int64`` pointer (numba's documented ``@intrinsic`` example, ``numba.extending``), from
+    which :func:`shipcheck.engine.views.unowned` views an array without numba's reference count;
+    ``(None, None)`` in a plain copy or where numba is not there (the plain ``unowned`` needs
+    neither)."""
+    if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
+        return None, None
+    if _state.get("pointer") is None:
+        with _lock:
+            if _state.get("pointer") is None:
+                from numba import types
+                from numba.extending import intrinsic
+
+                @intrinsic  # type: ignore[misc]
+                def int64_pointer(typingctx: Any, src: Any) -> Any:
+                    if isinstance(src, types.Integer):
+                        sig = types.CPointer(types.int64)(types.uintp)
+
+                        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+                            return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+                        return sig, codegen
+                    return None
+
+                _state["pointer"] = int64_pointer
+    return _state["numba"].carray, _state["pointer"]
 
 
 def __getattr__(name: str) -> Any:

@@ -134,13 +134,12 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
     ship waits there with it; with nothing left it gives up."""
     if out[p] != 0:
         return
-    live = tmp[CREWLESS:CREWLESS + 8]
     nh = S[p, V, NHULL]
     nlive = 0
     empty = 0
     for h in range(nh):
-        live[h] = 1 if S[p, GMASK, h] & x[0] else 0
-        if live[h]:
+        tmp[CREWLESS + h] = 1 if S[p, GMASK, h] & x[0] else 0
+        if tmp[CREWLESS + h]:
             nlive += 1
             if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
                 empty |= 1 << h
@@ -448,13 +447,12 @@ def _open_space_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
         return top
     # the ladder: engine only spends charges, so each rung is tried on x and the charges put back
     och, nb = S[0, OFFS, 0], S[p, V, NBAT]
-    saved = tmp[SAVE:SAVE + 64]
     for i in range(nb):
-        saved[i] = x[och + i]
+        tmp[SAVE + i] = x[och + i]
     spent = x[SPENT]
     engine(S, p, x, top, tmp)
     for i in range(nb):
-        x[och + i] = saved[i]
+        x[och + i] = tmp[SAVE + i]
     x[SPENT] = spent
     keep = 0
     for h in range(S[p, V, NHULL]):
@@ -465,7 +463,7 @@ def _open_space_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
             break
         engine(S, p, x, kk, tmp)
         for i in range(nb):
-            x[och + i] = saved[i]
+            x[och + i] = tmp[SAVE + i]
         x[SPENT] = spent
         power_k = BIG
         for h in range(S[p, V, NHULL]):
@@ -492,12 +490,10 @@ def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-un
         else:
             k = _open_space_default(S, p, x, tmp)
         value = engine(S, p, x, k, tmp)
-        power = tmp[POWER:POWER + 8]
-        live = tmp[LIVE:LIVE + 8]
         nh = S[p, V, NHULL]
         if x[AWAY] and value <= 0:
             for h in range(nh):
-                if live[h]:
+                if tmp[LIVE + h]:
                     sold[p] += leave_hull(S, p, x, h, prices)
             come_back(S, p, x)
             only_away_left(hh, p)
@@ -506,16 +502,16 @@ def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-un
             nlive = 0
             nzero = 0
             for h in range(nh):
-                if live[h]:
+                if tmp[LIVE + h]:
                     nlive += 1
-                    if power[h] <= 0:
+                    if tmp[POWER + h] <= 0:
                         nzero += 1
             if nlive > 1 and 0 < nzero < nlive:
                 for h in range(nh):
-                    if live[h] and power[h] <= 0:
+                    if tmp[LIVE + h] and tmp[POWER + h] <= 0:
                         sold[p] += leave_hull(S, p, x, h, prices)
-                        live[h] = 0
-                value = min_live(power, live, nh)
+                        tmp[LIVE + h] = 0
+                value = min_live(tmp, nh)
         if value <= 0:
             if out[p] == 0:
                 out[p] = NO_ENGINES
