@@ -91,24 +91,27 @@ def cache_note() -> str | None:
     return _state["cache"]  # type: ignore[no-any-return]
 
 
-def jit(fn: F | None = None, *, nogil: bool = True, plain: Callable[..., Any] | None = None) -> Any:
+def jit(fn: F | None = None, *, nogil: bool = True, plain: Callable[..., Any] | None = None,
+        inline: bool = False) -> Any:
     """``fn`` compiled by numba (``nopython``, cached on disk), or ``fn`` itself: when numba is not
     there or switched off, and in the plain copy of a package (:func:`plain_package`). ``nogil``:
     release the GIL while it runs (not for a function that calls back into Python). ``plain``: what
     runs instead of ``fn`` uncompiled, for a bit trick whose Python form is shorter and quieter
-    (the same result: :mod:`shipcheck.engine.bits`); never for a rule."""
+    (the same result: :mod:`shipcheck.engine.bits`); never for a rule. ``inline``: always inlined into
+    its compiled callers (numba's ``forceinline``), for a small function called in the hot loops,
+    where a call costs more than its body (numba passes each array as a handful of words)."""
     if fn is None:
-        return lambda f: jit(f, nogil=nogil, plain=plain)
+        return lambda f: jit(f, nogil=nogil, plain=plain, inline=inline)
     if fn.__module__.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in fn.__module__ or not compiled():
         return fn if plain is None else plain
     numba = _state["numba"]
     try:
-        return numba.njit(cache=True, nogil=nogil)(fn)
+        return numba.njit(cache=True, nogil=nogil, forceinline=inline)(fn)
     except RuntimeError as exc:  # "cannot cache function ...: no locator available": nowhere to write
         if _state["cache"] is None:
             _state["cache"] = ("the compiled engine cannot be cached on disk (no writable cache folder; "
                                f"NUMBA_CACHE_DIR names one): it is compiled in memory for this process ({exc})")
-        return numba.njit(cache=False, nogil=nogil)(fn)
+        return numba.njit(cache=False, nogil=nogil, forceinline=inline)(fn)
 
 
 class _NoObjMode:

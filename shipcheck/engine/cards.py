@@ -113,13 +113,13 @@ from .track import flying_in_order, move, move_many, weakest
 
 
 # -- who is there ---------------------------------------------------------------------------------
-@jit
+@jit(inline=True)
 def present(out, hh, p):  # type: ignore[no-untyped-def]
     """Player ``p`` flies and is not sitting the card out in hyperspace."""
     return out[p] == 0 and hh[0, p] == 0
 
 
-@jit
+@jit(inline=True)
 def only_away_left(hh, p):  # type: ignore[no-untyped-def]
     """The half flying left the flight while the other waits in hyperspace: the ship is now that
     half, in hyperspace for the cards it has left there."""
@@ -168,7 +168,8 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
 def crewless(S, R, X, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
     """:func:`leave_crewless` for every player."""
     for p in range(R[R_P]):
-        leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
+        if out[p] == 0:  # (leave_crewless looks at nothing else of a ship that left: no call)
+            leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
 
 
 @jit

@@ -50,7 +50,7 @@ def lost(S, p, x):  # type: ignore[no-untyped-def]
     return lost_words(S, p, x[0], x[1], x[AWAY])
 
 
-@jit
+@jit(inline=True)
 def lost_words(S, p, mask, left, away):  # type: ignore[no-untyped-def]
     """:func:`lost` from the row's words ``mask`` (``x[0]``), ``left`` (``x[1]``) and ``away``
     (``x[AWAY]``): for the per-card loops, which need no row view for it (a view costs reference

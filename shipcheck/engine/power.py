@@ -99,7 +99,7 @@ def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
     return min_live(tmp, nh)
 
 
-@jit
+@jit(inline=True)
 def min_live(tmp, nh):  # type: ignore[no-untyped-def]
     """The lowest engine power (``tmp[POWER]``) of the hulls aboard (``tmp[LIVE]``), 0 with none."""
     out = BIG

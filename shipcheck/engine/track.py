@@ -11,7 +11,7 @@ from shipcheck.jit import jit
 from .layout import OFF
 
 
-@jit
+@jit(inline=True)
 def _taken(pos, out, mover, lo, hi, L):  # type: ignore[no-untyped-def]
     cnt = 0
     for q in range(pos.shape[0]):
