@@ -127,7 +127,7 @@ def only_away_left(hh, p):  # type: ignore[no-untyped-def]
     hh[1, p] = 0
 
 
-@jit
+@jit(inline=True)
 def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
     """A ship (or IIA half) without humans leaves the flight (rules §10.1, §10.2): a half leaving
     sells its goods for half (rounded up) into ``sold``; when only a half in hyperspace is left the
@@ -164,7 +164,7 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
         only_away_left(hh, p)
 
 
-@jit
+@jit(inline=True)
 def crewless(S, R, X, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
     """:func:`leave_crewless` for every player."""
     for p in range(R[R_P]):
@@ -172,7 +172,7 @@ def crewless(S, R, X, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-de
             leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
 
 
-@jit
+@jit(inline=True)
 def new_card(S, R, X, hh):  # type: ignore[no-untyped-def]
     """Before each card: the cards left in hyperspace count down (a half whose two cards are over
     rejoins its ship) and the Techie's free charge is available again."""
@@ -186,7 +186,7 @@ def new_card(S, R, X, hh):  # type: ignore[no-untyped-def]
         X[p, SPENT] = 0
 
 
-@jit
+@jit(inline=True)
 def after_card(S, R, X, pos, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
     """After each card: ships (or halves) without humans leave (in a Combat Zone only now), and a
     ship lapped by the leader gives up (rules §10.1)."""
@@ -521,7 +521,7 @@ def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-un
 
 
 # -- combat zone ----------------------------------------------------------------------------------
-@jit
+@jit(inline=True)
 def _contest(R, out, hh, on):  # type: ignore[no-untyped-def]
     """The ships a Combat Zone line or a Sabotage looks at (``on``), and how many; 0 when it passes:
     a ship alone ignores it (§10.1(3)) unless it is taken to be the weakest."""
@@ -660,7 +660,7 @@ def meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, buf, tmp):  # ty
     return _done(G)
 
 
-@jit
+@jit(inline=True)
 def card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w, values):  # type: ignore[no-untyped-def]
     """The next step of a card rolled a roll at a time (see above): 1 while it waits for a roll,
     0 once it is over."""
@@ -779,7 +779,7 @@ def hyperspace(S, R, X, out, hh, sold, c, last, prices, buf, tmp):  # type: igno
             hh[1, p] = 2
 
 
-@jit
+@jit(inline=True)
 def give_up(S, R, X, out, tmp):  # type: ignore[no-untyped-def]
     """Players whose policy decides to give up before the card is revealed (rules §10.1; the
     built-in policies never do)."""

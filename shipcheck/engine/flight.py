@@ -82,7 +82,7 @@ def boosted_ok(S, p, mask, shields):  # type: ignore[no-untyped-def]
     return False
 
 
-@jit
+@jit(inline=True)
 def situation(S, p, x, kind, d, roll, tmp):  # type: ignore[no-untyped-def]
     """What the roll (dice pair ``roll`` of an attack of ``kind`` from direction ``d``) does to the
     ship undefended, into ``tmp[SIT + ...]`` (:func:`situation_lines`); the lines it names (0: a miss)."""
