@@ -13,7 +13,8 @@ The same functions also run as plain Python, slower and with the same results:
 
 Where no cache folder can be written (a read-only install without a writable ``NUMBA_CACHE_DIR``
 or user cache), functions are compiled in memory for this process, and :func:`cache_note` says so.
-Only numba's public API is used (``numba.njit``, ``numba.objmode``, ``numba.config``).
+Only numba's public API is used (``numba.njit``, ``numba.objmode``, ``numba.config``, ``numba.carray``,
+``numba.extending.intrinsic``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 __all__ = ["ENV", "PLAIN_SUFFIX", "cache_note", "call_back", "callbacks", "compiled", "jit", "new_key",
-           "plain_package", "reason"]  # and ``objmode`` (looked up on first use, see __getattr__)
+           "plain_package", "reason", "unowned_tools"]  # and ``objmode`` (looked up on first use, see __getattr__)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -90,24 +91,27 @@ def cache_note() -> str | None:
     return _state["cache"]  # type: ignore[no-any-return]
 
 
-def jit(fn: F | None = None, *, nogil: bool = True, plain: Callable[..., Any] | None = None) -> Any:
+def jit(fn: F | None = None, *, nogil: bool = True, plain: Callable[..., Any] | None = None,
+        inline: bool = False) -> Any:
     """``fn`` compiled by numba (``nopython``, cached on disk), or ``fn`` itself: when numba is not
     there or switched off, and in the plain copy of a package (:func:`plain_package`). ``nogil``:
     release the GIL while it runs (not for a function that calls back into Python). ``plain``: what
     runs instead of ``fn`` uncompiled, for a bit trick whose Python form is shorter and quieter
-    (the same result: :mod:`shipcheck.engine.bits`); never for a rule."""
+    (the same result: :mod:`shipcheck.engine.bits`); never for a rule. ``inline``: always inlined into
+    its compiled callers (numba's ``forceinline``), for a small function called in the hot loops,
+    where a call costs more than its body (numba passes each array as a handful of words)."""
     if fn is None:
-        return lambda f: jit(f, nogil=nogil, plain=plain)
+        return lambda f: jit(f, nogil=nogil, plain=plain, inline=inline)
     if fn.__module__.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in fn.__module__ or not compiled():
         return fn if plain is None else plain
     numba = _state["numba"]
     try:
-        return numba.njit(cache=True, nogil=nogil)(fn)
+        return numba.njit(cache=True, nogil=nogil, forceinline=inline)(fn)
     except RuntimeError as exc:  # "cannot cache function ...: no locator available": nowhere to write
         if _state["cache"] is None:
             _state["cache"] = ("the compiled engine cannot be cached on disk (no writable cache folder; "
                                f"NUMBA_CACHE_DIR names one): it is compiled in memory for this process ({exc})")
-        return numba.njit(cache=False, nogil=nogil)(fn)
+        return numba.njit(cache=False, nogil=nogil, forceinline=inline)(fn)
 
 
 class _NoObjMode:
@@ -142,6 +146,35 @@ def objmode_for(module: str) -> Any:
     if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
         return _NoObjMode()
     return _state["numba"].objmode
+
+
+def unowned_tools(module: str) -> tuple[Any, Any]:
+    """For the module named ``module``: ``numba.carray`` and an intrinsic turning an integer address
+    into an ``int64`` pointer (numba's documented ``@intrinsic`` example, ``numba.extending``), from
+    which :func:`shipcheck.engine.views.unowned` views an array without numba's reference count;
+    ``(None, None)`` in a plain copy or where numba is not there (the plain ``unowned`` needs
+    neither)."""
+    if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
+        return None, None
+    if _state.get("pointer") is None:
+        with _lock:
+            if _state.get("pointer") is None:
+                from numba import types
+                from numba.extending import intrinsic
+
+                @intrinsic  # type: ignore[misc]
+                def int64_pointer(typingctx: Any, src: Any) -> Any:
+                    if isinstance(src, types.Integer):
+                        sig = types.CPointer(types.int64)(types.uintp)
+
+                        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+                            return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+                        return sig, codegen
+                    return None
+
+                _state["pointer"] = int64_pointer
+    return _state["numba"].carray, _state["pointer"]
 
 
 def __getattr__(name: str) -> Any:

@@ -34,7 +34,7 @@ def _high_bit_plain(x):  # type: ignore[no-untyped-def]
 
 # compiled, the word tricks; as plain Python, Python's own (numpy's int64 would warn of the
 # multiplications' intended wrap-around, and is slower)
-@jit(plain=_popcount_plain)
+@jit(plain=_popcount_plain, inline=True)
 def popcount(x):  # type: ignore[no-untyped-def]
     """Set bits of a non-negative word (SWAR)."""
     x = x - ((x >> 1) & _M1)
@@ -43,13 +43,13 @@ def popcount(x):  # type: ignore[no-untyped-def]
     return ((x * _H01) >> 56) & 255
 
 
-@jit(plain=_low_bit_plain)
+@jit(plain=_low_bit_plain, inline=True)
 def low_bit(x):  # type: ignore[no-untyped-def]
     """Index of the lowest set bit (de Bruijn multiplication; ``x`` non-zero)."""
     return _DEBRUIJN_INDEX[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
-@jit(plain=_high_bit_plain)
+@jit(plain=_high_bit_plain, inline=True)
 def high_bit(x):  # type: ignore[no-untyped-def]
     """Index of the highest set bit (``x`` non-zero, below 2**63)."""
     k = 0

@@ -113,13 +113,13 @@ from .track import flying_in_order, move, move_many, weakest
 
 
 # -- who is there ---------------------------------------------------------------------------------
-@jit
+@jit(inline=True)
 def present(out, hh, p):  # type: ignore[no-untyped-def]
     """Player ``p`` flies and is not sitting the card out in hyperspace."""
     return out[p] == 0 and hh[0, p] == 0
 
 
-@jit
+@jit(inline=True)
 def only_away_left(hh, p):  # type: ignore[no-untyped-def]
     """The half flying left the flight while the other waits in hyperspace: the ship is now that
     half, in hyperspace for the cards it has left there."""
@@ -127,20 +127,19 @@ def only_away_left(hh, p):  # type: ignore[no-untyped-def]
     hh[1, p] = 0
 
 
-@jit
+@jit(inline=True)
 def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
     """A ship (or IIA half) without humans leaves the flight (rules §10.1, §10.2): a half leaving
     sells its goods for half (rounded up) into ``sold``; when only a half in hyperspace is left the
     ship waits there with it; with nothing left it gives up."""
     if out[p] != 0:
         return
-    live = tmp[CREWLESS:CREWLESS + 8]
     nh = S[p, V, NHULL]
     nlive = 0
     empty = 0
     for h in range(nh):
-        live[h] = 1 if S[p, GMASK, h] & x[0] else 0
-        if live[h]:
+        tmp[CREWLESS + h] = 1 if S[p, GMASK, h] & x[0] else 0
+        if tmp[CREWLESS + h]:
             nlive += 1
             if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
                 empty |= 1 << h
@@ -165,14 +164,15 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
         only_away_left(hh, p)
 
 
-@jit
+@jit(inline=True)
 def crewless(S, R, X, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
     """:func:`leave_crewless` for every player."""
     for p in range(R[R_P]):
-        leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
+        if out[p] == 0:  # (leave_crewless looks at nothing else of a ship that left: no call)
+            leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
 
 
-@jit
+@jit(inline=True)
 def new_card(S, R, X, hh):  # type: ignore[no-untyped-def]
     """Before each card: the cards left in hyperspace count down (a half whose two cards are over
     rejoins its ship) and the Techie's free charge is available again."""
@@ -186,7 +186,7 @@ def new_card(S, R, X, hh):  # type: ignore[no-untyped-def]
         X[p, SPENT] = 0
 
 
-@jit
+@jit(inline=True)
 def after_card(S, R, X, pos, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
     """After each card: ships (or halves) without humans leave (in a Combat Zone only now), and a
     ship lapped by the leader gives up (rules §10.1)."""
@@ -448,13 +448,12 @@ def _open_space_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
         return top
     # the ladder: engine only spends charges, so each rung is tried on x and the charges put back
     och, nb = S[0, OFFS, 0], S[p, V, NBAT]
-    saved = tmp[SAVE:SAVE + 64]
     for i in range(nb):
-        saved[i] = x[och + i]
+        tmp[SAVE + i] = x[och + i]
     spent = x[SPENT]
     engine(S, p, x, top, tmp)
     for i in range(nb):
-        x[och + i] = saved[i]
+        x[och + i] = tmp[SAVE + i]
     x[SPENT] = spent
     keep = 0
     for h in range(S[p, V, NHULL]):
@@ -465,7 +464,7 @@ def _open_space_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
             break
         engine(S, p, x, kk, tmp)
         for i in range(nb):
-            x[och + i] = saved[i]
+            x[och + i] = tmp[SAVE + i]
         x[SPENT] = spent
         power_k = BIG
         for h in range(S[p, V, NHULL]):
@@ -492,12 +491,10 @@ def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-un
         else:
             k = _open_space_default(S, p, x, tmp)
         value = engine(S, p, x, k, tmp)
-        power = tmp[POWER:POWER + 8]
-        live = tmp[LIVE:LIVE + 8]
         nh = S[p, V, NHULL]
         if x[AWAY] and value <= 0:
             for h in range(nh):
-                if live[h]:
+                if tmp[LIVE + h]:
                     sold[p] += leave_hull(S, p, x, h, prices)
             come_back(S, p, x)
             only_away_left(hh, p)
@@ -506,16 +503,16 @@ def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-un
             nlive = 0
             nzero = 0
             for h in range(nh):
-                if live[h]:
+                if tmp[LIVE + h]:
                     nlive += 1
-                    if power[h] <= 0:
+                    if tmp[POWER + h] <= 0:
                         nzero += 1
             if nlive > 1 and 0 < nzero < nlive:
                 for h in range(nh):
-                    if live[h] and power[h] <= 0:
+                    if tmp[LIVE + h] and tmp[POWER + h] <= 0:
                         sold[p] += leave_hull(S, p, x, h, prices)
-                        live[h] = 0
-                value = min_live(power, live, nh)
+                        tmp[LIVE + h] = 0
+                value = min_live(tmp, nh)
         if value <= 0:
             if out[p] == 0:
                 out[p] = NO_ENGINES
@@ -524,7 +521,7 @@ def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-un
 
 
 # -- combat zone ----------------------------------------------------------------------------------
-@jit
+@jit(inline=True)
 def _contest(R, out, hh, on):  # type: ignore[no-untyped-def]
     """The ships a Combat Zone line or a Sabotage looks at (``on``), and how many; 0 when it passes:
     a ship alone ignores it (§10.1(3)) unless it is taken to be the weakest."""
@@ -663,7 +660,7 @@ def meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, buf, tmp):  # ty
     return _done(G)
 
 
-@jit
+@jit(inline=True)
 def card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w, values):  # type: ignore[no-untyped-def]
     """The next step of a card rolled a roll at a time (see above): 1 while it waits for a roll,
     0 once it is over."""
@@ -782,7 +779,7 @@ def hyperspace(S, R, X, out, hh, sold, c, last, prices, buf, tmp):  # type: igno
             hh[1, p] = 2
 
 
-@jit
+@jit(inline=True)
 def give_up(S, R, X, out, tmp):  # type: ignore[no-untyped-def]
     """Players whose policy decides to give up before the card is revealed (rules §10.1; the
     built-in policies never do)."""

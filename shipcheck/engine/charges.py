@@ -12,12 +12,12 @@ from .crew import alien_tile
 from .layout import BATTILE, CYAN, GIDX, MULTI, NBAT, NONE, OFFS, SPEC, SPENT, TECHIE, V
 
 
-@jit
+@jit(inline=True)
 def _allowed(S, p, i, h):  # type: ignore[no-untyped-def]
     return h == -1 or (h >= 0 and (not S[p, V, MULTI] or S[p, GIDX, S[p, BATTILE, i]] == h))
 
 
-@jit
+@jit(inline=True)
 def first_charged(S, p, x, h):  # type: ignore[no-untyped-def]
     """The first battery aboard of hull ``h`` holding a charge, or -1."""
     och = S[0, OFFS, 0]
@@ -28,7 +28,7 @@ def first_charged(S, p, x, h):  # type: ignore[no-untyped-def]
     return -1
 
 
-@jit
+@jit(inline=True)
 def draw(S, p, x, h):  # type: ignore[no-untyped-def]
     """Take one charge from the first charged battery aboard of hull ``h``; the battery or -1."""
     i = first_charged(S, p, x, h)
@@ -37,13 +37,13 @@ def draw(S, p, x, h):  # type: ignore[no-untyped-def]
     return i
 
 
-@jit
+@jit(inline=True)
 def charged(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel._left: a charge left in hull ``h``."""
     return first_charged(S, p, x, h) >= 0
 
 
-@jit
+@jit(inline=True)
 def charges_in(S, p, x):  # type: ignore[no-untyped-def]
     och = S[0, OFFS, 0]
     mask = x[0]
@@ -54,7 +54,7 @@ def charges_in(S, p, x):  # type: ignore[no-untyped-def]
     return t
 
 
-@jit
+@jit(inline=True)
 def all_charges(S, p, x):  # type: ignore[no-untyped-def]
     och = S[0, OFFS, 0]
     t = 0
@@ -63,7 +63,7 @@ def all_charges(S, p, x):  # type: ignore[no-untyped-def]
     return t
 
 
-@jit
+@jit(inline=True)
 def techie_hull(S, p, x):  # type: ignore[no-untyped-def]
     """ShipModel.techie_hull as a hull index, or NONE."""
     if S[p, V, SPEC] != TECHIE or x[SPENT]:
@@ -75,12 +75,12 @@ def techie_hull(S, p, x):  # type: ignore[no-untyped-def]
     return h if charged(S, p, x, h) else NONE
 
 
-@jit
+@jit(inline=True)
 def free_charge(S, p, x):  # type: ignore[no-untyped-def]
     return 0 if techie_hull(S, p, x) == NONE else 1
 
 
-@jit
+@jit(inline=True)
 def hull_charges(S, p, x, h):  # type: ignore[no-untyped-def]
     och = S[0, OFFS, 0]
     mask = x[0]
@@ -91,7 +91,7 @@ def hull_charges(S, p, x, h):  # type: ignore[no-untyped-def]
     return t
 
 
-@jit
+@jit(inline=True)
 def lend(S, p, x):  # type: ignore[no-untyped-def]
     """ShipModel.lend: the battery the Techie's free charge is lent to, or -1."""
     h = techie_hull(S, p, x)
@@ -103,7 +103,7 @@ def lend(S, p, x):  # type: ignore[no-untyped-def]
     return i
 
 
-@jit
+@jit(inline=True)
 def settle(S, p, x, i, before):  # type: ignore[no-untyped-def]
     """ShipModel.settle: ``before`` is the Techie's half's charges once lent (no battery lost since)."""
     if i < 0:
@@ -114,6 +114,6 @@ def settle(S, p, x, i, before):  # type: ignore[no-untyped-def]
         x[S[0, OFFS, 0] + i] -= 1
 
 
-@jit
+@jit(inline=True)
 def lent_charges(S, p, x, i):  # type: ignore[no-untyped-def]
     return 0 if i < 0 else hull_charges(S, p, x, S[p, GIDX, S[p, BATTILE, i]])

@@ -39,7 +39,7 @@ from .layout import (
 )
 
 
-@jit
+@jit(inline=True)
 def humans(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel.humans (``h`` a hull index, -1 all)."""
     ocr = S[0, OFFS, 1]
@@ -54,7 +54,7 @@ def humans(S, p, x, h):  # type: ignore[no-untyped-def]
     return t
 
 
-@jit
+@jit(inline=True)
 def alien_tile(S, p, x, col):  # type: ignore[no-untyped-def]
     """The cabin ShipModel.aliens gives for ``col`` (the last one), or -1."""
     ocr = S[0, OFFS, 1]
@@ -82,7 +82,7 @@ def crew_count(S, p, x):  # type: ignore[no-untyped-def]
     return humans(S, p, x, ANY) + alien_colours(S, p, x)
 
 
-@jit
+@jit(inline=True)
 def bonus_alien(S, p, x, col):  # type: ignore[no-untyped-def]
     k = alien_tile(S, p, x, col)
     if k >= 0 and S[p, ADJ, k] & S[p, V, LIFE + col] & x[0]:
@@ -90,12 +90,12 @@ def bonus_alien(S, p, x, col):  # type: ignore[no-untyped-def]
     return -1
 
 
-@jit
+@jit(inline=True)
 def has(S, p, x, spec):  # type: ignore[no-untyped-def]
     return S[p, V, SPEC] == spec and alien_tile(S, p, x, CYAN) >= 0
 
 
-@jit
+@jit(inline=True)
 def manager_with(S, p, x, alien):  # type: ignore[no-untyped-def]
     """ShipModel.manager_with: the Manager aboard, on IIA in the half of the alien in cabin ``alien``."""
     if S[p, V, SPEC] != MANAGER:

@@ -20,13 +20,13 @@ from .layout import ASK, POLICY, TID, V
 objmode = objmode_for(__name__)
 
 
-@jit
+@jit(inline=True)
 def asked(S, p, d):  # type: ignore[no-untyped-def]
     """Whether player ``p``'s own policy answers decision ``d`` (see :data:`layout.DECISIONS`)."""
     return (S[p, V, ASK] >> d) & 1
 
 
-@jit
+@jit(inline=True)
 def racing(S, p):  # type: ignore[no-untyped-def]
     """Whether player ``p`` flies the built-in racing policy (else the default one)."""
     return S[p, V, POLICY] == 1

@@ -72,7 +72,7 @@ from .layout import (
 )
 
 
-@jit
+@jit(inline=True)
 def boosted_ok(S, p, mask, shields):  # type: ignore[no-untyped-def]
     """Whether one of ``shields`` is joined to a shield booster aboard."""
     s_all = shields & S[p, V, BOOSTABLE]
@@ -82,7 +82,7 @@ def boosted_ok(S, p, mask, shields):  # type: ignore[no-untyped-def]
     return False
 
 
-@jit
+@jit(inline=True)
 def situation(S, p, x, kind, d, roll, tmp):  # type: ignore[no-untyped-def]
     """What the roll (dice pair ``roll`` of an attack of ``kind`` from direction ``d``) does to the
     ship undefended, into ``tmp[SIT + ...]`` (:func:`situation_lines`); the lines it names (0: a miss)."""
@@ -135,7 +135,7 @@ def situation_lines(S, p, x, kind, side, tol, nl, line0, line1, tmp):  # type: i
     return nl
 
 
-@jit
+@jit(inline=True)
 def _record(tmp, b):  # type: ignore[no-untyped-def]
     n = tmp[DEC + DEC_NDRAW]
     tmp[DEC + DEC_DRAW + n] = b
@@ -214,7 +214,7 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
         x[och + i] = tmp[SAVE2 + i]
 
 
-@jit
+@jit(inline=True)
 def _free_cannon(S, p, c):  # type: ignore[no-untyped-def]
     """Whether tile ``c`` is a cannon that fires without a charge."""
     for i in range(S[p, V, NCAN]):

@@ -33,7 +33,7 @@ from .layout import (
 )
 
 
-@jit
+@jit(inline=True)
 def room(S, p, x, h):  # type: ignore[no-untyped-def]
     """ShipModel.hold_room of hold ``h``: (ordinary, special) slots."""
     if not (x[0] >> S[p, HOLDTILE, h]) & 1:
@@ -44,7 +44,7 @@ def room(S, p, x, h):  # type: ignore[no-untyped-def]
     return S[p, HOLDNORM, h], S[p, HOLDSPEC, h]
 
 
-@jit
+@jit(inline=True)
 def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
     """The goods of each colour in the holds aboard, into ``cnt``."""
     ogd = S[0, OFFS, 2]
@@ -57,7 +57,7 @@ def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
                 cnt[c] += x[ogd + 4 * h + c]
 
 
-@jit
+@jit(inline=True)
 def goods_total(S, p, x, cnt):  # type: ignore[no-untyped-def]
     """The goods of each colour aboard and in a half away in hyperspace (they come back), into ``cnt``."""
     ogd = S[0, OFFS, 2]
@@ -84,7 +84,7 @@ def fit(S, p, x, cnt, keep):  # type: ignore[no-untyped-def]
         rest -= keep[c]
 
 
-@jit
+@jit(inline=True)
 def value_of(cnt, prices):  # type: ignore[no-untyped-def]
     v = 0
     for c in range(4):

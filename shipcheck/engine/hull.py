@@ -47,7 +47,15 @@ from .layout import (
 @jit
 def lost(S, p, x):  # type: ignore[no-untyped-def]
     """Components that left the ship in flight (not halves that left the flight or wait in hyperspace)."""
-    return S[p, V, N_] - popcount(x[0]) - popcount(x[1]) - popcount(x[AWAY])
+    return lost_words(S, p, x[0], x[1], x[AWAY])
+
+
+@jit(inline=True)
+def lost_words(S, p, mask, left, away):  # type: ignore[no-untyped-def]
+    """:func:`lost` from the row's words ``mask`` (``x[0]``), ``left`` (``x[1]``) and ``away``
+    (``x[AWAY]``): for the per-card loops, which need no row view for it (a view costs reference
+    counting)."""
+    return S[p, V, N_] - popcount(mask) - popcount(left) - popcount(away)
 
 
 @jit

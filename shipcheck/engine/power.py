@@ -69,45 +69,43 @@ def engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
 def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
     mask = x[0]
     nh = S[p, V, NHULL]
-    power = tmp[POWER:POWER + 8]
-    live = tmp[LIVE:LIVE + 8]
-    ndbl = tmp[NDBL:NDBL + 8]
     for h in range(nh):
-        power[h] = 0
-        ndbl[h] = 0
-        live[h] = 1 if S[p, GMASK, h] & mask else 0
+        tmp[POWER + h] = 0
+        tmp[NDBL + h] = 0
+        tmp[LIVE + h] = 1 if S[p, GMASK, h] & mask else 0
     for e in range(S[p, V, NENG]):
         t = S[p, ENGTILE, e]
         if not (mask >> t) & 1:
             continue
         if S[p, ENGDBL, e]:
-            ndbl[S[p, GIDX, t]] += 1
+            tmp[NDBL + S[p, GIDX, t]] += 1
         else:
-            power[S[p, GIDX, t]] += S[p, ENGPOW, e]
+            tmp[POWER + S[p, GIDX, t]] += S[p, ENGPOW, e]
     for _ in range(k):
         best = -1
         for h in range(nh):
-            if live[h] and ndbl[h] > 0 and charged(S, p, x, h) and (best < 0 or power[h] < power[best]):
+            if tmp[LIVE + h] and tmp[NDBL + h] > 0 and charged(S, p, x, h) and (best < 0 or tmp[POWER + h] < tmp[POWER + best]):
                 best = h
         if best < 0:
             break
-        ndbl[best] -= 1
+        tmp[NDBL + best] -= 1
         draw(S, p, x, best)
-        power[best] += 2
+        tmp[POWER + best] += 2
     orange = bonus_alien(S, p, x, ORANGE)
     if orange >= 0:
         h = S[p, GIDX, orange]
-        if power[h] > 0:
-            power[h] += 3 if manager_with(S, p, x, orange) else 2
-    return min_live(power, live, nh)
+        if tmp[POWER + h] > 0:
+            tmp[POWER + h] += 3 if manager_with(S, p, x, orange) else 2
+    return min_live(tmp, nh)
 
 
-@jit
-def min_live(power, live, nh):  # type: ignore[no-untyped-def]
+@jit(inline=True)
+def min_live(tmp, nh):  # type: ignore[no-untyped-def]
+    """The lowest engine power (``tmp[POWER]``) of the hulls aboard (``tmp[LIVE]``), 0 with none."""
     out = BIG
     for h in range(nh):
-        if live[h] and power[h] < out:
-            out = power[h]
+        if tmp[LIVE + h] and tmp[POWER + h] < out:
+            out = tmp[POWER + h]
     return 0 if out == BIG else out
 
 
@@ -157,12 +155,9 @@ def firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
 def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     mask = x[0]
     nh = S[p, V, NHULL]
-    byh = tmp[BYH:BYH + 8]
     for h in range(nh):
-        byh[h] = 0
+        tmp[BYH + h] = 0
     nc = S[p, V, NCAN]
-    cv = tmp[CV:CV + 64]
-    ct = tmp[CT:CT + 64]
     nch = 0
     total = 0
     fwd_b = 0
@@ -176,25 +171,25 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
         if S[p, CANDBL, i]:
             # insertion by (-value, tile)
             j = nch
-            while j > 0 and (cv[j - 1] < v or (cv[j - 1] == v and ct[j - 1] > t)):
-                cv[j] = cv[j - 1]
-                ct[j] = ct[j - 1]
+            while j > 0 and (tmp[CV + j - 1] < v or (tmp[CV + j - 1] == v and tmp[CT + j - 1] > t)):
+                tmp[CV + j] = tmp[CV + j - 1]
+                tmp[CT + j] = tmp[CT + j - 1]
                 j -= 1
-            cv[j] = v
-            ct[j] = t
+            tmp[CV + j] = v
+            tmp[CT + j] = t
             nch += 1
         else:
             total += v
-            byh[S[p, GIDX, t]] += v
+            tmp[BYH + S[p, GIDX, t]] += v
     powered = 0
     if boost >= 0:
         b = boost
         for j in range(nch):
-            if ct[j] == b:
+            if tmp[CT + j] == b:
                 if draw(S, p, x, S[p, GIDX, b]) < 0:
                     return -1
-                total += cv[j]
-                byh[S[p, GIDX, b]] += cv[j]
+                total += tmp[CV + j]
+                tmp[BYH + S[p, GIDX, b]] += tmp[CV + j]
                 powered |= 1 << b
                 break
         booster = -1
@@ -207,22 +202,22 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
             return -1
         bonus = 6 if fwd_b else 3
         total += bonus
-        byh[S[p, GIDX, b]] += bonus
+        tmp[BYH + S[p, GIDX, b]] += bonus
     left = k
     for j in range(nch):
         if left <= 0:
             break
-        t = ct[j]
+        t = tmp[CT + j]
         if (powered >> t) & 1:
             continue
         if draw(S, p, x, S[p, GIDX, t]) >= 0:
-            total += cv[j]
-            byh[S[p, GIDX, t]] += cv[j]
+            total += tmp[CV + j]
+            tmp[BYH + S[p, GIDX, t]] += tmp[CV + j]
             powered |= 1 << t
             left -= 1
     purple = bonus_alien(S, p, x, PURPLE)
     if purple >= 0:
-        base = byh[S[p, GIDX, purple]] if S[p, V, MULTI] else total
+        base = tmp[BYH + S[p, GIDX, purple]] if S[p, V, MULTI] else total
         if base > 0:
             total += 6 if manager_with(S, p, x, purple) else 4
     return total
@@ -246,9 +241,8 @@ def fight_choice(S, p, x, strength, tmp):  # type: ignore[no-untyped-def]
     wk, wb, wc, tk, tb, tc = -1, -1, BIG, -1, -1, BIG
     b = -1
     och, nb = S[0, OFFS, 0], S[p, V, NBAT]
-    saved = tmp[SAVE:SAVE + 64]
     for i in range(nb):
-        saved[i] = x[och + i]
+        tmp[SAVE + i] = x[och + i]
     spent = x[SPENT]
     while True:
         for k in range(top + 1):
@@ -256,7 +250,7 @@ def fight_choice(S, p, x, strength, tmp):  # type: ignore[no-untyped-def]
             fp = firepower(S, p, x, _i(k), _i(b), tmp)
             cost = have - all_charges(S, p, x)
             for i in range(nb):
-                x[och + i] = saved[i]
+                x[och + i] = tmp[SAVE + i]
             x[SPENT] = spent
             if fp < 0:
                 continue
@@ -290,16 +284,15 @@ def fight(S, p, x, strength, buf, tmp):  # type: ignore[no-untyped-def]
     k = choice // 64
     b = choice % 64 - 1
     och, nb = S[0, OFFS, 0], S[p, V, NBAT]
-    saved = tmp[SAVE:SAVE + 64]
     for i in range(nb):
-        saved[i] = x[och + i]
+        tmp[SAVE + i] = x[och + i]
     spent = x[SPENT]
     fp = -1
     if b < 0 or (boost_options(S, p, x) >> b) & 1:
         fp = firepower(S, p, x, _i(k), _i(b), tmp)
     if fp < 0:
         for i in range(nb):
-            x[och + i] = saved[i]
+            x[och + i] = tmp[SAVE + i]
         x[SPENT] = spent
         b = -1
         fp = firepower(S, p, x, _i(0), _i(-1), tmp)

@@ -26,12 +26,13 @@ from .cards import (
 )
 from .crew import alien_colours, has, humans
 from .goods import goods_counts
-from .hull import come_back, exposed, lost
+from .hull import come_back, exposed, lost, lost_words
 from .layout import (
     ABANDONED_SHIP,
     ABANDONED_STATION,
     ANY,
     ASIDE,
+    AWAY,
     BIG,
     CAP,
     CI,
@@ -64,6 +65,7 @@ from .layout import (
     TMP,
     V,
 )
+from .views import kept, unowned
 
 
 @jit
@@ -96,13 +98,24 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
     values = np.zeros(P, dtype=np.int64)
     tmp = np.zeros(TMP, dtype=np.int64)
     prov = np.empty((P, 4, depth), dtype=np.int64)
-    w = (np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
-         np.zeros(P, dtype=np.int64), np.empty(init.shape[1], dtype=np.int64), np.zeros(64, dtype=np.int64),
-         np.zeros(4, dtype=np.int64), tmp, prov)
-    buf = w[5]
-    cnt = w[6]
+    ws = np.zeros((4, P), dtype=np.int64)
+    y = np.empty(init.shape[1], dtype=np.int64)
+    buf = np.zeros(64, dtype=np.int64)
+    cnt = np.zeros(4, dtype=np.int64)
     facts = np.zeros((P, 8), dtype=np.int64)
     G = np.zeros(GN, dtype=np.int64)
+    # the arrays the run's functions are passed, viewed without an owner: no reference counting in
+    # the calls per card, nor for the rows sliced from them (.views); ``owners`` keeps the arrays
+    # made here alive to the end (the arguments are the caller's)
+    owners = (X, tmp, prov, ws, y, buf, cnt, G, values, pos, out, cred, sold, hh)
+    X, tmp, prov, ws, y, buf, cnt, G = (unowned(X), unowned(tmp), unowned(prov), unowned(ws), unowned(y),
+                                        unowned(buf), unowned(cnt), unowned(G))
+    values, pos, out, cred, sold, hh = (unowned(values), unowned(pos), unowned(out), unowned(cred),
+                                        unowned(sold), unowned(hh))
+    S, C, R, start, prices, arrival = (unowned(S), unowned(C), unowned(R), unowned(start), unowned(prices),
+                                       unowned(arrival))
+    rolls = unowned(rolls)
+    w = (ws[0], ws[1], ws[2], ws[3], y, buf, cnt, tmp, prov)
     for run in range(runs):
         X[:] = init
         prov[:] = LAUNCH
@@ -115,7 +128,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             hh[1, p] = 0
         crewless(S, R, X, out, hh, sold, prices, tmp)  # a ship (or half) without humans at launch: OQ20
         for p in range(P):
-            lost0[p] = lost(S, p, X[p])
+            lost0[p] = lost_words(S, p, X[p, 0], X[p, 1], X[p, AWAY])
         for s in range(size):
             c = decks[run, s]
             ro = rolls[run, s]
@@ -147,7 +160,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             tmp[KIND] = LAUNCH
             after_card(S, R, X, pos, out, hh, sold, prices, tmp)
             for p in range(P):
-                now = lost(S, p, X[p])
+                now = lost_words(S, p, X[p, 0], X[p, 1], X[p, AWAY])
                 by_type[p, typ, 0] += present[p]
                 by_type[p, typ, 1] += now - lost0[p]
                 by_type[p, typ, 2] += cred[p] + sold[p] - b_cred[p]
@@ -257,3 +270,4 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             o_gave_up[p, run] = out[p]
             o_days[p, run] = pos[p] - start[p]
             o_card_credits[p, run] = cred[p] + sold[p]
+    kept(owners)

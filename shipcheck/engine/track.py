@@ -11,7 +11,7 @@ from shipcheck.jit import jit
 from .layout import OFF
 
 
-@jit
+@jit(inline=True)
 def _taken(pos, out, mover, lo, hi, L):  # type: ignore[no-untyped-def]
     cnt = 0
     for q in range(pos.shape[0]):
@@ -21,7 +21,7 @@ def _taken(pos, out, mover, lo, hi, L):  # type: ignore[no-untyped-def]
     return cnt
 
 
-@jit
+@jit(inline=True)
 def move(pos, out, mover, k, L):  # type: ignore[no-untyped-def]
     """track.move for one mover: ``k`` empty spaces (negative: back)."""
     if k == 0:
@@ -39,7 +39,7 @@ def move(pos, out, mover, k, L):  # type: ignore[no-untyped-def]
     pos[mover] = q
 
 
-@jit
+@jit(inline=True)
 def order_of(pos, on, order):  # type: ignore[no-untyped-def]
     """track.flight_order: players by position, the leader first, absent ones last; the count on."""
     P = pos.shape[0]
@@ -83,7 +83,7 @@ def move_many(pos, out, movers, steps, L, order, on):  # type: ignore[no-untyped
                 move(pos, out, p, steps[p], L)
 
 
-@jit
+@jit(inline=True)
 def flying_in_order(pos, out, hh, order, on, movers, steps):  # type: ignore[no-untyped-def]
     """A card's start: the players present (flying, not in hyperspace: ``hh[0]``) in flight order
     (``order``, ``on``), nobody moving yet; returns how many there are."""
@@ -94,7 +94,7 @@ def flying_in_order(pos, out, hh, order, on, movers, steps):  # type: ignore[no-
     return order_of(pos, on, order)
 
 
-@jit
+@jit(inline=True)
 def weakest(values, pos, present, skip):  # type: ignore[no-untyped-def]
     best = -1
     for p in range(values.shape[0]):
