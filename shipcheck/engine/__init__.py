@@ -3,10 +3,13 @@
 Modules (each a set of plain functions in the subset of Python numba compiles, see
 :mod:`shipcheck.jit`): :mod:`.bits`, :mod:`.crew`, :mod:`.charges`, :mod:`.hull`, :mod:`.flight`,
 :mod:`.power`, :mod:`.goods`, :mod:`.track`, :mod:`.cards` and :mod:`.run`, over the state rows and
-tables of :mod:`.layout`. Importing this package compiles nothing and imports no numba.
+tables of :mod:`.layout`; :mod:`.views` hands the run's arrays to the compiled code without
+reference counts; exact passes in :mod:`.exact` and :mod:`.joint`; :mod:`.build` is the builder
+process. Importing this package compiles nothing and imports no numba.
 
-:func:`play` flies runs. The compiled engine is built on its first use (then numba's disk cache
-serves it in a fraction of a second); while it is being built, in a background thread, the same
+:func:`play` flies runs. The compiled engine is built once per install by a builder process
+(:mod:`shipcheck.prebuild`; where none can run, in a background thread of the process that needs
+it), then numba's disk cache serves it in a fraction of a second; while it is being built the same
 functions run as plain Python (:func:`shipcheck.jit.plain_package`) on the first runs, a slice at a
 time, and the compiled engine takes over from the slice after it is ready. The numbers do not
 depend on which one flies a run. Where numba cannot be imported everything flies as plain Python,
