@@ -30,6 +30,7 @@ def main(lock: str | None = None, *, polite: bool = False) -> int:
 
         if not jit.compiled():
             return NO_NUMBA
+        key = prebuild.key()
         prebuild.forget_stale()
         from . import _call as call
         from . import _dummy, _run_module
@@ -40,6 +41,8 @@ def main(lock: str | None = None, *, polite: bool = False) -> int:
             return NO_CACHE
         t, decks, rolls, out = _dummy()
         call(mod, t, decks, rolls, out)
+        if prebuild.key() != key:  # the sources changed while it compiled: what it built is not theirs
+            return FAILED
         prebuild.mark_built()
         return DONE
     except Exception as exc:
