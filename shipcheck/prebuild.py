@@ -118,7 +118,7 @@ def start(*, polite: bool = False) -> Any:
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
-            if time.time() - lock.stat().st_mtime < STALE_LOCK:
+            if busy():
                 return None
             lock.unlink(missing_ok=True)  # its builder died: take over
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
@@ -210,9 +210,29 @@ def prestart() -> None:
 
 
 def busy() -> bool:
-    """Whether a builder holds the lock (and has not gone stale)."""
+    """Whether a builder holds the lock: its process (named in the lock) is alive, and the lock has
+    not gone stale. A lock whose builder is gone (killed) is removed."""
     lock = _lock()
+    if lock is None:
+        return False
     try:
-        return lock is not None and time.time() - lock.stat().st_mtime < STALE_LOCK
+        age = time.time() - lock.stat().st_mtime
+        text = lock.read_text().strip()
     except OSError:
         return False
+    if age >= STALE_LOCK:
+        return False
+    if text.isdigit() and not _alive(int(text)):
+        lock.unlink(missing_ok=True)
+        return False
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, owned by someone else
+        return True
+    return True

@@ -128,3 +128,13 @@ def test_without_a_stamp_the_engines_numba_cache_is_forgotten(folder: Path) -> N
     stamp.unlink()
     prebuild.forget_stale(pyc)
     assert [p.name for p in pyc.iterdir()] == ["cards.cpython-311.pyc"]
+
+
+def test_a_lock_whose_builder_is_gone_is_taken_over(folder: Path) -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    lock = folder / f"engine-{prebuild.key()}.building"
+    lock.write_text(f"{dead.pid}\n")  # a builder killed before it could remove its lock
+    assert not prebuild.busy() and not lock.exists()
+    lock.write_text(f"{os.getpid()}\n")  # one at work (this process stands in for it)
+    assert prebuild.busy() and prebuild.start() is None
