@@ -14,7 +14,6 @@ ships are (see :mod:`shipcheck.round.engine`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,12 +22,11 @@ import numpy as np
 
 from shipcheck.cards import DEFAULT_EDITION, Card, find_card, format_card_id, load_cards
 from shipcheck.errors import InputError, Locator, read_text_file, read_toml
-from shipcheck.errors import shown_value as shown
 
 if TYPE_CHECKING:
     from .rulebook import RoundRules
 
-__all__ = ["Deck", "as_deck", "build_deck", "load_deck_file"]
+__all__ = ["Deck", "build_deck", "load_deck_file"]
 
 DECK_BYTES = 256 * 1024  # the largest deck file read
 
@@ -140,25 +138,3 @@ def load_deck_file(path: str | Path) -> Deck:
 
 def card_label(card: Card) -> str:
     return f"{format_card_id(card.level, card.index)} {card.type.replace('_', ' ')}"
-
-
-def as_deck(value: Any, *, edition: str | None = None, key: str = "deck") -> Deck | None:
-    """None (decks drawn as the rules build them), a :class:`~shipcheck.round.deck.Deck`, a deck
-    file path (loaded; its edition must be ``edition`` when one is asked for) or a non-empty list of
-    card ids (in ``edition``)."""
-    if value is None:
-        return None
-    if isinstance(value, Deck):
-        return value
-    if isinstance(value, (str, Path)):
-        d = load_deck_file(value)
-        if edition is not None and d.edition != edition:
-            raise InputError("the deck file's edition is not the one asked for", file=str(value), key="edition",
-                             value=d.edition, expected=edition)
-        return d
-    if isinstance(value, Sequence) and all(isinstance(c, str) for c in value):
-        if not value:
-            raise InputError("an empty deck", key=key, value="[]", expected="at least one card id, e.g. ['I-05']")
-        return fixed_deck(list(value), edition)
-    raise InputError(f"bad `{key}`", key=key, value=shown(value),
-                     expected="None (drawn), a Deck, a deck file path or a non-empty list of card ids")

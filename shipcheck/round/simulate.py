@@ -15,7 +15,7 @@ from shipcheck.model import Ship
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
 from ..defaults import MAX_RUNS_ROUND, RUNS_ROUND, default_round
-from .deck import Deck, as_deck, build_deck
+from .deck import Deck, build_deck
 from .engine import Chunk, Job, Table, build_table, run_chunk
 from .field import default_field
 from .policy import RoundPolicy, resolve_policy
@@ -30,7 +30,7 @@ BATCH = 4096
 
 
 def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
-    d = as_deck(deck, edition=edition)
+    d = valid.deck(deck, edition=edition)  # the one check of a deck argument
     return build_deck(rules, edition) if d is None else d
 
 
