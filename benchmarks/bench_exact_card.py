@@ -2,7 +2,7 @@
 
 Row of issue #12: "exact odds, 7 meteors of level-III card 10 on a class III ship" (target: at least
 10x a plain-Python Fraction state DP). The baseline is the engine as it was
-(``shipcheck._reference.forward_fractions``: public states, Fraction weights, each roll played
+(``forward_fractions`` of ``tests/oracle/reference.py``: public states, Fraction weights, each roll played
 through Situation, decide and apply, memoised per state and roll), run in the same process on a
 fresh flight model each time, as ``odds`` builds one. Both must give the same distribution.
 

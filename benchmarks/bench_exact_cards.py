@@ -2,7 +2,7 @@
 
 Row of issue #12: "exact odds, any 2007 card on a full class III ship" (target: 20 ms, the worst
 was combat zone III-16 on the class III example). Prints each card's time with the integer kernel
-and with the engine as it was (``shipcheck._reference.forward_fractions``), in the same process.
+and with the slow reference of the tests (``tests/oracle/reference.py``), in the same process.
 
     python benchmarks/bench_exact_cards.py [--repeat 7]
 """

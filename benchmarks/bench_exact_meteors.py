@@ -3,10 +3,10 @@
 Row of issue #12: "exact odds, 10 meteors in a row on a full class III ship" (target: 0.1 s). Four
 sequences: ten small meteors from the front, ten large ones from the front, the seven of card
 III-10 then the first three of III-11, and ten meteors turning round the ship. The baseline is
-``shipcheck._reference.forward_fractions`` (the engine as it was), in the same process.
+``tests/oracle/reference.py``'s ``forward_fractions`` (the engine as it was), in the same process.
 
 Columns: ``odds`` as a library call in a process that has used it before (large distributions go
-to the compiled pass of ``shipcheck.kernel_jit``, small ones stay in Python); the Python kernel
+to the engine's compiled pass, ``shipcheck.engine.exact.forward``, small ones stay in Python); the Python kernel
 alone (``SHIPCHECK_EXACT_ENGINE=python``); the Fraction engine. Then whole ``shipcheck odds``
 processes on the largest case, where the first use of numba in a process costs its import and
 start (about half a second).
@@ -23,8 +23,8 @@ import subprocess
 import sys
 
 from engine_timing import FULL_CLASS_III, ROOT, cpu, header
+from oracle.reference import forward_fractions  # the slow reference lives in the tests
 
-from shipcheck._reference import forward_fractions
 from shipcheck.cards import find_card
 from shipcheck.flight import FlightModel, parse_attack
 from shipcheck.odds import ENGINE_ENV, odds

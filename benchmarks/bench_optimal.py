@@ -4,7 +4,7 @@ Row of issue #12: "odds --policy optimal, level-III cards on full class III ship
 exact optimum). Prints the time of ``odds(..., policy="optimal")`` (the reduced search, the forward
 pass and the default policy's baseline figures included), the (attack, state) values it worked
 out, and, for the cards given with ``--unreduced``, the time and states of the search over every
-decision and every way of paying (``shipcheck._reference.UnreducedOptimal``), run once in the same
+decision and every way of paying (``UnreducedOptimal`` of ``tests/oracle/reference.py``), run once in the same
 process; the two optima must be equal.
 
     python benchmarks/bench_optimal.py [--unreduced III-10,III-16] [--repeat 3]
@@ -17,8 +17,8 @@ import statistics
 from functools import partial
 
 from engine_timing import FULL_CLASS_III, cpu, header
+from oracle.reference import UnreducedOptimal  # the slow reference lives in the tests
 
-from shipcheck._reference import UnreducedOptimal
 from shipcheck.cards import find_card
 from shipcheck.flight import FlightModel
 from shipcheck.odds import odds

@@ -1,21 +1,20 @@
 """Whole-round speed: rounds per second on one core, per class, against three opponents.
 
 For each class a full example ship flies its round against the class's default field (three
-opponents) with drawn decks, under the default policies. Three engines, each in this process and
-timed in CPU seconds (best of ``--repeat``):
+opponents) with drawn decks. Timed in this process, in CPU seconds (median of ``--repeat``), each
+after a warm-up call:
 
-- the compiled fast path (what ``simulate_round`` uses for the built-in policies), after a warm-up
-  call that loads (or compiles) the kernel;
-- the memoised engine (``SHIPCHECK_ROUND_ENGINE=memo``: chunks of 4096 runs, each card resolved
-  once per distinct player state), what custom policies fly on;
-- the per-run baseline: the memoised engine with chunks of one run, so every card is resolved per
-  run in Python (memo tables kept, as ``simulate_naive`` keeps the flight model's cache).
+- ``compiled``: the one round engine (:mod:`shipcheck.engine`) compiled, built-in policies;
+- ``own policy``: the same engine with a policy of one's own in Python (a ``DefaultPolicy``
+  subclass overriding ``take_reward``, as docs/rounds.md shows), asked at its decisions;
+- ``plain``: the same engine as plain Python (``SHIPCHECK_ROUND_ENGINE=plain``).
 
-The three give the same numbers for the same seed and batch (``tests/test_round_fast.py``). Then
-the kernel's one-time costs in fresh processes (``import numba``; compiling with an empty cache;
-loading from the cache), and with ``--memory`` the peak RSS of 10^6 drawn level-III rounds.
+Then the fixed costs of a whole-round process, in fresh processes (CPU seconds, medians of
+``--procs``): ``import numba``; the engine loaded from numba's cache before the first run; a whole
+``shipcheck simulate SHIP --round 3 --runs 1`` process; and with ``--cold`` the compile with an
+empty cache. Issue 19's targets are printed beside the figures.
 
-    python benchmarks/bench_round.py [--runs 20000] [--memo-runs 2000] [--naive-runs 150] [--repeat 2] [--memory]
+    python benchmarks/bench_round.py [--runs 20000] [--own-runs 4000] [--plain-runs 300] [--repeat 3] [--procs 5] [--cold]
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ import argparse
 import datetime
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,8 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from shipcheck.round import simulate_round  # noqa: E402
-from shipcheck.round.fast import ENGINE_ENV  # noqa: E402
+from shipcheck import engine  # noqa: E402
+from shipcheck.round import DefaultPolicy, simulate_round  # noqa: E402
+from shipcheck.round.engine import ENGINE_ENV  # noqa: E402
 from shipcheck.shipfile import load_ship  # noqa: E402
 
 CASES = [
@@ -43,79 +44,119 @@ CASES = [
     ("III", "3", ROOT / "examples" / "class-III-hauler.toml"),
     ("IIIa", "3a", ROOT / "examples" / "class-IIIa-longboat.toml"),
 ]
+TARGET_III = 35_000
+TARGET_OWN = 2_000
+TARGET_FIXED = 0.6
 
 
-def rate(ship: object, rnd: str, runs: int, batch: int, repeat: int, engine: str = "") -> float:
+class Careful(DefaultPolicy):
+    """docs/rounds.md's example: a user's own policy overriding one decision."""
+
+    name = "careful"
+
+    def take_reward(self, view, card):  # type: ignore[no-untyped-def]
+        return (card.days or 0) <= 1
+
+
+def rate(ship: object, rnd: str, runs: int, repeat: int, *, policy: object = "default", plain: bool = False) -> float:
     old = os.environ.pop(ENGINE_ENV, None)
-    if engine:
-        os.environ[ENGINE_ENV] = engine
+    if plain:
+        os.environ[ENGINE_ENV] = "plain"
     try:
-        best = float("inf")
+        simulate_round(ship, round=rnd, runs=min(runs, 64), seed=99, policy=policy)  # type: ignore[arg-type]
+        times = []
         for k in range(repeat):
             t0 = time.process_time()
-            simulate_round(ship, round=rnd, runs=runs, seed=100 + k, batch=batch)  # type: ignore[arg-type]
-            best = min(best, time.process_time() - t0)
+            simulate_round(ship, round=rnd, runs=runs, seed=100 + k, policy=policy)  # type: ignore[arg-type]
+            times.append(time.process_time() - t0)
     finally:
         os.environ.pop(ENGINE_ENV, None)
         if old is not None:
             os.environ[ENGINE_ENV] = old
-    return runs / best
+    return runs / statistics.median(times)
 
 
-def child(code: str, *args: str, env: dict[str, str] | None = None) -> str:
+# children read and write bytecode caches as an installed package has them (a shell with
+# PYTHONDONTWRITEBYTECODE=1 would make every child compile the package's sources again)
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def child(code: str, *args: str, env: dict[str, str] | None = None) -> float:
     out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
-    return out.stdout.split()[-1]
+                         env={**CHILD_ENV, "PYTHONPATH": str(ROOT), **(env or {})})
+    return float(out.stdout.split()[-1])
 
 
-FLY = """
-import sys, time
+def process_cpu(cmd: list[str]) -> float:
+    """User + system CPU seconds of a whole child process."""
+    before = os.times()
+    subprocess.run(cmd, capture_output=True, check=True, cwd=ROOT, env=CHILD_ENV)
+    after = os.times()
+    return (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+IMPORT = "import time; t0 = time.process_time(); import numba; print(time.process_time() - t0)"
+
+# the engine loaded from numba's cache, and everything a round needs imported, before any run flies
+LOAD = """
+import time
 t0 = time.process_time()
+from shipcheck import engine
 from shipcheck.round import simulate_round
-from shipcheck.shipfile import load_ship
-simulate_round(load_ship(sys.argv[1]), round="3", runs=20, seed=1)
-print(round(time.process_time() - t0, 2))
+assert engine.warm(600.0)
+print(time.process_time() - t0)
 """
 
-IMPORT = "import time; t0 = time.process_time(); import numba; print(round(time.process_time() - t0, 2))"
 
-MEMORY = """
-import resource, sys
-from shipcheck.round import simulate_round
-from shipcheck.shipfile import load_ship
-simulate_round(load_ship(sys.argv[1]), round="3", runs=int(sys.argv[2]), seed=1)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
-"""
+def med(xs: list[float]) -> str:
+    return f"{statistics.median(xs):.2f} (min {min(xs):.2f}, max {max(xs):.2f})"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20000)
-    ap.add_argument("--memo-runs", type=int, default=2000)
-    ap.add_argument("--naive-runs", type=int, default=150)
-    ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--memory", action="store_true", help="also measure the peak memory of 10^6 runs (slow)")
+    ap.add_argument("--own-runs", type=int, default=4000)
+    ap.add_argument("--plain-runs", type=int, default=300)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--procs", type=int, default=5)
+    ap.add_argument("--classes", default="I,II,III,IIIa")
+    ap.add_argument("--cold", action="store_true", help="also time the compile with an empty cache (~40 s of CPU)")
     a = ap.parse_args()
-    print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}, {platform.processor() or platform.machine()}, "
-          f"python {platform.python_version()}, load {os.getloadavg()[0]:.1f}")
-    print("| class | round | ship | tiles | compiled (rounds/s) | memoised | per-run | vs memoised | vs per-run |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}, {platform.platform()}, {os.cpu_count()} CPUs, "
+          f"python {platform.python_version()}, load {os.getloadavg()[0]:.1f} (CPU seconds, medians)")
+    assert engine.warm(600.0), "the compiled engine did not load"
+    print("| class | round | ship | compiled (rounds/s) | own policy | plain | compiled / own | compiled / plain |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    wanted = a.classes.split(",")
     for cls, rnd, path in CASES:
+        if cls not in wanted:
+            continue
         ship = load_ship(path)
-        simulate_round(ship, round=rnd, runs=10, seed=1)  # loads (or compiles) the kernel
-        fast = rate(ship, rnd, a.runs, 4096, a.repeat)
-        memo = rate(ship, rnd, a.memo_runs, 4096, a.repeat, "memo")
-        slow = rate(ship, rnd, a.naive_runs, 1, a.repeat, "memo")
-        print(f"| {cls} | {rnd} | {path.name} | {len(ship.tiles)} | {fast:,.0f} | {memo:,.0f} | {slow:,.0f} "
-              f"| {fast / memo:.0f}x | {fast / slow:.0f}x |", flush=True)
+        fast = rate(ship, rnd, a.runs, a.repeat)
+        own = rate(ship, rnd, a.own_runs, a.repeat, policy=Careful())
+        slow = rate(ship, rnd, a.plain_runs, a.repeat, plain=True)
+        print(f"| {cls} | {rnd} | {path.name} | {fast:,.0f} | {own:,.0f} | {slow:,.0f} | {fast / own:.1f}x "
+              f"| {fast / slow:.0f}x |", flush=True)
+        if cls == "III":
+            print(f"  class III targets: compiled >= {TARGET_III:,} ({'met' if fast >= TARGET_III else 'missed'}), "
+                  f"own policy >= {TARGET_OWN:,} ({'met' if own >= TARGET_OWN else 'missed'})", flush=True)
+    print(f"load {os.getloadavg()[0]:.1f}")
     hauler = str(CASES[2][2])
-    print(f"CPU seconds in a fresh process: import numba {child(IMPORT)}; 20 class III rounds with the kernel "
-          f"cached {child(FLY, hauler)}", flush=True)
-    with tempfile.TemporaryDirectory() as cache:
-        print(f"... and with an empty kernel cache (compiling): {child(FLY, hauler, env={'NUMBA_CACHE_DIR': cache})}",
-              flush=True)
-    if a.memory:
-        print(f"peak RSS, 10^6 drawn class III rounds against the field: {child(MEMORY, hauler, '1000000')} MB")
+    child(LOAD)  # writes the bytecode caches
+    imp = [child(IMPORT) for _ in range(a.procs)]
+    load = [child(LOAD) for _ in range(a.procs)]
+    exe = Path(sys.executable).with_name("shipcheck")
+    whole = [process_cpu([str(exe), "simulate", hauler, "--round", "3", "--runs", "1", "--seed", "1"])
+             for _ in range(a.procs)]
+    print(f"fresh processes, CPU s, median of {a.procs}: import numba {med(imp)}; engine loaded from the cache with "
+          f"the round's imports, before the first run {med(load)} (target <= {TARGET_FIXED}: "
+          f"{'met' if statistics.median(load) <= TARGET_FIXED else 'missed'}); whole `shipcheck simulate "
+          f"class-III-hauler --round 3 --runs 1` process {med(whole)}", flush=True)
+    if a.cold:
+        with tempfile.TemporaryDirectory() as cache:
+            cold = child(LOAD, env={"NUMBA_CACHE_DIR": cache})
+        print(f"compiling the engine with an empty cache: {cold:.1f} s of CPU")
+    print(f"load {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

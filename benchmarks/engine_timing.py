@@ -19,6 +19,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "tests"))  # the slow references (tests/oracle) the figures compare with
 FULL_CLASS_III = (ROOT / "examples" / "class-III-hauler.toml", ROOT / "examples" / "class-IIIa-longboat.toml")
 
 
@@ -51,7 +52,8 @@ def paired(new: Callable[[], Any], base: Callable[[], Any], repeat: int) -> tupl
 def exact_vs_fractions(ship: Any, attacks: Any, repeat: int) -> tuple[float, float, Any]:
     """Median CPU seconds of ``odds`` (the integer kernel) and of the Fraction engine it replaced on
     a fresh flight model, and the kernel's result; asserts they agree fraction for fraction."""
-    from shipcheck._reference import forward_fractions
+    from oracle.reference import forward_fractions  # the slow reference lives in the tests
+
     from shipcheck.flight import FlightModel
     from shipcheck.odds import odds
 

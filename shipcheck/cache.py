@@ -24,7 +24,9 @@ from typing import Any
 
 from .model import Ship
 
-_ENGINE = ("cards.py", "flight.py", "kernel.py", "kernel_jit.py", "model.py", "odds.py", "rules.py", "shipfile.py", "topology.py")
+_ENGINE = ("cards.py", "flight.py", "kernel.py", "model.py", "odds.py", "rules.py", "shipfile.py", "topology.py",
+           *(f"engine/{name}.py" for name in ("bits", "charges", "crew", "exact", "flight", "goods", "hull", "layout",
+                                              "power")))
 FORMAT = 1
 
 

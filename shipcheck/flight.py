@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Attack
 from .errors import InputError
+from .kernel import ALIEN as ALIEN  # the crew value of a tile holding an alien (its colour: the tile's crew)
+from .kernel import Kernel
 from .model import (
     ALIENS,
     BATTERY_KINDS,
@@ -40,7 +42,6 @@ from .model import (
 from .rules import Layout
 
 if TYPE_CHECKING:
-    from .kernel import Kernel
     from .topology import Board
 
 KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
@@ -49,9 +50,6 @@ _SIZE = {"small-meteor": "small", "large-meteor": "large", "light-shot": "light"
 
 State = tuple[int, tuple[int, ...], tuple[int, ...] | None]
 
-#: Crew value of a tile holding an alien (its colour is the tile's ``crew``). Not 1: a cabin an alien
-#: left may take woken sleepers, and one woken human must not read as an alien.
-ALIEN = -1
 WAKE_PLACES = 2  # places per ordinary cabin and the pilot cabin for woken sleepers (contract §4)
 
 
@@ -192,41 +190,14 @@ class DefaultPolicy(Policy):
     stationary = True
 
     def decide(self, sit: Situation) -> Decision:
-        m = sit.model
-        ch = list(sit.state[1])
+        # the engine's own default decision (engine.flight.decide_default), not a copy of it: a
+        # shield against a small meteor or a light shot that needs it; per line of a large meteor
+        # the first cannon that bears (free ones first); a boosted shield for what is left open;
+        # each charge from the first charged battery that may pay
+        shield, boosted, cannons, draws = sit.model.kernel.default_decision(sit)
         if sit.kind in ("small-meteor", "light-shot"):
-            if any(sit.needs) and sit.shield_ok:
-                d = first_draws(ch, 1, sit.payable(None))
-                if d is not None:
-                    return Decision(shield=True, draws=d)
-            return Decision()
-        cannons: list[int] = []
-        draws: list[int] = []
-        used: set[int] = set()
-        for need, bearing in zip(sit.needs, sit.bearing):
-            pick = -1
-            if need and sit.kind == "large-meteor":
-                for c in bearing:
-                    if c in used:
-                        continue
-                    if m.free_cannon[c]:
-                        pick = c
-                        break
-                    d = first_draws(ch, 1, sit.payable(c))
-                    if d is not None:
-                        draws += d
-                        pick = c
-                        break
-            if pick >= 0:
-                used.add(pick)
-            cannons.append(pick)
-        boosted = False
-        if sit.boosted_ok and any(n and c < 0 for n, c in zip(sit.needs, cannons)):
-            d = first_draws(ch, 2, sit.payable(None))
-            if d is not None:
-                draws += d
-                boosted = True
-        return Decision(cannons=tuple(cannons), boosted=boosted, draws=tuple(draws))
+            return Decision(shield=shield, draws=draws)
+        return Decision(cannons=cannons, boosted=boosted, draws=draws)
 
 
 DEFAULT_POLICY = DefaultPolicy()
@@ -357,24 +328,6 @@ class FlightModel:
         self._ids: dict[int, int] = {}
         self._states: list[int] = []  # packed states by id
 
-    @cached_property
-    def line_order(self) -> dict[tuple[int, int], tuple[int, ...]]:
-        """Per (board side, grid line): the tiles of the line in the order an attack from that side
-        meets them."""
-        w, h = self.ship.board.width, self.ship.board.height
-        out: dict[tuple[int, int], tuple[int, ...]] = {}
-        for side in range(4):
-            for line in range(w if side in (0, 2) else h):
-                ks = []
-                for k, t in enumerate(self.tiles):
-                    r, c = divmod(t.at, w)
-                    if (c if side in (0, 2) else r) == line:
-                        ks.append((r if side in (0, 2) else c, k))
-                ks.sort(reverse=side in (1, 2))
-                out[(side, line)] = tuple(k for _, k in ks)
-        return out
-
-    # -- states ----------------------------------------------------------------------------------
     def initial(self) -> State:
         """The ship at launch: every tile aboard, the batteries' charges, the crew as written."""
         charges = tuple(self.tiles[k].charges for k in self.batteries)
@@ -398,21 +351,15 @@ class FlightModel:
         return self.kernel.unpack(self._states[i])
 
     def humans(self, st: State) -> int:
-        """Awake humans aboard (sleepers and aliens are not humans)."""
-        mask, _, crew = st
-        if crew is None:
-            return sum(self.tiles[k].humans for k in self.cabins if mask >> k & 1)
-        return sum(c for k in self.cabins if mask >> k & 1 and (c := crew[k]) > 0)
+        """Awake humans aboard (sleepers and aliens are not humans; the engine's count)."""
+        k = self.kernel
+        return k.humans(k.pack(st))
 
     def aliens(self, st: State) -> dict[int, str]:
         """The aliens aboard: tile index -> colour."""
-        mask, _, crew = st
-        if crew is None:
-            # without a crew tuple an alien stays while its tile and (if it had one) a joined life
-            # support of its colour are aboard
-            return {k: self.tiles[k].crew or "" for k, sup in self.supports.items()
-                    if mask >> k & 1 and (not sup or sup & mask)}
-        return {k: self.tiles[k].crew or "" for k in self.supports if mask >> k & 1 and crew[k] == ALIEN}
+        k = self.kernel
+        crew = k.crew_of(k.pack(st))
+        return {t: self.tiles[t].crew or "" for t in self.supports if st[0] >> t & 1 and crew[t] == ALIEN}
 
     def crew_count(self, st: State) -> int:
         """Crew (rules §4.3): awake humans and aliens; sleepers are not crew."""
@@ -420,6 +367,14 @@ class FlightModel:
 
     def lost(self, st: State) -> int:
         return self.n - bin(st[0]).count("1")
+
+    def wake(self, mask: int, crew: tuple[int, ...]) -> tuple[int, ...]:
+        """Sleepers woken after a crew loss (contract §4): per hull that still holds an awake human,
+        into the empty places of its ordinary cabins and pilot cabin (2 each; a cabin an alien left
+        counts as empty, a luxury cabin never). The caller decides that a crew loss happened
+        (:meth:`apply` does after a hit; a round after crew is lost to a card). The engine's rule
+        (:func:`shipcheck.engine.crew.wake`)."""
+        return self.kernel.wake(mask, crew)
 
     # -- dice ------------------------------------------------------------------------------------
     def outcomes(self, attack: Attack) -> tuple[tuple[Outcome, ...], tuple[int, ...]]:
@@ -431,196 +386,18 @@ class FlightModel:
 
     # -- one roll --------------------------------------------------------------------------------
     def situation(self, st: State, attack: Attack, a_index: int, o: Outcome) -> Situation:
-        mask, charges, _ = st
-        kind = attack.kind
-        hits: list[int] = []
-        needs: list[bool] = []
-        bearing: list[tuple[int, ...]] = []
-        side = o.side
-        tol = 0 if o.direction == "front" else 1
-        for line in o.lines:
-            k = next((k for k in self.line_order[(side, line)] if mask >> k & 1), -1)
-            hits.append(k)
-            if k < 0:
-                needs.append(False)
-                bearing.append(())
-                continue
-            t = self.tiles[k]
-            facing = t.eff[side]
-            if kind == "small-meteor":
-                need = facing != 0
-            else:
-                # plating: a plated (smooth) side shrugs off every meteor and shot
-                need = not (t.kind == "plating" and facing == 0)
-            needs.append(need)
-            if kind == "large-meteor":
-                free: list[int] = []
-                paid: list[int] = []
-                for c in self.cannons:
-                    if not mask >> c & 1:
-                        continue
-                    ct = self.tiles[c]
-                    if side not in ct.barrels:
-                        continue
-                    r, col = divmod(ct.at, self.ship.board.width)
-                    coord = col if side in (0, 2) else r
-                    if abs(coord - line) <= tol:
-                        (free if self.free_cannon[c] else paid).append(c)
-                bearing.append(tuple(free + paid))
-            else:
-                bearing.append(())
-        hull = None
-        shields = self.shields
-        if self.multi_hull:
-            # a shield protects only its own half (rules §8.5, §11.4): hits in two hulls get none
-            groups = {self.group[k] for k, need in zip(hits, needs) if need}
-            hull = groups.pop() if len(groups) == 1 else None
-            shields = tuple(s for s in shields if self.group[s] == hull)
-        shield_ok = any(mask >> s & 1 and side in self.tiles[s].covers for s in shields)
-        boosted_ok = any(
-            mask >> s & 1 and side in self.tiles[s].covers and self.adj[s] & self.boosters & mask
-            for s in shields
-        )
-        return Situation(self, st, a_index, kind, o, tuple(hits), tuple(needs), shield_ok, boosted_ok,
-                         tuple(bearing), hull)
+        """What a policy sees of a roll: the engine's situation (:meth:`Kernel.situation
+        <shipcheck.kernel.Kernel.situation>`)."""
+        return Situation(self, st, a_index, attack.kind, o, *self.kernel.situation(st, attack.kind, o))
 
     def apply(self, sit: Situation, d: Decision) -> State:
-        """The state after a roll, given the player's decision (checked against the rules)."""
-        mask, charges, crew = sit.state
-        ch = list(charges)
-        for bi in d.draws:
-            if not (mask >> self.batteries[bi] & 1) or ch[bi] <= 0:
-                raise ValueError(f"policy drew a charge from an empty or lost battery {bi}")
-            ch[bi] -= 1
-        need_charges = (1 if d.shield else 0) + (2 if d.boosted else 0)
-        need_charges += sum(1 for c in d.cannons if c >= 0 and not self.free_cannon[c])
-        if need_charges != len(d.draws):
-            raise ValueError(f"decision spends {need_charges} charge(s) but draws {len(d.draws)}")
-        if d.shield and not sit.shield_ok:
-            raise ValueError("no shield covers that side")
-        if d.boosted and not sit.boosted_ok:
-            raise ValueError("no boosted shield covers that side")
-        destroyed = 0
-        cannons = d.cannons or (-1,) * len(sit.hits)
-        for k, need, c, bearing in zip(sit.hits, sit.needs, cannons, sit.bearing):
-            if k < 0 or not need:
-                continue
-            if c >= 0:
-                if c not in bearing:
-                    raise ValueError(f"cannon {c} does not bear on that line")
-                continue
-            if d.boosted:
-                continue
-            if d.shield and sit.kind in ("small-meteor", "light-shot"):
-                continue
-            destroyed |= 1 << k
-        if not destroyed:
-            return self._canon(mask, ch, crew)
-        new = self.split(mask & ~destroyed, crew)
-        if crew is not None:
-            crew = self.after_loss(mask, new, crew)
-        return self._canon(new, ch, crew)
-
-    def _canon(self, mask: int, ch: list[int], crew: tuple[int, ...] | None) -> State:
-        for bi, k in enumerate(self.batteries):
-            if not mask >> k & 1:
-                ch[bi] = 0
-        if crew is not None:
-            crew = tuple(c if mask >> k & 1 else 0 for k, c in enumerate(crew))
-        return (mask, tuple(ch), crew)
-
-    def pieces(self, mask: int) -> list[int]:
-        """The pieces (joined components) of the tiles in ``mask``, in order of their first tile."""
-        out = []
-        rem = mask
-        adj = self.adj
-        while rem:
-            low = rem & -rem
-            comp = low
-            frontier = low
-            while frontier:
-                nxt = 0
-                f = frontier
-                while f:
-                    b = f & -f
-                    nxt |= adj[b.bit_length() - 1]
-                    f ^= b
-                nxt &= mask & ~comp
-                comp |= nxt
-                frontier = nxt
-            out.append(comp)
-            rem &= ~comp
-        return out
-
-    def _piece_humans(self, p: int, crew: tuple[int, ...] | None) -> int:
-        if crew is None:
-            return sum(self.tiles[k].humans for k in self.cabins if p >> k & 1)
-        return sum(c for k in self.cabins if p >> k & 1 and (c := crew[k]) > 0)
-
-    def split(self, mask: int, crew: tuple[int, ...] | None) -> int:
-        """The kept ship after a hit: per hull, the piece with the most humans, then the most
-        components, then the first square in row-major order (contract §4)."""
-        ps = self.pieces(mask)
-        if len(ps) <= 1:
-            return mask
-
-        def score(p: int) -> tuple[int, int, int]:
-            return (-self._piece_humans(p, crew), -bin(p).count("1"), (p & -p).bit_length())
-
-        if not self.multi_hull:
-            return min(ps, key=score)
-        kept = 0
-        groups = {g for g in self.group}
-        for g in groups:
-            cands = [p for p in ps if any(p >> k & 1 and self.group[k] == g for k in range(self.n))]
-            if cands:
-                kept |= min(cands, key=score)
-        return kept
-
-    def after_loss(self, old: int, new: int, crew: tuple[int, ...]) -> tuple[int, ...]:
-        """The crew once the tiles of ``old`` not in ``new`` have left the ship.
-
-        An alien whose lost life support was the last one of its colour joined to its cabin leaves
-        with it (rules §4.2(5)). After a crew loss (an occupied cabin gone, or an alien freed)
-        sleepers wake (:meth:`wake`); an empty cabin lost wakes no one (contract §4).
-        """
-        left = old & ~new
-        c = list(crew)
-        loss = any(left >> k & 1 and c[k] for k in self.crew_tiles)
-        for k, sup in self.supports.items():
-            if new >> k & 1 and c[k] == ALIEN and sup & left and not sup & new:
-                c[k] = 0
-                loss = True
-        for k in range(self.n):
-            if left >> k & 1:
-                c[k] = 0
-        return self.wake(new, tuple(c)) if loss else tuple(c)
-
-    def wake(self, mask: int, crew: tuple[int, ...]) -> tuple[int, ...]:
-        """Sleepers woken after a crew loss (contract §4): per hull that still holds an awake human,
-        into the empty places of its ordinary cabins and pilot cabin (2 each; a cabin an alien left
-        counts as empty, a luxury cabin never), cabins and chambers in row-major order.
-
-        The caller decides that a crew loss happened (:meth:`apply` does after a hit; a round engine
-        after crew is lost to a card)."""
-        c = list(crew)
-        for cabins, targets, chambers in self.hull_crew:
-            if not chambers or not any(mask >> k & 1 and c[k] > 0 for k in cabins):
-                continue
-            for k in targets:
-                if not mask >> k & 1 or c[k] < 0:
-                    continue
-                for s in chambers:
-                    while c[k] < WAKE_PLACES and mask >> s & 1 and c[s] > 0:
-                        c[k] += 1
-                        c[s] -= 1
-        return tuple(c)
+        """The state after a roll, given the player's decision (checked against the rules by the
+        engine: a ValueError for one they do not allow)."""
+        return self.kernel.apply(sit, d)
 
     def step(self, st: State, attack: Attack, a_index: int, oi: int, policy: Policy) -> State:
-        """Memoised transition: state, attack, outcome index -> next state.
-
-        The default policy runs on the compiled :attr:`kernel`; any other policy through :meth:`play`.
-        """
+        """Memoised transition: state, attack, outcome index -> next state (the default policy's
+        defence is the engine's own; any other policy decides on the engine's situation)."""
         key = (st, attack.kind, attack.side, oi, policy, -1 if policy.stationary else a_index)
         nxt = self._cache.get(key)
         if nxt is None:
@@ -642,9 +419,8 @@ class FlightModel:
 
     @cached_property
     def kernel(self) -> Kernel:
-        """The model compiled to packed states (:mod:`shipcheck.kernel`), built on first use."""
-        from .kernel import Kernel
-
+        """The model's packed states and the engine's transitions (:mod:`shipcheck.kernel`), built on
+        first use."""
         return Kernel(self)
 
     # -- decisions for optimisation --------------------------------------------------------------

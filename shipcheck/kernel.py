@@ -1,16 +1,22 @@
-"""The flight model compiled to integers: packed states and the default policy's transitions.
+"""The exact engine's driver: flight states packed into ints, transitions worked out by the engine.
 
 A :class:`Kernel` is built once per :class:`~shipcheck.flight.FlightModel` (``model.kernel``). It
-packs a state ``(mask, charges, crew)`` into one int (the mask in the low bits, then a field per
-battery, then, when the crew is tracked, a flag bit and a field per crew tile), so states hash as
-ints; it looks up the tile a line meets first with a bit operation, and plays the default policy
-(contract §4) straight on packed states. Transitions are memoised per packed state: for each
-attack kind and side, the rolls of a state are grouped by their *effect* (which tiles they would
-damage from which side) before anything is played, so the rolls that miss, bounce off or hit the
-same tile cost one lookup.
+packs a state ``(mask, charges, crew)`` into one int (the layout of :mod:`shipcheck.engine.exact`:
+the mask in the low bits, then a field per battery and 3 bits per crew slot, each field within a
+word of 63 bits), so states hash as ints and the compiled pass (:func:`shipcheck.engine.exact.forward`)
+takes them as words. Every rule is the engine's (:mod:`shipcheck.engine`): what a roll reaches and
+what defends it (:func:`~shipcheck.engine.flight.situation_lines`), the default policy's defence and
+what it leaves open destroyed, the pieces that fall off and the crew that goes with them. The
+kernel memoises: for each attack kind and side, the rolls of a state are grouped by their *effect*
+(which tiles they would damage from which side) before anything is played, so the rolls that miss,
+bounce off or hit the same tile cost one lookup; a state's transitions are kept.
 
-:meth:`FlightModel.play <shipcheck.flight.FlightModel.play>` is the same policy played through
-:class:`~shipcheck.flight.Situation` objects: the tests hold the two to the same answers.
+The engine's functions are called compiled where the compiled engine is loaded in the process (a
+round was flown, or a large distribution went to the compiled pass), and as plain Python
+otherwise: the same rules either way, and a small question costs no numba start.
+
+The flight model has no cards, so no cyan Techie's free charge (the round's exact model,
+:mod:`shipcheck.round.exact`, counts him).
 """
 
 from __future__ import annotations
@@ -20,24 +26,28 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .cards import Attack
-    from .flight import FlightModel, State
+    from .flight import Decision, FlightModel, Outcome, Situation, State  # (types: flight imports kernel)
 
 SMALL, LARGE, LIGHT, HEAVY = "small-meteor", "large-meteor", "light-shot", "heavy-shot"
+#: a state's crew entry for a tile holding an alien (its colour is the tile's ``crew``). Not 1: a cabin
+#: an alien left may take woken sleepers, and one woken human must not read as an alien
+ALIEN = -1
 CREW_BITS = 3
 CREW_FIELD = (1 << CREW_BITS) - 1  # encodes ALIEN (-1); humans and sleepers 0..6 as themselves
+WORD_BITS = 63
 
 Effect = tuple[int, tuple[tuple[int, int], ...]]  # board side, ((line, tile hit), ...) of damaging hits
 
 
 class Live(NamedTuple):
-    """An attack as the Python pass reads it (:meth:`Kernel.live`)."""
+    """An attack as the forward pass reads it (:meth:`Kernel.live`)."""
 
-    none: int  # weight (of 36) of the rolls that can never reach a tile of this ship
-    rolls: tuple[Any, ...]  # the other rolls, flat or as in Kernel.plan (empty lines left out)
-    flat: bool  # each roll names one line: (weight, side, tolerance, tiles damaged, line, tiles of the line, lowest first)
-    seen: dict[int, tuple[tuple[Any, int], ...]]  # Kernel.effects by mask
     kind: str  # the attack's kind (Attack.kind formats a string at each call)
+    outs: tuple[tuple[int, int, int, tuple[int, ...]], ...]  # Kernel.outcomes
+    seen: dict[int, tuple[tuple[Any, int], ...]]  # Kernel.effects by mask
     memo: dict[int, tuple[tuple[int, int], ...]]  # Kernel.transitions by packed state
 
 
@@ -51,159 +61,154 @@ def bits(x: int) -> list[int]:
     return out
 
 
+#: (module, name, plain) -> the engine's function (:meth:`Kernel._fn`)
+_FUNCTIONS: dict[tuple[str, str, bool], Any] = {}
+
+
 class Kernel:
-    """Packed states and memoised default-policy transitions for one flight model."""
+    """Packed states and memoised transitions for one flight model, the rules the engine's."""
 
     def __init__(self, m: FlightModel) -> None:
+        from .engine.layout import SPEC, Description, SoloRules, V, geometry, ship_tables
+
         self.m = m
         n = m.n
-        tiles = m.tiles
-        w = m.ship.board.width
         self.n = n
-        self.full = full = m.full
-        # -- packing ------------------------------------------------------------------------------
-        off = n
+        self.full = m.full
+        self.desc = Description(m.ship, m)
+        S = ship_tables([self.desc], SoloRules("adjacent"))
+        S[0, V, SPEC] = -1  # the flight model has no cards: no Techie's free charge
+        self.S = S
+        # -- packing: fields within 63-bit words ----------------------------------------------------
+        at = n
+        self.btile = list(m.batteries)
         self.boff: list[int] = []
         self.bfield: list[int] = []
-        self.btile: list[int] = list(m.batteries)
-        p0 = full  # the launch state without a crew tuple
+        spec = []
         for k in m.batteries:
-            t = tiles[k]
-            charges = t.charges
-            width = max(1, max(t.capacity, charges).bit_length())
-            self.boff.append(off)
-            self.bfield.append(((1 << width) - 1) << off)
-            p0 |= charges << off
-            off += width
-        self.flag = off  # then the crew fields (coff)
+            t = m.tiles[k]
+            width = max(1, max(t.capacity, t.charges).bit_length())
+            if at % WORD_BITS + width > WORD_BITS:
+                at += WORD_BITS - at % WORD_BITS
+            self.boff.append(at)
+            self.bfield.append(((1 << width) - 1) << at)
+            spec += [at // WORD_BITS, at % WORD_BITS, width]
+            at += width
         self.charge_mask = sum(self.bfield)
+        self.crew_slots = tuple(sorted({*m.cabins, *m.stasis, *m.supports}))
+        self.coff: dict[int, int] = {}
+        for k in self.crew_slots:
+            if at % WORD_BITS + CREW_BITS > WORD_BITS:
+                at += WORD_BITS - at % WORD_BITS
+            self.coff[k] = at
+            spec += [k, at // WORD_BITS, at % WORD_BITS]
+            at += CREW_BITS
+        self.words = max(1, -(-at // WORD_BITS))
+        self.spec_list = [self.words, len(self.btile), len(self.crew_slots), *spec]
         self.bat_tiles = sum(1 << k for k in self.btile)
-        # -- geometry: one pass over the tiles ----------------------------------------------------
-        cols = [0] * w
-        rows: dict[int, int] = {}
-        plating = 0
-        c0 = c1 = c2 = c3 = 0  # tiles with a connector on each side
-        bit = 1
-        for t in tiles:
-            r, c = divmod(t.at, w)
-            cols[c] |= bit
-            rows[r] = rows.get(r, 0) | bit
-            e0, e1, e2, e3 = t.eff
-            if e0:
-                c0 |= bit
-            if e1:
-                c1 |= bit
-            if e2:
-                c2 |= bit
-            if e3:
-                c3 |= bit
-            if t.kind == "plating":
-                plating |= bit
-            bit <<= 1
-        # the same line tables from N and S (columns), from E and W (rows); nothing writes to them
-        by_col = {c: x for c, x in enumerate(cols) if x}
-        self.lines = {0: by_col, 1: rows, 2: by_col, 3: rows}
-        # from N (columns) and W (rows) the first tile is the lowest grid index, from S and E the highest
-        self.low_first = (True, False, False, True)
-        # tiles a hit damages (unless defended): a small meteor only on a connector, plating's smooth
-        # sides nothing
-        conn = (c0, c1, c2, c3)
-        plated = [plating & ~x for x in conn]
-        self.vuln: dict[tuple[str, int], int] = {}
-        for side in range(4):
-            self.vuln[(SMALL, side)] = conn[side]
-            for kind in (LARGE, LIGHT, HEAVY):
-                self.vuln[(kind, side)] = full & ~plated[side]
-        cover = [0, 0, 0, 0]
-        for s in m.shields:
-            for side in tiles[s].covers:
-                cover[side] |= 1 << s
-        self.cover = cover
-        self.booster_mask = m.boosters
-        self.boostable = sum(1 << s for s in m.shields if m.adj[s] & m.boosters)  # shields joined to a booster
+        # -- description the optimal policy reads ---------------------------------------------------
+        g = geometry(m)
+        self.geometry = g
+        self.cover = g.cover
+        self.booster_mask = g.booster_mask
+        self.boostable = g.boostable
         self.adj = m.adj
         self.multi = m.multi_hull
         self.group = m.group
+        groups = sorted(set(m.group))
+        self.group_mask = {h: sum(1 << k for k in range(n) if m.group[k] == h) for h in groups}
         if self.multi:
-            groups = sorted(set(m.group))
-            self.group_mask = {g: sum(1 << k for k in range(n) if m.group[k] == g) for g in groups}
             # batteries allowed to pay, per hull (None: any hull, on one-hull ships)
             self.pay: dict[int | None, tuple[int, ...]] = {
-                g: tuple(i for i, k in enumerate(m.batteries) if m.group[k] == g) for g in groups}
+                h: tuple(i for i, k in enumerate(m.batteries) if m.group[k] == h) for h in groups}
             self.pay[None] = ()
         else:
-            self.group_mask = {m.group[0]: full} if n else {}
             self.pay = {None: m.battery_range}
-        # cannons bearing on a large meteor: per (side, tolerance, line), free ones first, row-major
-        self._bearing: dict[tuple[int, int, int], tuple[tuple[int, bool], ...]] = {}
-        self._cannons = tuple((c, tiles[c].barrels, *divmod(tiles[c].at, w), m.free_cannon[c]) for c in m.cannons)
-        two = one = 0
-        for k in m.cabins:
-            h = tiles[k].humans
-            if h == 2:
-                two |= 1 << k
-            elif h == 1:
-                one |= 1 << k
-        self.two_humans = two
-        self.one_human = one
-        self.cabin_mask = m.cabin_mask
-        # the launch state, packed (see initial())
-        self._p0 = p0 if not (m.track_crew or m.dynamic_crew) else None
-        # -- memos --------------------------------------------------------------------------------
-        self._pieces: dict[int, list[int]] = {}
-        self._split: dict[int, int] = {}
-        # masks known to be a kept ship (one piece): results of splits, and the launch mask if whole
-        # (looked at when a cut first needs it: see _cut)
-        self._kept: set[int] = set()
-        self._launch_seen = False
+        self._p0 = self.pack(self.launch())
+        # -- memos ----------------------------------------------------------------------------------
+        self._live: dict[tuple[str, str], Live] = {}
         self._each: dict[tuple[str, str], dict[int, tuple[int, ...]]] = {}
-        self._outs: dict[str, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
-        self._plans: dict[Attack, Any] = {}
-        self._live: dict[Attack, Live] = {}
-        self._cuts: dict[tuple[int, int], int] = {}
+        self._eff: dict[tuple[int, str, int, tuple[int, ...]], Any] = {}
+        self._play: dict[tuple[int, Any, int], int] = {}
+        self._open: dict[tuple[Any, ...], int] = {}
+        self._destroy: dict[tuple[int, int], int] = {}
+
+    # -- the engine's functions, compiled where loaded, else plain ---------------------------------
+    @cached_property
+    def spec(self) -> np.ndarray:
+        import numpy as np
+
+        return np.asarray(self.spec_list, dtype=np.int64)
+
+    def _fn(self, module: str, name: str) -> Any:
+        from . import engine, jit
+
+        plain = not (jit.compiled_loaded() and engine.compiled_ready())
+        key = (module, name, plain)
+        fn = _FUNCTIONS.get(key)
+        if fn is None:  # looked up once per process (a lookup costs as much as a small call)
+            fn = _FUNCTIONS[key] = engine.function(module, name, plain=plain)
+        return fn
 
     @cached_property
-    def crew_slots(self) -> tuple[int, ...]:
-        """The tiles with a crew field in a packed state: cabins, stasis chambers and alien tiles, in
-        grid order (built when a state first carries a crew tuple)."""
-        return tuple(sorted({*self.m.cabins, *self.m.stasis, *self.m.supports}))
+    def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        import numpy as np
 
-    @cached_property
-    def coff(self) -> dict[int, int]:
-        """Per crew slot, the offset of its field (after the flag bit)."""
-        return {k: self.flag + 1 + i * CREW_BITS for i, k in enumerate(self.crew_slots)}
+        from .engine.layout import OFFS, TMP
 
-    @property
-    def compilable(self) -> bool:
-        """Whether :mod:`shipcheck.kernel_jit` can play this model's default policy: one hull, no
-        crew tuple, packed states below 2**62."""
-        return not self.multi and self.flag <= 62 and not self.initial() >> self.flag & 1
+        width = int(self.S[0, OFFS, 3])
+        return (np.zeros(self.words, dtype=np.int64), np.zeros(self.words, dtype=np.int64),
+                np.zeros(width, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(TMP, dtype=np.int64))
+
+    def to_words(self, p: int, out: np.ndarray) -> np.ndarray:
+        for j in range(self.words):
+            out[j] = p >> (WORD_BITS * j) & ((1 << WORD_BITS) - 1)
+        return out
+
+    def from_words(self, w: Sequence[int] | np.ndarray) -> int:
+        p = 0
+        for j, v in enumerate(w):
+            p |= int(v) << (WORD_BITS * j)
+        return p
+
+    # -- packing ---------------------------------------------------------------------------------
+    def launch(self) -> State:
+        """The launch state with its crew written out (the flight model leaves it implied when it
+        follows from the tiles aboard)."""
+        from .model import ALIENS
+
+        mask, charges, crew = self.m.initial()
+        if crew is None:
+            crew = tuple(ALIEN if t.crew in ALIENS else t.humans + t.sleepers for t in self.m.tiles)
+        return (mask, charges, crew)
 
     def initial(self) -> int:
         """:meth:`FlightModel.initial <shipcheck.flight.FlightModel.initial>`, packed."""
-        return self._p0 if self._p0 is not None else self.pack(self.m.initial())
+        return self._p0
 
-    # -- packing ---------------------------------------------------------------------------------
     def pack(self, st: State) -> int:
         mask, charges, crew = st
         p = mask
         for off, c in zip(self.boff, charges):
             p |= c << off
-        if crew is not None:
-            p |= 1 << self.flag
-            for k, off in self.coff.items():
-                c = crew[k]
-                p |= (CREW_FIELD if c < 0 else c) << off
+        if crew is None:
+            launch = self.launch()[2]
+            assert launch is not None
+            crew = tuple(c if mask >> k & 1 else 0 for k, c in enumerate(launch))
+        for k, off in self.coff.items():
+            c = crew[k]
+            p |= (CREW_FIELD if c < 0 else c) << off
         return p
 
     def unpack(self, p: int) -> State:
+        """The state of a packed key, with the crew written out only where the flight model tracks it
+        (where it does not, it follows from the tiles aboard: ``None``)."""
         mask = p & self.full
         charges = tuple((p & f) >> off for off, f in zip(self.boff, self.bfield))
-        return (mask, charges, self.crew_of(p))
+        crew = self.crew_of(p) if (self.m.track_crew or self.m.dynamic_crew) else None
+        return (mask, charges, crew)
 
-    def crew_of(self, p: int) -> tuple[int, ...] | None:
-        if not p >> self.flag & 1:
-            return None
+    def crew_of(self, p: int) -> tuple[int, ...]:
         crew = [0] * self.n
         for k, off in self.coff.items():
             c = p >> off & CREW_FIELD
@@ -211,105 +216,66 @@ class Kernel:
         return tuple(crew)
 
     def humans(self, p: int) -> int:
+        """Awake humans aboard (the cabins' crew fields)."""
         mask = p & self.full
-        if not p >> self.flag & 1:
-            return 2 * (mask & self.two_humans).bit_count() + (mask & self.one_human).bit_count()
         total = 0
-        for k in bits(mask & self.cabin_mask):
-            c = p >> self.coff[k] & CREW_FIELD
-            if c != CREW_FIELD:
-                total += c
+        for k in self.m.cabins:
+            if mask >> k & 1:
+                c = p >> self.coff[k] & CREW_FIELD
+                if c != CREW_FIELD:
+                    total += c
         return total
 
     # -- dice ------------------------------------------------------------------------------------
     def outcomes(self, attack: Attack) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
-        """Per outcome of ``attack``: (weight out of 36, board side, bearing tolerance, lines);
-        shared by every ship with the same board and front."""
-        b = self.m.ship.board
-        cache = b.__dict__.setdefault("_kernel_outcomes", {})
-        key = (int(self.m.ship.front_side), attack.side)
-        hit = cache.get(key)
+        """Per outcome of ``attack``: (weight out of 36, board side, bearing tolerance, lines)."""
+        from .engine.layout import outcome_table
+
+        return outcome_table(self.m, attack)
+
+    def _situation(self, mask: int, kind: str, side: int, lines: tuple[int, ...]) -> Any:
+        """The engine's situation of an attack down ``lines`` from ``side`` on ship ``mask``:
+        (damaging hits ((line, tile), ...), defending hull or None, shields, boosted shield)."""
+        key = (mask, kind, side, lines)
+        hit = self._eff.get(key)
         if hit is None:
-            outs, _ = self.m.outcomes(attack)
-            hit = cache[key] = tuple(
-                (o.prob.numerator * (36 // o.prob.denominator), o.side, 0 if o.direction == "front" else 1, o.lines)
-                for o in outs)
-        return hit  # type: ignore[no-any-return]
+            from .engine import layout as L
+
+            _, _, x, _, tmp = self._scratch
+            x[:] = 0
+            x[0] = mask
+            self._fn("flight", "situation_lines")(
+                self.S, 0, x, L.KINDS.index(kind), side, 0, len(lines), lines[0] if lines else 0,
+                lines[1] if len(lines) > 1 else -1, tmp)
+            hits = tuple((int(tmp[L.SIT + L.SIT_LINE + i]), int(tmp[L.SIT + L.SIT_HIT + i]))
+                         for i in range(len(lines)) if tmp[L.SIT + L.SIT_NEED + i])
+            h = int(tmp[L.SIT + L.SIT_HULL])
+            hull = sorted(set(self.group))[h] if self.multi and h >= 0 else None
+            hit = self._eff[key] = (hits, hull, int(tmp[L.SIT + L.SIT_SHIELDS]), bool(tmp[L.SIT + L.SIT_BOOSTED]))
+        return hit
 
     def effect(self, mask: int, kind: str, side: int, lines: tuple[int, ...]) -> Effect | None:
         """What a roll would damage if undefended, or None when it does nothing."""
-        vul = self.vuln[(kind, side)]
-        by_line = self.lines[side]
-        low = self.low_first[side]
-        hits = []
-        for line in lines:
-            lm = by_line.get(line, 0) & mask
-            if not lm:
-                continue
-            k = (lm & -lm).bit_length() - 1 if low else lm.bit_length() - 1
-            if vul >> k & 1:
-                hits.append((line, k))
-        return (side, tuple(hits)) if hits else None
+        hits = self._situation(mask, kind, side, lines)[0]
+        return (side, hits) if hits else None
 
     def bearing(self, side: int, tol: int, line: int) -> tuple[tuple[int, bool], ...]:
-        key = (side, tol, line)
-        hit = self._bearing.get(key)
-        if hit is None:
-            free: list[tuple[int, bool]] = []
-            paid: list[tuple[int, bool]] = []
-            for c, barrels, r, col, is_free in self._cannons:
-                if side in barrels and abs((col if side in (0, 2) else r) - line) <= tol:
-                    (free if is_free else paid).append((c, is_free))
-            hit = self._bearing[key] = tuple(free + paid)
-        return hit
+        return self.geometry.bearing(side, tol, line)
+
+    def defence(self, mask: int, kind: str, eff: Effect) -> tuple[int | None, int, bool]:
+        """Against ``eff`` (an attack of ``kind``): the hull that defends (None on a one-hull ship,
+        or when the hits are in two hulls), the shields aboard covering its side, and whether one
+        of them is boosted (the engine's situation)."""
+        side, hits = eff
+        _, hull, shields, boosted = self._situation(mask, kind, side, tuple(line for line, _ in hits))
+        return hull, shields, boosted
 
     # -- transitions ----------------------------------------------------------------------------
-    def plan(self, attack: Attack) -> tuple[tuple[int, int, int, int, tuple[tuple[int, int, bool], ...]], ...]:
-        """Per outcome of ``attack``: (weight out of 36, board side, bearing tolerance (large meteors
-        only, else 0), tiles a hit on that side damages, ((line, tiles of the line, lowest first), ...))."""
-        hit = self._plans.get(attack)
-        if hit is None:
-            kind = attack.kind
-            hit = self._plans[attack] = tuple(
-                (w, side, tol if kind == LARGE else 0, self.vuln[(kind, side)],
-                 tuple((line, self.lines[side].get(line, 0), self.low_first[side]) for line in lines))
-                for w, side, tol, lines in self.outcomes(attack))
-        return hit
-
     def live(self, attack: Attack) -> Live:
-        """:meth:`plan` as :meth:`effects` reads it (see :class:`Live`), with the memos of the
-        attack: one lookup an attack in the forward pass."""
-        hit = self._live.get(attack)
+        key = (attack.kind, attack.side)
+        hit = self._live.get(key)
         if hit is None:
-            kind = attack.kind  # a property that formats a string: read once
-            large = kind == LARGE
-            dead = 0
-            rolls: list[Any] = []
-            flat = True
-            last = -1
-            for w, side, tol, lines in self.outcomes(attack):
-                if side != last:  # the rolls of an attack mostly come from one side
-                    last, by_line, low, vul = side, self.lines[side], self.low_first[side], self.vuln[(kind, side)]
-                t = tol if large else 0
-                if len(lines) == 1:  # most rolls: spare the generator
-                    line = lines[0]
-                    lm = by_line.get(line, 0)
-                    if not lm:
-                        dead += w
-                    elif flat:
-                        rolls.append((w, side, t, vul, line, lm, low))
-                    else:
-                        rolls.append((w, side, t, vul, ((line, lm, low),)))
-                    continue
-                specs = tuple((line, lm, low) for line in lines if (lm := by_line.get(line, 0)))
-                if not specs:
-                    dead += w
-                    continue
-                if flat:  # the first roll naming several lines: the general form from here on
-                    rolls = [(w_, s_, t_, v_, ((ln, lm_, lo),)) for w_, s_, t_, v_, ln, lm_, lo in rolls]
-                    flat = False
-                rolls.append((w, side, t, vul, specs))
-            hit = self._live[attack] = Live(dead, tuple(rolls), flat, {}, kind, {})
+            hit = self._live[key] = Live(attack.kind, self.outcomes(attack), {}, {})
         return hit
 
     def memo(self, attack: Attack) -> dict[int, tuple[tuple[int, int], ...]]:
@@ -333,47 +299,26 @@ class Kernel:
         return tuple(nxt.items())
 
     def effects(self, mask: int, live: Live, *, memo: bool = True) -> tuple[tuple[Any, int], ...]:
-        """The rolls of an attack (its :meth:`live` plan) grouped by effect on ship ``mask``:
-        (((side, hits), tolerance) or None for no damage, total weight), memoised by mask (states
-        that differ in charges share it). Flat rolls are not merged: should two name the same
-        line, their effect comes twice and callers add the weights."""
-        none, rolls, flat, seen, _, _ = live
-        hit = seen.get(mask)
+        """The rolls of an attack grouped by effect on ship ``mask``: (((side, hits), tolerance) or
+        None for no damage, total weight), memoised by mask (states that differ in charges share it)."""
+        hit = live.seen.get(mask)
         if hit is not None:
             return hit
-        if flat:
-            out: list[tuple[Any, int]] = []
-            for w, side, tol, vul, line, lm, low in rolls:
-                x = lm & mask
-                if x:
-                    k = (x & -x).bit_length() - 1 if low else x.bit_length() - 1
-                    if vul >> k & 1:
-                        out.append((((side, ((line, k),)), tol), w))
-                        continue
+        large = live.kind == LARGE
+        groups: dict[Any, int] = {}
+        none = 0
+        for w, side, tol, lines in live.outs:
+            eff = self.effect(mask, live.kind, side, lines) if lines else None
+            if eff is None:
                 none += w
-            if none:
-                out.append((None, none))
-            hit = tuple(out)
-        else:
-            groups: dict[Any, int] = {}
-            for w, side, tol, vul, specs in rolls:
-                hits: tuple[tuple[int, int], ...] = ()
-                for line, lm, low in specs:
-                    x = lm & mask
-                    if x:
-                        k = (x & -x).bit_length() - 1 if low else x.bit_length() - 1
-                        if vul >> k & 1:
-                            hits += ((line, k),)
-                if hits:
-                    g = ((side, hits), tol)
-                    groups[g] = groups.get(g, 0) + w
-                else:
-                    none += w
-            if none:
-                groups[None] = none
-            hit = tuple(groups.items())
+                continue
+            g = (eff, tol if large else 0)
+            groups[g] = groups.get(g, 0) + w
+        if none:
+            groups[None] = none
+        hit = tuple(groups.items())
         if memo:
-            seen[mask] = hit
+            live.seen[mask] = hit
         return hit
 
     def each(self, p: int, attack: Attack) -> tuple[int, ...]:
@@ -387,216 +332,187 @@ class Kernel:
             return hit
         kind = attack.kind
         mask = p & self.full
-        seen: dict[Any, int] = {}
+        large = kind == LARGE
         out = []
         for _, side, tol, lines in self.outcomes(attack):
             eff = self.effect(mask, kind, side, lines) if lines else None
-            if eff is None:
-                out.append(p)
-                continue
-            k = (eff, tol)
-            q = seen.get(k)
-            if q is None:
-                q = seen[k] = self.play(p, kind, eff, tol)
-            out.append(q)
+            out.append(p if eff is None else self.play(p, kind, eff, tol if large else 0))
         res = memo[p] = tuple(out)
         return res
 
-    def _draw(self, p: int, allowed: Sequence[int]) -> int:
-        """Index of the first battery in ``allowed`` with a charge in ``p``, or -1."""
-        for b in allowed:
-            if p & self.bfield[b]:
-                return b
-        return -1
-
-    def shields_for(self, mask: int, eff: Effect) -> tuple[int | None, int]:
-        """The hull that defends against ``eff`` (None on a one-hull ship, or when the hits are in two
-        hulls) and the shields aboard covering its side. On several hulls a shield protects only
-        its own (rules §8.5, §11.4): hits in two hulls get none."""
-        side, hits = eff
-        if not self.multi:
-            return None, self.cover[side] & mask
-        gs = {self.group[k] for _, k in hits}
-        if len(gs) != 1:
-            return None, 0
-        hull = gs.pop()
-        return hull, self.cover[side] & self.group_mask[hull] & mask
-
-    def boosted(self, mask: int, shields: int) -> bool:
-        """Whether one of ``shields`` is joined to a shield booster aboard."""
-        return bool(shields & self.boostable) and any(
-            self.adj[s] & self.booster_mask & mask for s in bits(shields & self.boostable))
-
     def play(self, p: int, kind: str, eff: Effect, tol: int) -> int:
-        """Contract §4's decision against a damaging roll, applied to packed state ``p``."""
-        side, hits = eff
-        mask = p & self.full
-        if self.multi:
-            hull, shields = self.shields_for(mask, eff)
-        else:  # shields_for, spared a call
-            hull, shields = None, self.cover[side] & mask
-        destroyed = 0
-        if kind == SMALL or kind == LIGHT:
-            if shields:
-                b = self._draw(p, self.pay[hull])
-                if b >= 0:
-                    return p - (1 << self.boff[b])
-            for _, k in hits:
-                destroyed |= 1 << k
-        else:
-            used = 0
-            open_hits = 0
-            if kind == LARGE:
-                for line, k in hits:
-                    shot = False
-                    for c, free in self.bearing(side, tol, line):
-                        if used >> c & 1 or not mask >> c & 1:
-                            continue
-                        if free:
-                            shot = True
-                            break
-                        b = self._draw(p, self.pay[self.group[c]] if self.multi else self.pay[None])
-                        if b >= 0:
-                            p -= 1 << self.boff[b]
-                            shot = True
-                            break
-                    if shot:
-                        used |= 1 << c
-                    else:
-                        open_hits |= 1 << k
+        """Contract §4's decision against a damaging roll (the engine's default policy), applied to
+        packed state ``p``: the next packed state."""
+        key = (p, (kind, eff), tol)
+        hit = self._play.get(key)
+        if hit is None:
+            from .engine.layout import KINDS
+
+            a, b, x, buf, tmp = self._scratch
+            side, hits = eff
+            lines = [line for line, _ in hits]
+            self._fn("exact", "play_lines")(self.S, self.spec, self.to_words(p, a), KINDS.index(kind), side, tol,
+                                            len(lines), lines[0], lines[1] if len(lines) > 1 else -1, b, x, buf,
+                                            tmp)
+            hit = self._play[key] = self.from_words(b)
+        return hit
+
+    def left_open(self, p: int, kind: str, eff: Effect, tol: int, shield: bool, boosted: bool,
+                  cannons: tuple[int, ...]) -> int:
+        """The tiles (a bit each) a decision against a damaging roll leaves to be destroyed on packed
+        state ``p`` (``cannons``: per line of ``eff``, the tile fired or -1): the engine's own rule
+        of what each defence stops (:func:`shipcheck.engine.flight.left_open`), so a policy that
+        weighs decisions (``optimal``) weighs them by the one home of the rule. It depends on the
+        tiles aboard only, and is kept per those."""
+        key = (p & self.full, kind, eff, tol, shield, boosted, cannons)
+        hit = self._open.get(key)
+        if hit is None:
+            from .engine.layout import KINDS
+
+            a, _, x, _, tmp = self._scratch
+            side, hits = eff
+            lines = [line for line, _ in hits]
+            write_decision(_Choice(shield, boosted, cannons, ()), len(lines), tmp)
+            hit = self._open[key] = int(self._fn("exact", "left_open_key")(
+                self.S, self.spec, self.to_words(p, a), KINDS.index(kind), side, tol, len(lines), lines[0],
+                lines[1] if len(lines) > 1 else -1, x, tmp))
+        return hit
+
+    def destroy(self, p: int, destroyed: int, *, memo: bool = True) -> int:
+        """Packed state ``p`` after the tiles in ``destroyed`` are destroyed (splits, crew, waking);
+        kept for the next call unless ``memo`` is false."""
+        key = (p, destroyed)
+        hit = self._destroy.get(key)
+        if hit is None:
+            a, b, x, buf, _ = self._scratch
+            self._fn("exact", "destroy_key")(self.S, self.spec, self.to_words(p, a), destroyed, b, x, buf)
+            hit = self.from_words(b)
+            if memo:
+                self._destroy[key] = hit
+        return hit
+
+    def wake(self, mask: int, crew: tuple[int, ...]) -> tuple[int, ...]:
+        """The crew once sleepers wake after a crew loss (:func:`shipcheck.engine.crew.wake`)."""
+        a, b, x, _, _ = self._scratch
+        p = self.pack((mask, (0,) * len(self.btile), crew))
+        self._fn("exact", "wake_key")(self.S, self.spec, self.to_words(p, a), b, x)
+        return self.crew_of(self.from_words(b))
+
+    # -- a policy's decision, and the compiled pass ------------------------------------------------
+    def situation(self, st: State, kind: str, o: Outcome) -> tuple[Any, ...]:
+        """The engine's situation of outcome ``o`` of an attack of ``kind`` on state ``st``, as the
+        fields of a :class:`~shipcheck.flight.Situation` after (state, attack index, kind, outcome):
+        hits, needs, shields, boosted, bearing, hull."""
+        from .engine import layout as L
+
+        a, _, x, _, tmp = self._scratch
+        tol = 0 if o.direction == "front" else 1
+        lines = o.lines
+        self._fn("exact", "situation_of")(self.S, self.spec, self.to_words(self.pack(st), a), L.KINDS.index(kind),
+                                          o.side, tol, len(lines), lines[0] if lines else 0,
+                                          lines[1] if len(lines) > 1 else -1, x, tmp)
+        nl = len(lines)
+        hits = tuple(int(tmp[L.SIT + L.SIT_HIT + i]) for i in range(nl))
+        needs = tuple(bool(tmp[L.SIT + L.SIT_NEED + i]) for i in range(nl))
+        mask = st[0]
+        bearing: list[tuple[int, ...]] = []
+        for i, line in enumerate(lines):
+            if kind != LARGE or hits[i] < 0:
+                bearing.append(())
             else:
-                for _, k in hits:
-                    open_hits |= 1 << k
-            if open_hits and self.boosted(mask, shields):
-                allowed = self.pay[hull]
-                b1 = self._draw(p, allowed)
-                if b1 >= 0:
-                    q = p - (1 << self.boff[b1])
-                    b2 = self._draw(q, allowed)
-                    if b2 >= 0:
-                        p = q - (1 << self.boff[b2])
-                        open_hits = 0
-            destroyed = open_hits
-        if not destroyed:
-            return p
-        return self.destroy(p, destroyed)
+                bearing.append(tuple(c for c, _ in self.bearing(o.side, tol, line) if mask >> c & 1))
+        h = int(tmp[L.SIT + L.SIT_HULL])
+        hull = sorted(set(self.group))[h] if self.multi and h >= 0 else None
+        return (hits, needs, bool(tmp[L.SIT + L.SIT_SHIELDS]), bool(tmp[L.SIT + L.SIT_BOOSTED]), tuple(bearing), hull)
 
-    def destroy(self, p: int, destroyed: int) -> int:
-        """Packed state ``p`` after the tiles in ``destroyed`` are destroyed (splits, crew, waking)."""
-        mask = p & self.full
-        if not p >> self.flag & 1:
-            new = self._cuts.get((mask, destroyed))
-            if new is None:
-                new = self.cut(mask, destroyed)
-            q = p ^ mask ^ new
-            left = mask & ~new & self.bat_tiles
-            if left:
-                for b, k in enumerate(self.btile):
-                    if left >> k & 1:
-                        q &= ~self.bfield[b]
-            return q
-        crew = self.crew_of(p)
-        assert crew is not None
-        new = self.m.split(mask & ~destroyed, crew)
-        crew = self.m.after_loss(mask, new, crew)
-        left = mask & ~new
-        q = (p & ~self.full) | new
-        if left & self.bat_tiles:
-            for b, k in enumerate(self.btile):
-                if left >> k & 1:
-                    q &= ~self.bfield[b]
-        if crew is not None:
-            for k, off in self.coff.items():
-                q &= ~(CREW_FIELD << off)
-                c = crew[k]
-                q |= (CREW_FIELD if c < 0 else c) << off
-        return q
+    def default_decision(self, sit: Situation) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
+        """Contract §4's decision for ``sit``, as the engine takes it
+        (:func:`shipcheck.engine.flight.decide_default`): shield, boosted, a cannon per line of the
+        outcome (-1: none), the batteries drawn from."""
+        from .engine import layout as L
 
-    def split(self, mask: int) -> int:
-        """:meth:`FlightModel.split` for a state without a crew tuple, memoised by mask."""
-        hit = self._split.get(mask)
-        if hit is None:
-            hit = self._split[mask] = self.m.split(mask, None)
-            self._kept.add(hit)
-        return hit
+        a, _, x, _, tmp = self._scratch
+        o = sit.outcome
+        lines = o.lines
+        self._fn("exact", "default_of")(self.S, self.spec, self.to_words(self.pack(sit.state), a),
+                                        L.KINDS.index(sit.kind), o.side, 0 if o.direction == "front" else 1,
+                                        len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
+                                        x, tmp)
+        base = L.DEC
+        cannons = tuple(int(tmp[base + L.DEC_CANNON + i]) for i in range(len(lines)))
+        draws = tuple(int(tmp[base + L.DEC_DRAW + i]) for i in range(int(tmp[base + L.DEC_NDRAW])))
+        return bool(tmp[base + L.DEC_SHIELD]), bool(tmp[base + L.DEC_BOOSTED]), cannons, draws
 
-    def cut(self, mask: int, destroyed: int, *, memo: bool = True) -> int:
-        """The kept ship once ``destroyed`` is taken from ``mask`` (no crew tuple), memoised.
+    def apply(self, sit: Situation, d: Decision) -> State:
+        """The state after a roll, given the player's decision, checked against the rules (a
+        ValueError for one the rules do not allow)."""
+        from .engine import layout as L
 
-        When ``mask`` is a kept ship (one piece) and one tile goes, the pieces left are those of the
-        tile's neighbours: a search from each neighbour not yet reached finds them, and stops as
-        soon as all neighbours are met (then nothing fell off)."""
-        if not memo:
-            return self._cut(mask, destroyed)
-        key = (mask, destroyed)
-        hit = self._cuts.get(key)
-        if hit is None:
-            hit = self._cuts[key] = self._cut(mask, destroyed)
-            self._kept.add(hit)
-        return hit
+        a, b, x, buf, tmp = self._scratch
+        o = sit.outcome
+        lines = o.lines
+        write_decision(d, len(lines), tmp)
+        self._fn("exact", "decide_key")(self.S, self.spec, self.to_words(self.pack(sit.state), a),
+                                        L.KINDS.index(sit.kind), o.side, 0 if o.direction == "front" else 1,
+                                        len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
+                                        b, x, buf, tmp)
+        return self.unpack(self.from_words(b))
 
-    def _whole_launch(self, mask: int) -> bool:
-        """Whether ``mask`` is the launch mask and that is one piece (then it joins ``_kept``);
-        looked at once, when a cut first needs it."""
-        if mask != self.full or self._launch_seen:
-            return False
-        self._launch_seen = True
-        if len(self.m.pieces(mask)) > 1:
-            return False
-        self._kept.add(mask)
-        return True
+    def forward_compiled(self, attacks: Sequence[Attack], dist: dict[int, int]) -> tuple[dict[int, int], int]:
+        """``dist`` (packed state -> weight) after ``attacks`` under the default policy on the
+        compiled engine (numba is started), and the states expanded; the caller keeps the weights
+        within int64 (36**12 < 2**63)."""
+        import numpy as np
 
-    def _cut(self, mask: int, destroyed: int) -> int:
-        rest = mask & ~destroyed
-        if destroyed & (destroyed - 1) or self.multi or (mask not in self._kept and not self._whole_launch(mask)):
-            return self.split(rest)
-        adj = self.adj
-        nb = adj[destroyed.bit_length() - 1] & rest
-        if nb & (nb - 1) == 0:
-            return rest
-        # grow a search from every neighbour in lockstep, merging searches that meet: the small
-        # pieces finish first, and once one search alone is still growing its piece is the rest
-        comps: list[list[int]] = []
-        while nb:
-            b = nb & -nb
-            comps.append([b, b])
-            nb ^= b
-        while True:
-            growing = [c for c in comps if c[1]]
-            if len(growing) <= 1:
-                break
-            for c in growing:
-                nxt = 0
-                f = c[1]
-                while f:
-                    b = f & -f
-                    nxt |= adj[b.bit_length() - 1]
-                    f ^= b
-                nxt &= rest & ~c[0]
-                c[0] |= nxt
-                c[1] = nxt
-            merged: list[list[int]] = []
-            for c in comps:
-                for d in merged:
-                    if d[0] & c[0]:
-                        d[0] |= c[0]
-                        d[1] |= c[1]
-                        break
-                else:
-                    merged.append(c)
-            comps = merged
-            if len(comps) == 1:
-                return rest
-        if len(comps) == 1:
-            return rest
-        done = 0
-        for c in comps:
-            if not c[1]:
-                done |= c[0]
-        pieces = [c[0] for c in comps if not c[1]]
-        if done != rest:
-            pieces.append(rest & ~done)
-        # contract §4: the most humans, then the most components, then the first square
-        h2, h1 = self.two_humans, self.one_human
-        return min(pieces, key=lambda q: (-2 * (q & h2).bit_count() - (q & h1).bit_count(), -q.bit_count(),
-                                          (q & -q).bit_length()))
+        from .engine import layout as L
+
+        nout = np.zeros(4, dtype=np.int64)
+        count = np.zeros((4, 36), dtype=np.int64)
+        rep = np.zeros((4, 36), dtype=np.int64)
+        for d in range(4):
+            cells = self.S[0, L.OCELL + d, :36]
+            nout[d] = int(cells.max()) + 1
+            for r in range(35, -1, -1):
+                count[d, cells[r]] += 1
+                rep[d, cells[r]] = r
+        kinds = np.array([L.KINDS.index(a.kind) for a in attacks], dtype=np.int64)
+        dirs = np.array([L.DIRECTIONS.index(a.side) for a in attacks], dtype=np.int64)
+        keys = np.zeros((len(dist), self.words), dtype=np.int64)
+        for i, p in enumerate(dist):
+            self.to_words(p, keys[i])
+        weights = np.fromiter(dist.values(), dtype=np.int64, count=len(dist))
+        keys, weights, expanded = self._fn_compiled("exact", "forward")(
+            self.S, self.spec, keys, weights, kinds, dirs, nout, count, rep)
+        return {self.from_words(k): int(w) for k, w in zip(keys.tolist(), weights.tolist())}, int(expanded)
+
+    def _fn_compiled(self, module: str, name: str) -> Any:
+        from . import engine
+
+        return engine.function(module, name, plain=False)
+
+
+class _Choice(NamedTuple):
+    """A decision's fields, as :class:`~shipcheck.flight.Decision` holds them."""
+
+    shield: bool
+    boosted: bool
+    cannons: tuple[int, ...]
+    draws: tuple[int, ...]
+
+
+def write_decision(dec: Decision | _Choice, lines: int, tmp: np.ndarray) -> None:
+    """A :class:`~shipcheck.flight.Decision` in the engine's layout (``tmp[DEC + ...]``): shield,
+    boosted shield, a cannon per line (-1: none), the batteries drawn from."""
+    from .engine import layout as L
+
+    if len(dec.draws) > L.DEC_DRAWS:
+        raise ValueError(f"a decision draws {len(dec.draws)} charges (at most {L.DEC_DRAWS})")
+    base = L.DEC
+    tmp[base + L.DEC_SHIELD] = int(bool(dec.shield))
+    tmp[base + L.DEC_BOOSTED] = int(bool(dec.boosted))
+    cannons = list(dec.cannons)[:2] + [-1] * 2
+    tmp[base + L.DEC_CANNON] = int(cannons[0])
+    tmp[base + L.DEC_CANNON + 1] = int(cannons[1])
+    tmp[base + L.DEC_NDRAW] = len(dec.draws)
+    for i, b in enumerate(dec.draws):
+        tmp[base + L.DEC_DRAW + i] = int(b)

@@ -225,6 +225,10 @@ class AsideTile:
     attrs: tuple[tuple[str, Any], ...] = ()
     id: str | None = None
 
+    def placed(self, at: Any = 0, rot: int = 0) -> Tile:
+        """This component as a tile placed on square ``at`` turned ``rot`` quarter turns."""
+        return Tile(at=at, kind=self.kind, sides=self.sides, rot=rot, attrs=self.attrs, id=self.id)
+
 
 @dataclass(frozen=True, eq=True, repr=False)
 class Ship:

@@ -29,7 +29,6 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -52,11 +51,11 @@ from .parallel import (
     seed_of,
     worker_payload,
 )
+from .tally import Z95, sums_mean_ci, sums_mean_se
 
 __all__ = ["SimulationResult", "RunsNotKept", "simulate", "simulate_naive", "mean_ci", "mean_se", "sums_mean_ci",
            "sums_mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
 
-Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 MASK_LIMIT_BYTES = 200_000_000  # keep per-run final masks only below this size (runs x tiles bytes)
 RUN_BYTES = 10  # memory per run kept (keep_runs=True): survived, lost, mask row index, copies
 CHUNK_RUN_BYTES = 64  # memory per run of a chunk in flight: state ids, dice, keys, lookups, inverse
@@ -77,20 +76,6 @@ def mean_se(a: Any) -> float:
 def mean_ci(a: Any) -> tuple[float, tuple[float, float]]:
     """The mean of ``a`` and its 95 % normal interval, mean +- 1.96 standard errors (:func:`mean_se`)."""
     return _normal_ci(float(np.mean(a, dtype=np.float64)), mean_se(a))
-
-
-def sums_mean_se(n: int, total: int, total_sq: int) -> float:
-    """:func:`mean_se` of ``n`` whole numbers known by their sum and the sum of their squares (what
-    a summary streamed chunk by chunk keeps): the sample variance is worked out exactly before its
-    square root, so it is the correctly rounded value that :func:`mean_se` approximates."""
-    if n < 2:
-        return 0.0
-    return math.sqrt(Fraction(n * total_sq - total * total, n * (n - 1))) / math.sqrt(n)
-
-
-def sums_mean_ci(n: int, total: int, total_sq: int) -> tuple[float, tuple[float, float]]:
-    """:func:`mean_ci` of ``n`` whole numbers known by their sum and the sum of their squares."""
-    return _normal_ci(total / n, sums_mean_se(n, total, total_sq))
 
 
 def _normal_ci(m: float, se: float) -> tuple[float, tuple[float, float]]:

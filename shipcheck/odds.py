@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -250,7 +249,7 @@ COMPILED_LOADED_FROM = 500
 def _engine(k: Kernel, engine: str | None) -> str:
     """``"python"``, ``"compiled"`` (forced) or ``"auto"`` for this model."""
     choice = (engine or os.environ.get(ENGINE_ENV, "") or "auto").strip().lower()
-    if choice == "python" or not k.compilable:
+    if choice == "python":
         return "python"
     return "compiled" if choice == "compiled" else "auto"
 
@@ -259,8 +258,9 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
                      ) -> tuple[dict[int, int], int]:
     """The default policy's final weights (over 36^attacks) and the states expanded.
 
-    Large distributions go to :mod:`shipcheck.kernel_jit` (the same transitions compiled), for as
-    many attacks as int64 weights allow; ``engine`` (or :data:`ENGINE_ENV`) forces one engine.
+    Large distributions go to the engine's compiled pass (:func:`shipcheck.engine.exact.forward`:
+    the same rules, compiled), for as many attacks as int64 weights allow; ``engine`` (or
+    :data:`ENGINE_ENV`) forces one engine.
     """
     dist = {k.initial(): 1}
     expanded = 0
@@ -270,14 +270,13 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
         if mode != "python" and i < COMPILED_ATTACKS:
             stop = min(len(atk), COMPILED_ATTACKS)
             work = len(dist) * (stop - i)
-            loaded = "shipcheck.kernel_jit" in sys.modules
-            if mode == "compiled" or work >= (COMPILED_LOADED_FROM if loaded else COMPILED_FROM):
-                try:
-                    from . import kernel_jit
-                except ImportError:  # numba missing or broken: the Python kernel gives the same answer
+            from . import jit
+
+            if mode == "compiled" or work >= (COMPILED_LOADED_FROM if jit.compiled_loaded() else COMPILED_FROM):
+                if not jit.compiled():  # numba missing, off or broken: the Python driver gives the same answer
                     mode = "python"
                 else:
-                    dist, e = kernel_jit.forward(k, atk[i:stop], dist)
+                    dist, e = k.forward_compiled(atk[i:stop], dist)
                     expanded += e
                     i = stop
                     continue
@@ -341,7 +340,7 @@ class OptimalPolicy(Policy):
       decision charges are worth nothing: on the last attack all batteries of a hull are one group.
 
     ``states`` counts the (attack, state) values worked out; the tests compare the optimum with the
-    unreduced search (:class:`shipcheck._reference.UnreducedOptimal`) on small ships.
+    unreduced search (``UnreducedOptimal`` in ``tests/oracle/reference.py``) on small ships.
     """
 
     name = "optimal"
@@ -395,8 +394,7 @@ class OptimalPolicy(Policy):
         """Bitsets (over the hits of ``eff``) of hits some defence might spare, charges ignored."""
         k = self.k
         side, hits = eff
-        _, shields = k.shields_for(mask, eff)
-        boosted = k.boosted(mask, shields)
+        _, shields, boosted = k.defence(mask, kind, eff)
         n = len(hits)
         every = (1 << n) - 1
         if kind in (SMALL, LIGHT):
@@ -561,27 +559,20 @@ class OptimalPolicy(Policy):
         n = len(self.attacks)
         surv = neg = 0
         live = k.live(self.attacks[ai])
-        last = ai + 1 == n and not x >> k.flag & 1
+        last = ai + 1 == n
         mask = x & k.full
         for g, w in k.effects(mask, live, memo=not last):
+            q = x
+            if g is not None:
+                destroyed = 0
+                for _, t in g[0][1]:
+                    destroyed |= 1 << t
+                q = k.destroy(x, destroyed, memo=not last)
             if last:
                 # the last attack: only whether a human is left and how many tiles are, matter
-                kept = mask
-                if g is not None:
-                    destroyed = 0
-                    for _, t in g[0][1]:
-                        destroyed |= 1 << t
-                    kept = k.cut(mask, destroyed, memo=False)
-                s = 1 if 2 * (kept & k.two_humans).bit_count() + (kept & k.one_human).bit_count() else 0
-                lo = kept.bit_count() - k.n
+                s, lo = (1 if k.humans(q) else 0), (q & k.full).bit_count() - k.n
             else:
-                q = x
-                if g is not None:
-                    destroyed = 0
-                    for _, t in g[0][1]:
-                        destroyed |= 1 << t
-                    q = k.destroy(x, destroyed)
-                s, lo = self._v(n, q) if ai + 1 == n else self._tail_value(ai + 1, q)
+                s, lo = self._tail_value(ai + 1, q)
             surv += w * s
             neg += w * lo
         v = self._value[key] = (surv, neg)
@@ -621,8 +612,7 @@ class OptimalPolicy(Policy):
         assert self._prefer is not None
         side, hits = eff
         mask = p & k.full
-        hull, shields = k.shields_for(mask, eff)
-        boosted_ok = k.boosted(mask, shields)
+        hull, shields, boosted_ok = k.defence(mask, kind, eff)
         charges = [(p & f) >> o for f, o in zip(k.bfield, k.boff)]
         total = sum(charges)
         ship_pay = k.pay[hull]
@@ -643,11 +633,8 @@ class OptimalPolicy(Policy):
                                                          k.m.free_cannon):
             if len(purposes) > total:
                 continue
-            destroyed = 0
-            if not boosted and not shield:
-                for (_, t), c in zip(hits, combo):
-                    if c < 0:
-                        destroyed |= 1 << t
+            # what the defence leaves open: the engine's rule, not a copy of it
+            destroyed = k.left_open(p, kind, eff, tol, shield, boosted, tuple(combo))
             cannons = tuple((line, c) for (line, _), c in zip(hits, combo) if c >= 0)
             for draws in _payments(charges, purposes, prefer):
                 q = p

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .model import Ship, Tile
 from .topology import DIE_CHARS, HULL_CHARS, Board, Label
+
+if TYPE_CHECKING:  # render draws the ship model's objects; it never builds one (model imports render)
+    from .model import Ship, Tile
 
 CELL_W = 7
 CELL_H = 3
@@ -413,7 +415,7 @@ def render_ship(ship: Ship, *, marks: dict[int, str] | None = None, color: bool 
 
 def render_tiles(entry: Any, *, color: bool = True) -> Styled:
     """A catalogue tile (kind, sides and attributes) drawn in its four rotations, side by side."""
-    blocks = [_tile_block(Tile(at=0, kind=entry.kind, sides=entry.sides, rot=k, attrs=entry.attrs)) for k in range(4)]
+    blocks = [_tile_block(entry.placed(rot=k)) for k in range(4)]
     out = Styled()
 
     def add(text: str, style: str = "") -> None:

@@ -1,10 +1,12 @@
-"""The integer kernel and the reduced optimal search against the implementations they replace.
+"""The exact odds (on the engine's rules) and the reduced optimal search against the oracle.
 
-:mod:`shipcheck._reference` keeps the exact engine as it was: a Fraction forward pass whose rolls
-are played through Situation, the policy's ``decide`` and ``apply``, and the optimal policy's
-search over every decision and every way of paying for it. On random small ships (crew, aliens,
-stasis chambers, shields, boosters, charged cannons, several batteries; one hull and two) the new
-engine must give the same distribution fraction for fraction, and the same optimum.
+:mod:`oracle.reference` keeps the exact engine as it was: a Fraction forward pass whose rolls are
+played through Situation, the policy's ``decide`` and ``apply`` of the oracle's flight model
+(:mod:`oracle.flight`, the rules of flight written out in plain Python, apart from the engine), and
+the optimal policy's search over every decision and every way of paying for it. On random small
+ships (crew, aliens, stasis chambers, shields, boosters, charged cannons, several batteries; one
+hull and two) the package must give the same distribution fraction for fraction, and the same
+optimum.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from fractions import Fraction as F
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle.flight import DEFAULT_POLICY as ORACLE_DEFAULT
+from oracle.flight import FlightModel as OracleModel
+from oracle.reference import UnreducedOptimal, forward_fractions
 from shipbuild import PILOT, ship, tile
 
-from shipcheck._reference import UnreducedOptimal, forward_fractions
 from shipcheck.cards import find_card
 from shipcheck.flight import DEFAULT_POLICY, FlightModel
 from shipcheck.odds import OptimalPolicy, odds
@@ -59,9 +63,12 @@ def tiles_on(draw: st.DrawFn, squares: list[tuple[int, int]], max_size: int) -> 
 
 def _same(s: object, attacks: list[str]) -> None:
     r = odds(s, attacks)  # type: ignore[arg-type]
-    ref, expanded = forward_fractions(FlightModel(s), [r.attacks[i] for i in range(len(attacks))])  # type: ignore[arg-type]
+    atk = [r.attacks[i] for i in range(len(attacks))]
+    ref, expanded = forward_fractions(OracleModel(s), atk)  # type: ignore[arg-type]
     assert r.distribution == ref
     assert r.states_expanded == expanded
+    # the package's flight model plays a roll at a time on the engine: the same
+    assert forward_fractions(FlightModel(s), atk, DEFAULT_POLICY)[0] == ref  # type: ignore[arg-type]
     assert sum(r.distribution.values()) == 1
 
 
@@ -98,7 +105,7 @@ def test_kernel_on_every_example_ship_and_card() -> None:
 
 # -- the optimal policy -------------------------------------------------------------------------
 def _optimum(s: object, attacks: list[str]) -> tuple[F, F, int, int]:
-    m = FlightModel(s)  # type: ignore[arg-type]
+    m = OracleModel(s)  # type: ignore[arg-type]
     atk = odds(s, attacks).attacks  # type: ignore[arg-type]
     full = UnreducedOptimal(m, atk)
     want = full.value(0, m.initial())
@@ -149,11 +156,11 @@ def test_optimal_decisions_are_legal_when_replayed() -> None:
     s = ship(MANY_BATTERIES)
     attacks = ["light-shot:front", "large-meteor:front", "light-shot:right"]
     r = odds(s, attacks, policy="optimal")
-    m = FlightModel(s)
-    pol = OptimalPolicy(m, r.attacks)
-    replay, _ = forward_fractions(m, r.attacks, pol)
-    assert replay == r.distribution
-    assert replay != forward_fractions(FlightModel(s), r.attacks, DEFAULT_POLICY)[0] or not r.differences
+    pol = OptimalPolicy(FlightModel(s), r.attacks)
+    for m, default in ((OracleModel(s), ORACLE_DEFAULT), (FlightModel(s), DEFAULT_POLICY)):
+        replay, _ = forward_fractions(m, r.attacks, pol)  # type: ignore[arg-type]
+        assert replay == r.distribution
+        assert replay != forward_fractions(m, r.attacks, default)[0] or not r.differences  # type: ignore[arg-type]
 
 
 def test_which_battery_pays_matters_when_one_is_exposed() -> None:

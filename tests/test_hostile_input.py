@@ -3,8 +3,8 @@ naming the file (or option), the key and the bad value, never a traceback, a han
 
 from __future__ import annotations
 
-import warnings
 import time
+import warnings
 from pathlib import Path
 
 import pytest

@@ -29,14 +29,7 @@ SHOWING = frozenset({"__repr__", "__str__", "__rich__", "_repr_html_", "_repr_ma
 
 #: imports known to close a circle, as (importer, imported) patterns, each with its owner. The
 #: owner's work removes the circle and its line here; a line whose import is gone fails the test.
-KNOWN: list[tuple[str, str, str]] = [
-    # engine (issue 19, one round engine): the numba engine reads the Python engine's tables and
-    # Chunk; a dispatcher above both engines removes it
-    ("shipcheck.round.fast", "shipcheck.round.engine", "engine"),
-    # engine (issue 19, round/cards/*): the card modules import their registry from the package,
-    # which imports them at its end
-    ("shipcheck.round.cards.*", "shipcheck.round.cards", "engine"),
-]
+KNOWN: list[tuple[str, str, str]] = []
 
 
 def _modules() -> dict[str, Path]:

@@ -310,9 +310,9 @@ def test_credits_are_paired_differences_of_whole_rounds(hand: str) -> None:
     creds = [p.credits for p in a.placements]
     assert all(c is not None for c in creds)
     assert creds == sorted(creds, reverse=True)  # type: ignore[type-var]
-    base = rnd.simulate_round(s, round="1", runs=300, seed=5).ship_result  # the same seed: the same decks and dice
+    base = rnd.simulate_round(s, round="1", runs=300, seed=5, keep_runs=True).ship_result  # the same seed: the same decks and dice
     for p in a.placements:
-        r = rnd.simulate_round(p.ship, round="1", runs=300, seed=5).ship_result
+        r = rnd.simulate_round(p.ship, round="1", runs=300, seed=5, keep_runs=True).ship_result
         assert p.credits == pytest.approx(float((r.credits - base.credits).mean()))
         assert p.credits_ci is not None and p.credits_ci[0] <= p.credits <= p.credits_ci[1]
     assert a.set_aside == (a.placements[0].credits <= 0)  # type: ignore[operator]

@@ -118,7 +118,7 @@ def test_the_search_finds_the_known_best_change() -> None:
     from shipcheck.round import simulate_round
 
     def fly(s, policy, runs, seed):  # type: ignore[no-untyped-def]
-        return simulate_round(s, round=1, opponents=[], deck=["II-10"], runs=runs, seed=seed, policy=policy).players[0]
+        return simulate_round(s, round=1, opponents=[], deck=["II-10"], runs=runs, seed=seed, policy=policy, keep_runs=True).players[0]
 
     rec = recommend(GUARDED, fly, runs=600, seed=3, screen_runs=150, top=5, policies=("default", "racing"), pile=0)
     best = rec.effects[0]
@@ -138,7 +138,7 @@ def test_common_random_numbers_make_an_unchanged_ship_differ_by_nothing() -> Non
     from shipcheck.round import simulate_round
 
     def fly(s, policy, runs, seed):  # type: ignore[no-untyped-def]
-        return simulate_round(s, round=1, opponents=[], runs=runs, seed=seed, policy=policy).players[0]
+        return simulate_round(s, round=1, opponents=[], runs=runs, seed=seed, policy=policy, keep_runs=True).players[0]
 
     base = fly(GUARDED, "default", 200, 11)
     assert measure(fly, base, Variant("rotate", "the same ship", GUARDED), 200, 11) is None
@@ -249,7 +249,7 @@ def test_the_search_brings_in_tiles_from_the_pile_and_groups_its_advice() -> Non
     from shipcheck.round import simulate_round
 
     def fly(s, policy, runs, seed):  # type: ignore[no-untyped-def]
-        return simulate_round(s, round=1, opponents=[], runs=runs, seed=seed, policy=policy).players[0]
+        return simulate_round(s, round=1, opponents=[], runs=runs, seed=seed, policy=policy, keep_runs=True).players[0]
 
     rec = recommend(OPEN, fly, runs=200, seed=5, screen_runs=60, policies=("default", "racing"), pile=3)
     assert [a.pile.name for a in rec.additions] == ["cannon", "engine", "cabin"]

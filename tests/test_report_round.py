@@ -28,7 +28,7 @@ def test_distribution_of_a_small_sample() -> None:
 def test_a_round_without_dice_earns_the_same_every_time() -> None:
     # alone, one Open Space card: the ship arrives first (4 credits in a level-I round) and is the
     # best-looking ship (2 credits, the only one to finish); nothing is lost
-    r = shipcheck.simulate_round(BLUE, round=1, opponents=[], deck=["I-05"], runs=40, seed=1)
+    r = shipcheck.simulate_round(BLUE, round=1, opponents=[], deck=["I-05"], runs=40, seed=1, keep_runs=True)
     v = round_data(r)
     assert v.credits.values == (6,) and v.credits.shares == (1.0,) and v.credits.ci == (6.0, 6.0)
     assert v.credits.percentiles == ((5, 6), (50, 6), (95, 6))
@@ -48,7 +48,7 @@ def test_a_round_without_dice_earns_the_same_every_time() -> None:
 
 def test_the_field_and_the_ship_come_from_the_players() -> None:
     scout = ROOT / "examples" / "class-I-scout.toml"
-    r = shipcheck.simulate_round(BLUE, round=1, opponents=[scout], runs=300, seed=2)
+    r = shipcheck.simulate_round(BLUE, round=1, opponents=[scout], runs=300, seed=2, keep_runs=True)
     v = round_data(r)
     assert [p.name for p in v.players] == [p.name for p in r.players]
     assert [p.ship for p in v.players] == [True, False]
@@ -139,7 +139,7 @@ def test_a_part_bigger_than_the_gap_is_said_as_such() -> None:
 
 @pytest.fixture(scope="module")
 def freighter_round():  # type: ignore[no-untyped-def]
-    r = shipcheck.simulate_round(ROOT / "examples" / "class-II-freighter.toml", round=2, runs=300, seed=3)
+    r = shipcheck.simulate_round(ROOT / "examples" / "class-II-freighter.toml", round=2, runs=300, seed=3, keep_runs=True)
     return r, round_data(r)
 
 

@@ -16,13 +16,13 @@ SCOUT = "examples/class-I-scout.toml"
 
 
 def test_without_opponents_the_class_field_flies_and_the_output_says_so():
-    r = shipcheck.simulate_round(load_ship(SCOUT), runs=200, seed=3)
+    r = shipcheck.simulate_round(load_ship(SCOUT), runs=200, seed=3, keep_runs=True)
     assert [p.name for p in r.players[1:]] == [s.name for s in field_ships("I")]
     assert any("default class I field" in n for n in r.notes)
 
 
 def test_json_keys_of_the_contract():
-    r = shipcheck.simulate_round(SCOUT, round=1, opponents=[A(), D()], runs=300, seed=5)
+    r = shipcheck.simulate_round(SCOUT, round=1, opponents=[A(), D()], runs=300, seed=5, keep_runs=True)
     d = r.to_dict()
     for key in ("exact", "runs", "seed", "p_survive", "p_survive_ci", "expected_lost", "expected_lost_ci",
                 "lost_distribution", "round", "deck", "p_finish", "credits", "by_card_type", "opponents"):
@@ -39,13 +39,13 @@ def test_json_keys_of_the_contract():
 
 
 def test_deck_key_lists_a_fixed_deck():
-    r = shipcheck.simulate_round(A(), opponents=[D()], deck=["I-05", "I-13"], runs=10, seed=1)
+    r = shipcheck.simulate_round(A(), opponents=[D()], deck=["I-05", "I-13"], runs=10, seed=1, keep_runs=True)
     assert r.to_dict()["deck"] == ["I-05", "I-13"]
     assert len(r.to_dict()["credits"]["distribution"]) == 1  # no dice: one amount
 
 
 def test_to_frame_one_row_per_run_and_player():
-    r = shipcheck.simulate_round(A(), opponents=[D(), C()], runs=50, seed=2)
+    r = shipcheck.simulate_round(A(), opponents=[D(), C()], runs=50, seed=2, keep_runs=True)
     f = r.to_frame()
     assert len(f) == 150 and set(f["player"]) == {0, 1, 2}
     assert {"credits", "lost", "days", "gave_up", "finished", "survived", "place"} <= set(f.columns)
@@ -55,28 +55,28 @@ def test_to_frame_one_row_per_run_and_player():
 
 
 def test_same_seed_same_numbers_other_batch_other_stream():
-    a = shipcheck.simulate_round(A(), opponents=[D()], runs=700, seed=11, batch=300)
-    b = shipcheck.simulate_round(A(), opponents=[D()], runs=700, seed=11, batch=300)
+    a = shipcheck.simulate_round(A(), opponents=[D()], runs=700, seed=11, batch=300, keep_runs=True)
+    b = shipcheck.simulate_round(A(), opponents=[D()], runs=700, seed=11, batch=300, keep_runs=True)
     assert np.array_equal(a.credits, b.credits) and np.array_equal(a.players[1].lost, b.players[1].lost)
 
 
 @pytest.mark.slow
 def test_same_seed_same_numbers_on_workers_and_dask():
     kw = dict(round=1, opponents=[D(), C()], runs=1500, seed=8, batch=400)
-    one = shipcheck.simulate_round(A(), **kw)
-    two = shipcheck.simulate_round(A(), workers=2, **kw)
+    one = shipcheck.simulate_round(A(), **kw, keep_runs=True)
+    two = shipcheck.simulate_round(A(), workers=2, **kw, keep_runs=True)
     for p, q in zip(one.players, two.players):
         assert np.array_equal(p.credits, q.credits) and np.array_equal(p.lost, q.lost)
         assert np.array_equal(p.by_type, q.by_type) and np.array_equal(p.tile_lost, q.tile_lost)
     pytest.importorskip("distributed")
-    dask = shipcheck.simulate_round(A(), scheduler="local", workers=2, **kw)
+    dask = shipcheck.simulate_round(A(), scheduler="local", workers=2, **kw, keep_runs=True)
     assert np.array_equal(one.credits, dask.credits)
 
 
 def test_racing_policy_is_named_and_differs():
-    a = shipcheck.simulate_round(SCOUT, opponents=[A()], runs=400, seed=1, policy="racing")
+    a = shipcheck.simulate_round(SCOUT, opponents=[A()], runs=400, seed=1, policy="racing", keep_runs=True)
     assert a.ship_result.policy == "racing" and a.players[1].policy == "default"
-    b = shipcheck.simulate_round(SCOUT, opponents=[A()], runs=400, seed=1)
+    b = shipcheck.simulate_round(SCOUT, opponents=[A()], runs=400, seed=1, keep_runs=True)
     assert a.credits_mean != b.credits_mean
 
 
@@ -90,7 +90,7 @@ def test_bad_arguments():
 
 
 def test_provisional_values_are_named_and_a_rules_file_overrides_them(tmp_path):
-    r = shipcheck.simulate_round(load_ship("examples/class-III-hauler.toml"), round=3, opponents=[], runs=20, seed=1)
+    r = shipcheck.simulate_round(load_ship("examples/class-III-hauler.toml"), round=3, opponents=[], runs=20, seed=1, keep_runs=True)
     text = " ".join(r.notes)
     for key in ("track", "start_gaps", "arrival", "best_looking", "cap"):
         assert f"provisional {key}" in text
@@ -109,8 +109,24 @@ def test_provisional_values_are_named_and_a_rules_file_overrides_them(tmp_path):
     ("examples/class-IIA-twins.toml", "2", "2007"),
 ])
 def test_every_round_and_edition_flies(path, rnd, edition):
-    r = shipcheck.simulate_round(path, round=rnd, edition=edition, runs=60, seed=1)
+    r = shipcheck.simulate_round(path, round=rnd, edition=edition, runs=60, seed=1, keep_runs=True)
     assert r.deck.edition == edition and len(r.players) == 4
     assert abs(sum(r.credits_distribution.values()) - 1) < 1e-9
     from shipcheck.cards import CARD_TYPES
     assert set(r.to_dict()["by_card_type"]) <= set(CARD_TYPES)
+
+
+def test_summaries_stream_the_same_numbers_without_the_per_run_arrays():
+    """Without keep_runs every summary is an exact count: the JSON is the same to the last digit,
+    and reading a per-run array says how to keep them."""
+    kw = dict(round=1, opponents=[A(), D()], runs=700, seed=13, batch=300)
+    streamed = shipcheck.simulate_round(SCOUT, **kw)
+    kept = shipcheck.simulate_round(SCOUT, keep_runs=True, **kw)
+    assert streamed.to_dict() == kept.to_dict()
+    assert streamed.by_source.equals(kept.by_source)
+    assert kept.credits_mean == pytest.approx(float(np.mean(kept.credits)))
+    with pytest.raises(shipcheck.montecarlo.RunsNotKept, match="keep_runs=True"):
+        _ = streamed.credits
+    with pytest.raises(shipcheck.montecarlo.RunsNotKept, match="keep_runs=True"):
+        streamed.to_frame()
+    assert len(kept.to_frame()) == 700 * 3

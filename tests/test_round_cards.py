@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shipcheck.round.engine import CAUSES
 from shipcheck.round.policy import DefaultPolicy
-from shipcheck.round.race import CAUSES
 from tests.roundkit import A, B, C, D, E, fly, gunship, pair
 
 

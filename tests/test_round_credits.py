@@ -1,5 +1,5 @@
 """Where a round's credits come from (contract §5.1) and the purse that never goes below zero (issue
-18, rule 2), hand-derived, on both round engines.
+18, rule 2), hand-derived, on the engine compiled and as plain Python.
 
 Every run's credits are the sum of five parts: ``cards`` (card rewards, luxury-cabin, Manager and
 Merchant bonuses), ``goods`` (sold at the end, half rounded up after giving up), ``arrival``,
@@ -26,10 +26,10 @@ U, CAN, ENG = "3333", "0333", "3303"
 SRC = {k: i for i, k in enumerate(SOURCES)}
 
 
-@pytest.fixture(params=["compiled", "memoised"])
+@pytest.fixture(params=["compiled", "plain"])
 def engine(request, monkeypatch):  # type: ignore[no-untyped-def]
-    if request.param == "memoised":
-        monkeypatch.setenv("SHIPCHECK_ROUND_ENGINE", "memo")
+    if request.param == "plain":
+        monkeypatch.setenv("SHIPCHECK_ROUND_ENGINE", "plain")
     return request.param
 
 
@@ -124,7 +124,7 @@ def test_a_ship_that_gives_up_sells_its_goods_for_half():
 
 
 def test_by_source_in_the_library_json_frames_and_text():
-    r = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=300, seed=3)
+    r = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=300, seed=3, keep_runs=True)
     for p in r.players:
         assert np.array_equal(p.sources.sum(axis=1), p.credits)  # every run adds up exactly
         assert sum(p.by_source.values()) == pytest.approx(p.credits_mean)
@@ -147,8 +147,8 @@ def test_by_source_in_the_library_json_frames_and_text():
 def test_purse_in_the_library_and_on_the_command_line(capsys):
     from shipcheck.errors import InputError
 
-    a = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=400, seed=5)
-    b = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=400, seed=5, purse=100)
+    a = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=400, seed=5, keep_runs=True)
+    b = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=400, seed=5, purse=100, keep_runs=True)
     assert a.credits.min() >= 0 and b.credits.min() < 0  # the scout sometimes owes more than it earns
     assert (b.credits <= a.credits).all() and b.to_dict()["purse"] == 100
     assert a.ship_result.by_source["penalty"] > b.ship_result.by_source["penalty"]

@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from shipcheck.round.engine import CAUSES
 from shipcheck.round.policy import DefaultPolicy, View
-from shipcheck.round.race import CAUSES
 from shipcheck.round.state import Firepower, ShipModel
 from tests.roundkit import A, fly, pair
 from tests.shipbuild import ship, tile
@@ -284,3 +284,32 @@ def test_the_managers_plus_one_counts_only_in_his_own_half_on_iia():
         m = ShipModel(manager_halves(where))
         power, _ = m.engine(m.initial(), 0)
         assert sorted(power.values()) == [1, expected], where
+
+
+class PirateDodger(DefaultPolicy):
+    """Jumps to hyperspace at every pirates card."""
+
+    name = "pirate-dodger"
+
+    def hyperspace(self, view, card):  # type: ignore[no-untyped-def]
+        return card.type == "pirates"
+
+
+def test_an_iia_half_in_hyperspace_is_safe_from_the_shots_after_the_other_half_leaves():
+    # I-03 pirates (strength 5; light, heavy, light shots from the front), then I-05 open space.
+    # Half A jumps (its engine (5,8) boosted and destroyed: 1 lost); half B, firepower 0, loses.
+    # Shot 1 rolls 9: column 9 from the front meets B's only cabin (9,7): destroyed (2 lost), B has
+    # no human and leaves (its other tiles go back, not lost). The ship is now half A, safe in
+    # hyperspace for the rest of the card and the next (rules §11.2; BigExp 'Dínamos de Turbinas':
+    # "as if only one half were in the flight for the rest of the card revealed and all of the
+    # next"): shot 2 rolls 4, column 4 from the front, where A's structural (4,6) would be, and
+    # misses. A sits out the open space, comes back and finishes: 2 lost, no day moved.
+    s = twins()
+    out = fly(["I-03", "I-05"], [s], rolls=[[pair(4, 5), pair(1, 3), 0]], policy=PirateDodger())
+    b = s.board
+    tiles = ShipModel(s).tiles
+    lost = {(b.columns[t.at % b.width][0], b.rows[t.at // b.width][0])
+            for t, c in zip(tiles, out.tile_lost[0]) if c}
+    assert lost == {(5, 8), (9, 7)}
+    assert out.lost[0].tolist() == [2, 2, 2] and out.days[0, 0] == 0 and out.gave_up[0, 0] == 0
+    assert out.survived[0, 0] and out.place[0, 0] == 1

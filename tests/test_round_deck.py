@@ -98,7 +98,7 @@ def test_common_random_numbers_two_ships_see_the_same_decks_and_dice():
 def test_common_random_numbers_shared_dice_show_in_results():
     """Two variants under one seed: the same meteor rolls hit the same opponent the same way, so an
     opponent's results do not depend on the ship flying with it in a deck without interaction."""
-    a = simulate_round(A(), round=1, opponents=[gunship()], deck=["I-11", "I-10"], runs=3000, seed=4)
-    b = simulate_round(D(), round=1, opponents=[gunship()], deck=["I-11", "I-10"], runs=3000, seed=4)
+    a = simulate_round(A(), round=1, opponents=[gunship()], deck=["I-11", "I-10"], runs=3000, seed=4, keep_runs=True)
+    b = simulate_round(D(), round=1, opponents=[gunship()], deck=["I-11", "I-10"], runs=3000, seed=4, keep_runs=True)
     assert np.array_equal(a.players[1].lost, b.players[1].lost)
     assert not np.array_equal(a.players[0].lost, b.players[0].lost)

@@ -1,5 +1,5 @@
-"""Issue 18's rules corners in whole rounds, each hand-derived and flown on both round engines (the
-compiled one for the built-in policies and the memoised one):
+"""Issue 18's rules corners in whole rounds, each hand-derived and flown on the engine compiled and
+as plain Python (the custom-policy case: with a policy of one's own):
 
 1. a ship left without a human leaves at once (the meteors, shots and moves after that miss it),
    except in a Combat Zone, where it leaves after the card;
@@ -19,19 +19,19 @@ from roundkit import A, D, fly, pair
 from shipbuild import PILOT, ship, tile
 
 import shipcheck
+from shipcheck.round.engine import CAUSES
 from shipcheck.round.policy import DefaultPolicy
-from shipcheck.round.race import CAUSES
 from shipcheck.rules import check
 
 NO_HUMANS = CAUSES.index("no_humans")
 U, CAN, ENG = "3333", "0333", "3303"
 
 
-@pytest.fixture(params=["compiled", "memoised"])
+@pytest.fixture(params=["compiled", "plain"])
 def engine(request, monkeypatch):  # type: ignore[no-untyped-def]
-    """Every test here runs on both round engines."""
-    if request.param == "memoised":
-        monkeypatch.setenv("SHIPCHECK_ROUND_ENGINE", "memo")
+    """Every test here runs on the engine compiled and as plain Python."""
+    if request.param == "plain":
+        monkeypatch.setenv("SHIPCHECK_ROUND_ENGINE", "plain")
     return request.param
 
 

@@ -44,11 +44,19 @@ def test_import_cli_is_light() -> None:
 
 
 @pytest.mark.parametrize("args", [["check", str(BLUE)], ["show", str(BLUE)], ["check", "--format", "json", str(BLUE)],
-                                  ["rules", "C1"], ["odds", str(BLUE), "--card", "I-09"]],
+                                  ["rules", "C1"]],
                          ids=lambda a: " ".join(a[:1] + [x for x in a[1:] if x.startswith("-")]))
 def test_light_commands_import_nothing_heavy(args: list[str]) -> None:
     heavy = imported_modules("-m", "shipcheck", *args) & HEAVY
     assert not heavy, f"`shipcheck {' '.join(args)}` imports {sorted(heavy)}"
+
+
+def test_small_exact_odds_start_no_compiler() -> None:
+    # the rules of flight live once, in the engine's functions over numpy arrays (shipcheck.engine):
+    # exact odds read them there, as plain Python for a small question, with no numba started
+    args = ["odds", str(BLUE), "--card", "I-09"]
+    heavy = imported_modules("-m", "shipcheck", *args) & HEAVY
+    assert not heavy - {"numpy"}, f"`shipcheck {' '.join(args)}` imports {sorted(heavy)}"
 
 
 def test_public_names_load_lazily_and_resolve() -> None:

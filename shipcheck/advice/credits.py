@@ -42,7 +42,7 @@ def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, 
     from ..round.result import paired
 
     def fly(s: Ship):  # type: ignore[no-untyped-def]
-        return simulate_round(s, round=round, runs=runs, seed=seed, rules=rules)
+        return simulate_round(s, round=round, runs=runs, seed=seed, rules=rules, keep_runs=True)  # paired: every run
 
     total = len(ships) + 1
     flown = fly(ship)

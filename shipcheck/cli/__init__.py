@@ -106,6 +106,9 @@ def _root(
     Example:
       shipcheck check examples/blue-round1.toml
     """
+    from .. import prebuild
+
+    prebuild.prestart()  # once per install: the round engine compiles while the user reads this command's answer
 
 
 cli = typer.main.get_command(app)

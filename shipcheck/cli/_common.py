@@ -219,11 +219,11 @@ def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (),
             typer.echo(line.rstrip())
 
 
-def round_compile_note() -> None:
+def round_compile_note(wait: float = 1.5) -> None:
     """Say on stderr when the round engine is about to be compiled (its first use)."""
-    from ..round.fast import compile_note
+    from ..round.engine import compile_note
 
-    note = compile_note()
+    note = compile_note(wait)
     if note:
         typer.echo(f"shipcheck: {note}", err=True)
 
@@ -351,11 +351,13 @@ def spinner(description: str, *, delay: float = 1.0) -> Iterator[Callable[[str],
 
 
 @contextmanager
-def progress_bar(description: str = "simulating", *, delay: float = 1.0) -> Iterator[Callable[[int, int], None]]:
+def progress_bar(description: str = "simulating", *, delay: float = 1.0,
+                 compile_note: bool = False) -> Iterator[Callable[[int, int], None]]:
     """A ``progress(done, total)`` callback drawing a transient rich bar on stderr.
 
     The bar appears only once ``delay`` seconds have passed, so short runs print nothing, and it
-    disappears when the block ends.
+    disappears when the block ends. ``compile_note``: at the first progress (the run's arguments
+    checked, the first runs flown), say on stderr when the round engine is still being compiled.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -366,8 +368,13 @@ def progress_bar(description: str = "simulating", *, delay: float = 1.0) -> Iter
     t0 = time.monotonic()
     started = False
 
+    noted = not compile_note
+
     def update(done: int, total: int) -> None:
-        nonlocal started
+        nonlocal started, noted
+        if not noted:
+            noted = True
+            round_compile_note(wait=0.0)
         if not started and time.monotonic() - t0 >= delay:
             bar.start()
             started = True

@@ -21,7 +21,6 @@ from ._common import (
     print_json,
     progress_bar,
     provisional,
-    round_compile_note,
     width,
 )
 from ._options import (
@@ -316,11 +315,10 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
     from ..round import simulate_round
 
     rnd = {1: "1", 2: "2"}.get(s.board.level, "3")
-    round_compile_note()
-    with progress_bar() as bar:
+    with progress_bar(compile_note=True) as bar:
         r = simulate_round(s, round=rnd, opponents=[load_ship(o) for o in opponents], deck=[c.id for c in cards],
                            edition=cards[0].edition, runs=runs, seed=seed, workers=workers, scheduler=scheduler,
-                           progress=bar, assume_weakest=assume_weakest)
+                           progress=bar, assume_weakest=assume_weakest, keep_runs=False)
     keys = ("exact", "runs", "seed", "batch", "policy", "p_survive", "p_survive_ci", "expected_lost",
             "expected_lost_ci", "lost_distribution", "tiles", "by_card_type")
     d = r.to_dict()
@@ -445,7 +443,7 @@ def simulate_cmd(
     try:
         with progress_bar() as bar:
             r = mc(s, atk, runs=runs, seed=seed, workers=workers, scheduler=scheduler, precision=precision,
-                   batch=batch, policy=policy, progress=bar)
+                   batch=batch, policy=policy, progress=bar, keep_runs=False)
     except ImportError as exc:
         raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
     except InputError as exc:

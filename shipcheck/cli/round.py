@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import InputError
-from ._common import echo, header, pct, print_json, progress_bar, provisional, round_compile_note, table, width
+from ._common import echo, header, pct, print_json, progress_bar, provisional, table, width
 
 
 def _histogram(dist: dict[int, float], width: int = 40, max_rows: int = 24) -> list[str]:
@@ -42,13 +40,12 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
 
     s = load_ship(ship)
     others = [load_ship(o) for o in opponents] if opponents else None
-    round_compile_note()
     try:
-        with progress_bar("flying rounds") as bar:
+        with progress_bar("flying rounds", compile_note=True) as bar:
             r = simulate_round(s, round=round_, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
                                batch=batch, workers=workers, scheduler=scheduler, policy=policy,
                                opponent_policy=opponent_policy, progress=bar, rules=rules,
-                               five_player=True if five_player else None, purse=purse)
+                               five_player=True if five_player else None, purse=purse, keep_runs=False)
     except ImportError as exc:
         raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
     if fmt == "json":
@@ -87,7 +84,7 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
     echo(f"survived:  {pct(me.p_survive)}  95 % CI [{slo * 100:.2f} %, {shi * 100:.2f} %]")
     elo, ehi = me.expected_lost_ci
     echo(f"lost:      {me.expected_lost:.3f} components  95 % CI [{elo:.3f}, {ehi:.3f}]; "
-         f"place: {', '.join(f'{k}: {v * 100:.0f} %' for k, v in _places(me.place).items())}")
+         f"place: {', '.join(f'{k}: {v * 100:.0f} %' for k, v in me.place_shares.items())}")
     echo("")
     echo("by card type (per run):")
     # goods: the sale value of what the card type loaded that was still aboard at the end
@@ -105,12 +102,3 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
         echo("")
         for n in r.notes:
             echo(f"note: {n}")
-
-
-def _places(place: Any) -> dict[str, float]:
-    import numpy as np
-
-    counts = np.bincount(place.astype(np.int64))
-    n = len(place)
-    out = {("gave up" if k == 0 else f"#{k}"): c / n for k, c in enumerate(counts) if c}
-    return out

@@ -311,7 +311,7 @@ def report(
 
     def fly(sh: Ship, policy: str, n: int, sd: int) -> Any:
         return simulate_round(sh, round=key, opponents=opp, deck=the_deck, runs=n, seed=sd, policy=policy,
-                              rules=rules_path)
+                              rules=rules_path, keep_runs=True)  # paired comparisons need every run
 
     ships = []
     notes: list[str] = []

@@ -57,6 +57,13 @@ def read_manifest(out: Path) -> dict[str, str]:
     return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
 
 
+def inline_images(figures: dict[str, Any]) -> dict[str, str]:
+    """Each figure as an SVG data URI (crisp on any screen)."""
+    from .html import data_uri
+
+    return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
+
+
 def report_files(rep: Report) -> dict[str, bytes]:
     """Every file of the report folder, by name."""
     files: dict[str, bytes] = {}

@@ -1,11 +1,10 @@
 """Whole rounds: the ship and its opponents race through a deck of adventure cards.
 
 Rooms: :mod:`~shipcheck.round.rulebook` (the round's numbers, ``tiles/rounds.toml``),
-:mod:`~shipcheck.round.deck` (decks as the rules build them), :mod:`~shipcheck.round.track` (the
-flight track), :mod:`~shipcheck.round.state` (a player's ship in the round),
-:mod:`~shipcheck.round.policy` (decisions), :mod:`~shipcheck.round.cards` (one module per card
-type), :mod:`~shipcheck.round.scoring`, :mod:`~shipcheck.round.engine` (the memoised loop over runs),
-:mod:`~shipcheck.round.fast` (the same rules compiled, for the built-in policies),
+:mod:`~shipcheck.round.deck` (decks as the rules build them), :mod:`~shipcheck.round.state` (a
+player's ship and state), :mod:`~shipcheck.round.policy` (decisions), :mod:`~shipcheck.round.engine`
+(chunks of runs on :mod:`shipcheck.engine`, the one home of the rules), :mod:`~shipcheck.round.decisions`
+(what the engine asks a policy of one's own), :mod:`~shipcheck.round.exact` (exact odds of cards),
 :mod:`~shipcheck.round.result` and :mod:`~shipcheck.round.simulate` (the API).
 """
 
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 #: public name -> submodule; loaded on first use, so importing a light submodule (the CLI asks
 #: ``shipcheck.round.exact`` which card types it plays) does not load numpy
 _EXPORTS = {
-    "CAUSES": "race", "Deck": "deck", "DefaultPolicy": "policy", "Firepower": "state",
+    "CAUSES": "engine", "Deck": "deck", "DefaultPolicy": "policy", "Firepower": "state",
     "PlanetOption": "policy", "PlayerResult": "result", "RacingPolicy": "policy", "RoundPolicy": "policy",
     "RoundResult": "result", "RoundRules": "rulebook", "ShipModel": "state", "View": "policy",
     "build_deck": "deck", "fixed_deck": "deck", "load_deck_file": "deck", "round_rules": "rulebook",
@@ -32,8 +31,8 @@ __all__ = [
 
 if TYPE_CHECKING:
     from .deck import Deck, build_deck, fixed_deck, load_deck_file
+    from .engine import CAUSES
     from .policy import DefaultPolicy, PlanetOption, RacingPolicy, RoundPolicy, View
-    from .race import CAUSES
     from .result import PlayerResult, RoundResult
     from .rulebook import RoundRules, round_rules
     from .simulate import simulate_round

@@ -1,4 +1,4 @@
-"""The round engine: many rounds at once, card slot by card slot.
+"""Many rounds at once on the engine (:mod:`shipcheck.engine`): the decks, the dice and the tables.
 
 A chunk of runs draws, from its random generator and before anything else, every run's deck
 (:meth:`Deck.draw <shipcheck.round.deck.Deck.draw>`) and then a block of :data:`ROLLS` rolls of two
@@ -8,18 +8,15 @@ dice per card slot, in that fixed layout: card slot ``s`` of run ``r`` uses roll
 r the same deck and the same dice for any ships and policies** (common random numbers): two ship
 variants compared with one seed differ only by what the ships do.
 
-For each slot the runs are grouped by the card they drew and each card type plays its group
-(:mod:`shipcheck.round.cards`) through memo tables over interned states, then ships without humans
-give up and lapped ships give up. At the end every run is scored (:mod:`shipcheck.round.scoring`).
-
-That is the memoised engine (:func:`play_memo`), the reference implementation of the rules. With
-the built-in policies :func:`play` hands the same decks and dice to the compiled fast path
-(:mod:`shipcheck.round.fast`), a second implementation of the same rules that gives the same
-numbers run for run, about 70 times faster.
+Every run flies on the engine, whatever the policies: the built-in ones (``default``, ``racing``)
+are compiled with the rules, and a policy of one's own is asked in Python at the decisions it makes
+(:mod:`shipcheck.round.decisions`), once per distinct question.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,16 +25,13 @@ import numpy as np
 from shipcheck.cards import CARD_TYPES, Card
 from shipcheck.model import Ship
 
-from . import track
-from .cards import RESOLVERS
 from .deck import Deck
 from .policy import RoundPolicy
-from .race import HYPERSPACE, LAPPED, LAUNCH, ROLLS, VOLUNTARY, Race, Table
 from .rulebook import RoundRules
-from .scoring import score
 from .state import COLOURS, ShipModel
 
-__all__ = ["ACCOUNT", "SOURCES", "TYPES", "Chunk", "Job", "build_table", "play", "play_memo", "run_chunk"]
+__all__ = ["ACCOUNT", "CAUSES", "ROLLS", "SOURCES", "TYPES", "Chunk", "Job", "Table", "build_table",
+           "compile_note", "play", "run_chunk"]
 
 TYPES = tuple(CARD_TYPES)  # card type index used in per-type accounting
 #: per card type and player, summed over runs: cards met, components lost, credits paid during the
@@ -46,6 +40,11 @@ TYPES = tuple(CARD_TYPES)  # card type index used in per-type accounting
 ACCOUNT = ("drawn", "lost", "credits", "days", "gave_up", "goods_half")
 #: where a run's credits come from (contract §5.1); the parts of a run add up to its credits
 SOURCES = ("cards", "goods", "arrival", "best_looking", "penalty")
+#: causes of giving up (rules §10.1), as stored in RoundResult arrays (0: finished)
+CAUSES = ("finished", "no_humans", "no_engine_power", "lapped", "hyperspace_last_card", "voluntary")
+ROLLS = 8  # rolls of two dice reserved per card slot (the most any card needs: 7 meteors, 3x2 sabotage)
+#: ``SHIPCHECK_ROUND_ENGINE=plain`` flies rounds as plain Python even where numba is (for comparisons)
+ENGINE_ENV = "SHIPCHECK_ROUND_ENGINE"
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +77,67 @@ class Chunk:
     sources: np.ndarray
 
 
+class Table:
+    """What lives as long as a worker: the players' models and policies, the round's rules, and the
+    engine's tables built from them (once per deck)."""
+
+    def __init__(self, models: list[ShipModel], policies: list[RoundPolicy], rules: RoundRules,
+                 five: bool, assume_weakest: bool = False, purse: tuple[int, ...] = ()) -> None:
+        self.models = models
+        self.policies = policies
+        self.rules = rules
+        self.five = five
+        self.assume_weakest = assume_weakest
+        self.P = len(models)
+        #: each player's credits before the round: the end-of-round payment takes no more
+        self.purse = tuple(purse) + (0,) * (len(models) - len(purse))
+        self.prices = rules.goods
+        #: the most goods of one colour a player can hold (the depth of the goods' provenance)
+        self.goods_depth = max([sum(n + sp for _, n, sp, _ in m.holds) for m in models] + [1])
+        from shipcheck.jit import new_key
+
+        self.key = new_key()
+        self._tables: dict[Any, Any] = {}
+        self._answers: Any = None
+
+    def tables(self, cards: tuple[Card, ...]) -> dict[str, Any]:
+        """The engine's arrays for these players and ``cards`` (built once per deck)."""
+        from shipcheck.engine.layout import ASK, POLICY, TID, V, card_tables, initial_rows, ship_tables
+
+        from .decisions import asks, base_policy
+
+        hit = self._tables.get("ships")
+        if hit is None:
+            rules = self.rules
+            S = ship_tables(self.models, rules)
+            for p, pol in enumerate(self.policies):
+                S[p, V, POLICY] = base_policy(pol)
+                S[p, V, ASK] = asks(pol)
+            S[:, V, TID] = self.key
+            P = self.P
+            hit = self._tables["ships"] = {
+                "S": S,
+                "R": np.array([P, int(self.five), int(self.assume_weakest), rules.track, rules.best_looking,
+                               rules.luxury, self.key], dtype=np.int64),
+                "start": np.asarray(rules.start_positions(P), dtype=np.int64),
+                "prices": np.array([self.prices[c] for c in COLOURS], dtype=np.int64),
+                "arrival": np.asarray(rules.arrival_rewards(P, self.five), dtype=np.int64),
+                "init": initial_rows(self.models, S),
+                "purse": np.asarray(self.purse, dtype=np.int64),
+                "depth": self.goods_depth,
+            }
+        key = ("cards", cards)
+        if key not in self._tables:
+            self._tables[key] = card_tables(cards, TYPES)
+        return {**hit, "C": self._tables[key]}
+
+    def asks_python(self) -> bool:
+        """Whether some player's policy is asked in Python (a policy of one's own)."""
+        from .decisions import asks
+
+        return any(asks(pol) for pol in self.policies)
+
+
 def build_table(job: Job) -> Table:
     models: list[ShipModel] = []
     for s in job.ships:
@@ -86,229 +146,63 @@ def build_table(job: Job) -> Table:
     return Table(models, list(job.policies), job.rules, job.five, job.assume_weakest, job.purse)
 
 
-def _overrides(policies: list[RoundPolicy], name: str) -> bool:
-    return any(getattr(type(p), name) is not getattr(RoundPolicy, name) for p in policies)
-
-
-def _lost_now(race: Race) -> np.ndarray:
-    def fn(gid: int, _: int) -> tuple[int, int]:
-        _p, m, _pol, st = race.t.state(gid)
-        return (gid, m.lost(st))
-    memo = race.t.memo("lost", fn, 2)
-    return memo(race.sid.reshape(-1))[1].reshape(race.P, race.n)
-
-
-def _hyperspace(race: Race, card: Any, cols: np.ndarray) -> None:
-    """Jumps to hyperspace once ``card`` is revealed (rules §11.2): the whole ship (``race.hyper``),
-    or on a class IIA ship one half (``race.half``; the state keeps it ``away``) while the other
-    flies on. A jump on the last card means giving up (a half: that half leaves the flight)."""
-    t = race.t
-    last = int(race.slot == race.last)
-
-    def fn(gid: int, last: int) -> tuple[int, int, int]:
-        p, m, pol, st = t.state(gid)
-        if not m.engine_boosters or st[5]:
-            return (gid, 0, 0)  # a half already away: the other waits for it
-        want = pol.hyperspace(t.view(gid), card)
-        if want is False or (not isinstance(want, bool) and not want):
-            return (gid, 0, 0)
-        if not m.multi:
-            after = m.hyperjump(st)
-            return (gid, 0, 0) if after is None else (t.intern(p, after), 1, 0)
-        live = m.live_hulls(st)
-        jumped = []
-        for h in live:
-            if want is True or h in want:  # type: ignore[operator]
-                after = m.hyperjump(st, h)
-                if after is not None:
-                    st = after
-                    jumped.append(h)
-        if not jumped:
-            return (gid, 0, 0)
-        if len(jumped) == len(live):
-            return (t.intern(p, st), 1, 0)
-        if last:
-            credits = 0
-            for h in jumped:
-                st, c = m.leave_hull(st, h, t.prices)
-                credits += c
-            return (t.intern(p, st), 3, credits)
-        return (t.intern(p, m.send_away(st, jumped[0])), 2, 0)
-
-    memo = t.memo(("hyperspace", card), fn, 3, 2)
-    pres = race.present(cols)
-    for p in range(race.P):
-        sel = cols[pres[p]]
-        if len(sel) == 0:
-            continue
-        _, jump, credits = race.apply(memo, np.full(len(sel), p), sel, last)
-        race.sold[p, sel] += credits
-        gone = sel[jump == 1]
-        race.hyper[p, gone] = 2  # this card and the next (rules §11.2)
-        race.half[p, sel[jump == 2]] = 2
-        if last:
-            race.give_up(np.full(len(gone), p), gone, HYPERSPACE)
-
-
-def _come_back(race: Race, due: np.ndarray) -> None:
-    """Halves in hyperspace whose time is up (``due``, ``(players, runs)``) rejoin their ships."""
-    t = race.t
-
-    def fn(gid: int, _: int) -> tuple[int]:
-        p, m, _pol, st = t.state(gid)
-        return (t.intern(p, m.come_back(st)),)
-
-    memo = t.memo("come_back", fn, 1)
-    for p in range(race.P):
-        sel = np.flatnonzero(due[p])
-        if len(sel):
-            race.apply(memo, np.full(len(sel), p), sel)
-
-
-def _new_card(race: Race, players: list[int]) -> None:
-    """The Techie's free charge is available again on every card."""
-    t = race.t
-
-    def fn(gid: int, _: int) -> tuple[int]:
-        p, _m, _pol, st = t.state(gid)
-        return (t.intern(p, st[:6] + (0,)) if st[6] else gid,)
-
-    memo = t.memo("new_card", fn, 1)
-    for p in players:
-        race.apply(memo, np.full(race.n, p), np.arange(race.n))
-
-
-def _voluntary(race: Race) -> None:
-    t = race.t
-
-    def fn(gid: int, _: int) -> tuple[int, int]:
-        _p, _m, pol, _st = t.state(gid)
-        return (gid, int(pol.give_up(t.view(gid))))
-
-    memo = t.memo("give_up", fn, 2)
-    flying = race.out == 0
-    for p in range(race.P):
-        sel = np.flatnonzero(flying[p])
-        quit_ = sel[memo(race.sid[p, sel])[1] == 1]
-        race.give_up(np.full(len(quit_), p), quit_, VOLUNTARY)
-
-
-def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int) -> Chunk:
-    """Play ``n`` rounds with the random stream ``g``: decks first, then the dice (a fixed layout)."""
+def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int,
+              tick: Callable[[int], Any] | None = None) -> Chunk:
+    """Play ``n`` rounds with the random stream ``g``: decks first, then the dice (a fixed layout).
+    ``tick(runs_done)``: see :func:`play`."""
     decks = deck.draw(g, n)
     rolls = g.integers(0, 36, size=(n, decks.shape[1], ROLLS), dtype=np.uint8)
-    return play(table, deck.cards, decks, rolls)
+    return play(table, deck.cards, decks, rolls, tick=tick)
 
 
-def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
+def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray,
+         tick: Callable[[int], Any] | None = None) -> Chunk:
     """Play rounds with given decks (``(runs, slots)`` indices into ``cards``) and dice
-    (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``): on the compiled
-    fast path when the policies are built-in (:mod:`shipcheck.round.fast`), else memoised."""
-    from . import fast
+    (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``) on the engine.
+    ``tick(runs_done)`` after each slice the plain engine flies while the compiled one is being
+    built (a progress bar that moves on the first use)."""
+    from shipcheck import engine, jit
 
-    if fast.fallback_reason(table, cards) is None:
-        return fast.play(table, cards, decks, rolls)
-    return play_memo(table, cards, decks, rolls)
+    from .decisions import Answers
 
-
-def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:
-    """:func:`play` on the memoised engine: every card type's module, once per distinct state."""
-    n, size = decks.shape
-    race = Race(table, n, decks, rolls)
-    P = race.P
-    type_of = np.asarray([TYPES.index(c.type) for c in cards], dtype=np.int64)
-    by_type = np.zeros((P, len(TYPES), len(ACCOUNT)), dtype=np.int64)
-    hyper_policy = _overrides(table.policies, "hyperspace") and any(m.engine_boosters for m in table.models)
-    quit_policy = _overrides(table.policies, "give_up")
-    techies = [p for p, m in enumerate(table.models) if m.specialisation == "techie"]
-    race.crewless()  # a ship (or half) without humans at launch leaves at once (OQ20)
-    lost = _lost_now(race)
-    for s in range(size):
-        race.slot = s
-        np.maximum(race.hyper - 1, 0, out=race.hyper)
-        if hyper_policy:
-            back = race.half == 1
-            np.maximum(race.half - 1, 0, out=race.half)
-            if back.any():
-                _come_back(race, back)
-        if techies:
-            _new_card(race, techies)
-        if quit_policy:
-            _voluntary(race)
-        before_out = race.out.copy()
-        before_credits = race.credits + race.sold
-        before_pos = race.pos.copy()
-        present = race.present(np.arange(n))
-        col = decks[:, s]
-        order = np.argsort(col, kind="stable")
-        srt = col[order]
-        cuts = np.flatnonzero(np.diff(srt)) + 1
-        for grp in np.split(order, cuts):
-            card = cards[int(col[grp[0]])]
-            race.kind = TYPES.index(card.type)
-            if hyper_policy:
-                _hyperspace(race, card, grp)
-                race.crewless(grp)  # the jump's engine destroyed may take the humans with it
-            RESOLVERS[card.type](race, card, grp)
-        race.kind = LAUNCH
-        race.crewless()  # after every card (in a Combat Zone only now)
-        lap = track.lapped(race.pos, race.out == 0, table.rules.track)
-        if lap.any():
-            pp, cc = np.nonzero(lap)
-            race.give_up(pp, cc, LAPPED)
-        now = _lost_now(race)
-        kinds = type_of[col]
-        for p in range(P):
-            parts = (present[p].astype(np.int64), now[p] - lost[p], race.credits[p] + race.sold[p] - before_credits[p],
-                     race.pos[p] - before_pos[p], ((before_out[p] == 0) & (race.out[p] != 0)).astype(np.int64))
-            for a, arr in enumerate(parts):
-                by_type[p, :, a] += np.bincount(kinds, weights=arr, minlength=len(TYPES)).astype(np.int64)
-        lost = now
-    if hyper_policy:  # halves still in hyperspace come back for the scoring (not lost)
-        _come_back(race, np.ones((P, n), dtype=bool))
-    sc = score(race)
-    by_type[:, :, ACCOUNT.index("goods_half")] = _goods_by_type(race, sc["finished"])
-    start = np.asarray(table.rules.start_positions(P), dtype=np.int64)[:, None]
-    tile_lost = []
-    for p, m in enumerate(table.models):
-        uniq, counts = np.unique(race.sid[p], return_counts=True)
-        tl = np.zeros(m.n, dtype=np.int64)
-        for gid, c in zip(uniq.tolist(), counts.tolist()):
-            st = table.reg.states[gid]
-            for k in range(m.n):
-                if not (st[0] | st[4]) >> k & 1:
-                    tl[k] += c
-        tile_lost.append(tl)
-    return Chunk(
-        credits=sc["credits"].astype(np.int32),
-        lost=sc["lost"].astype(np.int16),
-        survived=sc["humans"] > 0,
-        gave_up=race.out.copy(),
-        days=(race.pos - start).astype(np.int32),
-        place=sc["place"].astype(np.int8),
-        card_credits=(race.credits + race.sold).astype(np.int32),
-        by_type=by_type,
-        tile_lost=tile_lost,
-        sources=np.stack([sc[k] for k in SOURCES], axis=-1).astype(np.int32),
-    )
+    t = table.tables(cards)
+    n = decks.shape[0]
+    out = engine.Outputs(table.P, n, len(TYPES), len(ACCOUNT), len(SOURCES), max(m.n for m in table.models))
+    plain = os.environ.get(ENGINE_ENV, "").strip().lower() == "plain"
+    if table._answers is None or table._answers.cards != tuple(cards):
+        table._answers = Answers(table, cards)
+    table._answers.bound()
+    jit.callbacks[table.key] = table._answers
+    try:
+        engine.play(t, np.ascontiguousarray(decks, dtype=np.int64), np.ascontiguousarray(rolls, dtype=np.int64),
+                    out, plain=plain, tick=tick)
+    finally:
+        jit.callbacks.pop(table.key, None)
+    return Chunk(credits=out.credits, lost=out.lost, survived=out.survived, gave_up=out.gave_up, days=out.days,
+                 place=out.place, card_credits=out.card_credits, by_type=out.by_type,
+                 tile_lost=[out.tile_lost[p, : m.n].copy() for p, m in enumerate(table.models)], sources=out.sources)
 
 
-def _goods_by_type(race: Race, finished: np.ndarray) -> np.ndarray:
-    """``(players, types)``: per card type, the sale value of the goods it loaded still aboard at the
-    end, summed over runs, in half credits (full price after a finished flight, half after giving
-    up, before the total's rounding)."""
-    t = race.t
-    P, n = race.P, race.n
-    out = np.zeros((P, len(TYPES)), dtype=np.int64)
-    counts = t.goods_counts(race.sid.reshape(-1)).reshape(P, n, 4)
-    price = np.asarray([t.prices[c] for c in COLOURS], dtype=np.int64)
-    depth = race.prov.shape[-1]
-    aboard = np.arange(depth)[None, None, None, :] < counts[..., None]  # (P, n, 4, depth)
-    weight = np.where(finished, 2, 1)[:, :, None, None] * price[None, None, :, None]
-    src = race.prov.astype(np.int64)
-    for p in range(P):
-        sel = aboard[p] & (src[p] != LAUNCH)
-        if sel.any():
-            w = np.broadcast_to(weight[p], sel.shape)[sel]
-            out[p] = np.bincount(src[p][sel], weights=w, minlength=len(TYPES))[: len(TYPES)].astype(np.int64)
-    return out
+def compile_note(wait: float = 1.5) -> str | None:
+    """A line to show before a round when the compiled engine is not ready within ``wait`` seconds
+    (its first use: it is then built in the background while the first runs fly as plain Python),
+    or when it cannot be compiled at all; None when it is ready."""
+    from shipcheck import engine, jit
+
+    if os.environ.get(ENGINE_ENV, "").strip().lower() == "plain":
+        return None
+    if not jit.compiled():
+        return f"the round engine runs as plain Python, much slower: {jit.reason()}"
+    if engine.warm(wait):
+        return None
+    from shipcheck import prebuild
+
+    if prebuild.built():  # loading it from numba's disk cache: a second or so, nothing to say
+        return None
+    if jit.cache_note():  # nowhere to cache it: the note at the end says so (once)
+        return ("compiling the round engine for this process (it cannot be cached here); the first runs fly on "
+                "the plain engine meanwhile")
+    return ("compiling the round engine for its first use (about a minute of CPU, once, in a process of its own: "
+            "then it is cached); the first runs fly on the plain engine meanwhile"
+            if prebuild.busy() or prebuild.built() else
+            "compiling the round engine for this process; the first runs fly on the plain engine meanwhile")

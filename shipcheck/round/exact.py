@@ -4,16 +4,19 @@ The exact engine of :mod:`shipcheck.odds` walks a fixed list of attacks. A card 
 branches on the ship's state: against an enemy the ship wins, ties or loses by the firepower its
 policy declares, and only a loss brings the penalty (shots, crew, goods); in a combat zone each line
 hits the weakest ship, which depends on the opponents too. This module pushes an exact distribution
-over *joint* states (every player's round state, the track positions, who still flies) through the
-cards in order, with the round's rules and policies (:mod:`shipcheck.round.state`,
-:mod:`shipcheck.round.policy`): deterministic steps map a joint state to one joint state, each roll
-of two dice to 36 equally likely ones, and equal joint states merge after every roll, so the cost
-is (distinct joint states) x 36 per roll, as in ``odds``.
+over *joint* states (every player's state row, the track, who still flies) through the cards in
+order, on the engine's own card steps (:func:`shipcheck.engine.cards.card_step`, the steps a
+round's run plays with its dice; :mod:`shipcheck.engine.joint`) with the round's policies: each roll
+of two dice branches into the outcomes that differ for the ships it strikes, and equal joint states
+merge after every roll. Probabilities are exact: whole numbers over 36^rolls, as fractions.
 
 The ship is player 0 and the leader at the start; opponents follow at the round's start spacing.
 Alone, a combat zone hits nobody (rules §10.1(3)) unless ``assume_weakest`` takes the ship to be
-the weakest on every line. A ship left without humans leaves at once (after each meteor, shot or
-fight), except in a combat zone, where it leaves after the card.
+the weakest on every line. The rules are the round's: a ship (or IIA half) left without humans
+leaves at once (after each meteor, shot or fight), except in a combat zone, where it leaves after
+the card; before each card the Techie's free charge is back. What a round does between cards and
+the cards leave out (giving up, jumping to hyperspace) does not happen here: the cards follow one
+another from launch.
 """
 
 from __future__ import annotations
@@ -24,24 +27,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from shipcheck.cards import Attack, Card
+from shipcheck.cards import Card
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
 
-from .policy import ENEMY_PENALTY as PENALTY
-from .policy import RoundPolicy, View, resolve_policy
+from .policy import RoundPolicy, resolve_policy
 from .rulebook import RoundRules, round_rules
-from .state import CODE, Firepower, RState, ShipModel
+from .state import RState, ShipModel
 
 __all__ = ["CARD_TYPES", "CardOddsResult", "card_odds"]
 
 CARD_TYPES = ("meteor_swarm", "pirates", "smugglers", "slavers", "combat_zone")
 WIN, TIE, LOSE = "win", "tie", "lose"
-
-Joint = tuple[tuple[int, ...], tuple[RState, ...], tuple[bool, ...]]  # positions, states, flying
-Dist = dict[Joint, Fraction]
-Tagged = dict[tuple[Joint, Any], Fraction]  # joint states tagged with who a card's shots strike
-SIXTH = Fraction(1, 36)
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,238 +101,6 @@ class CardOddsResult:
         }
 
 
-class _Game:
-    """The players' models and policies, and the scalar moves of the track."""
-
-    def __init__(self, ships: Sequence[Ship], policy: RoundPolicy, rules: RoundRules, five: bool,
-                 assume_weakest: bool) -> None:
-        self.models = [ShipModel(s) for s in ships]
-        self.policies = [policy] + [resolve_policy("default")] * (len(ships) - 1)
-        self.rules = rules
-        self.five = five
-        self.assume_weakest = assume_weakest
-        self.P = len(ships)
-        self._memo: dict[Any, Any] = {}
-
-    def view(self, p: int, st: RState) -> View:
-        return View(self.models[p], st, self.rules.goods)
-
-    def memo(self, key: Any, fn: Any) -> Any:
-        hit = self._memo.get(key)
-        if hit is None:
-            hit = self._memo[key] = fn()
-        return hit
-
-    # -- the track -------------------------------------------------------------------------------
-    def order(self, j: Joint) -> list[int]:
-        pos, _, fly = j
-        return sorted((p for p in range(self.P) if fly[p]), key=lambda p: -pos[p])
-
-    def move(self, pos: list[int], fly: tuple[bool, ...], p: int, steps: int) -> None:
-        L = self.rules.track
-        taken = {pos[q] % L for q in range(self.P) if q != p and fly[q]}
-        step = 1 if steps > 0 else -1
-        left = abs(steps)
-        at = pos[p]
-        while left:
-            at += step
-            if at % L not in taken:
-                left -= 1
-        pos[p] = at
-
-    def lose_days(self, j: Joint, who: dict[int, int]) -> Joint:
-        """Players ``who`` lose their days, rearmost first."""
-        pos = list(j[0])
-        for p in sorted(who, key=lambda q: pos[q]):
-            if who[p]:
-                self.move(pos, j[2], p, -who[p])
-        return (tuple(pos), j[1], j[2])
-
-    # -- one roll --------------------------------------------------------------------------------
-    def roll(self, dist: Tagged, attack: Attack, j_index: int, hit: Any, at_once: bool = True) -> Tagged:
-        """One meteor or shot over joint states tagged with who it strikes (``hit(joint, tag)``):
-        each of the 36 dice pairs, one roll for every player struck; those left without humans
-        leave at once (``at_once``; in a combat zone they leave after the card)."""
-        out: Tagged = defaultdict(Fraction)
-        for (joint, tag), p in dist.items():
-            who = hit(joint, tag)
-            if not who:
-                out[(joint, tag)] += p
-                continue
-            for pair in range(36):
-                states = list(joint[1])
-                for q in who:
-                    m = self.models[q]
-                    oi = m.fm.outcomes(attack)[1][pair]
-                    states[q] = m.flight_step(states[q], attack, j_index, oi, self.policies[q].flight)
-                fly = joint[2] if not at_once else self.leave(joint[2], states, who)
-                out[((joint[0], tuple(states), fly), tag)] += p * SIXTH
-        return dict(out)
-
-    def leave(self, fly: tuple[bool, ...], states: Sequence[RState], who: Any) -> tuple[bool, ...]:
-        """Players ``who`` left without humans leave at once."""
-        if all(self.models[q].humans(states[q]) > 0 for q in who):
-            return fly
-        return tuple(f and (q not in who or self.models[q].humans(states[q]) > 0) for q, f in enumerate(fly))
-
-    def after_card(self, dist: Dist) -> Dist:
-        """Ships without humans leave the flight after a card (rules §10.1)."""
-        out: Dist = defaultdict(Fraction)
-        for (pos, states, fly), p in dist.items():
-            fly2 = tuple(f and self.models[q].humans(states[q]) > 0 for q, f in enumerate(fly))
-            out[(pos, states, fly2)] += p
-        return dict(out)
-
-    # -- cards -----------------------------------------------------------------------------------
-    def fight(self, p: int, st: RState, strength: int) -> tuple[str, RState]:
-        m = self.models[p]
-        choice = self.policies[p].fight(self.view(p, st), strength)
-        res = m.firepower(st, choice) or m.firepower(st, Firepower())
-        assert res is not None
-        fp, after, boosted = res
-        if boosted >= 0:
-            after = m.destroy(after, 1 << boosted)
-        return (WIN if fp > 2 * strength else TIE if fp == 2 * strength else LOSE), after
-
-    def enemy(self, card: Card, dist: Dist, event: dict[str, Any]) -> Dist:
-        strength = card.strength or 0
-        need = 2 if self.five else 1
-        out: Tagged = defaultdict(Fraction)
-        for joint, prob in dist.items():
-            pos, states_t, fly = joint
-            states = list(states_t)
-            flying = list(fly)
-            defeats = 0
-            takers: dict[int, int] = {}
-            losers = []
-            for p in self.order(joint):
-                if defeats >= need:
-                    break
-                result, states[p] = self.fight(p, states[p], strength)
-                if p == 0:
-                    event[result] += prob
-                if result == WIN:
-                    m, pol = self.models[p], self.policies[p]
-                    if pol.take_reward(self.view(p, states[p]), card):
-                        if card.type == "smugglers":
-                            goods = sorted(CODE[g] for g in card.goods)
-                            states[p] = m.load(states[p], goods[:-1] if defeats else goods)
-                        elif p == 0:
-                            event["credits"] += prob * ((card.credits or 0) - defeats)
-                        takers[p] = card.days or 0
-                    defeats += 1
-                elif result == LOSE:
-                    m, pol = self.models[p], self.policies[p]
-                    if self.diplomat(p, states[p], card, PENALTY[card.type]):
-                        states[p] = m.dismiss_diplomat(states[p])
-                        continue  # not defeated: the enemy moves on (rules §11.5)
-                    if card.type == "smugglers":
-                        states[p] = m.lose_goods(states[p], card.goods_penalty or 0)
-                    elif card.type == "slavers":
-                        states[p] = m.lose_crew(states[p], card.crew_penalty or 0,
-                                                pol.crew_order(self.view(p, states[p])))
-                    losers.append(p)
-                if self.models[p].humans(states[p]) == 0:
-                    flying[p] = False  # left without humans: it leaves at once
-            j2 = self.lose_days((pos, tuple(states), tuple(flying)), takers)
-            out[(j2, tuple(losers))] += prob
-        tagged = dict(out)
-        if card.type == "pirates":  # every defeated ship is marked first, then each shot is rolled once
-            for k, shot in enumerate(card.shots):
-                tagged = self.roll(tagged, shot, k, lambda j, tag: tuple(p for p in tag if j[2][p]))
-        return _untag(tagged)
-
-    def diplomat(self, p: int, st: RState, card: Card, penalty: str) -> bool:
-        """Whether player ``p`` uses the cyan Diplomat aboard against ``penalty``."""
-        return self.models[p].has(st, "diplomat") and self.policies[p].diplomat(self.view(p, st), card, penalty)
-
-    def new_card(self, dist: Dist) -> Dist:
-        """The Techie's free charge is available again on every card."""
-        out: Dist = defaultdict(Fraction)
-        for (pos, states, fly), p in dist.items():
-            out[(pos, tuple(st[:6] + (0,) if st[6] else st for st in states), fly)] += p
-        return dict(out)
-
-    def value(self, p: int, st: RState, criterion: str) -> tuple[int, RState]:
-        m = self.models[p]
-        k = self.policies[p].combat(self.view(p, st), criterion)
-        if criterion == "crew":
-            return m.crew_count(st), st
-        if criterion == "engine_power":
-            power, after = m.engine(st, k)
-            return min(power.values(), default=0), after
-        res = m.firepower(st, Firepower(k)) or m.firepower(st, Firepower())
-        assert res is not None
-        return res[0], res[1]
-
-    def weakest(self, joint: Joint, criterion: str) -> tuple[Joint, list[tuple[int, int]]]:
-        """The players hit by a line, with how much lighter (0 full, 1 second-weakest), and the
-        joint state after the declarations."""
-        pos, states_t, fly = joint
-        present = [p for p in range(self.P) if fly[p]]
-        if len(present) < 2:
-            if self.assume_weakest and fly[0]:
-                return joint, [(0, 0)]
-            return joint, []
-        states = list(states_t)
-        vals = {}
-        for p in present:
-            vals[p], states[p] = self.value(p, states[p], criterion)
-        ranked = sorted(present, key=lambda p: (vals[p], -pos[p]))
-        hit = [(ranked[0], 0)]
-        if self.five and len(present) >= 3:
-            hit.append((ranked[1], 1))
-        return (pos, tuple(states), fly), hit
-
-    def combat(self, card: Card, dist: Dist, event: dict[str, Any]) -> Dist:
-        for li, line in enumerate(card.lines):
-            out: Tagged = defaultdict(Fraction)
-            for joint, prob in dist.items():
-                j2, hit = self.weakest(joint, line.criterion)
-                spared = [p for p, _ in hit if self.diplomat(p, j2[1][p], card, line.penalty)]
-                if spared:  # the line hits neither them nor anybody in their place
-                    states = list(j2[1])
-                    for p in spared:
-                        states[p] = self.models[p].dismiss_diplomat(states[p])
-                    j2 = (j2[0], tuple(states), j2[2])
-                    hit = [(p, light) for p, light in hit if p not in spared]
-                if any(p == 0 for p, _ in hit):
-                    event["hit"][li] += prob
-                if line.penalty == "days":
-                    j2 = self.lose_days(j2, {p: (line.amount or 0) - light for p, light in hit})
-                elif line.penalty in ("crew", "goods"):
-                    states = list(j2[1])
-                    for p, light in hit:
-                        n = (line.amount or 0) - light
-                        m = self.models[p]
-                        states[p] = (m.lose_crew(states[p], n, self.policies[p].crew_order(self.view(p, states[p])))
-                                     if line.penalty == "crew" else m.lose_goods(states[p], n))
-                    j2 = (j2[0], tuple(states), j2[2])
-                out[(j2, tuple(hit))] += prob
-            tagged = dict(out)
-            if line.penalty == "shots":  # the ship hit rolls; a second-weakest ignores the first heavy shot
-                first_heavy = next((k for k, s in enumerate(line.shots) if s.size == "heavy"), -1)
-                for k, shot in enumerate(line.shots):
-                    def who(j: Joint, tag: Any, k: int = k, first_heavy: int = first_heavy) -> tuple[int, ...]:
-                        return tuple(p for p, light in tag if not (light and k == first_heavy))
-                    tagged = self.roll(tagged, shot, k, who, at_once=False)
-            dist = _untag(tagged)
-        return dist
-
-    def meteors(self, card: Card, dist: Dist) -> Dist:
-        tagged: Tagged = {(j, None): p for j, p in dist.items()}
-        for k, meteor in enumerate(card.meteors):  # one roll per meteor for every ship flying
-            tagged = self.roll(tagged, meteor, k, lambda j, tag: tuple(p for p in range(self.P) if j[2][p]))
-        return _untag(tagged)
-
-
-def _untag(tagged: Tagged) -> Dist:
-    out: Dist = defaultdict(Fraction)
-    for (joint, _), p in tagged.items():
-        out[joint] += p
-    return dict(out)
-
-
 def card_odds(ship: Ship, cards: Sequence[Card], *, opponents: Sequence[Ship] = (), assume_weakest: bool = False,
               policy: str | RoundPolicy = "default", round: Any = None, five_player: bool | None = None
               ) -> CardOddsResult:
@@ -357,32 +122,108 @@ def card_odds(ship: Ship, cards: Sequence[Card], *, opponents: Sequence[Ship] = 
     ships = (ship, *opponents)
     five = len(ships) == 5 if five_player is None else bool(five_player)
     pol = resolve_policy(policy)
-    g = _Game(ships, pol, rules, five, assume_weakest)
-    start = rules.start_positions(len(ships))
-    initial: Joint = (start, tuple(m.initial() for m in g.models), (True,) * len(ships))
-    dist: Dist = {initial: Fraction(1)}
-    events = []
-    for c in cards:
-        dist = g.new_card(dist)
-        ev: dict[str, Any] = {"card": c.full_id, "type": c.type}
-        if c.type == "meteor_swarm":
-            dist = g.meteors(c, dist)
-        elif c.type == "combat_zone":
-            ev["hit"] = [Fraction(0)] * len(c.lines)
-            dist = g.combat(c, dist, ev)
-        else:
-            ev.update({WIN: Fraction(0), TIE: Fraction(0), LOSE: Fraction(0), "credits": Fraction(0)})
-            dist = g.enemy(c, dist, ev)
-        dist = g.after_card(dist)
-        events.append(ev)
-    mine: dict[RState, Fraction] = defaultdict(Fraction)
-    for (_, states, _), p in dist.items():
-        mine[states[0]] += p
+    (model, mine), events = _play(ships, tuple(cards), pol, rules, five, assume_weakest)
     notes = []
     if assume_weakest and not opponents:
         notes.append("the ship is taken to be the weakest on every combat-zone line (--assume-weakest)")
     if opponents:
         notes.append(f"{len(opponents)} opponent(s) fly the default policy, from the round's start positions "
                      f"(the ship leads)")
-    return CardOddsResult(ship, tuple(cards), pol.name, g.models[0], dict(mine), tuple(events), len(opponents),
+    return CardOddsResult(ship, tuple(cards), pol.name, model, mine, tuple(events), len(opponents),
                           assume_weakest, tuple(notes))
+
+
+def rolls_needed(card: Card) -> int:
+    """The most rolls of two dice ``card`` can need (one per meteor or shot)."""
+    if card.type == "meteor_swarm":
+        return len(card.meteors or ())
+    if card.type == "pirates":
+        return len(card.shots or ())
+    if card.type == "combat_zone":
+        return sum(len(line.shots) for line in card.lines or () if line.penalty == "shots")
+    return 0
+
+
+def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rules: RoundRules, five: bool,
+          assume_weakest: bool) -> tuple[tuple[ShipModel, dict[RState, Fraction]], list[dict[str, Any]]]:
+    """The cards on the engine's joint states (:mod:`shipcheck.engine.joint`): the ship's final
+    distribution and, per card, what it met."""
+    import numpy as np
+
+    from shipcheck import engine, jit
+    from shipcheck.engine import layout as L
+
+    from .decisions import Answers
+    from .engine import Table
+
+    models: list[ShipModel] = []
+    for s in ships:
+        same = next((m for m in models if m.ship == s), None)
+        models.append(ShipModel(s, flight=same.fm if same is not None else None))
+    table = Table(models, [pol] + [resolve_policy("default")] * (len(ships) - 1), rules, five, assume_weakest)
+    t = table.tables(cards)
+    S, C, R = t["S"], t["C"], t["R"]
+    P, W = len(ships), int(S[0, L.OFFS, 3])
+    plain = not (jit.compiled_loaded() and engine.compiled_ready())
+    o_pos, o_out, o_cred, o_sold, o_hh, o_g, length = (
+        int(v) for v in engine.function("joint", "layout_of", plain=True)(P, W))
+    v0 = engine.function("joint", "begin", plain=plain)(S, R, t["init"], t["start"], t["prices"])
+    step = engine.function("joint", "card", plain=plain)
+    dist: dict[bytes, int] = {np.asarray(v0, dtype=np.int64).tobytes(): 1}  # weights out of ``denom``
+    denom = 1
+    events: list[dict[str, Any]] = []
+    jit.callbacks[table.key] = Answers(table, cards)
+    try:
+        for ci, c in enumerate(cards):
+            rolls = rolls_needed(c)
+            if rolls > 12:  # int64 weights: 36**12 < 2**63
+                raise InputError(f"card {c.full_id} rolls {rolls} times: more than the exact engine takes (12)",
+                                 key="--card", value=c.id)
+            full = 36 ** rolls
+            keys = list(dist)
+            states = np.frombuffer(b"".join(keys), dtype=np.int64).reshape(len(keys), length)
+            with np.errstate(over="ignore"):
+                after, src, wts = step(S, C, R, ci, states, full, t["prices"], t["depth"])
+            denom *= full
+            came = [dist[k] for k in keys]
+            fought = [0, 0, 0, 0]
+            hit = [0] * len(c.lines or ())
+            credits = 0
+            cols = after[:, [o_g + L.G_FOUGHT, o_g + L.G_HIT, o_cred]].tolist()
+            after[:, o_g:o_g + L.GN] = 0  # what the card met, read: the joint states merge without it
+            after[:, o_cred:o_cred + P] = 0
+            after[:, o_sold:o_sold + P] = 0
+            raw = after.tobytes()
+            size = 8 * length
+            new: dict[bytes, int] = {}
+            for j, (i, w, (f, h, cr)) in enumerate(zip(src.tolist(), wts.tolist(), cols)):
+                weight = came[i] * w
+                fought[f] += weight
+                if h:
+                    for li in range(len(hit)):
+                        if h >> li & 1:
+                            hit[li] += weight
+                credits += weight * cr
+                k = raw[j * size:(j + 1) * size]
+                new[k] = new.get(k, 0) + weight
+            dist = new
+            ev: dict[str, Any] = {"card": c.full_id, "type": c.type}
+            if c.type == "combat_zone":
+                ev["hit"] = [Fraction(h, denom) for h in hit]
+            elif c.type != "meteor_swarm":
+                ev.update({WIN: Fraction(fought[1 + int(L.WIN)], denom), TIE: Fraction(fought[1 + int(L.TIE)], denom),
+                           LOSE: Fraction(fought[1 + int(L.LOSE)], denom), "credits": Fraction(credits, denom)})
+            events.append(ev)
+    finally:
+        jit.callbacks.pop(table.key, None)
+    m = models[0]
+    offsets = tuple(int(v) for v in S[0, L.OFFS, :4])
+    ship_rows: dict[bytes, int] = {}  # the ship's own row: opponents' states summed out
+    for k, w in dist.items():
+        r = k[:8 * W]
+        ship_rows[r] = ship_rows.get(r, 0) + w
+    rows = np.frombuffer(b"".join(ship_rows), dtype=np.int64).reshape(len(ship_rows), W)
+    mine: dict[RState, Fraction] = defaultdict(Fraction)
+    for st, w in zip(m.states_of(rows, offsets), ship_rows.values()):
+        mine[st] += Fraction(w, denom)
+    return (m, dict(mine)), events

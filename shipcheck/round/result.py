@@ -1,4 +1,5 @@
-"""The outcome of many rounds: raw per-run arrays per player, and their summaries."""
+"""The outcome of many rounds: per player the summaries (exact counts, streamed chunk by chunk) and,
+when asked for, the raw per-run arrays."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ from typing import Any
 import numpy as np
 
 from shipcheck.model import Ship
+from shipcheck.montecarlo import RunsNotKept, mean_ci
 from shipcheck.montecarlo import _wilson as _wilson_any
-from shipcheck.montecarlo import mean_ci, mean_se
+from shipcheck.tally import Counts
 
 from .deck import Deck
-from .race import CAUSES
+from .engine import CAUSES
 from .rulebook import RoundRules
 
-__all__ = ["RUN_BYTES", "SOURCES", "PlayerResult", "RoundResult", "by_source_lines", "mean_ci", "paired"]
+__all__ = ["RUN_BYTES", "SOURCES", "PlayerResult", "PlayerTally", "RoundResult", "RoundRuns", "RunsNotKept",
+           "by_source_lines", "mean_ci", "paired"]
 
 PERCENTILES = (5, 25, 50, 75, 95)
 #: bytes one run keeps per player: credits, card credits, days and the five sources (4 each), lost
@@ -27,8 +30,12 @@ _SHIP_SUMMARIES = frozenset((
     "credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished", "p_survive",
     "p_survive_ci", "p_finish", "p_finish_ci", "expected_lost", "expected_lost_ci", "expected_lost_se",
     "lost_distribution", "credits_mean", "credits_ci", "credits_percentiles", "credits_distribution",
-    "gave_up_shares", "by_card_type", "card_types", "tile_lost", "sources", "source_runs",
+    "gave_up_shares", "by_card_type", "card_types", "tile_lost", "sources", "source_runs", "place_shares",
+    "runs_kept", "tally",
 ))
+#: the per-run arrays and what reads them: listed by ``dir()`` only when they were kept
+_PER_RUN = frozenset(("credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "finished",
+                      "sources", "source_runs"))
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
@@ -46,25 +53,47 @@ def paired(a: Any, b: Any) -> tuple[float, tuple[float, float]]:
     return mean_ci(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class PlayerResult:
-    """One player's rounds: per-run arrays and summaries.
+@dataclass
+class PlayerTally:
+    """One player's runs as exact counts, added up chunk by chunk (memory independent of the runs):
+    how many runs gave each credits total, components lost, final position (``days``), place and
+    cause of giving up; the runs survived; the sums of card credits and of each source of credits."""
 
-    ``credits[r]`` the credits of run ``r`` (card rewards, arrival, best-looking, goods, bonuses,
-    minus lost components); ``card_credits[r]`` the part earned from cards; ``lost[r]`` components
-    that left the ship (set-aside ones not included); ``survived[r]`` a human aboard at the end;
-    ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.race.CAUSES`); ``days[r]``
-    the final track position counted from the leader's start space (negative: behind it);
-    ``place[r]`` the arrival place (0 when the ship gave up); ``tile_lost[k]`` runs in which tile
-    ``k`` (grid order) was lost; ``by_type`` totals per card type (see :attr:`by_card_type`);
-    ``sources[r]`` the credits of run ``r`` by source (:data:`SOURCES`, columns in that order; they
-    add up to ``credits[r]``, see :attr:`by_source`); ``purse`` the credits in the purse before the
-    round (``credits`` never go below minus it).
-    """
+    credits: Counts = field(default_factory=Counts)
+    lost: Counts = field(default_factory=Counts)
+    days: Counts = field(default_factory=Counts)
+    place: Counts = field(default_factory=Counts)
+    gave_up: Counts = field(default_factory=Counts)
+    survived: int = 0
+    card_credits: int = 0
+    sources: tuple[int, ...] = (0,) * len(SOURCES)
 
-    name: str
-    ship: Ship
-    policy: str
+    @classmethod
+    def of(cls, credits: Any, card_credits: Any, lost: Any, survived: Any, gave_up: Any, days: Any, place: Any,
+           sources: Any) -> PlayerTally:
+        """The counts of per-run arrays (``sources``: ``(runs, 5)``)."""
+        src = np.asarray(sources).reshape(-1, len(SOURCES))
+        return cls(Counts.of(credits), Counts.of(lost), Counts.of(days), Counts.of(place), Counts.of(gave_up),
+                   int(np.count_nonzero(survived)), int(np.sum(card_credits, dtype=np.int64)),
+                   tuple(int(v) for v in src.sum(axis=0, dtype=np.int64)))
+
+    def merge(self, other: PlayerTally) -> PlayerTally:
+        for name in ("credits", "lost", "days", "place", "gave_up"):
+            getattr(self, name).merge(getattr(other, name))
+        self.survived += other.survived
+        self.card_credits += other.card_credits
+        self.sources = tuple(a + b for a, b in zip(self.sources, other.sources))
+        return self
+
+    @property
+    def runs(self) -> int:
+        return self.credits.n
+
+
+@dataclass(frozen=True, eq=False)
+class RoundRuns:
+    """One player's per-run arrays (``simulate_round(..., keep_runs=True)``), one entry per run."""
+
     credits: np.ndarray
     card_credits: np.ndarray
     lost: np.ndarray
@@ -72,10 +101,64 @@ class PlayerResult:
     gave_up: np.ndarray
     days: np.ndarray
     place: np.ndarray
-    tile_lost: np.ndarray
+    sources: np.ndarray
+
+
+def _per_run(name: str, doc: str) -> Any:
+    def get(self: PlayerResult) -> np.ndarray:
+        if self.per_run is None:
+            raise RunsNotKept(f"`{name}` is a per-run array, kept only by simulate_round(..., keep_runs=True)")
+        return getattr(self.per_run, name)  # type: ignore[no-any-return]
+
+    return property(get, doc=doc + " (``keep_runs=True`` only; else :class:`RunsNotKept`)")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PlayerResult:
+    """One player's rounds: summaries, and the per-run arrays when they were kept.
+
+    The summaries (``p_survive``, ``credits_mean``, ``by_source``, the distributions...) come from
+    ``tally`` (:class:`PlayerTally`: exact counts added up chunk by chunk), so they take the same
+    memory for a thousand runs as for a hundred million: ``tile_lost[k]`` runs in which tile ``k``
+    (grid order) was lost; ``by_type`` totals per card type (see :attr:`by_card_type`); ``purse``
+    the credits in the purse before the round (a run's credits never go below minus it).
+
+    The per-run arrays are there only when the rounds were flown with ``keep_runs=True``
+    (:attr:`runs_kept`; otherwise reading one raises :class:`RunsNotKept`): ``credits[r]`` the
+    credits of run ``r`` (card rewards, arrival, best-looking, goods, bonuses, minus lost
+    components); ``card_credits[r]`` the part earned from cards; ``lost[r]`` components that left
+    the ship (set-aside ones not included); ``survived[r]`` a human aboard at the end;
+    ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.engine.CAUSES`);
+    ``days[r]`` the final track position counted from the leader's start space (negative: behind
+    it); ``place[r]`` the arrival place (0 when the ship gave up); ``sources[r]`` the credits of run
+    ``r`` by source (:data:`SOURCES`, columns in that order; they add up to ``credits[r]``).
+    """
+
+    name: str
+    ship: Ship
+    policy: str
+    tally: PlayerTally = field(repr=False)
+    tile_lost: np.ndarray = field(repr=False)
     by_type: np.ndarray = field(repr=False)
-    sources: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, len(SOURCES)), dtype=np.int32))
     purse: int = 0
+    per_run: RoundRuns | None = field(default=None, repr=False)
+
+    credits = _per_run("credits", "Per run, the credits (the change of the purse).")
+    card_credits = _per_run("card_credits", "Per run, the credits earned from cards.")
+    lost = _per_run("lost", "Per run, the components that left the ship.")
+    survived = _per_run("survived", "Per run, whether a human was aboard at the end.")
+    gave_up = _per_run("gave_up", "Per run, the cause of giving up (0: finished; CAUSES).")
+    days = _per_run("days", "Per run, the final track position from the leader's start space.")
+    place = _per_run("place", "Per run, the arrival place (0: gave up).")
+    sources = _per_run("sources", "Per run and source (SOURCES), the credits; they add up to ``credits``.")
+
+    @classmethod
+    def from_runs(cls, name: str, ship: Ship, policy: str, runs: RoundRuns, tile_lost: np.ndarray,
+                  by_type: np.ndarray, purse: int = 0) -> PlayerResult:
+        """A player's result from per-run arrays (the tally worked out from them)."""
+        tally = PlayerTally.of(runs.credits, runs.card_credits, runs.lost, runs.survived, runs.gave_up, runs.days,
+                               runs.place, runs.sources)
+        return cls(name, ship, policy, tally, tile_lost, by_type, purse, runs)
 
     def __repr__(self) -> str:
         return (f"PlayerResult({self.name!r}, runs={self.runs}, p_survive={self.p_survive:.4g}, "
@@ -83,63 +166,71 @@ class PlayerResult:
 
     @property
     def runs(self) -> int:
-        return len(self.credits)
+        return self.tally.runs
+
+    @property
+    def runs_kept(self) -> bool:
+        """Whether the per-run arrays were kept (``keep_runs=True``)."""
+        return self.per_run is not None
+
+    def __dir__(self) -> list[str]:
+        # what was not kept is not offered: everything dir() lists can be read
+        names = set(super().__dir__())
+        return sorted(names if self.runs_kept else names - _PER_RUN)
 
     @property
     def finished(self) -> np.ndarray:
+        """Per run, whether the ship finished the flight (``keep_runs=True`` only)."""
         return self.gave_up == 0
 
     @property
     def p_survive(self) -> float:
-        return int(np.count_nonzero(self.survived)) / self.runs
+        return self.tally.survived / self.runs
 
     @property
     def p_survive_ci(self) -> tuple[float, float]:
-        return _wilson(int(np.count_nonzero(self.survived)), self.runs)
+        return _wilson(self.tally.survived, self.runs)
 
     @property
     def p_finish(self) -> float:
-        return int(np.count_nonzero(self.finished)) / self.runs
+        return self.tally.gave_up.count(0) / self.runs
 
     @property
     def p_finish_ci(self) -> tuple[float, float]:
-        return _wilson(int(np.count_nonzero(self.finished)), self.runs)
+        return _wilson(self.tally.gave_up.count(0), self.runs)
 
     @property
     def expected_lost(self) -> float:
-        return mean_ci(self.lost)[0]
+        return self.tally.lost.mean
 
     @property
     def expected_lost_ci(self) -> tuple[float, float]:
-        return mean_ci(self.lost)[1]
+        return self.tally.lost.ci
 
     @property
     def expected_lost_se(self) -> float:
-        return mean_se(self.lost)
+        return self.tally.lost.se
 
     @property
     def lost_distribution(self) -> dict[int, float]:
-        counts = np.bincount(self.lost.astype(np.int64), minlength=1)
-        return {int(k): float(c) / self.runs for k, c in enumerate(counts) if c}
+        return self.tally.lost.distribution()
 
     @property
     def credits_mean(self) -> float:
-        return mean_ci(self.credits)[0]
+        return self.tally.credits.mean
 
     @property
     def credits_ci(self) -> tuple[float, float]:
-        return mean_ci(self.credits)[1]
+        return self.tally.credits.ci
 
     @property
     def credits_percentiles(self) -> dict[int, int]:
-        vals = np.percentile(self.credits, PERCENTILES, method="inverted_cdf")
-        return {q: int(v) for q, v in zip(PERCENTILES, vals)}
+        return {q: self.tally.credits.percentile(q) for q in PERCENTILES}
 
     @property
     def credits_distribution(self) -> dict[int, float]:
         """Share of runs per whole credit amount (amounts that occurred only), in order."""
-        vals, counts = np.unique(self.credits, return_counts=True)
-        return {int(v): int(c) / self.runs for v, c in zip(vals, counts)}
+        return self.tally.credits.distribution()
 
     @property
     def by_source(self) -> dict[str, float]:
@@ -148,18 +239,22 @@ class PlayerResult:
         and by IIA halves leaving), ``arrival``, ``best_looking`` and ``penalty`` (minus what the
         lost and set-aside components cost, capped as the board says and by the purse). Each run's
         parts add up to its credits exactly, so these add up to :attr:`credits_mean`."""
-        sums = self.sources.sum(axis=0, dtype=np.int64)
-        return {k: int(v) / self.runs for k, v in zip(SOURCES, sums)}
+        return {k: v / self.runs for k, v in zip(SOURCES, self.tally.sources)}
 
     def source_runs(self, source: str) -> np.ndarray:
-        """The per-run credits of one source (:data:`SOURCES`)."""
+        """The per-run credits of one source (:data:`SOURCES`; per-run arrays: when kept)."""
         return self.sources[:, SOURCES.index(source)]
+
+    @property
+    def place_shares(self) -> dict[str, float]:
+        """Share of runs per arrival place (``"#1"``, ``"#2"``...) and ``"gave up"`` (those that occurred)."""
+        return {("gave up" if k == 0 else f"#{k}"): v for k, v in self.tally.place.distribution().items()}
 
     @property
     def gave_up_shares(self) -> dict[str, float]:
         """Share of runs per cause of giving up (causes that occurred only)."""
-        counts = np.bincount(self.gave_up.astype(np.int64), minlength=len(CAUSES))
-        return {CAUSES[i]: int(c) / self.runs for i, c in enumerate(counts) if i and c}
+        n = self.runs
+        return {CAUSES[i]: self.tally.gave_up.count(i) / n for i in range(1, len(CAUSES)) if self.tally.gave_up.count(i)}
 
     @property
     def by_card_type(self) -> Any:
@@ -209,7 +304,7 @@ class PlayerResult:
             "expected_lost_ci": list(self.expected_lost_ci),
             "lost_distribution": {str(k): v for k, v in self.lost_distribution.items()},
             "credits": self.credits_summary(),
-            "card_credits": float(np.mean(self.card_credits, dtype=np.float64)),
+            "card_credits": self.tally.card_credits / self.runs,
             "purse": self.purse,
             "gave_up": self.gave_up_shares,
             "tiles": [{"at": b.cell_name(t.at), "p_lost": int(c) / self.runs}
@@ -257,7 +352,8 @@ class RoundResult:
 
     def __dir__(self) -> list[str]:
         # the ship's summaries are attributes too: tab completion and help() list them
-        return sorted(set(super().__dir__()) | _SHIP_SUMMARIES)
+        ship = _SHIP_SUMMARIES if self.players[0].runs_kept else _SHIP_SUMMARIES - _PER_RUN
+        return sorted(set(super().__dir__()) | ship)
 
     @property
     def by_source(self) -> Any:
@@ -272,8 +368,12 @@ class RoundResult:
     def to_frame(self) -> Any:
         """One row per run and player: credits and their sources (``cards``, ``goods``, ``arrival``,
         ``best_looking``, ``penalty``: they add up to ``credits``), card credits, lost, days, place,
-        survived, finished, gave-up cause."""
+        survived, finished, gave-up cause. It needs the per-run arrays: ``simulate_round(...,
+        keep_runs=True)`` (else :class:`RunsNotKept`)."""
         import pandas as pd
+
+        if not self.players[0].runs_kept:
+            raise RunsNotKept("to_frame() needs the per-run arrays: simulate_round(..., keep_runs=True) keeps them")
 
         frames = []
         for i, pr in enumerate(self.players):

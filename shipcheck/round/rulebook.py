@@ -16,6 +16,7 @@ from typing import Any
 from shipcheck.data import data_path
 from shipcheck.defaults import ROUNDS
 from shipcheck.errors import Collector, InputError, Locator, read_text_file, read_toml, suggest
+from shipcheck.validate import round_key as _valid_round
 
 __all__ = ["EPIDEMIC", "ROUNDS", "RoundRules", "round_key", "round_rules"]
 
@@ -31,9 +32,7 @@ _CARD_KEYS = ("epidemic", "provisional")
 def round_key(value: Any, *, key: str = "round") -> str:
     """``1``, ``"1"``, ``"3a"``, ``"learning"`` as the key of ``[round.*]``; an InputError (a
     ValueError) naming ``key`` otherwise (:func:`shipcheck.validate.round_key`)."""
-    from shipcheck.validate import round_key as valid_round
-
-    return valid_round(value, key=key, rounds=ROUNDS)
+    return _valid_round(value, key=key, rounds=ROUNDS)
 
 
 @dataclass(frozen=True)

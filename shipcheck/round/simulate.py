@@ -16,34 +16,30 @@ from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, wor
 
 from ..defaults import MAX_RUNS_ROUND, RUNS_ROUND, default_round
 from .deck import Deck, build_deck
-from .engine import Chunk, Job, build_table, run_chunk
+from .engine import Chunk, Job, Table, build_table, run_chunk
 from .field import default_field
 from .policy import RoundPolicy, resolve_policy
-from .race import Table
-from .result import RUN_BYTES, PlayerResult, RoundResult
+from .result import RUN_BYTES, PlayerResult, PlayerTally, RoundResult, RoundRuns
 from .rulebook import round_key, round_rules
 
 __all__ = ["simulate_round"]
 
 Progress = Callable[[int, int], Any]
 
-#: states a worker keeps between chunks; past this its tables start afresh (about 2-3 KB a state,
-#: flight-model caches included: the memory of a long run stays bounded whatever the run count)
-MAX_STATES = 150_000
 BATCH = 4096
 
 
 def _deck(deck: Any, rules: Any, edition: str | None) -> Deck:
-    d = valid.deck(deck, edition=edition)
+    d = valid.deck(deck, edition=edition)  # the one check of a deck argument
     return build_deck(rules, edition) if d is None else d
 
 
 # -- chunks on the chosen backend ------------------------------------------------------------------
 def _task(blob: bytes, seed: int, index: int, n: int) -> Chunk:
-    """One chunk in a worker: the job's table of states and memos is kept per worker (and started
-    afresh once it holds :data:`MAX_STATES` states, to bound memory; the numbers do not change)."""
+    """One chunk in a worker: the job's table (the players' models and the engine's arrays) is kept
+    per worker."""
     held = worker_payload(blob, _build)
-    if held[0] is None or len(held[0].reg) > MAX_STATES:
+    if held[0] is None:
         held[0] = build_table(held[1])
     return run_chunk(held[0], held[1].deck, chunk_rng(seed, index), n)
 
@@ -52,25 +48,63 @@ def _build(job: Job) -> list[Any]:
     return [None, job]
 
 
+class _Gather:
+    """The chunks' results added up as they arrive: per player the tally (exact counts), the per-type
+    totals and the tiles lost; the per-run arrays too when they are kept. Memory: the summaries,
+    plus the runs only when kept."""
+
+    PER_RUN = ("credits", "card_credits", "lost", "survived", "gave_up", "days", "place", "sources")
+
+    def __init__(self, players: int, keep: bool) -> None:
+        self.keep = keep
+        self.tally = [PlayerTally() for _ in range(players)]
+        self.by_type: list[Any] = [0] * players
+        self.tile_lost: list[Any] = [0] * players
+        self.runs: dict[str, list[list[np.ndarray]]] = {k: [[] for _ in range(players)] for k in self.PER_RUN}
+        self.done = 0
+
+    def add(self, c: Chunk) -> None:
+        for p in range(len(self.tally)):
+            self.tally[p].merge(PlayerTally.of(*(getattr(c, k)[p] for k in self.PER_RUN)))
+            self.by_type[p] = self.by_type[p] + np.asarray(c.by_type[p], dtype=np.int64)
+            self.tile_lost[p] = self.tile_lost[p] + np.asarray(c.tile_lost[p], dtype=np.int64)
+            if self.keep:
+                for k in self.PER_RUN:
+                    self.runs[k][p].append(getattr(c, k)[p])
+        self.done += c.credits.shape[1]
+
+    def per_run(self, p: int) -> RoundRuns | None:
+        if not self.keep:
+            return None
+        arrays = {}
+        for k in self.PER_RUN:
+            a = np.concatenate(self.runs[k][p])
+            self.runs[k][p] = []
+            a.setflags(write=False)
+            arrays[k] = a
+        return RoundRuns(**arrays)
+
+
 def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, scheduler: Any,
-         progress: Progress | None) -> list[Chunk]:
+         progress: Progress | None, keep: bool) -> _Gather:
     table: Table | None = None
+
+    out = _Gather(len(job.ships), keep)
 
     def local(i: int, n: int) -> Chunk:
         nonlocal table
-        if table is None or len(table.reg) > MAX_STATES:
+        if table is None:
             table = build_table(job)
-        return run_chunk(table, job.deck, chunk_rng(seed, i), n)
+        # the bar moves within a chunk too while the first runs fly plain (the compile's first use)
+        tick = None if progress is None else (lambda k: progress(out.done + k, runs))
+        return run_chunk(table, job.deck, chunk_rng(seed, i), n, tick=tick)
 
-    out: list[Chunk] = []
-    done = 0
     with chunk_runner(_task, job, seed=seed, n_chunks=-(-runs // batch), workers=workers, scheduler=scheduler,
                       local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results:
         for c in results:
-            out.append(c)
-            done += c.credits.shape[1]
+            out.add(c)
             if progress is not None:
-                progress(done, runs)
+                progress(out.done, runs)
     return out
 
 
@@ -95,6 +129,7 @@ def simulate_round(
     five_player: bool | None = None,
     assume_weakest: bool = False,
     purse: int | Sequence[int] = 0,
+    keep_runs: bool = False,
 ) -> RoundResult:
     """Fly whole rounds of Galaxy Trucker: the ship and its opponents through adventure decks.
 
@@ -138,6 +173,12 @@ def simulate_round(
         per player, the ship first): the purse never goes below zero, so a run's credits (the
         change of the purse) are never below minus the purse, and the penalty for lost components
         takes no more than the purse holds (``by_source`` shows what was paid). Default 0.
+    keep_runs
+        Also keep the per-run arrays (``result.players[i].credits`` and the others, which
+        :meth:`~shipcheck.round.result.RoundResult.to_frame` and paired comparisons need; about
+        :data:`~shipcheck.round.result.RUN_BYTES` bytes a run and player). Off by default: every
+        summary (and ``to_dict()``, ``by_source``) is an exact count added up chunk by chunk, so
+        memory does not grow with the runs.
 
     Examples
     --------
@@ -169,7 +210,8 @@ def simulate_round(
     else:
         others = given
     ships = (me, *others)
-    runs = valid.runs(count, maximum=MAX_RUNS_ROUND, run_bytes=RUN_BYTES * len(ships),
+    keep = bool(valid.flag(keep_runs, key="keep_runs"))
+    runs = valid.runs(count, maximum=MAX_RUNS_ROUND, run_bytes=RUN_BYTES * len(ships) if keep else 0,
                       what="keeping the per-run results of")
     d = _deck(deck, rr, ed or (None if deck is not None else me.edition))
     five = len(ships) == 5 if five_player is None else bool(five_player)
@@ -177,9 +219,15 @@ def simulate_round(
     job = Job(ships, (pol,) + (opp,) * len(others), rr, d, five, assume_weakest, purses)
     if assume_weakest and not others:
         notes.append("the ship alone is taken to be the weakest in combat zones and sabotage (--assume-weakest)")
-    chunks = _run(job, s, batch, runs, workers, scheduler, progress)
+    gathered = _run(job, s, batch, runs, workers, scheduler, progress, keep)
     notes += _notes(job, ships)
-    return _assemble(job, key, s, batch, chunks, tuple(notes))
+    if scheduler is None and (workers is None or workers == 1 or -(-runs // batch) <= 1):
+        # flown in this process (as chunk_runner runs it: the command line passes --workers 1): how
+        # the engine ran here (plain Python and why, compiled in memory only)
+        from shipcheck import engine
+
+        notes += engine.notes()
+    return _assemble(job, key, s, batch, gathered, tuple(notes))
 
 
 def _purse(purse: Any, players: int) -> tuple[int, ...]:
@@ -225,21 +273,12 @@ def _names(whos: list[str], players: int) -> str:
     return whos[0] if len(whos) == 1 else ", ".join(whos[:-1]) + " and " + whos[-1]
 
 
-def _assemble(job: Job, key: str, seed: int, batch: int, chunks: list[Chunk], notes: tuple[str, ...]) -> RoundResult:
+def _assemble(job: Job, key: str, seed: int, batch: int, g: _Gather, notes: tuple[str, ...]) -> RoundResult:
     players = []
     for p, sh in enumerate(job.ships):
-        def cat(name: str, p: int = p) -> np.ndarray:
-            a = np.concatenate([getattr(c, name)[p] for c in chunks])
-            a.setflags(write=False)
-            return a
-
-        by_type = np.asarray(np.sum([c.by_type[p] for c in chunks], axis=0, dtype=np.int64))
-        sources = np.concatenate([c.sources[p] for c in chunks])
-        sources.setflags(write=False)
-        tile_lost = np.sum([c.tile_lost[p] for c in chunks], axis=0, dtype=np.int64).reshape(len(sh.tiles))
+        by_type = np.asarray(g.by_type[p], dtype=np.int64)
+        tile_lost = np.asarray(g.tile_lost[p], dtype=np.int64).reshape(len(sh.tiles))
         name = sh.name or (Path(sh.source).stem if sh.source else f"player {p + 1}")
-        players.append(PlayerResult(name, sh, job.policies[p].name, cat("credits"), cat("card_credits"), cat("lost"),
-                                    cat("survived"), cat("gave_up"), cat("days"), cat("place"), tile_lost, by_type,
-                                    sources, job.purse[p]))
-    runs = len(players[0].credits)
-    return RoundResult(tuple(players), key, job.rules, job.deck, runs, seed, batch, job.five, notes, job.purse)
+        players.append(PlayerResult(name, sh, job.policies[p].name, g.tally[p], tile_lost, by_type, job.purse[p],
+                                    g.per_run(p)))
+    return RoundResult(tuple(players), key, job.rules, job.deck, g.done, seed, batch, job.five, notes, job.purse)

@@ -295,7 +295,7 @@ def credits_job(ws: Workspace, body: dict[str, Any]) -> Any:
         def progress(done: int, total: int) -> None:
             job.progress(done=done, total=total, stage="flying placements")
 
-        from ..round.fast import compile_note
+        from ..round.engine import compile_note
 
         job.progress(done=0, total=1, stage=compile_note() or "finding placements")
         return _advice(advise(s, tile, credits=True, runs=runs, seed=seed, progress=progress))
@@ -324,7 +324,7 @@ def round_job(ws: Workspace, body: dict[str, Any]) -> Any:
     command = _command(name, rnd, runs, seed, names or [], edition)
 
     def work(job: Job) -> Any:
-        from ..round.fast import compile_note
+        from ..round.engine import compile_note
 
         note = compile_note()
         job.progress(done=0, total=runs, stage=note or "flying")

@@ -1,11 +1,12 @@
-"""The exact engine as it was before the integer kernel, kept to check and measure the new one.
+"""The exact engine as it was before the integer kernel, kept to check and measure the engine.
 
 :func:`forward_fractions` pushes a distribution of public states through the attacks in
-:class:`~fractions.Fraction` arithmetic, every roll played through :meth:`FlightModel.play
-<shipcheck.flight.FlightModel.play>` (Situation, ``policy.decide``, apply) and memoised per (state,
-roll). :class:`UnreducedOptimal` is the optimal policy's search over every legal decision,
-every way of paying for it included. Tests hold the engine to these answers fraction for fraction;
-``benchmarks/`` measures against them.
+:class:`~fractions.Fraction` arithmetic, every roll played through ``FlightModel.play``
+(Situation, ``policy.decide``, apply) and memoised per (state, roll): give it the oracle's flight
+model (:mod:`oracle.flight`, the rules written out in plain Python) to hold the package's engine to
+an independent reading of the rules. :class:`UnreducedOptimal` is the optimal policy's search over
+every legal decision, every way of paying for it included. Tests hold the engine to these answers
+fraction for fraction; ``benchmarks/`` measures against them (with ``tests`` on ``sys.path``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from .cards import Attack
+from shipcheck.cards import Attack
+
 from .flight import DEFAULT_POLICY, Decision, FlightModel, Policy, State
 
 

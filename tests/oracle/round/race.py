@@ -28,7 +28,7 @@ from .policy import RoundPolicy, View
 from .state import RState, ShipModel
 
 if TYPE_CHECKING:
-    from .rulebook import RoundRules
+    from shipcheck.round.rulebook import RoundRules
 
 __all__ = ["CAUSES", "LAUNCH", "Race", "Table"]
 

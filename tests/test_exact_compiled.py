@@ -1,10 +1,11 @@
-"""The compiled forward pass (:mod:`shipcheck.kernel_jit`) against the Python kernel, state for state.
+"""The compiled forward pass (:func:`shipcheck.engine.exact.forward`) against the Python driver.
 
-``odds`` hands large distributions of the default policy to the compiled kernel; both must give
-the same integer weights for the same packed states, and expand the same states. Random small
-ships of one hull (shields, boosters, cannons, batteries, cabins), random attack sequences, the
-full class III examples, and sequences longer than int64 weights allow (the Python engine carries
-on after 12 attacks).
+``odds`` hands large distributions of the default policy to the engine's compiled pass; the
+Python driver (:class:`shipcheck.kernel.Kernel`, the engine's functions called one state and
+effect at a time) must give the same integer weights for the same packed states, and expand the
+same states. Random small ships (shields, boosters, cannons, batteries, cabins, aliens; one hull
+and two), random attack sequences, the full class III examples, and sequences longer than int64
+weights allow (the Python driver carries on after 12 attacks).
 """
 
 from __future__ import annotations
@@ -58,9 +59,7 @@ BOOSTED = (PILOT + tile((8, 7), "shield", "0333") + tile((9, 7), "shield_booster
                                      ["large-meteor:front", "large-meteor:right", "large-meteor:left"] * 2,
                                      ["light-shot:front", "small-meteor:right", "heavy-shot:left"] * 2])
 def test_compiled_pass_with_boosted_shields_and_charged_cannons(attacks: list[str]) -> None:
-    s = ship(BOOSTED)
-    assert FlightModel(s).kernel.compilable
-    _both(s, attacks)
+    _both(ship(BOOSTED), attacks)
 
 
 def test_one_cannon_shoots_one_of_two_meteors_of_a_roll() -> None:
@@ -94,14 +93,23 @@ def test_past_twelve_attacks_the_python_engine_carries_on() -> None:
     assert sum(dist.values()) == 36 ** len(attacks)  # Python ints past 2**63
 
 
-def test_models_the_compiled_pass_cannot_hold_stay_in_python() -> None:
-    two_hulls = FlightModel(ship(tile(HULL_A[0], "cabin", "3333") + tile(HULL_B[0], "cabin", "3333"), "IIA"))
-    crew = FlightModel(ship(PILOT + tile((8, 7), "cabin", "3333", crew="purple")
-                            + tile((9, 7), "life_support", "3333", color="purple")), track_crew=True)
-    assert two_hulls.multi_hull and crew.initial()[2] is not None
-    for m in (two_hulls, crew):
-        assert not m.kernel.compilable
-        assert _engine(m.kernel, "compiled") == "python"
+@settings(max_examples=40, deadline=None)
+@given(tiles_on(HULL_A, 5), tiles_on(HULL_B, 5), st.lists(ATTACKS, min_size=1, max_size=5))
+def test_compiled_pass_on_two_hulls(a: str, b: str, attacks: list[str]) -> None:
+    _both(ship(a + b, "IIA"), attacks)
+
+
+def test_every_model_goes_to_the_compiled_pass() -> None:
+    # two hulls, and crew tracked (an alien that leaves with its life support): the states are
+    # words either way
+    two_hulls = ship(tile(HULL_A[0], "cabin", "3333") + tile(HULL_B[0], "cabin", "3333")
+                     + tile(HULL_A[1], "shield", "0333") + tile(HULL_B[1], "battery", "3333", cells=2), "IIA")
+    crew = ship(PILOT + tile((8, 7), "cabin", "3333", crew="purple")
+                + tile((9, 7), "life_support", "3333", color="purple") + tile((6, 7), "cabin", "3333"))
+    assert FlightModel(two_hulls).multi_hull and FlightModel(crew, track_crew=True).initial()[2] is not None
+    for s in (two_hulls, crew):
+        assert _engine(FlightModel(s).kernel, "compiled") == "compiled"
+        _both(s, ["heavy-shot:right", "large-meteor:left", "light-shot:front", "heavy-shot:rear"] * 2)
 
 
 def test_odds_gives_the_same_answer_on_either_engine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -116,14 +124,11 @@ def test_odds_gives_the_same_answer_on_either_engine(monkeypatch: pytest.MonkeyP
                                                                           slow.states_expanded)
 
 
-def test_without_numba_the_python_kernel_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
-    import shipcheck
+def test_without_numba_the_python_driver_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from shipcheck import jit
 
     s = load_ship(EXAMPLES / "class-III-hauler.toml")
     attacks = as_attacks([str(a) for a in find_card("III-10").attacks()])
     want = _forward_default(FlightModel(s).kernel, attacks, engine="python")
-    monkeypatch.setitem(sys.modules, "shipcheck.kernel_jit", None)  # what a failed import leaves
-    monkeypatch.delattr(shipcheck, "kernel_jit", raising=False)
+    monkeypatch.setattr(jit, "compiled", lambda: False)  # numba missing, off or broken
     assert _forward_default(FlightModel(s).kernel, attacks, engine="compiled") == want

@@ -1,0 +1,203 @@
+"""Goods: what fits, loading, losing them.
+
+Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
+subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+"""
+
+from __future__ import annotations
+
+from shipcheck.jit import jit
+
+from .charges import draw
+from .layout import (
+    ADJ,
+    ANY,
+    BATCAP,
+    BATHOLD,
+    BATTILE,
+    FN,
+    FS,
+    FURTILE,
+    GAIN,
+    HOLDBAT,
+    HOLDNORM,
+    HOLDSPEC,
+    HOLDTILE,
+    KIND,
+    LOAD,
+    NBAT,
+    NFUR,
+    NHOLD,
+    OFFS,
+    V,
+)
+
+
+@jit(inline=True)
+def room(S, p, x, h):  # type: ignore[no-untyped-def]
+    """ShipModel.hold_room of hold ``h``: (ordinary, special) slots."""
+    if not (x[0] >> S[p, HOLDTILE, h]) & 1:
+        return 0, 0
+    bi = S[p, HOLDBAT, h]
+    if bi >= 0:
+        return max(0, S[p, HOLDNORM, h] - x[S[0, OFFS, 0] + bi]), S[p, HOLDSPEC, h]
+    return S[p, HOLDNORM, h], S[p, HOLDSPEC, h]
+
+
+@jit(inline=True)
+def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
+    """The goods of each colour in the holds aboard, into ``cnt``."""
+    ogd = S[0, OFFS, 2]
+    mask = x[0]
+    for c in range(4):
+        cnt[c] = 0
+    for h in range(S[p, V, NHOLD]):
+        if (mask >> S[p, HOLDTILE, h]) & 1:
+            for c in range(4):
+                cnt[c] += x[ogd + 4 * h + c]
+
+
+@jit(inline=True)
+def goods_total(S, p, x, cnt):  # type: ignore[no-untyped-def]
+    """The goods of each colour aboard and in a half away in hyperspace (they come back), into ``cnt``."""
+    ogd = S[0, OFFS, 2]
+    for c in range(4):
+        cnt[c] = 0
+    for h in range(S[p, V, NHOLD]):
+        for c in range(4):
+            cnt[c] += x[ogd + 4 * h + c]
+
+
+@jit
+def fit(S, p, x, cnt, keep):  # type: ignore[no-untyped-def]
+    """ShipModel.fit as counts per colour."""
+    sp = 0
+    tot = 0
+    for h in range(S[p, V, NHOLD]):
+        a, b = room(S, p, x, h)
+        sp += b
+        tot += a + b
+    keep[0] = min(cnt[0], sp)
+    rest = max(0, tot - keep[0])
+    for c in range(1, 4):
+        keep[c] = min(cnt[c], rest)
+        rest -= keep[c]
+
+
+@jit(inline=True)
+def value_of(cnt, prices):  # type: ignore[no-untyped-def]
+    v = 0
+    for c in range(4):
+        v += cnt[c] * prices[c]
+    return v
+
+
+@jit
+def gain(S, p, x, new, prices, tmp):  # type: ignore[no-untyped-def]
+    """View.gain: what the cargo gains in value by loading ``new`` (counts per colour)."""
+    old = tmp[GAIN:GAIN + 4]
+    pool = tmp[GAIN + 4:GAIN + 8]
+    keep = tmp[GAIN + 8:GAIN + 12]
+    goods_counts(S, p, x, old)
+    for c in range(4):
+        pool[c] = old[c] + new[c]
+    fit(S, p, x, pool, keep)
+    return value_of(keep, prices) - value_of(old, prices)
+
+
+@jit
+def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
+    ogd = S[0, OFFS, 2]
+    nh = S[p, V, NHOLD]
+    fn = tmp[FN:FN + 64]
+    fs = tmp[FS:FS + 64]
+    mask = x[0]
+    for h in range(nh):
+        fn[h], fs[h] = room(S, p, x, h)
+        if (mask >> S[p, HOLDTILE, h]) & 1:  # a half away keeps its goods
+            for c in range(4):
+                x[ogd + 4 * h + c] = 0
+    for c in range(4):
+        for _ in range(keep[c]):
+            h = -1
+            if c != 0:
+                for hh in range(nh):
+                    if fn[hh] > 0:
+                        h = hh
+                        fn[hh] -= 1
+                        break
+            if h < 0:
+                for hh in range(nh):
+                    if fs[hh] > 0:
+                        h = hh
+                        fs[hh] -= 1
+                        break
+                if h < 0:
+                    continue
+            x[ogd + 4 * h + c] += 1
+
+
+@jit
+def load(S, p, x, new, tmp, prov):  # type: ignore[no-untyped-def]
+    """ShipModel.load (reactor furnaces included); the goods that came aboard get the card type
+    being played (``tmp[KIND]``) as their provenance in ``prov`` (Race.apply's bookkeeping)."""
+    och, ogd = S[0, OFFS, 0], S[0, OFFS, 2]
+    mask = x[0]
+    pool = tmp[LOAD:LOAD + 4]
+    keep = tmp[LOAD + 4:LOAD + 8]
+    before = tmp[LOAD + 8:LOAD + 12]
+    goods_total(S, p, x, before)
+    goods_counts(S, p, x, pool)
+    for c in range(4):
+        pool[c] += new[c]
+    fit(S, p, x, pool, keep)
+    left = 0
+    for c in range(4):
+        left += pool[c] - keep[c]
+    for fi in range(S[p, V, NFUR]):
+        f = S[p, FURTILE, fi]
+        if not (mask >> f) & 1 or left == 0:
+            continue
+        for i in range(S[p, V, NBAT]):
+            k = S[p, BATTILE, i]
+            if (mask >> k) & 1 and (S[p, ADJ, f] >> k) & 1:
+                cap = S[p, BATCAP, i]
+                hh = S[p, BATHOLD, i]
+                if hh >= 0:
+                    for c in range(4):
+                        cap -= x[ogd + 4 * hh + c]
+                if x[och + i] < cap:
+                    x[och + i] = cap
+                    left -= 1
+                    break
+    arrange(S, p, x, keep, tmp)
+    after = tmp[GAIN:GAIN + 4]
+    goods_total(S, p, x, after)
+    for c in range(4):
+        for i in range(before[c], after[c]):
+            prov[p, c, i] = tmp[KIND]
+
+
+@jit
+def lose_goods(S, p, x, n):  # type: ignore[no-untyped-def]
+    """Lose the ``n`` most valuable goods aboard (hold by hold in grid order); for what is missing,
+    battery charges (rules §9.4)."""
+    ogd = S[0, OFFS, 2]
+    mask = x[0]
+    left = n
+    while left:
+        found = False
+        for c in range(4):
+            for h in range(S[p, V, NHOLD]):
+                if (mask >> S[p, HOLDTILE, h]) & 1 and x[ogd + 4 * h + c] > 0:
+                    x[ogd + 4 * h + c] -= 1
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            break
+        left -= 1
+    for _ in range(left):
+        if draw(S, p, x, ANY) < 0:
+            break

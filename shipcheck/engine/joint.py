@@ -1,0 +1,170 @@
+"""Exact odds of the cards rolled a roll at a time, over joint states of every player.
+
+A joint state is one ``int64`` vector (:func:`layout_of`): the players' state rows ``X`` (``P`` rows of
+``W``), then ``pos``, ``out``, ``cred``, ``sold`` (``P`` each), ``hh`` (``2 x P``) and the card's
+registers ``G`` (:data:`~.layout.GN`). :func:`begin` is the joint state at launch and :func:`card` plays one card on a list of joint states with the
+card's own steps (:func:`.cards.card_step`, the steps a run plays with its dice): each roll a step
+waits for branches into the dice pairs that differ for the players it strikes (grouped by the
+outcome each pair gives each of them), and equal joint states merge after every roll. Weights are
+whole numbers out of ``36 ** rolls`` (the caller gives the most rolls the card can need, at most 12,
+so they stay in ``int64``); a state's weight is kept per joint state it came from.
+
+Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
+subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shipcheck.jit import jit
+
+from .cards import after_card, card_step, crewless, new_card
+from .layout import CI, CTYPE, G_DIR, G_WHO, GN, KIND, LAUNCH, OCELL, OFFS, R_P, TMP
+from .table import new_table, table_add, table_rows
+
+ROLLS = 36
+
+
+@jit
+def layout_of(P, W):  # type: ignore[no-untyped-def]
+    """The offsets of ``pos``, ``out``, ``cred``, ``sold``, ``hh`` and ``G`` in a joint state of ``P``
+    players whose rows are ``W`` wide, and its length."""
+    a = P * W
+    return a, a + P, a + 2 * P, a + 3 * P, a + 4 * P, a + 6 * P, a + 6 * P + GN
+
+
+@jit
+def unload(v, P, W, X, pos, out, cred, sold, hh, G):  # type: ignore[no-untyped-def]
+    """The run's arrays from joint state ``v``."""
+    o_pos, o_out, o_cred, o_sold, o_hh, o_g, n = layout_of(P, W)
+    for p in range(P):
+        X[p, :] = v[p * W:(p + 1) * W]
+    pos[:] = v[o_pos:o_out]
+    out[:] = v[o_out:o_cred]
+    cred[:] = v[o_cred:o_sold]
+    sold[:] = v[o_sold:o_hh]
+    hh[0, :] = v[o_hh:o_hh + P]
+    hh[1, :] = v[o_hh + P:o_g]
+    G[:] = v[o_g:n]
+
+
+@jit
+def store(X, pos, out, cred, sold, hh, G, P, W, v):  # type: ignore[no-untyped-def]
+    """The run's arrays as a joint state, into ``v``."""
+    o_pos, o_out, o_cred, o_sold, o_hh, o_g, n = layout_of(P, W)
+    for p in range(P):
+        v[p * W:(p + 1) * W] = X[p, :]
+    v[o_pos:o_out] = pos
+    v[o_out:o_cred] = out
+    v[o_cred:o_sold] = cred
+    v[o_sold:o_hh] = sold
+    v[o_hh:o_hh + P] = hh[0, :]
+    v[o_hh + P:o_g] = hh[1, :]
+    v[o_g:n] = G
+
+
+@jit
+def _arrays(P, W):  # type: ignore[no-untyped-def]
+    """A run's arrays for ``P`` players with rows ``W`` wide, zeroed: X, pos, out, cred, sold, hh, G, tmp."""
+    return (np.zeros((P, W), dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
+            np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros((2, P), dtype=np.int64),
+            np.zeros(GN, dtype=np.int64), np.zeros(TMP, dtype=np.int64))
+
+
+@jit
+def begin(S, R, init, start, prices):  # type: ignore[no-untyped-def]
+    """The joint state at launch: the players' launch rows at the round's start positions, those
+    without humans gone (as a run begins: :func:`shipcheck.engine.run.play`)."""
+    P = R[R_P]
+    W = S[0, OFFS, 3]
+    X, pos, out, cred, sold, hh, G, tmp = _arrays(P, W)
+    X[:, :] = init
+    pos[:] = start
+    crewless(S, R, X, out, hh, sold, prices, tmp)
+    v = np.zeros(layout_of(P, W)[6], dtype=np.int64)
+    store(X, pos, out, cred, sold, hh, G, P, W, v)
+    return v
+
+
+@jit
+def card(S, C, R, c, states, full, prices, depth):  # type: ignore[no-untyped-def]
+    """Card ``c`` on each joint state of ``states`` (``(n, length)``, :func:`layout_of`): the joint
+    states after it (before the card their registers are cleared and the card begins: the Techie's
+    charge is back; after it ships without humans leave and lapped ones give up), each with the index
+    of the state it came from and its weight out of ``full`` (``36 ** rolls``, the most rolls the
+    card may need). Returns (states, sources, weights)."""
+    P = R[R_P]
+    W = S[0, OFFS, 3]  # the row's width
+    n = states.shape[0]
+    K = states.shape[1] + 1  # a key: the joint state and where it came from
+    X, pos, out, cred, sold, hh, G, tmp = _arrays(P, W)
+    values = np.zeros(P, dtype=np.int64)
+    prov = np.zeros((P, 4, depth), dtype=np.int64)
+    w = (np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
+         np.zeros(P, dtype=np.int64), np.empty(W, dtype=np.int64), np.zeros(64, dtype=np.int64),
+         np.zeros(4, dtype=np.int64), tmp, prov)
+    key = np.zeros((1, K), dtype=np.int64)
+    typ = C[c, CI, CTYPE]
+    # the done table and the table of states waiting for a roll
+    dk, dw, du, dcap, dcnt = new_table(K, n)
+    wk, ww, wu, wcap, wcnt = new_table(K, n)
+    for i in range(n):
+        unload(states[i], P, W, X, pos, out, cred, sold, hh, G)
+        for g in range(GN):
+            G[g] = 0
+        new_card(S, R, X, hh)
+        tmp[KIND] = typ
+        more = card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, 0, prices, w, values)
+        if not more:
+            tmp[KIND] = LAUNCH
+            after_card(S, R, X, pos, out, hh, sold, prices, tmp)
+        store(X, pos, out, cred, sold, hh, G, P, W, key[0])
+        key[0, K - 1] = i
+        if more:
+            wk, ww, wu, wcap, wcnt = table_add(wk, ww, wu, wcap, wcnt, key, 0, full)
+        else:
+            dk, dw, du, dcap, dcnt = table_add(dk, dw, du, dcap, dcnt, key, 0, full)
+    cells = np.zeros(ROLLS, dtype=np.int64)
+    rep = np.zeros(ROLLS, dtype=np.int64)
+    count = np.zeros(ROLLS, dtype=np.int64)
+    while wcnt:
+        waiting, wait_w = table_rows(wk, ww, wu, wcap, wcnt)
+        wk, ww, wu, wcap, wcnt = new_table(K, waiting.shape[0])
+        for s in range(waiting.shape[0]):
+            v = waiting[s]
+            unload(v, P, W, X, pos, out, cred, sold, hh, G)
+            who, d = G[G_WHO], G[G_DIR]
+            # the dice pairs that differ for the players struck: one per outcome they give each
+            ng = 0
+            for r in range(ROLLS):
+                cell = 0
+                for p in range(P):
+                    if (who >> p) & 1:
+                        cell = cell * 64 + S[p, OCELL + d, r]
+                g = 0
+                while g < ng and cells[g] != cell:
+                    g += 1
+                if g == ng:
+                    cells[g] = cell
+                    rep[g] = r
+                    count[g] = 0
+                    ng += 1
+                count[g] += 1
+            for g in range(ng):
+                if g:
+                    unload(v, P, W, X, pos, out, cred, sold, hh, G)
+                tmp[KIND] = typ
+                more = card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, rep[g], prices, w, values)
+                if not more:
+                    tmp[KIND] = LAUNCH
+                    after_card(S, R, X, pos, out, hh, sold, prices, tmp)
+                store(X, pos, out, cred, sold, hh, G, P, W, key[0])
+                key[0, K - 1] = v[K - 1]
+                wt = wait_w[s] // ROLLS * count[g]
+                if more:
+                    wk, ww, wu, wcap, wcnt = table_add(wk, ww, wu, wcap, wcnt, key, 0, wt)
+                else:
+                    dk, dw, du, dcap, dcnt = table_add(dk, dw, du, dcap, dcnt, key, 0, wt)
+    keys, wts = table_rows(dk, dw, du, dcap, dcnt)
+    return keys[:, :K - 1].copy(), keys[:, K - 1].copy(), wts

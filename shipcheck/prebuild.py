@@ -1,0 +1,238 @@
+"""Building the compiled round engine ahead of need, in a process of its own.
+
+numba compiles the engine once per install (tens of seconds of CPU) and caches it on disk. A
+compile in a thread of the process that flies the first round shares that process's interpreter
+lock with the runs flying as plain Python meanwhile, so both crawl; and when that process ends
+first, the half-done compile is lost and the next one starts again. Compiled in a process of its
+own, it runs on another core, is finished even when the command that started it has ended, and
+leaves a *stamp* saying that this install's engine is in numba's cache: later processes then
+load it in their own thread, in about a second.
+
+This module says where the compiled engine stands (built, being built, cannot be built here) and
+starts the builder (:mod:`shipcheck.engine.build`); it imports neither numba nor numpy, so every
+command can call :func:`prestart` at no cost. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+#: ``SHIPCHECK_ENGINE_BUILDER=0`` builds the compiled engine in a thread of the process that needs it
+ENV = "SHIPCHECK_ENGINE_BUILDER"
+#: a builder that has held its lock this long without finishing is taken to be dead
+STALE_LOCK = 20 * 60.0
+
+
+def _folder() -> Path | None:
+    """Where the stamp and the builder's lock live: beside numba's cache of the engine
+    (``NUMBA_CACHE_DIR``, else the engine's ``__pycache__`` where it can be written), else the
+    user cache folder; None when there is none."""
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent / "engine" / "__pycache__"
+    try:
+        here.mkdir(exist_ok=True)
+        if os.access(here, os.W_OK):
+            return here
+    except OSError:
+        pass
+    try:
+        import platformdirs
+
+        return Path(platformdirs.user_cache_dir("shipcheck", appauthor=False))
+    except Exception:  # no home folder at all: no stamp, the engine is built in the process that needs it
+        return None
+
+
+def key() -> str:
+    """This install's engine: its sources (by place and contents), numba's version, Python's
+    version and where numba caches (``NUMBA_CACHE_DIR``)."""
+    here = Path(__file__).resolve().parent / "engine"
+    h = hashlib.sha256(str(here).encode())
+    for f in sorted(here.glob("*.py")) + [here.parent / "jit.py"]:
+        try:
+            st = f.stat()  # place, size and time: a changed source is a new engine for numba too
+            h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+        except OSError:
+            h.update(f.name.encode())
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("numba")
+        origin = spec.origin if spec is not None else None
+        h.update(f"{origin}:{os.stat(origin).st_mtime_ns}".encode() if origin else b"no numba")
+    except (ImportError, ValueError, OSError):
+        h.update(b"no numba")
+    h.update(sys.version.encode() + os.environ.get("NUMBA_CACHE_DIR", "").encode())
+    return h.hexdigest()[:20]
+
+
+def stamp() -> Path | None:
+    """The file that says this install's compiled engine is in numba's disk cache."""
+    folder = _folder()
+    return None if folder is None else folder / f"engine-{key()}.built"
+
+
+def _lock() -> Path | None:
+    folder = _folder()
+    return None if folder is None else folder / f"engine-{key()}.building"
+
+
+def failed_marker() -> Path | None:
+    folder = _folder()
+    return None if folder is None else folder / f"engine-{key()}.failed"
+
+
+def failed() -> bool:
+    """Whether a builder found it could not build this install's engine into a disk cache (then
+    the process that needs the engine builds it for itself, as it always can)."""
+    f = failed_marker()
+    return f is not None and f.exists()
+
+
+def built() -> bool:
+    """Whether this install's compiled engine was built and cached (a stamp is there)."""
+    s = stamp()
+    return s is not None and s.exists()
+
+
+def start(*, polite: bool = False) -> Any:
+    """Start the builder in a process of its own (its own session: a Ctrl-C on the command that
+    started it does not stop it) unless one is at work already. The builder's process; None when
+    another builder holds the lock (wait for :func:`busy` to turn false); False when no builder can
+    run here (no cache folder to hold the lock and the stamp: build in this process). ``polite``:
+    at a lower priority (no one waits for it yet)."""
+    import subprocess
+
+    lock = _lock()
+    if lock is None:
+        return False
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            if busy():
+                return None
+            lock.unlink(missing_ok=True)  # its builder died: take over
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        os.close(fd)
+    except OSError:
+        return False
+    try:
+        proc = subprocess.Popen(builder_command(str(lock)) + (["--polite"] if polite else []), env=builder_env(),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True, close_fds=True)
+    except OSError:
+        lock.unlink(missing_ok=True)
+        return False
+    try:
+        lock.write_text(f"{proc.pid}\n")  # who builds: for a person looking, and to stop it
+    except OSError:
+        pass
+    return proc
+
+
+def builder_command(lock: str) -> list[str]:
+    """The builder's command line. ``-P``: the working folder is not put first on ``sys.path``, so a
+    ``shipcheck`` folder there (a checkout of the project) is not what the builder imports."""
+    return [sys.executable, "-P", "-m", "shipcheck.engine.build", lock]
+
+
+def builder_env() -> dict[str, str]:
+    """The builder's environment: this process's, with the folder that holds this ``shipcheck``
+    package first on ``PYTHONPATH``, so that the builder compiles (and stamps) the same install
+    as the process that starts it, an editable one or one found through ``PYTHONPATH`` too."""
+    here = str(Path(__file__).resolve().parent.parent)
+    old = os.environ.get("PYTHONPATH", "")
+    return {**os.environ, "PYTHONPATH": here + (os.pathsep + old if old else "")}
+
+
+def mark_built() -> None:
+    """Leave the stamp: this install's engine is in numba's disk cache."""
+    s = stamp()
+    if s is None:
+        return
+    try:
+        s.parent.mkdir(parents=True, exist_ok=True)
+        tmp = s.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(f"built {time.strftime('%Y-%m-%d %H:%M:%S')} by {sys.executable}\n")
+        os.replace(tmp, s)
+        for old in s.parent.glob("engine-*.built"):  # earlier sources' stamps: their cache is gone
+            if old != s:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def forget_stale(folder: Path | None = None) -> None:
+    """Remove numba's cache of the engine from its ``__pycache__`` when this install's engine has
+    no stamp: numba checks each cached function against its own source file only, so after an
+    edit to one engine module the functions of the others would load with the old code compiled
+    into them. Without a stamp the whole engine is compiled again (a fresh install has nothing to
+    remove). A cache in ``NUMBA_CACHE_DIR`` is left as it is. ``folder``: another folder (tests)."""
+    if folder is None:
+        if os.environ.get("NUMBA_CACHE_DIR"):
+            return
+        folder = Path(__file__).resolve().parent / "engine" / "__pycache__"
+    if built():
+        return
+    here = folder
+    for f in list(here.glob("*.nbi")) + list(here.glob("*.nbc")):
+        try:
+            f.unlink()
+        except OSError:  # read-only: numba will not write there either, nothing stale is kept
+            pass
+
+
+def prestart() -> None:
+    """Start the builder when this install's engine was never built and numba is there, without
+    importing numba: what every command does first, so that the compile happens while the user
+    reads a ship's check or odds, not while the first whole round waits for it."""
+    import importlib.util
+
+    if os.environ.get(ENV, "").strip().lower() in ("0", "off", "no", "false"):
+        return
+    if os.environ.get("SHIPCHECK_JIT", "").strip().lower() in ("0", "off", "no", "false", "plain"):
+        return
+    try:
+        if importlib.util.find_spec("numba") is None or built() or failed() or busy():
+            return
+    except (ImportError, ValueError, OSError):
+        return
+    start(polite=True)
+
+
+def busy() -> bool:
+    """Whether a builder holds the lock: its process (named in the lock) is alive, and the lock has
+    not gone stale. A lock whose builder is gone (killed) is removed."""
+    lock = _lock()
+    if lock is None:
+        return False
+    try:
+        age = time.time() - lock.stat().st_mtime
+        text = lock.read_text().strip()
+    except OSError:
+        return False
+    if age >= STALE_LOCK:
+        return False
+    if text.isdigit() and not _alive(int(text)):
+        lock.unlink(missing_ok=True)
+        return False
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, owned by someone else
+        return True
+    return True

@@ -1,0 +1,102 @@
+"""The engine flies the same rules compiled or as plain Python: where numba cannot be imported,
+where it is switched off, and while the compiled engine is being built on its first use; and where
+no cache folder can be written it compiles in memory. Each mode gives the same numbers, and says
+how it ran."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from shipcheck import engine, jit
+from shipcheck.round.deck import build_deck
+from shipcheck.round.engine import ROLLS, Job, build_table
+from shipcheck.round.field import default_field
+from shipcheck.round.policy import DefaultPolicy, RacingPolicy
+from shipcheck.round.rulebook import round_rules
+from shipcheck.shipfile import load_ship
+
+ROOT = Path(__file__).resolve().parents[1]
+FIELDS = ("credits", "lost", "survived", "gave_up", "days", "place", "card_credits", "sources", "by_type",
+          "tile_lost")
+
+ROUND = """
+import json, sys
+import shipcheck
+r = shipcheck.simulate_round("examples/class-II-freighter.toml", round=2, runs=60, seed=4, batch=32, keep_runs=True)
+print(json.dumps({"credits": r.credits.tolist(), "lost": r.lost.tolist(), "notes": list(r.notes)}))
+"""
+
+
+def fly(code: str, env: dict[str, str] | None = None, prelude: str = "") -> dict:
+    proc = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("path,rnd,policy", [
+    ("examples/class-I-scout.toml", "1", DefaultPolicy()),
+    ("examples/class-IIA-twins.toml", "2", RacingPolicy()),
+    ("examples/class-III-hauler.toml", "3", DefaultPolicy()),
+])
+def test_the_plain_engine_gives_the_compiled_numbers(path, rnd, policy):
+    """Fixed ships, drawn decks and dice (seeded): the plain copy of the engine and the compiled one
+    fill the same arrays, run for run."""
+    if not jit.compiled():
+        pytest.skip(f"the compiled engine is not available here: {jit.reason()}")
+    me = load_ship(path)
+    rules = round_rules(rnd)
+    others, _ = default_field(me, rules.level)
+    deck = build_deck(rules, me.edition)
+    job = Job((me, *others), (policy,) + (DefaultPolicy(),) * len(others), rules, deck, False)
+    table = build_table(job)
+    t = table.tables(deck.cards)
+    g = np.random.default_rng(7)
+    decks = deck.draw(g, 40).astype(np.int64)
+    rolls = g.integers(0, 36, size=(40, decks.shape[1], ROLLS)).astype(np.int64)
+    outs = []
+    for plain in (True, False):
+        out = engine.Outputs(table.P, 40, 12, 6, 5, max(m.n for m in table.models))
+        with np.errstate(over="ignore"):
+            engine._call(engine._run_module(plain), t, decks, rolls, out)
+        outs.append(out)
+    for f in FIELDS:
+        assert np.array_equal(getattr(outs[0], f), getattr(outs[1], f)), f
+
+
+@pytest.mark.slow
+def test_without_numba_rounds_still_fly_and_say_why():
+    compiled = fly(ROUND)
+    blocked = "import sys\nsys.modules['numba'] = None  # import numba raises ImportError\n"
+    plain = fly(ROUND, prelude=blocked)
+    assert plain["credits"] == compiled["credits"] and plain["lost"] == compiled["lost"]
+    assert any("numba is not importable" in n for n in plain["notes"])
+    assert not any("plain Python" in n for n in compiled["notes"])
+    off = fly(ROUND, env={jit.ENV: "0"})
+    assert off["credits"] == compiled["credits"] and any(jit.ENV in n for n in off["notes"])
+
+
+@pytest.mark.slow
+def test_with_no_writable_cache_folder_it_compiles_in_memory_and_says_so(tmp_path):
+    # as on a read-only install: numba finds no folder it can write its cache to
+    nowhere = (
+        "import tempfile, os\n"
+        "_real = tempfile.TemporaryFile\n"
+        "def _refuse(*a, dir=None, **k):\n"
+        "    if dir is not None:\n"
+        "        raise PermissionError(13, 'Read-only file system', dir)\n"
+        "    return _real(*a, **k)\n"
+        "tempfile.TemporaryFile = _refuse\n"
+    )
+    # (the builder process, which would find the folder writable, is left out: this process compiles)
+    out = fly(ROUND, prelude=nowhere, env={"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "SHIPCHECK_ENGINE_BUILDER": "0"})
+    assert sum("compiled in memory" in n for n in out["notes"]) == 1
+    assert out["credits"] == fly(ROUND)["credits"]

@@ -1,0 +1,154 @@
+"""One rule, one home (issue 19): a rule of flight changed in the one function that holds it moves
+every feature that flies it, and nothing else needs changing.
+
+The package is copied to a temporary folder, one rule is edited in the text of its one home (the
+function docs/architecture.md names for it), and the copy is run in a fresh process as plain
+Python (``SHIPCHECK_JIT=0``: no numba compile of the edited engine). The rule: against a large
+meteor, a cannon that bears and fires destroys it (``shipcheck.engine.flight.left_open``).
+Edited so that the fired cannon no longer stops the meteor, the exact odds (``odds --card``), the
+Monte Carlo flight (``simulate --card``), whole rounds (``simulate --round``) and the report's heat
+map of meteor losses all lose more components; with the rule written back they give the first
+numbers again, digit for digit.
+
+The optimal policy of ``odds --policy optimal`` weighs its candidate defences by the same
+function (``kernel.Kernel.left_open``), so its odds move too.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIP = "examples/class-I-scout.toml"  # a double cannon at the nose: large meteors from the front are shot
+HOME = "shipcheck/engine/flight.py"
+FUNCTION = "left_open"
+#: the rule as written: a cannon fired at a line stops what comes down it (after checking it bears)
+RULE = """            if kind != LARGE or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
+                raise ValueError("that cannon does not bear on that line")
+            continue
+"""
+#: the rule changed: the cannon still fires (and its charge is spent), the meteor comes through
+CHANGED = """            if kind != LARGE or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
+                raise ValueError("that cannon does not bear on that line")
+"""
+
+#: run in the copy: the four features, as a user asks for them
+SCRIPT = r"""
+import contextlib, io, json, sys
+import shipcheck
+from shipcheck.cli import main
+from shipcheck.report import report
+
+def cli(*args):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            assert exc.code in (0, None), exc.code
+    return json.loads(out.getvalue())
+
+ship = sys.argv[1]
+odds = cli("odds", ship, "--card", "I-11", "--format", "json", "--no-cache")
+card = cli("simulate", ship, "--card", "I-11", "--runs", "20000", "--seed", "3", "--format", "json")
+rnd = cli("simulate", ship, "--round", "1", "--runs", "400", "--seed", "3", "--format", "json")
+optimal = cli("odds", ship, "--card", "I-11", "--policy", "optimal", "--format", "json", "--no-cache")
+heat = report(ship, runs=10, seed=1).ships[0].to_dict()["meteors"]["heat_maps"]
+print(json.dumps({
+    "file": shipcheck.__file__,
+    "odds": odds["fractions"]["expected_lost"],
+    "odds_survive": odds["fractions"]["p_survive"],
+    "optimal": optimal["fractions"]["expected_lost"],
+    "card": card["expected_lost"],
+    "round": rnd["expected_lost"],
+    "heat": {d: sum(t["p_lost"] for t in m["p_lost"]) for d, m in heat.items()},
+}))
+"""
+
+
+def _copy(dest: Path) -> Path:
+    """The package, its game data and the ship, copied to ``dest``."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "shipcheck", dest / "shipcheck", ignore=ignore)
+    shutil.copytree(ROOT / "tiles", dest / "tiles", ignore=ignore)
+    (dest / "examples").mkdir()
+    shutil.copy(ROOT / SHIP, dest / SHIP)
+    (dest / "features.py").write_text(SCRIPT, encoding="utf-8")
+    return dest
+
+
+def _fly(tree: Path) -> dict:
+    """The four features' numbers from the copy in ``tree``, as plain Python in a fresh process."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "SHIPCHECK_JIT": "0", "SHIPCHECK_NO_CACHE": "1",
+           "SHIPCHECK_CACHE_DIR": str(tree / "cache")}
+    proc = subprocess.run([sys.executable, "features.py", SHIP], capture_output=True, text=True, cwd=tree, env=env,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert Path(out["file"]).resolve().is_relative_to(tree.resolve()), out["file"]  # the copy flew, not the checkout
+    return out
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` in ``path``: once, inside :data:`FUNCTION` and nowhere else."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"the rule's text is not found once in {HOME}: update this test with the rule"
+    at = text[: text.index(old)].count("\n") + 1
+    fn = next(n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef) and n.name == FUNCTION)
+    assert fn.lineno <= at <= (fn.end_lineno or 0), f"the rule's text is outside {FUNCTION}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_rule_changed_here_is_named_in_the_architecture_page() -> None:
+    """docs/architecture.md names this function as the home of the cannon's defence."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("|") and "cannon" in line.lower()]
+    assert any(f"engine.flight.{FUNCTION}" in row for row in rows), rows
+
+
+@pytest.fixture(scope="module")
+def flights(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict, dict]:
+    """The features' numbers from the copy: as written, with the rule changed, and written back."""
+    tree = _copy(tmp_path_factory.mktemp("one-home") / "tree")
+    before = _fly(tree)
+    home = tree / HOME
+    _edit(home, RULE, CHANGED)
+    changed = _fly(tree)
+    _edit(home, CHANGED, RULE)
+    after = _fly(tree)
+    return before, changed, after
+
+
+@pytest.mark.slow
+def test_one_change_in_the_one_home_moves_every_feature(flights: tuple[dict, dict, dict]) -> None:
+    before, changed, after = flights
+
+    # exact odds: more components lost, no better survival
+    assert Fraction(changed["odds"]) > Fraction(before["odds"])
+    assert Fraction(changed["odds_survive"]) <= Fraction(before["odds_survive"])
+    # Monte Carlo of the card, and whole rounds (the same seeds): more lost
+    assert changed["card"] > before["card"] + 0.1
+    assert changed["round"] > before["round"]
+    # the report's heat maps: the front (where the cannons stood guard) and whole swarms lose more
+    assert changed["heat"]["front"] > before["heat"]["front"]
+    assert changed["heat"]["all"] > before["heat"]["all"]
+    # meteors from the other sides meet no large meteor of a level-I swarm: those maps do not move
+    for d in ("right", "rear", "left"):
+        assert changed["heat"][d] == before["heat"][d]
+    # written back, the rule gives the first numbers again
+    assert after == {**before, "file": after["file"]}
+
+
+@pytest.mark.slow
+def test_the_optimal_policy_moves_with_the_rule_too(flights: tuple[dict, dict, dict]) -> None:
+    before, changed, _ = flights
+    assert Fraction(changed["optimal"]) > Fraction(before["optimal"])
