@@ -20,6 +20,7 @@ DONE, NO_NUMBA, NO_CACHE, FAILED = 0, 3, 4, 5
 def main(lock: str | None = None, *, polite: bool = False) -> int:
     """Compile the engine into numba's disk cache and leave the stamp; the exit code says how it
     went (:data:`DONE`, :data:`NO_NUMBA`, :data:`NO_CACHE`, :data:`FAILED`)."""
+    key = prebuild.key()  # the sources it builds (an upgrade meanwhile makes its work another's)
     try:
         if polite:  # started ahead of need: no one waits for it yet
             try:
@@ -30,14 +31,13 @@ def main(lock: str | None = None, *, polite: bool = False) -> int:
 
         if not jit.compiled():
             return NO_NUMBA
-        key = prebuild.key()
         prebuild.forget_stale()
         from . import _call as call
         from . import _dummy, _run_module
 
         mod = _run_module(False)  # decorating the functions finds (or misses) a cache folder
         if jit.cache_note():
-            _give_up("no writable cache folder for numba")
+            _give_up("no writable cache folder for numba", key)
             return NO_CACHE
         t, decks, rolls, out = _dummy()
         call(mod, t, decks, rolls, out)
@@ -46,16 +46,18 @@ def main(lock: str | None = None, *, polite: bool = False) -> int:
         prebuild.mark_built()
         return DONE
     except Exception as exc:
-        _give_up(f"{type(exc).__name__}: {exc}")
+        _give_up(f"{type(exc).__name__}: {exc}", key)
         return FAILED
     finally:
         if lock:
             Path(lock).unlink(missing_ok=True)
 
 
-def _give_up(why: str) -> None:
+def _give_up(why: str, key: str) -> None:
+    """Remember that this install's engine cannot be built by a builder (its processes then build
+    it themselves), unless the sources changed meanwhile (an upgrade under it: not its failure)."""
     f = prebuild.failed_marker()
-    if f is not None:
+    if f is not None and prebuild.key() == key:
         try:
             f.write_text(why + "\n")
         except OSError:
