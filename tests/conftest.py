@@ -24,6 +24,21 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """On a fresh install, start building the compiled round engine at full priority as the suite
+    starts (a command's ahead-of-need builder runs niced, and the suite's workers would leave it
+    little of the two cores): the tests that fly rounds fly plain only until it is done."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    from shipcheck import prebuild
+
+    if prebuild.built() or prebuild.failed() or prebuild.busy():
+        return
+    if os.environ.get("SHIPCHECK_JIT", "").strip().lower() in ("0", "off", "no", "false", "plain"):
+        return
+    prebuild.start()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _round_engine_compiled_once() -> None:
     """Under pytest-xdist, one worker compiles the round engine (numba, about 30 s of CPU on a
