@@ -41,25 +41,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _round_engine_compiled_once() -> None:
-    """Under pytest-xdist, one worker compiles the round engine (numba, about 30 s of CPU on a
-    fresh install) while the others wait for it, then every process, the commands the docs tests
-    run included, loads it from numba's disk cache; without the lock each worker would compile the
-    same kernel at the same time."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): each worker compiles for itself
-        return
-    import hashlib
+    """Every test process waits for the compiled round engine before its first test: on a fresh
+    install one builder process compiles it (numba, about 45 s of CPU; started as the suite begins,
+    see :func:`pytest_configure`) while the workers wait, then each loads it from numba's disk
+    cache. Rounds flown before it is ready would fly as plain Python, 40 times slower (the tests of
+    that path set it up themselves: tests/test_round_first_use.py, tests/test_engine_modes.py)."""
+    from shipcheck import engine
 
-    import shipcheck
-
-    tag = hashlib.sha256(str(Path(__file__).resolve()).encode()).hexdigest()[:12]
-    with open(Path(tempfile.gettempdir()) / f"shipcheck-tests-{tag}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        lone = shipcheck.parse_ship('format = 1\nclass = "I"\n')
-        shipcheck.simulate_round(lone, round=1, opponents=[], runs=1, seed=0)
+    engine.warm(900.0)
 
 
 @pytest.fixture(scope="session")
