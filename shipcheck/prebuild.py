@@ -51,7 +51,7 @@ def _folder() -> Path | None:
 
 
 def key() -> str:
-    """This install's engine: its sources (by place and contents), numba's version, Python's
+    """This install's engine: its sources (by place, size and time of change), numba's install, Python's
     version and where numba caches (``NUMBA_CACHE_DIR``)."""
     here = Path(__file__).resolve().parent / "engine"
     h = hashlib.sha256(str(here).encode())
