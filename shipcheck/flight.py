@@ -168,21 +168,6 @@ class Policy:
         raise NotImplementedError
 
 
-def first_draws(charges: list[int], k: int, allowed: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Take ``k`` charges from the first charged allowed battery in row-major order, repeatedly.
-
-    ``charges`` is updated in place; ``None`` when they run out.
-    """
-    out = []
-    for _ in range(k):
-        b = next((i for i in allowed if charges[i] > 0), None)
-        if b is None:
-            return None
-        charges[b] -= 1
-        out.append(b)
-    return tuple(out)
-
-
 class DefaultPolicy(Policy):
     """Contract §4: defend whenever the rules allow and a charge is left."""
 

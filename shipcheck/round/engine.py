@@ -204,5 +204,5 @@ def compile_note(wait: float = 1.5) -> str | None:
                 "the plain engine meanwhile")
     return ("compiling the round engine for its first use (about a minute of CPU, once, in a process of its own: "
             "then it is cached); the first runs fly on the plain engine meanwhile"
-            if prebuild.busy() or prebuild.built() else
+            if prebuild.busy() else
             "compiling the round engine for this process; the first runs fly on the plain engine meanwhile")
