@@ -225,7 +225,8 @@ def round_compile_note(wait: float = 1.5) -> None:
 
     note = compile_note(wait)
     if note:
-        typer.echo(f"shipcheck: {note}", err=True)
+        for line in fold(f"shipcheck: {note}"):  # the terminal's width, as every other line
+            typer.echo(line, err=True)
 
 
 def print_json(obj: Any) -> None:
