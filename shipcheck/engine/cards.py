@@ -383,8 +383,11 @@ def _planet_goods(C, c, i, shared, gd):  # type: ignore[no-untyped-def]
 
 @jit
 def _planet_default(S, C, p, x, c, free, share, gd, prices, tmp):  # type: ignore[no-untyped-def]
-    """The default policy's planet: the free one whose goods that fit add the most value (ties: the
-    planet printed first), a shared one only when it adds more; -1 when none adds anything."""
+    """The built-in policies' planet: the default's is the free one whose goods that fit add the
+    most value (ties: the planet printed first), a shared one only when it adds more; -1 when none
+    adds anything, and always for racing (it never lands)."""
+    if racing(S, p):
+        return -1
     npl = C[c, CI, NPL]
     best_g = 0
     best_free = 0
@@ -418,8 +421,6 @@ def planets(S, C, R, X, pos, out, hh, cred, c, prices, w):  # type: ignore[no-un
         x = X[p]
         if asked(S, p, D_PLANET):
             pick = python(S, p, D_PLANET, x, c, free, share, tmp)
-        elif racing(S, p):
-            pick = -1  # racing never lands
         else:
             pick = _planet_default(S, C, p, x, c, free, share, gd, prices, tmp)
         if pick < 0:
