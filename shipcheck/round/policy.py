@@ -96,69 +96,79 @@ class PlanetOption:
 
 
 class RoundPolicy:
-    """Decisions of a player in a round. Methods must be pure functions of their arguments."""
+    """Decisions of a player in a round. Methods must be pure functions of their arguments.
+
+    Each method's own answer is the built-in policy's (:class:`DefaultPolicy`, or
+    :class:`RacingPolicy` for a subclass of it), asked of the engine's code that flies it
+    (:mod:`shipcheck.engine`), so a method of one's own may call ``super()`` for exactly what the
+    built-in policy would decide."""
 
     name = "custom"
     #: battery decisions against meteors and shots (contract §4)
     flight: Policy = DEFAULT_POLICY
 
+    @property
+    def _racing(self) -> bool:
+        """Whether the built-in decisions are racing's (else the default's)."""
+        return isinstance(self, RacingPolicy)
+
     def open_space(self, view: View) -> int:
         """Double engines to power in Open Space (a charge each; with the cyan Techie the first is
-        free): the fewest that make the engine power at least 1."""
-        ladder = view.engine_ladder()
-        return next((k for k, p in enumerate(ladder) if p >= 1), 0)
+        free): the fewest that make the engine power at least 1; racing: every one it can."""
+        return view.model.open_space_choice(view.state, self._racing)
 
     def fight(self, view: View, strength: int) -> Firepower:
         """Firepower declared against an enemy of ``strength``: the fewest charges that beat it,
         else the fewest that tie it, else none (a cannon booster only when it costs no more)."""
-        target = 2 * strength
-        opts = view.fire_options()
-        for test in (lambda fp: fp > target, lambda fp: fp == target):
-            ok = [(cost, choice.boost >= 0, i) for i, (cost, fp, choice) in enumerate(opts) if test(fp)]
-            if ok:
-                return opts[min(ok)[2]][2]
-        return Firepower()
+        return view.model.fight_choice(view.state, strength)
 
     def combat(self, view: View, criterion: str) -> int:
-        """Charges spent on ``engine_power`` or ``firepower`` on a Combat Zone line."""
+        """Charges spent on ``engine_power`` or ``firepower`` on a Combat Zone line (built in: none)."""
         return 0
 
     def take_reward(self, view: View, card: Card) -> bool:
-        """Take a defeated enemy's reward (and its flight days)."""
-        return True
+        """Take a defeated enemy's reward (and its flight days): always; racing takes goods only
+        without days, credits only at 2 a day or more."""
+        return view.model.takes_reward(view.state, card, self._racing)
 
     def planet(self, view: View, card: Card, options: tuple[PlanetOption, ...]) -> int | None:
-        """Position in ``options`` of the planet to land on, or None to pass."""
-        best = None
-        for i, o in enumerate(options):
-            g = view.gain(o.goods)
-            if g > 0 and (best is None or (g, not o.shared) > best[0]):
-                best = ((g, not o.shared), i)
-        return None if best is None else best[1]
+        """Position in ``options`` of the planet to land on, or None to pass: the one whose goods
+        that fit add the most value (ties: the planet printed first), a shared one only when it
+        adds more; racing never lands."""
+        free = sum(1 << o.index for o in options if not o.shared)
+        shared = sum(1 << o.index for o in options if o.shared)
+        taken = (1 << len(card.planets)) - 1 & ~free
+        pick = view.model.planet_choice(view.state, card, free, shared != 0, view.prices, self._racing,
+                                        offered=None if shared in (0, taken) else free | shared)
+        if pick < 0:
+            return None
+        index, is_shared = pick % 64, pick >= 64
+        return next(i for i, o in enumerate(options) if o.index == index and o.shared == is_shared)
 
     def abandoned_ship(self, view: View, card: Card, crew_cost: int) -> bool:
-        """Give ``crew_cost`` crew for the ship's credits (and its days)."""
-        order = view.model.crew_order(view.state)
-        after = view.model.lose_crew(view.state, crew_cost, order)
-        return view.crew >= crew_cost and view.model.humans(after) > 0
+        """Give ``crew_cost`` crew for the ship's credits (and its days) when a human is left
+        aboard; racing only at 2 credits a day or more."""
+        return view.model.accepts_ship(view.state, card, crew_cost, self._racing)
 
     def abandoned_station(self, view: View, card: Card, goods: tuple[str, ...]) -> bool:
-        """Dock (crew permitting) for the station's goods (and its days)."""
-        return view.gain(goods) > 0
+        """Dock (crew permitting) for the station's goods (and its days) when they add value;
+        racing never docks."""
+        return view.model.accepts_station(view.state, card, goods, view.prices, self._racing)
 
     def crew_order(self, view: View) -> tuple[int, ...]:
         """Tiles to take lost crew from, in order (each emptied before the next)."""
         return view.model.crew_order(view.state)
 
     def give_up(self, view: View) -> bool:
-        """Give up before the next card is revealed."""
+        """Give up before the next card is revealed (built in: never)."""
         return False
 
     def hyperspace(self, view: View, card: Card) -> bool | tuple[int, ...]:
         """Jump to hyperspace with an engine booster once ``card`` is revealed (rules §11.2): True
         sends every half that can jump (the whole ship on one hull); on a ship of two halves (class
         IIA) a tuple of hull groups (``view.model.hulls``) sends only those halves, each with a
-        booster of its own; a half that jumps alone leaves the other to fly the card and the next."""
+        booster of its own; a half that jumps alone leaves the other to fly the card and the next
+        (built in: never)."""
         return False
 
     def diplomat(self, view: View, card: Card, penalty: str) -> bool:
@@ -167,8 +177,8 @@ class RoundPolicy:
         (smugglers, a goods line), ``"shots"`` (pirates, a shots line) or ``"days"`` (a days line).
         An enemy the ship lost to is then not defeated and moves on; a combat-zone line hits
         nobody. Built-in rule (provisional): against crew and shots, the effects that cost humans
-        or components."""
-        return penalty in ("crew", "shots")
+        or components (False when he is not aboard)."""
+        return view.model.uses_diplomat(view.state, penalty)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -190,26 +200,9 @@ class DefaultPolicy(RoundPolicy):
 class RacingPolicy(RoundPolicy):
     """Flight days first: every charge it can spend on engines in Open Space; never lands, docks or
     trades days for goods; takes a credit reward (enemy, abandoned ship) only when it pays at least
-    2 credits a day."""
+    2 credits a day. (The engine's built-in racing code; :class:`RoundPolicy`'s methods ask it.)"""
 
     name = "racing"
-
-    def open_space(self, view: View) -> int:
-        return len(view.engine_ladder()) - 1
-
-    def take_reward(self, view: View, card: Card) -> bool:
-        if card.type == "smugglers":
-            return card.days == 0
-        return (card.credits or 0) >= 2 * (card.days or 0)
-
-    def planet(self, view: View, card: Card, options: tuple[PlanetOption, ...]) -> int | None:
-        return None
-
-    def abandoned_ship(self, view: View, card: Card, crew_cost: int) -> bool:
-        return (card.credits or 0) >= 2 * (card.days or 0) and super().abandoned_ship(view, card, crew_cost)
-
-    def abandoned_station(self, view: View, card: Card, goods: tuple[str, ...]) -> bool:
-        return False
 
 
 POLICIES: dict[str, type[RoundPolicy]] = {"default": DefaultPolicy, "racing": RacingPolicy}

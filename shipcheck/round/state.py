@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from shipcheck.cards import Attack
+from shipcheck.cards import Attack, Card
 from shipcheck.engine.layout import CABINS as CABINS
 from shipcheck.engine.layout import SPECIALISATIONS as SPECIALISATIONS
 from shipcheck.engine.layout import Description
@@ -375,7 +375,124 @@ class ShipModel(Description):
     def come_back(self, st: RState) -> RState:
         return self._change("hull", "come_back", st)
 
+    # -- the built-in policies' decisions -------------------------------------------------------
+    # Each asks the function the engine flies for the built-in default (or racing) policy, on this
+    # ship's own table: a policy of one's own calling RoundPolicy's method gets the same answer.
+    def _builtin(self, racing: bool) -> np.ndarray:
+        """This ship's table (:meth:`tables`) flying the built-in racing policy, or the default one."""
+        cache = self.__dict__.setdefault("_tables", {})
+        S = cache.get(("builtin", racing))
+        if S is None:
+            from shipcheck.engine.layout import POLICY, V
+
+            S = self.tables().copy()
+            S[0, V, POLICY] = int(racing)
+            cache["builtin", racing] = S
+        return S
+
+    def _decide(self, module: str, name: str, racing: bool, st: RState, card: Card | None, *args: Any) -> int:
+        """``engine.module.name`` on ``st``'s row: ``(S, p, x, *args)``, or with ``card``
+        ``(S, C, p, x, c, *args)``; the row is a copy, ``st`` stays as it is."""
+        import numpy as np
+
+        from shipcheck import engine
+
+        fn = engine.function(module, name)
+        S, x = self._builtin(racing), self.row(st)
+        with np.errstate(over="ignore"):
+            if card is None:
+                return int(fn(S, 0, x, *args))
+            return int(fn(S, card_table(card), 0, x, 0, *args))
+
+    def open_space_choice(self, st: RState, racing: bool = False) -> int:
+        """The built-in charges on double engines in Open Space (``engine.cards._open_space_default``)."""
+        return self._decide("cards", "_open_space_default", racing, st, None, self._tmp())
+
+    def fight_choice(self, st: RState, strength: int) -> Firepower:
+        """The built-in declaration against an enemy of ``strength`` (``engine.power.fight_choice``)."""
+        k, b = divmod(self._decide("power", "fight_choice", False, st, None, strength, self._tmp()), 64)
+        return Firepower(k, b - 1)
+
+    def takes_reward(self, st: RState, card: Card, racing: bool = False) -> bool:
+        """Whether the built-in policy takes ``card``'s reward (``engine.cards.take_reward``)."""
+        return bool(self._decide("cards", "take_reward", racing, st, card, self._tmp()))
+
+    def accepts_ship(self, st: RState, card: Card, crew_cost: int, racing: bool = False) -> bool:
+        """Whether the built-in policy gives ``crew_cost`` crew for an abandoned ship
+        (``engine.cards._accepts_ship``)."""
+        import numpy as np
+
+        y = np.zeros_like(self.row(st))
+        return bool(self._decide("cards", "_accepts_ship", racing, st, card, crew_cost, y, self._tmp()))
+
+    def accepts_station(self, st: RState, card: Card, goods: Sequence[str], prices: dict[str, int],
+                        racing: bool = False) -> bool:
+        """Whether the built-in policy docks at an abandoned station for ``goods``
+        (``engine.cards._accepts_station``)."""
+        return bool(self._decide("cards", "_accepts_station", racing, st, card, 0, _counts(goods),
+                                 _prices(prices), self._tmp()))
+
+    def planet_choice(self, st: RState, card: Card, free: int, share: bool, prices: dict[str, int],
+                      racing: bool = False, offered: int | None = None) -> int:
+        """The built-in planet (``engine.cards._planet_default``): ``i + 64`` for planet ``i`` shared
+        (five-player rules), ``i`` for a free one, -1 to pass. ``free``: the free planets (a bit
+        each); ``share``: whether a taken one may be shared; ``offered``: the planets to choose
+        among, when not all of them."""
+        import numpy as np
+
+        from shipcheck import engine
+        from shipcheck.engine.layout import NPLG
+
+        C = card_table(card)
+        if offered is not None:
+            C = C.copy()
+            for i in range(len(card.planets)):
+                if not offered >> i & 1:
+                    C[0, NPLG, i] = 0  # nothing to gain: never chosen
+        S, x = self._builtin(racing), self.row(st)
+        with np.errstate(over="ignore"):
+            return int(engine.function("cards", "_planet_default")(
+                S, C, 0, x, 0, free, int(share), np.zeros(4, dtype=np.int64), _prices(prices), self._tmp()))
+
+    def uses_diplomat(self, st: RState, penalty: str) -> bool:
+        """Whether the built-in policy uses the cyan Diplomat against ``penalty`` (one of
+        ``engine.layout.PENALTIES``; ``engine.crew.diplomat``): False when he is not aboard."""
+        from shipcheck.engine.layout import PENALTIES
+
+        return bool(self._decide("crew", "diplomat", False, st, None, PENALTIES.index(penalty), 0, self._tmp()))
+
     # -- scoring facts ---------------------------------------------------------------------------
     def luxury_passengers(self, st: RState) -> int:
         mask, crew = st[0], st[2]
         return sum(1 for k in self.luxury if mask >> k & 1 and crew[k] > 0)
+
+
+def _counts(goods: Sequence[str]) -> np.ndarray:
+    import numpy as np
+
+    cnt = np.zeros(4, dtype=np.int64)
+    for g in goods:
+        cnt[CODE[g]] += 1
+    return cnt
+
+
+def _prices(prices: dict[str, int]) -> np.ndarray:
+    import numpy as np
+
+    return np.array([prices[c] for c in COLOURS], dtype=np.int64)
+
+
+_CARD_TABLES: dict[Card, np.ndarray] = {}
+
+
+def card_table(card: Card) -> np.ndarray:
+    """``card`` alone as the engine's table ``C`` (card 0)."""
+    C = _CARD_TABLES.get(card)
+    if C is None:
+        from shipcheck.cards import CARD_TYPES
+        from shipcheck.engine.layout import card_tables
+
+        if len(_CARD_TABLES) > 512:
+            _CARD_TABLES.clear()
+        C = _CARD_TABLES[card] = card_tables((card,), tuple(CARD_TYPES))
+    return C
