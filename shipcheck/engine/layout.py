@@ -149,6 +149,41 @@ CABINS = ("start_cabin", "cabin", "luxury_cabin")
 SPECIALISATIONS = ("lawyer", "manager", "merchant", "techie", "diplomat")
 
 
+def engine_power(tile: Any) -> tuple[int, bool] | None:
+    """An engine's power and whether it needs a charge (rules §7.1): a double engine 2 for one
+    charge, an engine or a cannon engine 1; None for a tile that is no engine."""
+    if tile.kind == "double_engine":
+        return 2, True
+    if tile.kind in ("engine", "cannon_engine"):
+        return 1, False
+    return None
+
+
+def cannon_power(tile: Any, front: int) -> tuple[int, bool] | None:
+    """A cannon's firepower in half units and whether it needs a charge (rules §7.2): a barrel to
+    the ship's ``front`` side counts in full (2), any other half (1); a double cannon twice that for
+    one charge, a bidirectional cannon its barrels for one charge; None for a tile that is no cannon."""
+    if tile.kind not in ("cannon", "cannon_engine", "double_cannon", "bidirectional_cannon"):
+        return None
+    per = 2 if tile.kind == "double_cannon" else 1
+    return sum(2 * per if s == front else per for s in tile.barrels), tile.kind in ("double_cannon",
+                                                                                   "bidirectional_cannon")
+
+
+def hold_slots(tile: Any) -> tuple[int, int] | None:
+    """A cargo hold's ordinary and special (red-capable) slots; a battery hold's slots are ordinary
+    (its charges take them too); None for a tile that holds no goods."""
+    slots = int(tile.attr("slots", 0) or 0)
+    if tile.kind in ("cargo", "battery_hold"):
+        return slots, 0
+    if tile.kind == "special_cargo":
+        return 0, slots
+    if tile.kind == "mixed_cargo":
+        sp = min(slots, int(tile.attr("special_slots", 0) or 0))
+        return slots - sp, sp
+    return None
+
+
 class Description:
     """A ship's tiles as the engine's tables read them (:func:`ship_tables`): its cabins, aliens and
     life supports, batteries, cargo holds, engines, cannons (firepower in half units, rules §7.2),
@@ -174,33 +209,13 @@ class Description:
         self.batteries = fm.batteries
         self.battery_index = {k: i for i, k in enumerate(self.batteries)}
         # holds: (tile, ordinary slots, special slots, battery index or -1)
-        holds = []
-        for k, t in enumerate(tiles):
-            slots = int(t.attr("slots", 0) or 0)
-            if t.kind == "cargo":
-                holds.append((k, slots, 0, -1))
-            elif t.kind == "special_cargo":
-                holds.append((k, 0, slots, -1))
-            elif t.kind == "mixed_cargo":
-                sp = min(slots, int(t.attr("special_slots", 0) or 0))
-                holds.append((k, slots - sp, sp, -1))
-            elif t.kind == "battery_hold":
-                holds.append((k, slots, 0, self.battery_index[k]))
-        self.holds = tuple(holds)
+        self.holds = tuple((k, *h, self.battery_index[k] if t.kind == "battery_hold" else -1)
+                           for k, t in enumerate(tiles) if (h := hold_slots(t)) is not None)
         # engines: (tile, power, needs a charge)
-        self.engines = tuple((k, 1 if t.kind != "double_engine" else 2, t.kind == "double_engine")
-                             for k, t in enumerate(tiles) if t.kind in ("engine", "double_engine", "cannon_engine"))
-        # cannons in half units: forward single 2, other single 1; a double twice that (rules §7.2)
-        cannons = []
-        for k, t in enumerate(tiles):
-            if t.kind in ("cannon", "cannon_engine"):
-                cannons.append((k, sum(2 if s == front else 1 for s in t.barrels), False))
-            elif t.kind == "double_cannon":
-                cannons.append((k, sum(4 if s == front else 2 for s in t.barrels), True))
-            elif t.kind == "bidirectional_cannon":
-                cannons.append((k, sum(2 if s == front else 1 for s in t.barrels), True))
-        self.cannons = tuple(cannons)
-        self.forward = {k: front in tiles[k].barrels for k, _, _ in cannons}
+        self.engines = tuple((k, *e) for k, t in enumerate(tiles) if (e := engine_power(t)) is not None)
+        # cannons: (tile, firepower in half units, needs a charge)
+        self.cannons = tuple((k, *c) for k, t in enumerate(tiles) if (c := cannon_power(t, front)) is not None)
+        self.forward = {k: front in tiles[k].barrels for k, _, _ in self.cannons}
         self.cannon_boosters = tuple(k for k, t in enumerate(tiles) if t.kind == "cannon_booster")
         self.engine_boosters = tuple(k for k, t in enumerate(tiles) if t.kind == "engine_booster")
         self.furnaces = tuple(k for k, t in enumerate(tiles) if t.kind == "reactor_furnace")
