@@ -19,10 +19,12 @@ Fraction(1, 6)
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from .engine.layout import cannon_power, engine_power, hold_slots
 from .errors import check_type
 from .flight import DIRS, KINDS, FlightModel, parse_attack
 from .model import ALIENS, BATTERY_KINDS, CABIN_KINDS, ENGINE_KINDS, GOODS, Ship, Tile
@@ -37,11 +39,17 @@ __all__ = [
 ]
 
 ALIEN_BONUS = Fraction(2)
-GOODS_VALUE = {"red": 4, "yellow": 3, "green": 2, "blue": 1}
-HALF = Fraction(1, 2)
 
 
 # -- numbers -------------------------------------------------------------------------------------
+@functools.cache
+def goods_prices() -> dict[str, int]:
+    """Credits a good of each colour sells for (the packaged rulebook, :mod:`shipcheck.round.rulebook`)."""
+    from .round.rulebook import round_rules
+
+    return dict(round_rules().goods)
+
+
 def number(x: Fraction | int) -> int | float:
     """A power as a JSON number: 3 or 3.5."""
     x = Fraction(x)
@@ -258,7 +266,9 @@ class Cargo:
 
     @property
     def value(self) -> int:
-        return sum(GOODS_VALUE[g] * n for g, n in self.goods.items())
+        """What the goods sell for at the end of a flight (the rulebook's prices, ``tiles/rounds.toml``)."""
+        prices = goods_prices()
+        return sum(prices[g] * n for g, n in self.goods.items())
 
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         name = ship.board.cell_name
@@ -505,12 +515,7 @@ def _bonus_alien(crew: Crew, colour: str, tiles: tuple[Tile, ...]) -> int | None
 
 
 def _engine(ship: Ship, tiles: tuple[Tile, ...], crew: Crew, codes: dict[str, set[int]]) -> Power:
-    parts = []
-    for t in tiles:
-        if t.kind in ("engine", "cannon_engine"):
-            parts.append((t.at, t.kind, Fraction(1), False))
-        elif t.kind == "double_engine":
-            parts.append((t.at, t.kind, Fraction(2), True))
+    parts = [(t.at, t.kind, Fraction(e[0]), e[1]) for t in tiles if (e := engine_power(t)) is not None]
     free = sum((v for _, _, v, c in parts if not c), Fraction(0))
     charged = tuple((i, v) for i, _, v, c in parts if c)
     e1 = codes.get("E1", set())
@@ -529,18 +534,7 @@ def _charges(tiles: tuple[Tile, ...]) -> int:
 
 def _cannon(ship: Ship, tiles: tuple[Tile, ...], crew: Crew) -> Power:
     fwd = ship.ship_side("front")
-
-    def barrel(s: int, full: Fraction) -> Fraction:
-        return full if s == fwd else full / 2
-
-    parts = []
-    for t in tiles:
-        if t.kind in ("cannon", "cannon_engine"):
-            parts.append((t.at, t.kind, sum((barrel(s, Fraction(1)) for s in t.barrels), Fraction(0)), False))
-        elif t.kind == "double_cannon":
-            parts.append((t.at, t.kind, sum((barrel(s, Fraction(2)) for s in t.barrels), Fraction(0)), True))
-        elif t.kind == "bidirectional_cannon":
-            parts.append((t.at, t.kind, sum((barrel(s, Fraction(1)) for s in t.barrels), Fraction(0)), True))
+    parts = [(t.at, t.kind, Fraction(c[0], 2), c[1]) for t in tiles if (c := cannon_power(t, fwd)) is not None]
     free = sum((v for _, _, v, c in parts if not c), Fraction(0))
     # greedy: the most power per charge first (ties in grid order); optimal since each costs 1 charge
     charged = tuple(sorted(((i, v) for i, _, v, c in parts if c), key=lambda p: (-p[1], p[0])))
@@ -548,19 +542,8 @@ def _cannon(ship: Ship, tiles: tuple[Tile, ...], crew: Crew) -> Power:
 
 
 def _cargo(ship: Ship) -> Cargo:
-    holds = []
-    for t in ship.tiles:
-        slots = int(t.attr("slots", 0) or 0)
-        if t.kind == "cargo":
-            holds.append(Hold(t.at, t.kind, slots, 0, t.goods))
-        elif t.kind == "special_cargo":
-            holds.append(Hold(t.at, t.kind, 0, slots, t.goods))
-        elif t.kind == "mixed_cargo":
-            sp = min(slots, int(t.attr("special_slots", 0) or 0))
-            holds.append(Hold(t.at, t.kind, slots - sp, sp, t.goods))
-        elif t.kind == "battery_hold":
-            holds.append(Hold(t.at, t.kind, slots, 0, t.goods, shared=True))
-    return Cargo(tuple(holds))
+    return Cargo(tuple(Hold(t.at, t.kind, *h, t.goods, shared=t.kind == "battery_hold")
+                       for t in ship.tiles if (h := hold_slots(t)) is not None))
 
 
 def _shields(ship: Ship, lay: Layout) -> tuple[ShieldCover, ...]:

@@ -23,14 +23,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..cards import Attack
+from ..engine.layout import cannon_power, engine_power, hold_slots
 from ..flight import FlightModel
 from ..model import CABIN_KINDS, Ship, Tile
 from ..odds import OddsResult, odds
 from .deck import RoundCards
 
 __all__ = ["Flight", "fly", "tile_params"]
-
-HALF = Fraction(1, 2)
 
 
 @dataclass(frozen=True)
@@ -79,20 +78,15 @@ def fly(ship: Ship, rc: RoundCards, square: int | None = None) -> Flight:
 
 
 def tile_params(ship: Ship, t: Tile) -> dict[str, Fraction | int]:
-    """Engine power, firepower, humans, cargo slots and battery cells the tile adds."""
-    fwd = ship.ship_side("front")
-
-    def barrels(full: Fraction) -> Fraction:
-        return sum((full if s == fwd else full * HALF for s in t.barrels), Fraction(0))
-
-    engine = {"engine": 1, "double_engine": 2, "cannon_engine": 1}.get(t.kind, 0)
-    fire = {"cannon": barrels(Fraction(1)), "cannon_engine": barrels(Fraction(1)),
-            "double_cannon": barrels(Fraction(2)), "bidirectional_cannon": barrels(Fraction(1))}.get(t.kind, Fraction(0))
-    cargo = int(t.attr("slots", 0) or 0) if t.kind in ("cargo", "special_cargo", "mixed_cargo", "battery_hold") else 0
+    """Engine power, firepower, humans, cargo slots and battery cells the tile adds (every double
+    charged; the engine's reading of the tile, :mod:`shipcheck.engine.layout`)."""
+    engine = engine_power(t)
+    fire = cannon_power(t, ship.ship_side("front"))
+    hold = hold_slots(t)
     return {
-        "engine": Fraction(engine),
-        "firepower": fire,
+        "engine": Fraction(engine[0] if engine else 0),
+        "firepower": Fraction(fire[0] if fire else 0, 2),
         "crew": t.humans if t.kind in CABIN_KINDS else 0,
-        "cargo": cargo,
+        "cargo": sum(hold) if hold else 0,
         "battery": t.capacity,
     }
