@@ -69,7 +69,7 @@ class Kernel:
     """Packed states and memoised transitions for one flight model, the rules the engine's."""
 
     def __init__(self, m: FlightModel) -> None:
-        from .engine.layout import SPEC, Description, SoloRules, V, geometry, ship_tables
+        from .engine.layout import OFFS, SPEC, Description, SoloRules, V, geometry, ship_tables
 
         self.m = m
         n = m.n
@@ -132,6 +132,11 @@ class Kernel:
         self._play: dict[tuple[int, Any, int], int] = {}
         self._open: dict[tuple[Any, ...], int] = {}
         self._destroy: dict[tuple[int, int], int] = {}
+        self._humans: dict[int, int] = {}
+        # what the count of humans reads: the tiles aboard and the crew fields of the cabins
+        self._cabin_fields = tuple((k, self.coff[k]) for k in self.desc.cabins if k in self.coff)
+        self._cabin_bits = sum((1 << k) | CREW_FIELD << off for k, off in self._cabin_fields)
+        self._ocr = int(S[0, OFFS, 1])
 
     # -- the engine's functions, compiled where loaded, else plain ---------------------------------
     @cached_property
@@ -216,15 +221,25 @@ class Kernel:
         return tuple(crew)
 
     def humans(self, p: int) -> int:
-        """Awake humans aboard (the cabins' crew fields)."""
-        mask = p & self.full
-        total = 0
-        for k in self.m.cabins:
-            if mask >> k & 1:
-                c = p >> self.coff[k] & CREW_FIELD
-                if c != CREW_FIELD:
-                    total += c
-        return total
+        """Awake humans aboard: the engine's count (:func:`shipcheck.engine.crew.humans`) on the
+        state's row, kept per cabins aboard and their crew."""
+        key = p & self._cabin_bits
+        hit = self._humans.get(key)
+        if hit is None:
+            x = self._scratch[2]
+            x[:] = 0  # the row of the cabins aboard and their crew (what the count reads)
+            x[0] = key & self.full
+            ocr = self._ocr
+            for k, off in self._cabin_fields:
+                c = key >> off & CREW_FIELD
+                x[ocr + k] = ALIEN if c == CREW_FIELD else c
+            hit = self._humans[key] = int(self._fn("crew", "humans")(self.S, 0, x, -1))
+        return hit
+
+    def lost(self, p: int) -> int:
+        """Components lost: the engine's count (:func:`shipcheck.engine.hull.lost`; a flight state
+        has no half that left the flight or waits in hyperspace)."""
+        return int(self._fn("hull", "lost_words")(self.S, 0, p & self.full, 0, 0))
 
     # -- dice ------------------------------------------------------------------------------------
     def outcomes(self, attack: Attack) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:

@@ -408,7 +408,7 @@ class _Summaries:
         nbytes = (self.n + 7) // 8
         surv = np.fromiter((k.humans(p) > 0 for p in new), dtype=bool, count=len(new))
         masks = [p & k.full for p in new]
-        lost = np.fromiter((self.n - m.bit_count() for m in masks), dtype=np.int16, count=len(new))
+        lost = np.fromiter((k.lost(m) for m in masks), dtype=np.int16, count=len(new))
         buf = np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8)
         rows = np.unpackbits(buf.reshape(len(new), nbytes), axis=1, bitorder="little")[:, :self.n].astype(bool)
         self.survived = np.concatenate([self.survived, surv])

@@ -79,26 +79,32 @@ class OddsResult:
         return Fraction(sum(w for p, w in self.weights.items() if k.humans(p) > 0), self.denominator)
 
     @cached_property
-    def lost_distribution(self) -> dict[int, Fraction]:
-        full, n = self.model.full, self.model.n
+    def _by_mask(self) -> dict[int, int]:
+        """The weights summed per set of tiles aboard."""
+        full = self.model.full
         out: dict[int, int] = defaultdict(int)
         for p, w in self.weights.items():
-            out[n - (p & full).bit_count()] += w
-        return {k: Fraction(v, self.denominator) for k, v in sorted(out.items())}
+            out[p & full] += w
+        return out
+
+    @cached_property
+    def lost_distribution(self) -> dict[int, Fraction]:
+        k = self.model.kernel
+        out: dict[int, int] = defaultdict(int)
+        for mask, w in self._by_mask.items():
+            out[k.lost(mask)] += w
+        return {n: Fraction(v, self.denominator) for n, v in sorted(out.items())}
 
     @cached_property
     def expected_lost(self) -> Fraction:
-        full, n = self.model.full, self.model.n
-        return Fraction(sum((n - (p & full).bit_count()) * w for p, w in self.weights.items()), self.denominator)
+        k = self.model.kernel
+        return Fraction(sum(k.lost(mask) * w for mask, w in self._by_mask.items()), self.denominator)
 
     def p_lost(self) -> list[tuple[int, Fraction]]:
         """Per tile, its square and the probability it leaves the ship."""
         m = self.model
-        by_mask: dict[int, int] = defaultdict(int)
-        for p, w in self.weights.items():
-            by_mask[p & m.full] += w
         lost = [0] * m.n
-        for mask, w in by_mask.items():
+        for mask, w in self._by_mask.items():
             for k in bits(m.full & ~mask):
                 lost[k] += w
         squares = self.ship.board.squares
@@ -515,7 +521,7 @@ class OptimalPolicy(Policy):
             rest = p & ~k.charge_mask
             t = self._terminal.get(rest)
             if t is None:
-                t = self._terminal[rest] = (1 if k.humans(p) > 0 else 0, -(k.n - (p & k.full).bit_count()))
+                t = self._terminal[rest] = (1 if k.humans(p) > 0 else 0, -k.lost(p))
             return t
         if self._prefer is None:
             self._layers()
@@ -570,7 +576,7 @@ class OptimalPolicy(Policy):
                 q = k.destroy(x, destroyed, memo=not last)
             if last:
                 # the last attack: only whether a human is left and how many tiles are, matter
-                s, lo = (1 if k.humans(q) else 0), (q & k.full).bit_count() - k.n
+                s, lo = (1 if k.humans(q) else 0), -k.lost(q)
             else:
                 s, lo = self._tail_value(ai + 1, q)
             surv += w * s
