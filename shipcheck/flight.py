@@ -19,7 +19,7 @@ is the one nearest the printed edge (OQ10).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -413,13 +413,9 @@ class FlightModel:
         """Every legal decision against a roll (the optimal policy searches these)."""
         charges = sit.state[1]
         total = sum(charges)
-        shield_opts = [False] + ([True] if sit.shield_ok and total >= 1 and sit.kind in (
-            "small-meteor", "light-shot") and any(sit.needs) else [])
-        per_line: list[list[int]] = []
-        for need, bearing in zip(sit.needs, sit.bearing):
-            per_line.append([-1] + (list(bearing) if need and sit.kind == "large-meteor" else []))
-        boost_opts = [False] + ([True] if sit.boosted_ok and total >= 2 and sit.kind in (
-            "large-meteor", "heavy-shot") and any(sit.needs) else [])
+        shield_opts, per_line, boost_opts = defence_options(
+            sit.kind, any(sit.needs) and sit.shield_ok, any(sit.needs) and sit.boosted_ok, total,
+            [bearing if need else () for need, bearing in zip(sit.needs, sit.bearing)])
         seen: set[Any] = set()
         for shield, combo, boosted, purposes in defences(shield_opts, per_line, boost_opts, sit.payable(None),
                                                          sit.payable, self.free_cannon):
@@ -431,6 +427,20 @@ class FlightModel:
                     continue
                 seen.add(key)
                 yield Decision(shield=shield, boosted=boosted, cannons=tuple(combo), draws=draws)
+
+
+def defence_options(kind: str, shields: bool, boosted: bool, charges: int, bearing: Sequence[Sequence[int]]
+                    ) -> tuple[list[bool], list[list[int]], list[bool]]:
+    """Which defences a roll of ``kind`` allows, for :func:`defences`: a shield (``shields``: one
+    covers the side) against small meteors and light shots, for a charge; a boosted shield
+    (``boosted``: one joined to a booster covers the side) against large meteors and heavy shots,
+    for two; per line that needs defending, a cannon of ``bearing`` (those aboard that bear on it)
+    against a large meteor, or none (-1). What each stops is the engine's
+    (:func:`shipcheck.engine.flight.left_open`)."""
+    shield_opts = [False, True] if shields and kind in ("small-meteor", "light-shot") and charges >= 1 else [False]
+    boost_opts = [False, True] if boosted and kind in ("large-meteor", "heavy-shot") and charges >= 2 else [False]
+    per_line = [[-1] + (list(b) if kind == "large-meteor" else []) for b in bearing]
+    return shield_opts, per_line, boost_opts
 
 
 def defences(shield_opts: list[bool], per_line: list[list[int]], boost_opts: list[bool], ship_pay: tuple[int, ...],

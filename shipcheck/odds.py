@@ -34,6 +34,7 @@ from .flight import (
     Situation,
     State,
     as_attacks,
+    defence_options,
     defences,
     describe_decision,
 )
@@ -622,14 +623,9 @@ class OptimalPolicy(Policy):
         charges = [(p & f) >> o for f, o in zip(k.bfield, k.boff)]
         total = sum(charges)
         ship_pay = k.pay[hull]
-        shield_opts = [False, True] if shields and kind in (SMALL, LIGHT) and total >= 1 else [False]
-        boost_opts = [False, True] if boosted_ok and kind in (LARGE, HEAVY) and total >= 2 else [False]
-        per_line: list[list[int]] = []
-        for line, _ in hits:
-            opts = [-1]
-            if kind == LARGE:
-                opts += [c for c, _ in k.bearing(side, tol, line) if mask >> c & 1]
-            per_line.append(opts)
+        shield_opts, per_line, boost_opts = defence_options(
+            kind, bool(shields), boosted_ok, total,
+            [[c for c, _ in k.bearing(side, tol, line) if mask >> c & 1] if kind == LARGE else [] for line, _ in hits])
         prefer = self._prefer[ai]
         out: dict[int, Action] = {}
         def cannon_pay(c: int) -> tuple[int, ...]:
