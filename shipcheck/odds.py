@@ -251,6 +251,10 @@ COMPILED_ATTACKS = 12
 #: about 0.35 s of CPU, what the Python engine spends on this much work; once it is loaded, much less
 COMPILED_FROM = 20_000
 COMPILED_LOADED_FROM = 500
+#: (attack, state) values the optimal policy works out as plain Python before it loads the compiled
+#: engine, when this install's is built (:func:`shipcheck.prebuild.built`): about the CPU loading it
+#: costs (0.7 s); from there on a value costs about a third (benchmarks/RESULTS.md)
+OPTIMAL_COMPILED_FROM = 1_000
 
 
 def _engine(k: Kernel, engine: str | None) -> str:
@@ -302,6 +306,17 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
         dist = new
         i += 1
     return dist, expanded
+
+
+def _load_compiled() -> None:
+    """Load the compiled engine for a long search, where it is built and not loaded yet (the kernel
+    asks it from then on: the same rules, the same numbers)."""
+    from . import engine, jit, prebuild
+
+    if os.environ.get(ENGINE_ENV, "").strip().lower() == "python" or engine.compiled_ready():
+        return
+    if prebuild.built() and jit.compiled():
+        engine.warm(wait=30.0)
 
 
 def _forward(m: FlightModel, atk: tuple[Attack, ...], policy: Policy) -> tuple[dict[int, int], int]:
@@ -365,6 +380,7 @@ class OptimalPolicy(Policy):
         self._tail: list[bool] = []
         self._terminal: dict[int, tuple[int, int]] = {}
         self.candidates = 0
+        self._plain = True  # the compiled engine not asked for yet (_load_compiled)
 
     @property
     def states(self) -> int:
@@ -532,6 +548,9 @@ class OptimalPolicy(Policy):
         v = self._value.get(key)
         if v is not None:
             return v
+        if self._plain and len(self._value) >= OPTIMAL_COMPILED_FROM:
+            self._plain = False
+            _load_compiled()
         a = self.attacks[ai]
         mask = p & k.full
         surv = neg = 0
