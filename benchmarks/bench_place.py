@@ -79,10 +79,10 @@ def main() -> None:
         hand = parse_tile(spec)
         t_inc, a = timed(lambda spec=spec: advise(ship, spec, round=3, credits=False), 3)
         t_raw, raw = timed(lambda spec=spec: from_scratch(ship, spec), 1)
-        got = sorted((p.at, p.rot, p.loss, p.exposed) for p in a.placements)  # type: ignore[attr-defined]
+        got = sorted((p.index, p.turns, p.loss, p.exposed) for p in a.placements)  # type: ignore[attr-defined]
         if got != sorted(raw):  # type: ignore[arg-type]
             raise SystemExit(f"{spec}: advise and the from-scratch ranking disagree")
-        flown = len({(p.at, p.loss, p.own) for p in a.placements})  # type: ignore[attr-defined]
+        flown = len({(p.index, p.loss, p.own) for p in a.placements})  # type: ignore[attr-defined]
         print(f"| {spec} | {hand.kind} | {len(got)} | {flown} | {t_inc:.2f} | {t_raw:.2f} | {t_raw / t_inc:.1f}x |")
 
 
