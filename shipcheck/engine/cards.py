@@ -18,7 +18,7 @@ from __future__ import annotations
 from shipcheck.jit import jit
 
 from .bits import popcount
-from .crew import crew_count, diplomat, epidemic, humans, lose_crew, lose_crew_default
+from .crew import crew_count, diplomat, epidemic, lose_crew, lose_crew_default, manned
 from .decide import asked, python, racing
 from .flight import flight_step
 from .goods import gain, load, lose_goods
@@ -141,7 +141,7 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
         tmp[CREWLESS + h] = 1 if S[p, GMASK, h] & x[0] else 0
         if tmp[CREWLESS + h]:
             nlive += 1
-            if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
+            if not manned(S, p, x, h if S[p, V, MULTI] else ANY):
                 empty |= 1 << h
     away = x[AWAY] != 0
     if nlive == 0:  # nothing left flying
@@ -324,7 +324,7 @@ def _accepts_ship(S, C, p, x, c, cost, y, tmp):  # type: ignore[no-untyped-def]
         return False
     y[:] = x  # the default: the crew paid, a human still aboard
     lose_crew_default(S, p, y, cost, tmp)
-    return humans(S, p, y, ANY) > 0
+    return manned(S, p, y, ANY)
 
 
 @jit
