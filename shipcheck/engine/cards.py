@@ -18,7 +18,7 @@ from __future__ import annotations
 from shipcheck.jit import jit
 
 from .bits import popcount
-from .crew import crew_count, diplomat, epidemic, humans, lose_crew, lose_crew_default
+from .crew import crew_count, diplomat, epidemic, lose_crew, lose_crew_default, manned
 from .decide import asked, python, racing
 from .flight import flight_step
 from .goods import gain, load, lose_goods
@@ -141,7 +141,7 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
         tmp[CREWLESS + h] = 1 if S[p, GMASK, h] & x[0] else 0
         if tmp[CREWLESS + h]:
             nlive += 1
-            if humans(S, p, x, h if S[p, V, MULTI] else ANY) == 0:
+            if not manned(S, p, x, h if S[p, V, MULTI] else ANY):
                 empty |= 1 << h
     away = x[AWAY] != 0
     if nlive == 0:  # nothing left flying
@@ -324,7 +324,7 @@ def _accepts_ship(S, C, p, x, c, cost, y, tmp):  # type: ignore[no-untyped-def]
         return False
     y[:] = x  # the default: the crew paid, a human still aboard
     lose_crew_default(S, p, y, cost, tmp)
-    return humans(S, p, y, ANY) > 0
+    return manned(S, p, y, ANY)
 
 
 @jit
@@ -661,7 +661,7 @@ def meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, buf, tmp):  # ty
     return _done(G)
 
 
-@jit(inline=True)
+@jit
 def card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w, values):  # type: ignore[no-untyped-def]
     """The next step of a card rolled a roll at a time (see above): 1 while it waits for a roll,
     0 once it is over."""
@@ -733,6 +733,23 @@ def epidemics(S, R, X, out, hh):  # type: ignore[no-untyped-def]
 
 
 # -- before a card --------------------------------------------------------------------------------
+@jit(inline=True)
+def may_jump(S, p):  # type: ignore[no-untyped-def]
+    """Whether player ``p`` can ever jump to hyperspace: engine boosters aboard at launch and a
+    policy of its own that decides (the built-in policies never jump)."""
+    return S[p, V, NEB] and asked(S, p, D_HYPERSPACE)
+
+
+@jit
+def jumpers(S, R):  # type: ignore[no-untyped-def]
+    """Whether any player :func:`may_jump`: without one, :func:`hyperspace` does nothing and no
+    half is ever away, so a run need not call it nor look for crewless ships after it."""
+    for p in range(R[R_P]):
+        if may_jump(S, p):
+            return True
+    return False
+
+
 @jit
 def hyperspace(S, R, X, out, hh, sold, c, last, prices, buf, tmp):  # type: ignore[no-untyped-def]
     """Jumps to hyperspace once card ``c`` is revealed (rules §11.2), for the players whose policy
@@ -740,7 +757,7 @@ def hyperspace(S, R, X, out, hh, sold, c, last, prices, buf, tmp):  # type: igno
     a class IIA ship one half while the other flies on (it waits in ``away``). A jump on the last
     card is giving up (a half: that half leaves the flight, its goods for half)."""
     for p in range(R[R_P]):
-        if not present(out, hh, p) or not S[p, V, NEB] or not asked(S, p, D_HYPERSPACE):
+        if not present(out, hh, p) or not may_jump(S, p):
             continue
         x = X[p]
         if x[AWAY]:

@@ -55,6 +55,20 @@ def humans(S, p, x, h):  # type: ignore[no-untyped-def]
 
 
 @jit(inline=True)
+def manned(S, p, x, h):  # type: ignore[no-untyped-def]
+    """Whether :func:`humans` is above 0, stopping at the first cabin with a human: for the check
+    after every card and attack whether a ship (or half) is left without humans."""
+    ocr = S[0, OFFS, 1]
+    m = x[0] & S[p, V, CABMASK]
+    while m:
+        k = low_bit(m)
+        m &= m - 1
+        if x[ocr + k] > 0 and (h < 0 or S[p, GIDX, k] == h):
+            return True
+    return False
+
+
+@jit(inline=True)
 def alien_tile(S, p, x, col):  # type: ignore[no-untyped-def]
     """The cabin ShipModel.aliens gives for ``col`` (the last one), or -1."""
     ocr = S[0, OFFS, 1]

@@ -16,6 +16,7 @@ from .cards import (
     epidemics,
     give_up,
     hyperspace,
+    jumpers,
     new_card,
     offers,
     open_space,
@@ -116,6 +117,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
                                        unowned(arrival))
     rolls = unowned(rolls)
     w = (ws[0], ws[1], ws[2], ws[3], y, buf, cnt, tmp, prov)
+    jumps = jumpers(S, R)
     for run in range(runs):
         X[:] = init
         prov[:] = LAUNCH
@@ -141,8 +143,9 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
                 b_pos[p] = pos[p]
                 present[p] = out[p] == 0 and hh[0, p] == 0
             tmp[KIND] = typ
-            hyperspace(S, R, X, out, hh, sold, c, s == size - 1, prices, buf, tmp)
-            crewless(S, R, X, out, hh, sold, prices, tmp)  # the jump's engine may take the humans with it
+            if jumps:  # else nothing jumps, and the ships' crews are as the last card left them
+                hyperspace(S, R, X, out, hh, sold, c, s == size - 1, prices, buf, tmp)
+                crewless(S, R, X, out, hh, sold, prices, tmp)  # the jump's engine may take the humans with it
             if typ == METEOR_SWARM or typ == SLAVERS or typ == SMUGGLERS or typ == PIRATES or typ == COMBAT_ZONE:
                 rolled(S, C, R, X, pos, out, hh, cred, sold, c, ro, G, prices, w, values)
             elif typ == ABANDONED_SHIP or typ == ABANDONED_STATION:

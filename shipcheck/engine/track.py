@@ -13,11 +13,16 @@ from .layout import OFF
 
 @jit(inline=True)
 def _taken(pos, out, mover, lo, hi, L):  # type: ignore[no-untyped-def]
+    """The spaces of ``lo + 1 .. hi`` the others flying stand on, a lap of ``L`` spaces apart."""
     cnt = 0
     for q in range(pos.shape[0]):
         if out[q] == 0 and q != mover:
-            o = pos[q]
-            cnt += (hi - o) // L - (lo - o) // L
+            a = lo - pos[q]
+            b = hi - pos[q]
+            if -L < a < L and -L < b < L:  # within a lap: b // L - a // L without dividing
+                cnt += (1 if a < 0 else 0) - (1 if b < 0 else 0)
+            else:
+                cnt += b // L - a // L
     return cnt
 
 
