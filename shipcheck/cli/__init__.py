@@ -111,7 +111,7 @@ def _root(
 
     # once per install, at the end of the command: the round engine compiles while the user reads its
     # answer. Not at its start: a first whole round decides for itself, on its first runs, whether to
-    # fly plain on every core before the build or beside it (shipcheck.engine.first)
+    # fly plain on every core before the build or beside it (shipcheck.firstround)
     ctx.call_on_close(prebuild.prestart)
 
 

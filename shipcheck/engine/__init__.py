@@ -246,12 +246,11 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
     engine once it is ready, else a slice of :data:`PLAIN_SLICE` runs at a time on the plain one
     (``tick(runs_done)`` after each slice) until it is; ``plain``: on the plain one throughout.
 
-    In a round planned by :func:`.first.planned` on an engine not yet built, the first slice
+    In a round planned by :func:`shipcheck.firstround.planned` on an engine not yet built, the first slice
     decides whether the rest flies plain on every core, the builder starting after the round, or
-    beside the builder started at once (:mod:`.first`); elsewhere the builder starts at once."""
+    beside the builder started at once (:mod:`shipcheck.firstround`); elsewhere the builder starts at once."""
+    from shipcheck import firstround as first
     from shipcheck import jit
-
-    from . import first
 
     n = decks.shape[0]
     compiled = not plain and jit.compiled()
@@ -260,7 +259,7 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
         _call(_run_module(False), t, decks, rolls, out)
         first.flown(n)
         return
-    if compiled and first.undecided() and first.workers() < 2:
+    if compiled and first.undecided() and first.workers(loading=_warm["thread"] is not None) < 2:
         first.choose(0.0)  # nothing to spread over: the builder now
         warm(_load_wait())
     slow = _run_module(True)
@@ -285,13 +284,10 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
             parts, failed = first.spread(fly, a, n, first.workers(), PLAIN_SLICE, told)
             for lo, part in parts:
                 out.put(lo, part)
-            if failed:  # a worker died: its runs fly here, beside the builder
-                first.give_up_spreading()
-                warm(0.0)
-                for lo, hi in failed:
-                    for x in range(lo, hi, PLAIN_SLICE):
-                        y = min(hi, x + PLAIN_SLICE)
-                        out.put(x, _fly_plain(slow, tp, decks, rolls, out, x, y))
+            for lo, hi in failed:  # a worker died (killed, out of memory): its runs fly here
+                for x in range(lo, hi, PLAIN_SLICE):
+                    y = min(hi, x + PLAIN_SLICE)
+                    out.put(x, _fly_plain(slow, tp, decks, rolls, out, x, y))
             moved(n)
             break
         if compiled and compiled_ready():
@@ -302,8 +298,8 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
         b = min(n, a + PLAIN_SLICE)
         t0 = time.perf_counter()
         out.put(a, _fly_plain(slow, tp, decks, rolls, out, a, b))
-        if compiled and first.undecided() and first.choose((b - a) / max(time.perf_counter() - t0, 1e-9),
-                                                           done=b) == "build":
+        if compiled and first.undecided() and first.choose((b - a) / max(time.perf_counter() - t0, 1e-9), done=b,
+                                                           loading=_warm["thread"] is not None) == "build":
             warm(0.0)
         a = b
         moved(a)

@@ -193,11 +193,14 @@ def compile_note(wait: float = 1.5) -> str | None:
         return None
     if not jit.compiled():
         return f"the round engine runs as plain Python, much slower: {jit.reason()}"
-    from shipcheck.engine import first
+    from shipcheck import firstround as first
 
     if first.mode() == "spread":
-        return (f"the round engine is not compiled yet: this first round flies as plain Python on {first.workers()} "
-                "cores; the engine is compiled after it (once, in a process of its own, about a minute of CPU)")
+        from shipcheck import prebuild
+
+        return (f"the round engine is not compiled yet: this round flies as plain Python on {first.workers()} cores; "
+                + ("the engine is being compiled meanwhile, in a process of its own" if prebuild.busy() else
+                   "the engine is compiled after it (once, in a process of its own, about a minute of CPU)"))
     if first.undecided():  # its first runs decide (plain on every core, or the builder now): no load to wait for
         return None
     if engine.warm(wait):

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from shipcheck import validate as valid
-from shipcheck.engine.first import planned
 from shipcheck.errors import InputError
+from shipcheck.firstround import planned
 from shipcheck.model import Ship
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
@@ -103,7 +103,7 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
     here = scheduler is None and (workers is None or workers == 1 or -(-runs // batch) <= 1)
     with chunk_runner(_task, job, seed=seed, n_chunks=-(-runs // batch), workers=workers, scheduler=scheduler,
                       local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results, \
-            (planned(runs) if here else nullcontext()):  # flown here: on the engine's first use, see engine.first
+            (planned(runs) if here else nullcontext()):  # flown here: on the engine's first use, see shipcheck.firstround
         for c in results:
             out.add(c)
             if progress is not None:

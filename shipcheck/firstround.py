@@ -2,13 +2,15 @@
 the builder.
 
 Building the compiled engine takes numba about :data:`BUILD_SECONDS` of one core, once per install.
-A round that meets an engine not yet built (and no builder at work) flies its first slice as plain
-Python and times it; when its remaining runs, flown plain on every core, would end sooner than the
-build, it flies them so (:func:`spread`: forked processes, each a contiguous block of the runs) and
-the builder starts after the round, detached and at a low priority, so that it finishes even when
-the command has ended. Otherwise the builder starts at once and the round flies plain beside it
-until the compiled engine takes over. A run's numbers depend only on its deck and dice, so they are
-the same whichever way and on however many processes it flies. Nothing here decides a rule.
+A round that meets an engine not yet built flies its first slice as plain Python and times it;
+when its remaining runs, flown plain on every core, would end sooner than the build (or what is
+left of it, when a builder is at work already), it flies them so (:func:`spread`: forked
+processes, each a contiguous block of the runs) and the builder starts after the round, detached
+and at a low priority, so that it finishes even when the command has ended. Otherwise the builder
+starts at once and the round flies plain beside it until the compiled engine takes over
+(:func:`shipcheck.engine.play`). A run's numbers depend only on its deck and dice, so they are the
+same whichever way and on however many processes it flies. Like :mod:`shipcheck.prebuild` it lives
+outside the engine's folder, whose sources name the compiled engine. Nothing here decides a rule.
 """
 
 from __future__ import annotations
@@ -77,20 +79,30 @@ def left() -> int:
     return int(_state["left"] or 0)
 
 
-def workers() -> int:
+def workers(*, loading: bool = False) -> int:
     """Processes the plain runs could spread over in this process now; 1 when they cannot (no
-    ``fork``, one core, not the main thread (a server's), the engine built already, or a builder
-    or a compile at work: then the compiled engine is on its way)."""
+    ``fork``, one core, not the main thread (a server's), the engine built already, or ``loading``:
+    being compiled or loaded in this process). A builder at work elsewhere does not stop them: the
+    one started after a first round is niced, and a round flown on every core meanwhile ends sooner
+    than it would beside it unless the build is nearly done (:func:`build_left`)."""
     from shipcheck import prebuild
     from shipcheck.parallel import cpu_count
 
-    from . import _warm
-
     if not hasattr(os, "fork") or threading.current_thread() is not threading.main_thread():
         return 1
-    if _warm["thread"] is not None or prebuild.built() or prebuild.failed() or prebuild.busy():
+    if loading or prebuild.built() or prebuild.failed():
         return 1
     return cpu_count()
+
+
+def build_left() -> float:
+    """Seconds the compiled engine is still away: :data:`BUILD_SECONDS`, less what a builder at
+    work has done (by the age of its lock; at least a few seconds, as a builder kept from the cores
+    by other work is slower than that)."""
+    from shipcheck import prebuild
+
+    age = prebuild.building_for()
+    return BUILD_SECONDS if age is None else max(5.0, BUILD_SECONDS - age)
 
 
 def decide(rate: float, runs: int, procs: int, build: float = BUILD_SECONDS) -> bool:
@@ -101,18 +113,12 @@ def decide(rate: float, runs: int, procs: int, build: float = BUILD_SECONDS) -> 
     return procs > 1 and rate > 0 and runs / (rate * procs) < build
 
 
-def choose(rate: float, done: int = 0) -> str:
+def choose(rate: float, done: int = 0, *, loading: bool = False) -> str:
     """Decide the planned round's way (:func:`decide`, over the runs it has left once ``done`` more
-    are flown) and keep it."""
-    procs = workers()
-    _state["mode"] = "spread" if decide(rate, max(0, left() - done), procs) else "build"
+    are flown; ``loading``: see :func:`workers`) and keep it."""
+    procs = workers(loading=loading)
+    _state["mode"] = "spread" if decide(rate, max(0, left() - done), procs, build_left()) else "build"
     return _state["mode"]  # type: ignore[no-any-return]
-
-
-def give_up_spreading() -> None:
-    """The planned round flies the rest beside the builder (a worker failed)."""
-    if _state["left"] is not None:
-        _state["mode"] = "build"
 
 
 # -- the forked flights ------------------------------------------------------------------------------
