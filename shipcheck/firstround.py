@@ -9,8 +9,9 @@ processes, each a contiguous block of the runs) and the builder starts after the
 and at a low priority, so that it finishes even when the command has ended. Otherwise the builder
 starts at once and the round flies plain beside it until the compiled engine takes over
 (:func:`shipcheck.engine.play`). A run's numbers depend only on its deck and dice, so they are the
-same whichever way and on however many processes it flies. Like :mod:`shipcheck.prebuild` it lives
-outside the engine's folder, whose sources name the compiled engine. Nothing here decides a rule.
+same whichever way and on however many processes it flies. It lives outside the engine's folder, whose
+sources name the compiled engine, and the engine meets it only as the planner a round hands it.
+Nothing here decides a rule.
 """
 
 from __future__ import annotations

@@ -241,26 +241,29 @@ def _fly_plain(slow: ModuleType, t: dict[str, Any], decks: np.ndarray, rolls: np
 
 
 def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, *, plain: bool = False,
-         tick: Callable[[int], Any] | None = None) -> None:
+         tick: Callable[[int], Any] | None = None, first: Any = None) -> None:
     """Fly the runs of ``decks`` and ``rolls`` with the tables ``t`` into ``out``: on the compiled
     engine once it is ready, else a slice of :data:`PLAIN_SLICE` runs at a time on the plain one
     (``tick(runs_done)`` after each slice) until it is; ``plain``: on the plain one throughout.
 
-    In a round planned by :func:`shipcheck.firstround.planned` on an engine not yet built, the first slice
-    decides whether the rest flies plain on every core, the builder starting after the round, or
-    beside the builder started at once (:mod:`shipcheck.firstround`); elsewhere the builder starts at once."""
-    from shipcheck import firstround as first
+    ``first``: the planner of a first round (:mod:`shipcheck.firstround`, passed by the rounds that
+    use it). In a round it planned, on an engine not yet built, the first slice decides whether
+    the rest flies plain on every core (forked workers; the builder starts after the round) or
+    beside the builder started at once; without it the builder starts at once."""
     from shipcheck import jit
 
     n = decks.shape[0]
     compiled = not plain and jit.compiled()
-    if compiled and first.mode() != "spread" and (
-            compiled_ready() or (not first.undecided() and warm(_load_wait()))):
+    planning = compiled and first is not None and first.undecided()
+    spreading = compiled and first is not None and first.mode() == "spread"
+    if compiled and not spreading and (compiled_ready() or (not planning and warm(_load_wait()))):
         _call(_run_module(False), t, decks, rolls, out)
-        first.flown(n)
+        if first is not None:
+            first.flown(n)
         return
-    if compiled and first.undecided() and first.workers(loading=_warm["thread"] is not None) < 2:
+    if planning and first.workers(loading=_warm["thread"] is not None) < 2:
         first.choose(0.0)  # nothing to spread over: the builder now
+        planning = False
         warm(_load_wait())
     slow = _run_module(True)
     tp = python_ints(t)
@@ -272,12 +275,12 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
             shown = k
             tick(k)
 
+    def fly(lo: int, hi: int) -> Outputs:
+        return _fly_plain(slow, tp, decks, rolls, out, lo, hi)
+
     a = 0
     while a < n:
-        if compiled and first.mode() == "spread":
-            def fly(lo: int, hi: int) -> Outputs:
-                return _fly_plain(slow, tp, decks, rolls, out, lo, hi)
-
+        if spreading:
             def told(k: int, a0: int = a) -> None:
                 moved(a0 + k)
 
@@ -286,8 +289,7 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
                 out.put(lo, part)
             for lo, hi in failed:  # a worker died (killed, out of memory): its runs fly here
                 for x in range(lo, hi, PLAIN_SLICE):
-                    y = min(hi, x + PLAIN_SLICE)
-                    out.put(x, _fly_plain(slow, tp, decks, rolls, out, x, y))
+                    out.put(x, fly(x, min(hi, x + PLAIN_SLICE)))
             moved(n)
             break
         if compiled and compiled_ready():
@@ -297,10 +299,15 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
             break
         b = min(n, a + PLAIN_SLICE)
         t0 = time.perf_counter()
-        out.put(a, _fly_plain(slow, tp, decks, rolls, out, a, b))
-        if compiled and first.undecided() and first.choose((b - a) / max(time.perf_counter() - t0, 1e-9), done=b,
-                                                           loading=_warm["thread"] is not None) == "build":
-            warm(0.0)
+        out.put(a, fly(a, b))
+        if planning:
+            planning = False
+            way = first.choose((b - a) / max(time.perf_counter() - t0, 1e-9), done=b,
+                               loading=_warm["thread"] is not None)
+            spreading = way == "spread"
+            if not spreading:
+                warm(0.0)
         a = b
         moved(a)
-    first.flown(n)
+    if first is not None:
+        first.flown(n)
