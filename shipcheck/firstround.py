@@ -91,7 +91,7 @@ def workers(*, loading: bool = False) -> int:
 
     if not hasattr(os, "fork") or threading.current_thread() is not threading.main_thread():
         return 1
-    if loading or prebuild.built() or prebuild.failed():
+    if loading or prebuild.built():
         return 1
     return cpu_count()
 
@@ -114,11 +114,13 @@ def decide(rate: float, runs: int, procs: int, build: float = BUILD_SECONDS) -> 
     return procs > 1 and rate > 0 and runs / (rate * procs) < build
 
 
-def choose(rate: float, done: int = 0, *, loading: bool = False) -> str:
+def choose(rate: float, done: int = 0, *, loading: bool = False, build: float | None = None) -> str:
     """Decide the planned round's way (:func:`decide`, over the runs it has left once ``done`` more
-    are flown; ``loading``: see :func:`workers`) and keep it."""
+    are flown; ``loading``: see :func:`workers`; ``build``: seconds until the compiled engine is
+    there, default :func:`build_left`, infinite where numba cannot compile) and keep it."""
     procs = workers(loading=loading)
-    _state["mode"] = "spread" if decide(rate, max(0, left() - done), procs, build_left()) else "build"
+    away = build_left() if build is None else build
+    _state["mode"] = "spread" if decide(rate, max(0, left() - done), procs, away) else "build"
     return _state["mode"]  # type: ignore[no-any-return]
 
 

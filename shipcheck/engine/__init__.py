@@ -249,13 +249,15 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
     ``first``: the planner of a first round (:mod:`shipcheck.firstround`, passed by the rounds that
     use it). In a round it planned, on an engine not yet built, the first slice decides whether
     the rest flies plain on every core (forked workers; the builder starts after the round) or
-    beside the builder started at once; without it the builder starts at once."""
+    beside the builder started at once; without it the builder starts at once. Where numba
+    cannot compile, a planned round flies plain on every core."""
     from shipcheck import jit
 
     n = decks.shape[0]
     compiled = not plain and jit.compiled()
-    planning = compiled and first is not None and first.undecided()
-    spreading = compiled and first is not None and first.mode() == "spread"
+    # where numba cannot compile, every round is a first one: spread whenever there are cores to
+    planning = not plain and first is not None and first.undecided()
+    spreading = not plain and first is not None and first.mode() == "spread"
     if compiled and not spreading and (compiled_ready() or (not planning and warm(_load_wait()))):
         _call(_run_module(False), t, decks, rolls, out)
         if first is not None:
@@ -264,7 +266,8 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
     if planning and first.workers(loading=_warm["thread"] is not None) < 2:
         first.choose(0.0)  # nothing to spread over: the builder now
         planning = False
-        warm(_load_wait())
+        if compiled:
+            warm(_load_wait())
     slow = _run_module(True)
     tp = python_ints(t)
     shown = 0
@@ -303,9 +306,9 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
         if planning:
             planning = False
             way = first.choose((b - a) / max(time.perf_counter() - t0, 1e-9), done=b,
-                               loading=_warm["thread"] is not None)
+                               loading=_warm["thread"] is not None, build=None if compiled else float("inf"))
             spreading = way == "spread"
-            if not spreading:
+            if not spreading and compiled:
                 warm(0.0)
         a = b
         moved(a)
