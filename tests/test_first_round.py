@@ -158,7 +158,7 @@ def _compiled(runs: int) -> list:
 
 @forks
 def test_a_short_first_round_flies_on_every_core_then_starts_the_builder(tmp_path: Path) -> None:
-    got = _fresh(tmp_path, "300", "10**9", builder=True)
+    got = _fresh(tmp_path, "300", "1000000000", builder=True)
     assert f"on {cpu_count()} cores" in got["note"]
     assert not got["busy_during"]  # no builder while the round flies
     assert got["busy_after"]  # started as the round ended, to finish on its own
@@ -179,7 +179,7 @@ def test_a_worker_dying_in_a_round_costs_no_numbers(tmp_path: Path) -> None:
              "    if os.getpid() != _me and a >= 150:\n        os._exit(9)  # killed, as by the kernel's OOM killer\n"
              "    return _real(slow, t, decks, rolls, out, a, b)\n"
              "E._fly_plain = _fly\n")
-    got = _fresh(tmp_path, "300", "10**9", prelude=dying)
+    got = _fresh(tmp_path, "300", "1000000000", prelude=dying)
     assert got["credits"] == _compiled(300)
 
 
