@@ -222,3 +222,25 @@ def _state(pid: int) -> str:
         return (Path(f"/proc/{pid}") / "stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+@forks
+def test_the_command_line_leaves_the_build_to_after_a_first_round(tmp_path: Path) -> None:
+    # no builder at the start of the command (it would take a core from the round): the round
+    # says the engine is compiled after it, and the builder is at work once the command has ended
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SHIPCHECK_JIT", "SHIPCHECK_ROUND_ENGINE", "SHIPCHECK_ENGINE_BUILDER")}
+    env.update(NUMBA_CACHE_DIR=str(tmp_path / "numba"), PYTHONPATH=str(ROOT), COLUMNS="400")
+    proc = subprocess.run([sys.executable, "-m", "shipcheck", "simulate", "examples/class-I-scout.toml", "--round", "1",
+                           "--runs", "300", "--seed", "1"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    locks = list((tmp_path / "numba").glob("*.building"))
+    for lock in locks:
+        try:
+            os.kill(int(lock.read_text()), signal.SIGKILL)
+        except (ValueError, OSError):
+            pass
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "the engine is compiled after it" in " ".join(proc.stderr.split()), proc.stderr
+    assert locks
