@@ -29,8 +29,9 @@ from typing import Any
 
 __all__ = ["BUILD_SECONDS", "decide", "mode", "planned", "spread", "workers"]
 
-#: seconds of wall time the engine's build takes on a core of its own (measured 45-48 s on the
-#: project's 2-core machine: benchmarks/RESULTS.md)
+#: seconds of CPU the engine's build takes (measured 45-48 s on the project's 2-core machine:
+#: benchmarks/RESULTS.md). The first slice's rate is CPU time too: on a busy machine the build and
+#: the plain runs slow down alike, and the choice stays the same
 BUILD_SECONDS = 45.0
 
 #: the round being flown in this process: runs still to fly and how its plain flights go (None:
@@ -107,7 +108,7 @@ def build_left() -> float:
 
 
 def decide(rate: float, runs: int, procs: int, build: float = BUILD_SECONDS) -> bool:
-    """Whether ``runs`` plain runs at ``rate`` runs a second on one core end sooner spread over
+    """Whether ``runs`` plain runs at ``rate`` runs a CPU second end sooner spread over
     ``procs`` processes than the compiled engine's build (``build`` seconds). Beside the builder
     they would take the shorter of the build and a single core's time, so spreading wins exactly
     when it ends before the build."""
