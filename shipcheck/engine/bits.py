@@ -19,29 +19,17 @@ for _k in range(64):
     _DEBRUIJN_INDEX[((((1 << _k) * 0x03F79D71B4CA8B09) & (2**64 - 1)) >> 58)] = _k
 
 
-# a round flies plain on Python ints (engine.python_ints), the exact odds on numpy's int64, which
-# has neither method: converted only then (a call to int() cost 40 % of low_bit's time, the most
-# called function of a plain round)
 def _popcount_plain(x):  # type: ignore[no-untyped-def]
-    try:
-        return x.bit_count()
-    except AttributeError:
-        return int(x).bit_count()
+    return int(x).bit_count()
 
 
 def _low_bit_plain(x):  # type: ignore[no-untyped-def]
-    try:
-        return (x & -x).bit_length() - 1
-    except AttributeError:
-        x = int(x)
-        return (x & -x).bit_length() - 1
+    x = int(x)
+    return (x & -x).bit_length() - 1
 
 
 def _high_bit_plain(x):  # type: ignore[no-untyped-def]
-    try:
-        return x.bit_length() - 1
-    except AttributeError:
-        return int(x).bit_length() - 1
+    return int(x).bit_length() - 1
 
 
 # compiled, the word tricks; as plain Python, Python's own (numpy's int64 would warn of the
