@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["BUILD_SECONDS", "decide", "mode", "planned", "spread", "workers"]
+__all__ = ["BUILD_SECONDS", "build_left", "choose", "decide", "flown", "left", "mode", "planned", "spread", "undecided",
+           "workers"]
 
 #: seconds of CPU the engine's build takes (measured 45-48 s on the project's 2-core machine:
 #: benchmarks/RESULTS.md). The first slice's rate is CPU time too: on a busy machine the build and
