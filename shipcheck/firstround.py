@@ -2,16 +2,15 @@
 the builder.
 
 Building the compiled engine takes numba about :data:`BUILD_SECONDS` of one core, once per install.
-A round that meets an engine not yet built flies its first slice as plain Python and times it;
-when its remaining runs, flown plain on every core, would end sooner than the build (or what is
-left of it, when a builder is at work already), it flies them so (:func:`spread`: forked
-processes, each a contiguous block of the runs) and the builder starts after the round, detached
-and at a low priority, so that it finishes even when the command has ended. Otherwise the builder
-starts at once and the round flies plain beside it until the compiled engine takes over
-(:func:`shipcheck.engine.play`). A run's numbers depend only on its deck and dice, so they are the
-same whichever way and on however many processes it flies. It lives outside the engine's folder, whose
-sources name the compiled engine, and the engine meets it only as the planner a round hands it.
-Nothing here decides a rule.
+A round that meets an engine not yet built, and no builder at work, flies its first slice as plain
+Python and times it; when its remaining runs, flown plain on every core, would end sooner than the
+build, it flies them so (:func:`spread`: forked processes, each a contiguous block of the runs)
+and the builder starts after the round, detached and at a low priority, so that it finishes even
+when the command has ended. Otherwise the builder starts at once (or goes on) and the round flies
+plain beside it until the compiled engine takes over (:func:`shipcheck.engine.play`). A run's
+numbers depend only on its deck and dice, so they are the same whichever way and on however many
+processes it flies. It lives outside the engine's folder, whose sources name the compiled engine,
+and the engine meets it only as the planner a round hands it. Nothing here decides a rule.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["BUILD_SECONDS", "build_left", "choose", "decide", "flown", "left", "mode", "planned", "spread", "undecided",
+__all__ = ["BUILD_SECONDS", "choose", "decide", "flown", "left", "mode", "planned", "spread", "undecided",
            "workers"]
 
 #: seconds of CPU the engine's build takes (measured 45-48 s on the project's 2-core machine:
@@ -84,28 +83,18 @@ def left() -> int:
 
 def workers(*, loading: bool = False) -> int:
     """Processes the plain runs could spread over in this process now; 1 when they cannot (no
-    ``fork``, one core, not the main thread (a server's), the engine built already, or ``loading``:
-    being compiled or loaded in this process). A builder at work elsewhere does not stop them: the
-    one started after a first round is niced, and a round flown on every core meanwhile ends sooner
-    than it would beside it unless the build is nearly done (:func:`build_left`)."""
+    ``fork``, one core, not the main thread (a server's)) or should not: the engine built already,
+    ``loading`` (being compiled or loaded in this process), or a builder at work (the round flies
+    beside it, and the compiled engine takes over once it is done: spread, the round would starve
+    the builder, and every round after it would start plain again)."""
     from shipcheck import prebuild
     from shipcheck.parallel import cpu_count
 
     if not hasattr(os, "fork") or threading.current_thread() is not threading.main_thread():
         return 1
-    if loading or prebuild.built():
+    if loading or prebuild.built() or prebuild.busy():
         return 1
     return cpu_count()
-
-
-def build_left() -> float:
-    """Seconds the compiled engine is still away: :data:`BUILD_SECONDS`, less what a builder at
-    work has done (by the age of its lock; at least a few seconds, as a builder kept from the cores
-    by other work is slower than that)."""
-    from shipcheck import prebuild
-
-    age = prebuild.building_for()
-    return BUILD_SECONDS if age is None else max(5.0, BUILD_SECONDS - age)
 
 
 def decide(rate: float, runs: int, procs: int, build: float = BUILD_SECONDS) -> bool:
@@ -118,10 +107,10 @@ def decide(rate: float, runs: int, procs: int, build: float = BUILD_SECONDS) -> 
 
 def choose(rate: float, done: int = 0, *, loading: bool = False, build: float | None = None) -> str:
     """Decide the planned round's way (:func:`decide`, over the runs it has left once ``done`` more
-    are flown; ``loading``: see :func:`workers`; ``build``: seconds until the compiled engine is
-    there, default :func:`build_left`, infinite where numba cannot compile) and keep it."""
+    are flown; ``loading``: see :func:`workers`; ``build``: seconds of CPU until the compiled engine
+    is there, default :data:`BUILD_SECONDS`, infinite where numba cannot compile) and keep it."""
     procs = workers(loading=loading)
-    away = build_left() if build is None else build
+    away = BUILD_SECONDS if build is None else build
     _state["mode"] = "spread" if decide(rate, max(0, left() - done), procs, away) else "build"
     return _state["mode"]  # type: ignore[no-any-return]
 

@@ -228,17 +228,6 @@ def busy() -> bool:
     return True
 
 
-def building_for() -> float | None:
-    """Seconds since the builder at work took its lock; None when none is at work."""
-    lock = _lock()
-    if lock is None or not busy():
-        return None
-    try:
-        return max(0.0, time.time() - lock.stat().st_mtime)
-    except OSError:
-        return None
-
-
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)  # signal 0: only asks whether the process exists

@@ -244,3 +244,25 @@ def test_the_command_line_leaves_the_build_to_after_a_first_round(tmp_path: Path
     assert "Traceback" not in proc.stderr
     assert "the engine is compiled after it" in " ".join(proc.stderr.split()), proc.stderr
     assert locks
+
+
+def test_a_first_round_that_finds_the_builder_at_work_flies_beside_it(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # spread over every core, the round would starve the builder (and the rounds after it would
+    # start plain again): it flies beside it, and the compiled engine takes over when it is done
+    from shipcheck import prebuild
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    lock = prebuild._lock()
+    assert lock is not None
+    lock.parent.mkdir(parents=True)
+    stand_in = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])  # the builder at work
+    try:
+        lock.write_text(f"{stand_in.pid}\n")
+        got = _fresh(tmp_path, "300", "1000000000", builder=True)
+    finally:
+        stand_in.kill()
+        stand_in.wait()
+    assert "compiling the round engine" in got["note"] and "cores" not in got["note"]
+    assert got["busy_during"]
+    assert got["credits"] == _compiled(300)
