@@ -94,6 +94,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version_: Annotated[bool, typer.Option("--version", "-V", is_eager=True, callback=_version,
                                            help="Print the version and exit.")] = False,
 ) -> None:
@@ -108,7 +109,10 @@ def _root(
     """
     from .. import prebuild
 
-    prebuild.prestart()  # once per install: the round engine compiles while the user reads this command's answer
+    # once per install, at the end of the command: the round engine compiles while the user reads its
+    # answer. Not at its start: a first whole round decides for itself, on its first runs, whether to
+    # fly plain on every core before the build or beside it (shipcheck.firstround)
+    ctx.call_on_close(prebuild.prestart)
 
 
 cli = typer.main.get_command(app)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Outputs", "compiled_ready", "function", "notes", "play", "warm"]
+__all__ = ["Outputs", "compiled_ready", "function", "notes", "play", "python_ints", "warm"]
 
 #: runs a slice of the plain engine flies before looking whether the compiled one is ready
 PLAIN_SLICE = 32
@@ -223,30 +223,94 @@ def _load_wait() -> float:
     return LOAD_WAIT if prebuild.built() else 0.0
 
 
+def python_ints(t: dict[str, Any]) -> dict[str, Any]:
+    """The tables ``t`` with their ``int64`` arrays as arrays of Python ints (``dtype=object``), as
+    the plain engine flies them: numpy's int64 scalars, indexed and added one by one, cost more
+    than the rules' own work in plain Python (plain flights about 1.5 times faster so; the same
+    numbers, as no mask reaches bit 63: ``layout.MAX_TILES``). :func:`shipcheck.engine.run.play`
+    makes its own arrays of the type of the tables it is given."""
+    return {k: v.astype(object) if isinstance(v, np.ndarray) and v.dtype == np.int64 else v for k, v in t.items()}
+
+
+def _fly_plain(slow: ModuleType, t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs,
+               a: int, b: int) -> Outputs:
+    """Runs ``a:b`` on the plain engine (``t`` from :func:`python_ints`): their filled outputs."""
+    part = out.part(a, b)
+    _call(slow, t, decks[a:b].astype(object), rolls[a:b].astype(object), part)
+    return part
+
+
 def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, *, plain: bool = False,
-         tick: Callable[[int], Any] | None = None) -> None:
+         tick: Callable[[int], Any] | None = None, first: Any = None) -> None:
     """Fly the runs of ``decks`` and ``rolls`` with the tables ``t`` into ``out``: on the compiled
     engine once it is ready, else a slice of :data:`PLAIN_SLICE` runs at a time on the plain one
-    (``tick(runs_done)`` after each slice) until it is; ``plain``: on the plain one throughout."""
+    (``tick(runs_done)`` after each slice) until it is; ``plain``: on the plain one throughout.
+
+    ``first``: the planner of a first round (:mod:`shipcheck.firstround`, passed by the rounds that
+    use it). In a round it planned, on an engine not yet built, the first slice decides whether
+    the rest flies plain on every core (forked workers; the builder starts after the round) or
+    beside the builder started at once; without it the builder starts at once. Where numba
+    cannot compile, a planned round flies plain on every core."""
     from shipcheck import jit
 
     n = decks.shape[0]
-    if not plain and jit.compiled() and (compiled_ready() or warm(_load_wait())):
+    compiled = not plain and jit.compiled()
+    # where numba cannot compile, every round is a first one: it spreads whenever there are cores
+    planning = not plain and first is not None and first.undecided()
+    spreading = not plain and first is not None and first.mode() == "spread"
+    if compiled and not spreading and (compiled_ready() or (not planning and warm(_load_wait()))):
         _call(_run_module(False), t, decks, rolls, out)
+        if first is not None:
+            first.flown(n)
         return
+    if planning and first.workers(loading=_warm["thread"] is not None) < 2:
+        first.choose(0.0)  # nothing to spread over: the builder now
+        planning = False
+        if compiled:
+            warm(_load_wait())
     slow = _run_module(True)
+    tp = python_ints(t)
+    shown = 0
+
+    def moved(k: int) -> None:
+        nonlocal shown
+        if tick is not None and k > shown:
+            shown = k
+            tick(k)
+
+    def fly(lo: int, hi: int) -> Outputs:
+        return _fly_plain(slow, tp, decks, rolls, out, lo, hi)
+
     a = 0
     while a < n:
-        if not plain and jit.compiled() and compiled_ready():
+        if spreading:
+            def told(k: int, a0: int = a) -> None:
+                moved(a0 + k)
+
+            parts, failed = first.spread(fly, a, n, first.workers(), PLAIN_SLICE, told)
+            for lo, part in parts:
+                out.put(lo, part)
+            for lo, hi in failed:  # a worker died (killed, out of memory): its runs fly here
+                for x in range(lo, hi, PLAIN_SLICE):
+                    out.put(x, fly(x, min(hi, x + PLAIN_SLICE)))
+            moved(n)
+            break
+        if compiled and compiled_ready():
             part = out.part(a, n)
             _call(_run_module(False), t, decks[a:], rolls[a:], part)
             out.put(a, part)
-            return
+            break
         b = min(n, a + PLAIN_SLICE)
-        part = out.part(a, b)
-        with np.errstate(over="ignore"):  # int64 words wrap, as they do compiled (the bit tricks rely on it)
-            _call(slow, t, decks[a:b], rolls[a:b], part)
-        out.put(a, part)
+        t0 = time.process_time()  # CPU: the build it is weighed against is CPU too, under any load
+        out.put(a, fly(a, b))
+        if planning:
+            planning = False
+            way = first.choose((b - a) / max(time.process_time() - t0, 1e-9), done=b,
+                               loading=_warm["thread"] is not None, build=None if compiled else float("inf"))
+            spreading = way == "spread"
+            if not spreading and compiled:
+                warm(0.0)
         a = b
-        if tick is not None:
-            tick(a)
+        moved(a)
+    if first is not None:
+        first.flown(n)

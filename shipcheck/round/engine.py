@@ -161,7 +161,7 @@ def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.nda
     (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``) on the engine.
     ``tick(runs_done)`` after each slice the plain engine flies while the compiled one is being
     built (a progress bar that moves on the first use)."""
-    from shipcheck import engine, jit
+    from shipcheck import engine, firstround, jit
 
     from .decisions import Answers
 
@@ -175,7 +175,7 @@ def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.nda
     jit.callbacks[table.key] = table._answers
     try:
         engine.play(t, np.ascontiguousarray(decks, dtype=np.int64), np.ascontiguousarray(rolls, dtype=np.int64),
-                    out, plain=plain, tick=tick)
+                    out, plain=plain, tick=tick, first=firstround)
     finally:
         jit.callbacks.pop(table.key, None)
     return Chunk(credits=out.credits, lost=out.lost, survived=out.survived, gave_up=out.gave_up, days=out.days,
@@ -193,6 +193,16 @@ def compile_note(wait: float = 1.5) -> str | None:
         return None
     if not jit.compiled():
         return f"the round engine runs as plain Python, much slower: {jit.reason()}"
+    from shipcheck import firstround as first
+
+    if first.mode() == "spread":
+        from shipcheck import prebuild
+
+        return (f"the round engine is not compiled yet: this round flies as plain Python on {first.workers()} cores; "
+                + ("the engine is being compiled meanwhile, in a process of its own" if prebuild.busy() else
+                   "the engine is compiled after it (once, in a process of its own, about a minute of CPU)"))
+    if first.undecided():  # its first runs decide (plain on every core, or the builder now): no load to wait for
+        return None
     if engine.warm(wait):
         return None
     from shipcheck import prebuild

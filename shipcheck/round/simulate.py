@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import closing
+from contextlib import closing, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,7 @@ import numpy as np
 
 from shipcheck import validate as valid
 from shipcheck.errors import InputError
+from shipcheck.firstround import planned
 from shipcheck.model import Ship
 from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
 
@@ -99,8 +100,10 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
         tick = None if progress is None else (lambda k: progress(out.done + k, runs))
         return run_chunk(table, job.deck, chunk_rng(seed, i), n, tick=tick)
 
+    here = scheduler is None and (workers is None or workers == 1 or -(-runs // batch) <= 1)
     with chunk_runner(_task, job, seed=seed, n_chunks=-(-runs // batch), workers=workers, scheduler=scheduler,
-                      local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results:
+                      local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results, \
+            (planned(runs) if here else nullcontext()):  # flown here: on the engine's first use, see shipcheck.firstround
         for c in results:
             out.add(c)
             if progress is not None:
