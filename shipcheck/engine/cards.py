@@ -135,14 +135,18 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
     if out[p] != 0:
         return
     nh = S[p, V, NHULL]
+    mask = x[0]
+    multi = S[p, V, MULTI]
     nlive = 0
     empty = 0
     for h in range(nh):
-        tmp[CREWLESS + h] = 1 if S[p, GMASK, h] & x[0] else 0
-        if tmp[CREWLESS + h]:
+        if S[p, GMASK, h] & mask:
+            tmp[CREWLESS + h] = 1
             nlive += 1
-            if not manned(S, p, x, h if S[p, V, MULTI] else ANY):
+            if not manned(S, p, x, h if multi else ANY):
                 empty |= 1 << h
+        else:
+            tmp[CREWLESS + h] = 0
     away = x[AWAY] != 0
     if nlive == 0:  # nothing left flying
         if away:
@@ -460,9 +464,10 @@ def _open_space_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
     for h in range(S[p, V, NHULL]):
         if tmp[LIVE + h] and tmp[POWER + h] > 0:
             keep |= 1 << h
-    for kk in range(top + 1):
-        if keep == 0:
-            break
+    if keep == 0:
+        return 0
+    # the top rung moves every half of ``keep`` (that is how ``keep`` was chosen): not tried again
+    for kk in range(top):
         engine(S, p, x, kk, tmp)
         for i in range(nb):
             x[och + i] = tmp[SAVE + i]
@@ -473,7 +478,7 @@ def _open_space_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
                 power_k = tmp[POWER + h]
         if power_k >= 1:
             return kk
-    return 0
+    return top
 
 
 @jit

@@ -149,10 +149,6 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
     cannon that bears and is not used yet, free ones before those that cost a charge; a boosted
     shield for what is left open (large meteors, heavy shots); each charge from the first charged
     battery in grid order that may pay (its own hull on several hulls). ``x`` is left unchanged."""
-    och = S[0, OFFS, 0]
-    nb = S[p, V, NBAT]
-    for i in range(nb):
-        tmp[SAVE2 + i] = x[och + i]
     tmp[DEC + DEC_SHIELD] = 0
     tmp[DEC + DEC_BOOSTED] = 0
     tmp[DEC + DEC_CANNON] = -1
@@ -166,6 +162,10 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
             need_any = True
     if not need_any:
         return
+    och = S[0, OFFS, 0]
+    nb = S[p, V, NBAT]
+    for i in range(nb):
+        tmp[SAVE2 + i] = x[och + i]
     if kind == SMALL or kind == LIGHT:
         if tmp[SIT + SIT_SHIELDS]:
             b = draw(S, p, x, _i(hull))

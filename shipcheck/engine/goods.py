@@ -45,27 +45,30 @@ def room(S, p, x, h):  # type: ignore[no-untyped-def]
 
 
 @jit(inline=True)
+def _goods_in(S, p, x, within, cnt):  # type: ignore[no-untyped-def]
+    # summed in locals, stored once: as plain Python each store in ``cnt`` costs as much as a sum
+    o = S[0, OFFS, 2]
+    c0 = c1 = c2 = c3 = 0
+    for h in range(S[p, V, NHOLD]):
+        if (within >> S[p, HOLDTILE, h]) & 1:
+            c0 += x[o]
+            c1 += x[o + 1]
+            c2 += x[o + 2]
+            c3 += x[o + 3]
+        o += 4
+    cnt[0], cnt[1], cnt[2], cnt[3] = c0, c1, c2, c3
+
+
+@jit(inline=True)
 def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
     """The goods of each colour in the holds aboard, into ``cnt``."""
-    ogd = S[0, OFFS, 2]
-    mask = x[0]
-    for c in range(4):
-        cnt[c] = 0
-    for h in range(S[p, V, NHOLD]):
-        if (mask >> S[p, HOLDTILE, h]) & 1:
-            for c in range(4):
-                cnt[c] += x[ogd + 4 * h + c]
+    _goods_in(S, p, x, x[0], cnt)
 
 
 @jit(inline=True)
 def goods_total(S, p, x, cnt):  # type: ignore[no-untyped-def]
     """The goods of each colour aboard and in a half away in hyperspace (they come back), into ``cnt``."""
-    ogd = S[0, OFFS, 2]
-    for c in range(4):
-        cnt[c] = 0
-    for h in range(S[p, V, NHOLD]):
-        for c in range(4):
-            cnt[c] += x[ogd + 4 * h + c]
+    _goods_in(S, p, x, x[0] | -1, cnt)
 
 
 @jit

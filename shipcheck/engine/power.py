@@ -78,7 +78,8 @@ def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
         if not (mask >> t) & 1:
             continue
         if S[p, ENGDBL, e]:
-            tmp[NDBL + S[p, GIDX, t]] += 1
+            if k > 0:  # (tmp[NDBL] counts for the charges only)
+                tmp[NDBL + S[p, GIDX, t]] += 1
         else:
             tmp[POWER + S[p, GIDX, t]] += S[p, ENGPOW, e]
     for _ in range(k):
@@ -154,21 +155,26 @@ def firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
 @jit
 def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     mask = x[0]
-    nh = S[p, V, NHULL]
-    for h in range(nh):
-        tmp[BYH + h] = 0
+    # per hull (tmp[BYH]) only on IIA, where a purple alien counts its own half's firepower
+    multi = S[p, V, MULTI]
+    if multi:
+        for h in range(S[p, V, NHULL]):
+            tmp[BYH + h] = 0
     nc = S[p, V, NCAN]
     nch = 0
     total = 0
     fwd_b = 0
+    ranked = k > 0 or boost >= 0  # the double cannons in order, for the charges or a boost only
     for i in range(nc):
         t = S[p, CANTILE, i]
         if t == boost:
             fwd_b = S[p, CANFWD, i]
         if not (mask >> t) & 1:
             continue
-        v = S[p, CANVAL, i]
         if S[p, CANDBL, i]:
+            if not ranked:
+                continue
+            v = S[p, CANVAL, i]
             # insertion by (-value, tile)
             j = nch
             while j > 0 and (tmp[CV + j - 1] < v or (tmp[CV + j - 1] == v and tmp[CT + j - 1] > t)):
@@ -179,8 +185,10 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
             tmp[CT + j] = t
             nch += 1
         else:
+            v = S[p, CANVAL, i]
             total += v
-            tmp[BYH + S[p, GIDX, t]] += v
+            if multi:
+                tmp[BYH + S[p, GIDX, t]] += v
     powered = 0
     if boost >= 0:
         b = boost
@@ -189,7 +197,8 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
                 if draw(S, p, x, S[p, GIDX, b]) < 0:
                     return -1
                 total += tmp[CV + j]
-                tmp[BYH + S[p, GIDX, b]] += tmp[CV + j]
+                if multi:
+                    tmp[BYH + S[p, GIDX, b]] += tmp[CV + j]
                 powered |= 1 << b
                 break
         booster = -1
@@ -202,7 +211,8 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
             return -1
         bonus = 6 if fwd_b else 3
         total += bonus
-        tmp[BYH + S[p, GIDX, b]] += bonus
+        if multi:
+            tmp[BYH + S[p, GIDX, b]] += bonus
     left = k
     for j in range(nch):
         if left <= 0:
@@ -212,12 +222,13 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
             continue
         if draw(S, p, x, S[p, GIDX, t]) >= 0:
             total += tmp[CV + j]
-            tmp[BYH + S[p, GIDX, t]] += tmp[CV + j]
+            if multi:
+                tmp[BYH + S[p, GIDX, t]] += tmp[CV + j]
             powered |= 1 << t
             left -= 1
     purple = bonus_alien(S, p, x, PURPLE)
     if purple >= 0:
-        base = tmp[BYH + S[p, GIDX, purple]] if S[p, V, MULTI] else total
+        base = tmp[BYH + S[p, GIDX, purple]] if multi else total
         if base > 0:
             total += 6 if manager_with(S, p, x, purple) else 4
     return total

@@ -163,13 +163,22 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             tmp[KIND] = LAUNCH
             after_card(S, R, X, pos, out, hh, sold, prices, tmp)
             for p in range(P):
+                # only what changed is added: as plain Python each add to the int64 outputs costs
+                # conversions, and most cards change little of a ship
+                if present[p]:
+                    by_type[p, typ, 0] += 1
                 now = lost_words(S, p, X[p, 0], X[p, 1], X[p, AWAY])
-                by_type[p, typ, 0] += present[p]
-                by_type[p, typ, 1] += now - lost0[p]
-                by_type[p, typ, 2] += cred[p] + sold[p] - b_cred[p]
-                by_type[p, typ, 3] += pos[p] - b_pos[p]
-                by_type[p, typ, 4] += 1 if (b_out[p] == 0 and out[p] != 0) else 0
-                lost0[p] = now
+                if now != lost0[p]:
+                    by_type[p, typ, 1] += now - lost0[p]
+                    lost0[p] = now
+                d = cred[p] + sold[p] - b_cred[p]
+                if d != 0:
+                    by_type[p, typ, 2] += d
+                d = pos[p] - b_pos[p]
+                if d != 0:
+                    by_type[p, typ, 3] += d
+                if b_out[p] == 0 and out[p] != 0:
+                    by_type[p, typ, 4] += 1
         for p in range(P):  # halves still in hyperspace come back for the scoring (not lost)
             come_back(S, p, X[p])
         # -- scoring.score ---------------------------------------------------------------------------
