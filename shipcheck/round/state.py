@@ -390,9 +390,11 @@ class ShipModel(Description):
             cache["builtin", racing] = S
         return S
 
-    def _decide(self, module: str, name: str, racing: bool, st: RState, card: Card | None, *args: Any) -> int:
+    def _decide(self, module: str, name: str, racing: bool, st: RState, card: Card | None, *args: Any,
+                C: np.ndarray | None = None) -> int:
         """``engine.module.name`` on ``st``'s row: ``(S, p, x, *args)``, or with ``card``
-        ``(S, C, p, x, c, *args)``; the row is a copy, ``st`` stays as it is."""
+        ``(S, C, p, x, c, *args)`` (``C``: the card's table, when not :func:`card_table`'s); the
+        row is a copy, ``st`` stays as it is."""
         import numpy as np
 
         from shipcheck import engine
@@ -402,7 +404,7 @@ class ShipModel(Description):
         with np.errstate(over="ignore"):
             if card is None:
                 return int(fn(S, 0, x, *args))
-            return int(fn(S, card_table(card), 0, x, 0, *args))
+            return int(fn(S, card_table(card) if C is None else C, 0, x, 0, *args))
 
     def open_space_choice(self, st: RState, racing: bool = False) -> int:
         """The built-in charges on double engines in Open Space (``engine.cards._open_space_default``)."""
@@ -440,7 +442,6 @@ class ShipModel(Description):
         among, when not all of them."""
         import numpy as np
 
-        from shipcheck import engine
         from shipcheck.engine.layout import NPLG
 
         C = card_table(card)
@@ -449,10 +450,8 @@ class ShipModel(Description):
             for i in range(len(card.planets)):
                 if not offered >> i & 1:
                     C[0, NPLG, i] = 0  # nothing to gain: never chosen
-        S, x = self._builtin(racing), self.row(st)
-        with np.errstate(over="ignore"):
-            return int(engine.function("cards", "_planet_default")(
-                S, C, 0, x, 0, free, int(share), np.zeros(4, dtype=np.int64), _prices(prices), self._tmp()))
+        return self._decide("cards", "_planet_default", racing, st, card, free, int(share),
+                            np.zeros(4, dtype=np.int64), _prices(prices), self._tmp(), C=C)
 
     def uses_diplomat(self, st: RState, penalty: str) -> bool:
         """Whether the built-in policy uses the cyan Diplomat against ``penalty`` (one of
