@@ -3,11 +3,13 @@
 Each card is resolved for the players present (flying, not in hyperspace) in flight order from the
 leader, with the player's decisions asked where the rules let the player choose
 (:mod:`.decide`). A ship (or a IIA half) left without humans leaves at once (:func:`leave_crewless`),
-except in a Combat Zone, where it leaves after the card (base rulebook). The run's arrays: ``pos``
-track positions, ``out`` the cause a player gave up for (0 while flying), ``hh[0]`` the cards a
-player still sits out in hyperspace, ``hh[1]`` those a IIA half in hyperspace still spends there
-while the other flies, ``cred`` the credits cards paid, ``sold`` those of goods sold by halves that
-left; ``w`` the scratch arrays (:func:`shipcheck.engine.run.play`).
+except in a Combat Zone, where it leaves after the card (base rulebook). The run's rows per player
+are one array ``F`` (:data:`.layout.FN` rows, named by ``layout.F_*``): ``F[F_POS]`` track
+positions, ``F[F_OUT]`` the cause a player gave up for (0 while flying), ``F[F_HH]`` the cards a
+player still sits out in hyperspace, ``F[F_HH + 1]`` those a IIA half in hyperspace still spends
+there while the other flies, ``F[F_CRED]`` the credits cards paid, ``F[F_SOLD]`` those of goods sold
+by halves that left, then the rows a card compares and moves with; ``w`` the scratch arrays
+(:func:`shipcheck.engine.run.play`).
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
 subset of Python numba compiles (:func:`shipcheck.jit.jit`).
@@ -50,6 +52,16 @@ from .layout import (
     D_REWARD,
     D_SHIP,
     D_STATION,
+    F_CRED,
+    F_HH,
+    F_MOVERS,
+    F_ON,
+    F_ORDER,
+    F_OUT,
+    F_POS,
+    F_SOLD,
+    F_STEPS,
+    F_VALUES,
     G_BEATEN,
     G_DIR,
     G_FIRST,
@@ -114,25 +126,25 @@ from .track import flying_in_order, move, move_many, weakest
 
 # -- who is there ---------------------------------------------------------------------------------
 @jit(inline=True)
-def present(out, hh, p):  # type: ignore[no-untyped-def]
+def present(F, p):  # type: ignore[no-untyped-def]
     """Player ``p`` flies and is not sitting the card out in hyperspace."""
-    return out[p] == 0 and hh[0, p] == 0
+    return F[F_OUT, p] == 0 and F[F_HH, p] == 0
 
 
 @jit(inline=True)
-def only_away_left(hh, p):  # type: ignore[no-untyped-def]
+def only_away_left(F, p):  # type: ignore[no-untyped-def]
     """The half flying left the flight while the other waits in hyperspace: the ship is now that
     half, in hyperspace for the cards it has left there."""
-    hh[0, p] = hh[1, p]
-    hh[1, p] = 0
+    F[F_HH, p] = F[F_HH + 1, p]
+    F[F_HH + 1, p] = 0
 
 
 @jit(inline=True)
-def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
+def leave_crewless(S, p, x, F, prices, tmp):  # type: ignore[no-untyped-def]
     """A ship (or IIA half) without humans leaves the flight (rules §10.1, §10.2): a half leaving
     sells its goods for half (rounded up) into ``sold``; when only a half in hyperspace is left the
     ship waits there with it; with nothing left it gives up."""
-    if out[p] != 0:
+    if F[F_OUT, p] != 0:
         return
     nh = S[p, V, NHULL]
     mask = x[0]
@@ -151,57 +163,57 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
     if nlive == 0:  # nothing left flying
         if away:
             come_back(S, p, x)
-            only_away_left(hh, p)
+            only_away_left(F, p)
         else:
-            out[p] = NO_HUMANS
+            F[F_OUT, p] = NO_HUMANS
         return
     if empty == 0:
         return
     if popcount(empty) == nlive and not away:
-        out[p] = NO_HUMANS
+        F[F_OUT, p] = NO_HUMANS
         return
     for h in range(nh):
         if (empty >> h) & 1:
-            sold[p] += leave_hull(S, p, x, h, prices)
+            F[F_SOLD, p] += leave_hull(S, p, x, h, prices)
     if popcount(empty) == nlive:
         come_back(S, p, x)
-        only_away_left(hh, p)
+        only_away_left(F, p)
 
 
 @jit(inline=True)
-def crewless(S, R, X, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
+def crewless(S, R, X, F, prices, tmp):  # type: ignore[no-untyped-def]
     """:func:`leave_crewless` for every player."""
     for p in range(R[R_P]):
-        if out[p] == 0:  # (leave_crewless looks at nothing else of a ship that left: no call)
-            leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
+        if F[F_OUT, p] == 0:  # (leave_crewless looks at nothing else of a ship that left: no call)
+            leave_crewless(S, p, X[p], F, prices, tmp)
 
 
 @jit(inline=True)
-def new_card(S, R, X, hh):  # type: ignore[no-untyped-def]
+def new_card(S, R, X, F):  # type: ignore[no-untyped-def]
     """Before each card: the cards left in hyperspace count down (a half whose two cards are over
     rejoins its ship) and the Techie's free charge is available again."""
     for p in range(R[R_P]):
-        if hh[0, p] > 0:
-            hh[0, p] -= 1
-        if hh[1, p] > 0:
-            hh[1, p] -= 1
-            if hh[1, p] == 0:
+        if F[F_HH, p] > 0:
+            F[F_HH, p] -= 1
+        if F[F_HH + 1, p] > 0:
+            F[F_HH + 1, p] -= 1
+            if F[F_HH + 1, p] == 0:
                 come_back(S, p, X[p])
         X[p, SPENT] = 0
 
 
 @jit(inline=True)
-def after_card(S, R, X, pos, out, hh, sold, prices, tmp):  # type: ignore[no-untyped-def]
+def after_card(S, R, X, F, prices, tmp):  # type: ignore[no-untyped-def]
     """After each card: ships (or halves) without humans leave (in a Combat Zone only now), and a
     ship lapped by the leader gives up (rules §10.1)."""
-    crewless(S, R, X, out, hh, sold, prices, tmp)
+    crewless(S, R, X, F, prices, tmp)
     lead = OFF
     for p in range(R[R_P]):
-        if out[p] == 0 and pos[p] > lead:
-            lead = pos[p]
+        if F[F_OUT, p] == 0 and F[F_POS, p] > lead:
+            lead = F[F_POS, p]
     for p in range(R[R_P]):
-        if out[p] == 0 and lead - pos[p] > R[R_TRACK]:
-            out[p] = LAPPED
+        if F[F_OUT, p] == 0 and lead - F[F_POS, p] > R[R_TRACK]:
+            F[F_OUT, p] = LAPPED
 
 
 # -- decisions of the card's own ------------------------------------------------------------------
@@ -253,7 +265,7 @@ def _done(G):  # type: ignore[no-untyped-def]
 
 # -- enemies: smugglers, slavers, pirates ----------------------------------------------------------
 @jit
-def enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w):  # type: ignore[no-untyped-def]
+def enemies(S, C, R, X, F, c, G, roll, prices, w):  # type: ignore[no-untyped-def]
     """Smugglers, Slavers and Pirates (rules §9.2(6)) attack in flight order from the leader:
     firepower above the strength wins (the reward, if taken, with its days), equal does nothing, lower
     brings the penalty, unless the Diplomat sends them on; the enemy moves on after a tie or a loss.
@@ -262,22 +274,22 @@ def enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w):  # typ
     above)."""
     P = R[R_P]
     typ = C[c, CI, CTYPE]
-    order, on, movers, steps, y, buf, gd, tmp, prov = w
+    y, buf, gd, tmp, prov = w
     if G[G_WHO]:  # the shot G[G_J] at the ships beaten and still flying
         j = G[G_J]
         for p in range(P):
             if (G[G_WHO] >> p) & 1:
                 flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
-                leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
+                leave_crewless(S, p, X[p], F, prices, tmp)
         j += 1
     else:
-        cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
+        cnt = flying_in_order(F)
         need = 2 if R[R_FIVE] else 1
         defeats = 0
         beaten = 0
         pen = _i(1 if typ == SLAVERS else 2 if typ == SMUGGLERS else 3)
         for r in range(cnt):
-            p = order[r]
+            p = F[F_ORDER, r]
             if defeats >= need:
                 continue
             x = X[p]
@@ -291,9 +303,9 @@ def enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w):  # typ
                         card_goods(C, c, second, gd)
                         load(S, p, x, gd, tmp, prov)
                     else:
-                        cred[p] += C[c, CI, CCRED] - second
-                    movers[p] = 1
-                    steps[p] = -C[c, CI, CDAYS]
+                        F[F_CRED, p] += C[c, CI, CCRED] - second
+                    F[F_MOVERS, p] = 1
+                    F[F_STEPS, p] = -C[c, CI, CDAYS]
                 defeats += 1
             elif res == LOSE and not diplomat(S, p, x, pen, c, tmp):
                 beaten |= 1 << p
@@ -301,8 +313,8 @@ def enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w):  # typ
                     lose_crew(S, p, x, C[c, CI, CCREWPEN], tmp)
                 elif typ == SMUGGLERS:
                     lose_goods(S, p, x, C[c, CI, CGOODSPEN])
-            leave_crewless(S, p, x, out, hh, sold, prices, tmp)
-        move_many(pos, out, movers, steps, R[R_TRACK], order, on)
+            leave_crewless(S, p, x, F, prices, tmp)
+        move_many(F, R[R_TRACK])
         if typ != PIRATES:
             return _done(G)
         G[G_BEATEN] = beaten
@@ -312,7 +324,7 @@ def enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w):  # typ
         for p in range(P):
             # present, not just flying: when the half that lost leaves (no humans) while the other
             # waits in hyperspace, that half is safe from the rest of the card (rules §11.2)
-            if (G[G_BEATEN] >> p) & 1 and present(out, hh, p):
+            if (G[G_BEATEN] >> p) & 1 and present(F, p):
                 who |= 1 << p
         if who:
             return _wait(G, j, who, C[c, ATTK, j], C[c, ATTD, j])
@@ -339,18 +351,18 @@ def _accepts_station(S, C, p, x, c, second, gd, prices, tmp):  # type: ignore[no
 
 
 @jit
-def offers(S, C, R, X, pos, out, hh, cred, sold, c, prices, w):  # type: ignore[no-untyped-def]
+def offers(S, C, R, X, F, c, prices, w):  # type: ignore[no-untyped-def]
     """Abandoned Ship (§9.2(3)): the first ship in flight order that accepts gives the crew, takes
     the credits and loses the days; Abandoned Station (§9.2(4)): the first with crew enough that
     accepts loads the goods and loses the days. Five-player rules (§12.2): a second taker, for 1 credit
     or 1 good fewer; the takers lose their days rearmost first."""
     typ = C[c, CI, CTYPE]
-    order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
+    y, buf, gd, tmp, prov = w
+    cnt = flying_in_order(F)
     room_ = 2 if R[R_FIVE] else 1
     taken = 0
     for r in range(cnt):
-        p = order[r]
+        p = F[F_ORDER, r]
         if taken >= room_:
             continue
         x = X[p]
@@ -361,7 +373,7 @@ def offers(S, C, R, X, pos, out, hh, cred, sold, c, prices, w):  # type: ignore[
             if crew_count(S, p, x) >= cost and _accepts_ship(S, C, p, x, c, cost, y, tmp):
                 ok = True
                 lose_crew(S, p, x, cost, tmp)
-                cred[p] += C[c, CI, CCRED] - second
+                F[F_CRED, p] += C[c, CI, CCRED] - second
         else:
             card_goods(C, c, second, gd)
             if crew_count(S, p, x) >= C[c, CI, CCREWREQ] and _accepts_station(S, C, p, x, c, second, gd, prices,
@@ -369,11 +381,11 @@ def offers(S, C, R, X, pos, out, hh, cred, sold, c, prices, w):  # type: ignore[
                 ok = True
                 load(S, p, x, gd, tmp, prov)
         if ok:
-            movers[p] = 1
-            steps[p] = -C[c, CI, CDAYS]
+            F[F_MOVERS, p] = 1
+            F[F_STEPS, p] = -C[c, CI, CDAYS]
             taken += 1
-        leave_crewless(S, p, x, out, hh, sold, prices, tmp)
-    move_many(pos, out, movers, steps, R[R_TRACK], order, on)
+        leave_crewless(S, p, x, F, prices, tmp)
+    move_many(F, R[R_TRACK])
 
 
 # -- planets --------------------------------------------------------------------------------------
@@ -412,16 +424,16 @@ def _planet_default(S, C, p, x, c, free, share, gd, prices, tmp):  # type: ignor
 
 
 @jit
-def planets(S, C, R, X, pos, out, hh, cred, c, prices, w):  # type: ignore[no-untyped-def]
+def planets(S, C, R, X, F, c, prices, w):  # type: ignore[no-untyped-def]
     """Planets (§9.2(2)): in flight order each ship may land on a free planet and load its goods; the
     landers then lose the card's days, rearmost first. Five-player rules (§12.1): one ship may land
     on a taken planet, taking one good fewer (the least valuable)."""
-    order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
+    y, buf, gd, tmp, prov = w
+    cnt = flying_in_order(F)
     free = (1 << C[c, CI, NPL]) - 1
     share = R[R_FIVE]
     for r in range(cnt):
-        p = order[r]
+        p = F[F_ORDER, r]
         x = X[p]
         if asked(S, p, D_PLANET):
             pick = python(S, p, D_PLANET, x, c, free, share, tmp)
@@ -433,13 +445,13 @@ def planets(S, C, R, X, pos, out, hh, cred, c, prices, w):  # type: ignore[no-un
         shared = pick // 64
         _planet_goods(C, c, i, shared, gd)
         load(S, p, x, gd, tmp, prov)
-        movers[p] = 1
-        steps[p] = -C[c, CI, CDAYS]
+        F[F_MOVERS, p] = 1
+        F[F_STEPS, p] = -C[c, CI, CDAYS]
         if shared:
             share = 0
         else:
             free &= ~(1 << i)
-    move_many(pos, out, movers, steps, R[R_TRACK], order, on)
+    move_many(F, R[R_TRACK])
 
 
 # -- open space -----------------------------------------------------------------------------------
@@ -482,15 +494,15 @@ def _open_space_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
 
 
 @jit
-def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-untyped-def]
+def open_space(S, C, R, X, F, prices, w):  # type: ignore[no-untyped-def]
     """Open Space (§9.2(1)): from the leader, each ship declares its engine power and moves that many
     empty spaces; power 0 forces it to give up. On IIA each half has its own power: a half at 0
     leaves (its goods for half), the ship moves by the lowest of the others (§10.2); when the only
     half flying cannot move while the other is in hyperspace, it leaves and the ship waits there."""
-    order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = flying_in_order(pos, out, hh, order, on, movers, steps)
+    y, buf, gd, tmp, prov = w
+    cnt = flying_in_order(F)
     for r in range(cnt):
-        p = order[r]
+        p = F[F_ORDER, r]
         x = X[p]
         if asked(S, p, D_OPEN_SPACE):
             k = python(S, p, D_OPEN_SPACE, x, 0, 0, 0, tmp)
@@ -501,9 +513,9 @@ def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-un
         if x[AWAY] and value <= 0:
             for h in range(nh):
                 if tmp[LIVE + h]:
-                    sold[p] += leave_hull(S, p, x, h, prices)
+                    F[F_SOLD, p] += leave_hull(S, p, x, h, prices)
             come_back(S, p, x)
-            only_away_left(hh, p)
+            only_away_left(F, p)
             continue
         if S[p, V, MULTI]:
             nlive = 0
@@ -516,27 +528,27 @@ def open_space(S, C, R, X, pos, out, hh, sold, prices, w):  # type: ignore[no-un
             if nlive > 1 and 0 < nzero < nlive:
                 for h in range(nh):
                     if tmp[LIVE + h] and tmp[POWER + h] <= 0:
-                        sold[p] += leave_hull(S, p, x, h, prices)
+                        F[F_SOLD, p] += leave_hull(S, p, x, h, prices)
                         tmp[LIVE + h] = 0
                 value = min_live(tmp, nh)
         if value <= 0:
-            if out[p] == 0:
-                out[p] = NO_ENGINES
+            if F[F_OUT, p] == 0:
+                F[F_OUT, p] = NO_ENGINES
         else:
-            move(pos, out, p, value, R[R_TRACK])
+            move(F[F_POS], F[F_OUT], p, value, R[R_TRACK])
 
 
 # -- combat zone ----------------------------------------------------------------------------------
 @jit(inline=True)
-def _contest(R, out, hh, on):  # type: ignore[no-untyped-def]
+def _contest(R, F):  # type: ignore[no-untyped-def]
     """The ships a Combat Zone line or a Sabotage looks at (``on``), and how many; 0 when it passes:
     a ship alone ignores it (§10.1(3)) unless it is taken to be the weakest."""
     cnt = 0
     for p in range(R[R_P]):
-        on[p] = present(out, hh, p)
-        if on[p]:
+        F[F_ON, p] = present(F, p)
+        if F[F_ON, p]:
             cnt += 1
-    if cnt >= 2 or (R[R_WEAKEST] and on[0] and cnt == 1):
+    if cnt >= 2 or (R[R_WEAKEST] and F[F_ON, 0] and cnt == 1):
         return cnt
     return 0
 
@@ -556,7 +568,7 @@ def _line_shot(C, c, G, j):  # type: ignore[no-untyped-def]
 
 
 @jit
-def combat_zone(S, C, R, X, pos, out, hh, c, G, roll, w, values):  # type: ignore[no-untyped-def]
+def combat_zone(S, C, R, X, F, c, G, roll, w):  # type: ignore[no-untyped-def]
     """Combat Zone (§9.2(7)): three lines in order, each hitting the ship weakest in its criterion
     (fewest crew, lowest engine power, lowest firepower; ties: the ship ahead), declared with the
     policy's charges (built in: none), with its penalty: days, crew, goods (then charges), or shots
@@ -564,7 +576,7 @@ def combat_zone(S, C, R, X, pos, out, hh, c, G, roll, w, values):  # type: ignor
     fewer and spared the first heavy shot. The Diplomat spares a ship hit: the line then hits nobody
     in its place. A ship left without humans leaves only after the card."""
     P = R[R_P]
-    order, on, movers, steps, y, buf, gd, tmp, prov = w
+    y, buf, gd, tmp, prov = w
     if G[G_WHO]:  # shot G[G_J] of line G[G_LINE]: the weakest, then the second-weakest
         li = G[G_LINE]
         j = G[G_J]
@@ -580,26 +592,26 @@ def combat_zone(S, C, R, X, pos, out, hh, c, G, roll, w, values):  # type: ignor
         li = 0
     while li < C[c, CI, NLINE]:
         G[G_LINE] = li
-        cnt = _contest(R, out, hh, on)
+        cnt = _contest(R, F)
         if cnt == 0:
             li += 1
             continue
         crit = C[c, LCRIT, li]
         for p in range(P):
-            if not on[p]:
+            if not F[F_ON, p]:
                 continue
             x = X[p]
             k = python(S, p, D_COMBAT, x, crit, c, 0, tmp) if asked(S, p, D_COMBAT) else ZERO
             if crit == 0:
-                values[p] = crew_count(S, p, x)
+                F[F_VALUES, p] = crew_count(S, p, x)
             elif crit == 1:
-                values[p] = engine(S, p, x, k, tmp)
+                F[F_VALUES, p] = engine(S, p, x, k, tmp)
             else:
-                values[p] = firepower(S, p, x, k, ANY, tmp)
-        first = weakest(values, pos, on, ANY)
+                F[F_VALUES, p] = firepower(S, p, x, k, ANY, tmp)
+        first = weakest(F, ANY)
         second = -1
         if R[R_FIVE] and cnt >= 3:
-            second = weakest(values, pos, on, first)
+            second = weakest(F, first)
         pen = C[c, LPEN, li]
         amt = C[c, LAMT, li]
         spare1 = diplomat(S, first, X[first], pen, c, tmp)
@@ -608,15 +620,15 @@ def combat_zone(S, C, R, X, pos, out, hh, c, G, roll, w, values):  # type: ignor
             G[G_HIT] |= 1 << li
         if pen == 0:
             for p in range(P):
-                movers[p] = 0
-                steps[p] = 0
+                F[F_MOVERS, p] = 0
+                F[F_STEPS, p] = 0
             if not spare1:
-                movers[first] = 1
-                steps[first] = -amt
+                F[F_MOVERS, first] = 1
+                F[F_STEPS, first] = -amt
             if second >= 0 and not spare2:
-                movers[second] = 1
-                steps[second] = -(amt - 1)
-            move_many(pos, out, movers, steps, R[R_TRACK], order, on)
+                F[F_MOVERS, second] = 1
+                F[F_STEPS, second] = -(amt - 1)
+            move_many(F, R[R_TRACK])
         elif pen == 1 or pen == 2:
             for who, n, spared in ((first, amt, spare1), (second, amt - 1, spare2)):
                 if who < 0 or spared or (who == second and amt <= 1):
@@ -643,7 +655,7 @@ def combat_zone(S, C, R, X, pos, out, hh, c, G, roll, w, values):  # type: ignor
 
 # -- the other cards ------------------------------------------------------------------------------
 @jit
-def meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, buf, tmp):  # type: ignore[no-untyped-def]
+def meteor_swarm(S, C, R, X, F, c, G, roll, prices, buf, tmp):  # type: ignore[no-untyped-def]
     """Meteor Swarm (§9.2(5)): the meteors one at a time in printed order, each with one roll for
     every ship present (steps: see above); a ship left without humans leaves at once and the rest
     miss it."""
@@ -654,12 +666,12 @@ def meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, buf, tmp):  # ty
         for p in range(P):
             if (G[G_WHO] >> p) & 1:
                 flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
-        crewless(S, R, X, out, hh, sold, prices, tmp)
+        crewless(S, R, X, F, prices, tmp)
         j += 1
     if j < C[c, CI, NATT]:
         who = 0
         for p in range(P):
-            if present(out, hh, p):
+            if present(F, p):
                 who |= 1 << p
         if who:
             return _wait(G, j, who, C[c, ATTK, j], C[c, ATTD, j])
@@ -667,44 +679,44 @@ def meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, buf, tmp):  # ty
 
 
 @jit
-def card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w, values):  # type: ignore[no-untyped-def]
+def card_step(S, C, R, X, F, c, G, roll, prices, w):  # type: ignore[no-untyped-def]
     """The next step of a card rolled a roll at a time (see above): 1 while it waits for a roll,
     0 once it is over."""
     typ = C[c, CI, CTYPE]
     if typ == METEOR_SWARM:
-        return meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, w[5], w[7])
+        return meteor_swarm(S, C, R, X, F, c, G, roll, prices, w[1], w[3])
     if typ == COMBAT_ZONE:
-        return combat_zone(S, C, R, X, pos, out, hh, c, G, roll, w, values)
-    return enemies(S, C, R, X, pos, out, hh, cred, sold, c, G, roll, prices, w)
+        return combat_zone(S, C, R, X, F, c, G, roll, w)
+    return enemies(S, C, R, X, F, c, G, roll, prices, w)
 
 
 @jit
-def rolled(S, C, R, X, pos, out, hh, cred, sold, c, ro, G, prices, w, values):  # type: ignore[no-untyped-def]
+def rolled(S, C, R, X, F, c, ro, G, prices, w):  # type: ignore[no-untyped-def]
     """A card of :func:`card_step` played with the dice ``ro`` (attack ``j`` rolls pair ``ro[j]``)."""
     for i in range(GN):
         G[i] = 0
-    more = card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, ZERO, prices, w, values)
+    more = card_step(S, C, R, X, F, c, G, ZERO, prices, w)
     while more:
-        more = card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, ro[G[G_J]], prices, w, values)
+        more = card_step(S, C, R, X, F, c, G, ro[G[G_J]], prices, w)
 
 
 @jit
-def sabotage(S, C, R, X, pos, out, hh, sold, prices, ro, w, values):  # type: ignore[no-untyped-def]
+def sabotage(S, C, R, X, F, prices, ro, w):  # type: ignore[no-untyped-def]
     """Sabotage (§9.2(10)): the ship with the fewest crew (tie: the one ahead) rolls a column and a
     row; a component there is destroyed (pieces may fall off), else a new pair, up to three pairs.
     Five-player rules (§12.4) also hit the second-fewest, with the first two pairs (the same rolls).
     The rolls of pair ``t``: ``2t`` (column) and ``2t + 1`` (row)."""
-    order, on, movers, steps, y, buf, gd, tmp, prov = w
-    cnt = _contest(R, out, hh, on)
+    y, buf, gd, tmp, prov = w
+    cnt = _contest(R, F)
     if cnt == 0:
         return
     for p in range(R[R_P]):
-        if on[p]:
-            values[p] = crew_count(S, p, X[p])
-    first = weakest(values, pos, on, ANY)
+        if F[F_ON, p]:
+            F[F_VALUES, p] = crew_count(S, p, X[p])
+    first = weakest(F, ANY)
     second = -1
     if R[R_FIVE] and cnt >= 3:
-        second = weakest(values, pos, on, first)
+        second = weakest(F, first)
     for who, tries in ((first, 3), (second, 2)):
         if who < 0:
             continue
@@ -715,25 +727,24 @@ def sabotage(S, C, R, X, pos, out, hh, sold, prices, ro, w, values):  # type: ig
             if t >= 0 and (x[0] >> t) & 1:
                 destroy(S, who, x, _i(1) << t, buf)
                 break
-        leave_crewless(S, who, x, out, hh, sold, prices, tmp)
+        leave_crewless(S, who, x, F, prices, tmp)
 
 
 @jit
-def stardust(S, R, X, pos, out, hh, w):  # type: ignore[no-untyped-def]
+def stardust(S, R, X, F):  # type: ignore[no-untyped-def]
     """Stardust (§9.2(8)): starting with the last ship, each present loses 1 day per exposed connector."""
-    order, on, movers, steps, y, buf, gd, tmp, prov = w
     for p in range(R[R_P]):
-        movers[p] = present(out, hh, p)
-        steps[p] = -exposed(S, p, X[p]) if movers[p] else 0
-    move_many(pos, out, movers, steps, R[R_TRACK], order, on)
+        F[F_MOVERS, p] = present(F, p)
+        F[F_STEPS, p] = -exposed(S, p, X[p]) if F[F_MOVERS, p] else 0
+    move_many(F, R[R_TRACK])
 
 
 @jit
-def epidemics(S, R, X, out, hh):  # type: ignore[no-untyped-def]
+def epidemics(S, R, X, F):  # type: ignore[no-untyped-def]
     """Epidemic (§9.2(9)): every ship present loses crew from its cabins next to (or, by the rules
     file, joined to) another occupied cabin (:func:`shipcheck.engine.crew.epidemic`)."""
     for p in range(R[R_P]):
-        if present(out, hh, p):
+        if present(F, p):
             epidemic(S, p, X[p])
 
 
@@ -756,13 +767,13 @@ def jumpers(S, R):  # type: ignore[no-untyped-def]
 
 
 @jit
-def hyperspace(S, R, X, out, hh, sold, c, last, prices, buf, tmp):  # type: ignore[no-untyped-def]
+def hyperspace(S, R, X, F, c, last, prices, buf, tmp):  # type: ignore[no-untyped-def]
     """Jumps to hyperspace once card ``c`` is revealed (rules §11.2), for the players whose policy
     decides to (the built-in policies never do): the whole ship sits out this card and the next, or on
     a class IIA ship one half while the other flies on (it waits in ``away``). A jump on the last
     card is giving up (a half: that half leaves the flight, its goods for half)."""
     for p in range(R[R_P]):
-        if not present(out, hh, p) or not may_jump(S, p):
+        if not present(F, p) or not may_jump(S, p):
             continue
         x = X[p]
         if x[AWAY]:
@@ -772,9 +783,9 @@ def hyperspace(S, R, X, out, hh, sold, c, last, prices, buf, tmp):  # type: igno
             continue
         if not S[p, V, MULTI]:
             if hyperjump(S, p, x, ANY, buf, tmp):
-                hh[0, p] = 2  # this card and the next
+                F[F_HH, p] = 2  # this card and the next
                 if last:
-                    out[p] = HYPERSPACE
+                    F[F_OUT, p] = HYPERSPACE
             continue
         live = 0
         jumped = 0
@@ -787,25 +798,25 @@ def hyperspace(S, R, X, out, hh, sold, c, last, prices, buf, tmp):  # type: igno
         if jumped == 0:
             continue
         if jumped == live:
-            hh[0, p] = 2
+            F[F_HH, p] = 2
             if last:
-                out[p] = HYPERSPACE
+                F[F_OUT, p] = HYPERSPACE
         elif last:
             for h in range(S[p, V, NHULL]):
                 if (jumped >> h) & 1:
-                    sold[p] += leave_hull(S, p, x, h, prices)
+                    F[F_SOLD, p] += leave_hull(S, p, x, h, prices)
         else:
             first = 0
             while not (jumped >> first) & 1:
                 first += 1
             send_away(S, p, x, first)
-            hh[1, p] = 2
+            F[F_HH + 1, p] = 2
 
 
 @jit(inline=True)
-def give_up(S, R, X, out, tmp):  # type: ignore[no-untyped-def]
+def give_up(S, R, X, F, tmp):  # type: ignore[no-untyped-def]
     """Players whose policy decides to give up before the card is revealed (rules §10.1; the
     built-in policies never do)."""
     for p in range(R[R_P]):
-        if out[p] == 0 and asked(S, p, D_GIVE_UP) and python(S, p, D_GIVE_UP, X[p], 0, 0, 0, tmp):
-            out[p] = VOLUNTARY
+        if F[F_OUT, p] == 0 and asked(S, p, D_GIVE_UP) and python(S, p, D_GIVE_UP, X[p], 0, 0, 0, tmp):
+            F[F_OUT, p] = VOLUNTARY

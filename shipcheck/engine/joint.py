@@ -20,7 +20,25 @@ import numpy as np
 from shipcheck.jit import jit
 
 from .cards import after_card, card_step, crewless, new_card
-from .layout import CI, CTYPE, G_DIR, G_WHO, GN, KIND, LAUNCH, OCELL, OFFS, R_P, TMP
+from .layout import (
+    CI,
+    CTYPE,
+    F_CRED,
+    F_HH,
+    F_OUT,
+    F_POS,
+    F_SOLD,
+    FN,
+    G_DIR,
+    G_WHO,
+    GN,
+    KIND,
+    LAUNCH,
+    OCELL,
+    OFFS,
+    R_P,
+    TMP,
+)
 from .table import new_table, table_add, table_rows
 
 ROLLS = 36
@@ -35,41 +53,40 @@ def layout_of(P, W):  # type: ignore[no-untyped-def]
 
 
 @jit
-def unload(v, P, W, X, pos, out, cred, sold, hh, G):  # type: ignore[no-untyped-def]
-    """The run's arrays from joint state ``v``."""
+def unload(v, P, W, X, F, G):  # type: ignore[no-untyped-def]
+    """The run's arrays from joint state ``v`` (the run's rows ``F``: layout.F_*)."""
     o_pos, o_out, o_cred, o_sold, o_hh, o_g, n = layout_of(P, W)
     for p in range(P):
         X[p, :] = v[p * W:(p + 1) * W]
-    pos[:] = v[o_pos:o_out]
-    out[:] = v[o_out:o_cred]
-    cred[:] = v[o_cred:o_sold]
-    sold[:] = v[o_sold:o_hh]
-    hh[0, :] = v[o_hh:o_hh + P]
-    hh[1, :] = v[o_hh + P:o_g]
+    F[F_POS, :] = v[o_pos:o_out]
+    F[F_OUT, :] = v[o_out:o_cred]
+    F[F_CRED, :] = v[o_cred:o_sold]
+    F[F_SOLD, :] = v[o_sold:o_hh]
+    F[F_HH, :] = v[o_hh:o_hh + P]
+    F[F_HH + 1, :] = v[o_hh + P:o_g]
     G[:] = v[o_g:n]
 
 
 @jit
-def store(X, pos, out, cred, sold, hh, G, P, W, v):  # type: ignore[no-untyped-def]
+def store(X, F, G, P, W, v):  # type: ignore[no-untyped-def]
     """The run's arrays as a joint state, into ``v``."""
     o_pos, o_out, o_cred, o_sold, o_hh, o_g, n = layout_of(P, W)
     for p in range(P):
         v[p * W:(p + 1) * W] = X[p, :]
-    v[o_pos:o_out] = pos
-    v[o_out:o_cred] = out
-    v[o_cred:o_sold] = cred
-    v[o_sold:o_hh] = sold
-    v[o_hh:o_hh + P] = hh[0, :]
-    v[o_hh + P:o_g] = hh[1, :]
+    v[o_pos:o_out] = F[F_POS, :]
+    v[o_out:o_cred] = F[F_OUT, :]
+    v[o_cred:o_sold] = F[F_CRED, :]
+    v[o_sold:o_hh] = F[F_SOLD, :]
+    v[o_hh:o_hh + P] = F[F_HH, :]
+    v[o_hh + P:o_g] = F[F_HH + 1, :]
     v[o_g:n] = G
 
 
 @jit
 def _arrays(P, W):  # type: ignore[no-untyped-def]
-    """A run's arrays for ``P`` players with rows ``W`` wide, zeroed: X, pos, out, cred, sold, hh, G, tmp."""
-    return (np.zeros((P, W), dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
-            np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros((2, P), dtype=np.int64),
-            np.zeros(GN, dtype=np.int64), np.zeros(TMP, dtype=np.int64))
+    """A run's arrays for ``P`` players with rows ``W`` wide, zeroed: X, F (layout.F_*), G, tmp."""
+    return (np.zeros((P, W), dtype=np.int64), np.zeros((FN, P), dtype=np.int64), np.zeros(GN, dtype=np.int64),
+            np.zeros(TMP, dtype=np.int64))
 
 
 @jit
@@ -78,12 +95,12 @@ def begin(S, R, init, start, prices):  # type: ignore[no-untyped-def]
     without humans gone (as a run begins: :func:`shipcheck.engine.run.play`)."""
     P = R[R_P]
     W = S[0, OFFS, 3]
-    X, pos, out, cred, sold, hh, G, tmp = _arrays(P, W)
+    X, F, G, tmp = _arrays(P, W)
     X[:, :] = init
-    pos[:] = start
-    crewless(S, R, X, out, hh, sold, prices, tmp)
+    F[F_POS, :] = start
+    crewless(S, R, X, F, prices, tmp)
     v = np.zeros(layout_of(P, W)[6], dtype=np.int64)
-    store(X, pos, out, cred, sold, hh, G, P, W, v)
+    store(X, F, G, P, W, v)
     return v
 
 
@@ -98,28 +115,25 @@ def card(S, C, R, c, states, full, prices, depth):  # type: ignore[no-untyped-de
     W = S[0, OFFS, 3]  # the row's width
     n = states.shape[0]
     K = states.shape[1] + 1  # a key: the joint state and where it came from
-    X, pos, out, cred, sold, hh, G, tmp = _arrays(P, W)
-    values = np.zeros(P, dtype=np.int64)
+    X, F, G, tmp = _arrays(P, W)
     prov = np.zeros((P, 4, depth), dtype=np.int64)
-    w = (np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
-         np.zeros(P, dtype=np.int64), np.empty(W, dtype=np.int64), np.zeros(64, dtype=np.int64),
-         np.zeros(4, dtype=np.int64), tmp, prov)
+    w = (np.empty(W, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(4, dtype=np.int64), tmp, prov)
     key = np.zeros((1, K), dtype=np.int64)
     typ = C[c, CI, CTYPE]
     # the done table and the table of states waiting for a roll
     dk, dw, du, dcap, dcnt = new_table(K, n)
     wk, ww, wu, wcap, wcnt = new_table(K, n)
     for i in range(n):
-        unload(states[i], P, W, X, pos, out, cred, sold, hh, G)
+        unload(states[i], P, W, X, F, G)
         for g in range(GN):
             G[g] = 0
-        new_card(S, R, X, hh)
+        new_card(S, R, X, F)
         tmp[KIND] = typ
-        more = card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, 0, prices, w, values)
+        more = card_step(S, C, R, X, F, c, G, 0, prices, w)
         if not more:
             tmp[KIND] = LAUNCH
-            after_card(S, R, X, pos, out, hh, sold, prices, tmp)
-        store(X, pos, out, cred, sold, hh, G, P, W, key[0])
+            after_card(S, R, X, F, prices, tmp)
+        store(X, F, G, P, W, key[0])
         key[0, K - 1] = i
         if more:
             wk, ww, wu, wcap, wcnt = table_add(wk, ww, wu, wcap, wcnt, key, 0, full)
@@ -133,7 +147,7 @@ def card(S, C, R, c, states, full, prices, depth):  # type: ignore[no-untyped-de
         wk, ww, wu, wcap, wcnt = new_table(K, waiting.shape[0])
         for s in range(waiting.shape[0]):
             v = waiting[s]
-            unload(v, P, W, X, pos, out, cred, sold, hh, G)
+            unload(v, P, W, X, F, G)
             who, d = G[G_WHO], G[G_DIR]
             # the dice pairs that differ for the players struck: one per outcome they give each
             ng = 0
@@ -153,13 +167,13 @@ def card(S, C, R, c, states, full, prices, depth):  # type: ignore[no-untyped-de
                 count[g] += 1
             for g in range(ng):
                 if g:
-                    unload(v, P, W, X, pos, out, cred, sold, hh, G)
+                    unload(v, P, W, X, F, G)
                 tmp[KIND] = typ
-                more = card_step(S, C, R, X, pos, out, hh, cred, sold, c, G, rep[g], prices, w, values)
+                more = card_step(S, C, R, X, F, c, G, rep[g], prices, w)
                 if not more:
                     tmp[KIND] = LAUNCH
-                    after_card(S, R, X, pos, out, hh, sold, prices, tmp)
-                store(X, pos, out, cred, sold, hh, G, P, W, key[0])
+                    after_card(S, R, X, F, prices, tmp)
+                store(X, F, G, P, W, key[0])
                 key[0, K - 1] = v[K - 1]
                 wt = wait_w[s] // ROLLS * count[g]
                 if more:

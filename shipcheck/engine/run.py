@@ -40,6 +40,14 @@ from .layout import (
     COMBAT_ZONE,
     CTYPE,
     EPIDEMIC,
+    F_CRED,
+    F_HH,
+    F_ORDER,
+    F_OUT,
+    F_POS,
+    F_SOLD,
+    F_VALUES,
+    FN,
     GN,
     KIND,
     LAUNCH,
@@ -86,20 +94,14 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
     runs, size = decks.shape
     P = R[R_P]
     X = np.empty_like(init)
-    pos = np.empty(P, dtype=init.dtype)
-    out = np.empty(P, dtype=init.dtype)
-    cred = np.empty(P, dtype=init.dtype)
-    sold = np.empty(P, dtype=init.dtype)
-    hh = np.zeros((2, P), dtype=init.dtype)  # cards left in hyperspace: the ship, a half away
+    F = np.zeros((FN, P), dtype=init.dtype)  # the run's rows per player (layout.F_*)
     lost0 = np.empty(P, dtype=init.dtype)
     b_out = np.empty(P, dtype=init.dtype)
     b_cred = np.empty(P, dtype=init.dtype)
     b_pos = np.empty(P, dtype=init.dtype)
     present = np.empty(P, dtype=init.dtype)
-    values = np.zeros(P, dtype=init.dtype)
     tmp = np.zeros(TMP, dtype=init.dtype)
     prov = np.empty((P, 4, depth), dtype=init.dtype)
-    ws = np.zeros((4, P), dtype=init.dtype)
     y = np.empty(init.shape[1], dtype=init.dtype)
     buf = np.zeros(64, dtype=init.dtype)
     cnt = np.zeros(4, dtype=init.dtype)
@@ -108,15 +110,16 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
     # the arrays the run's functions are passed, viewed without an owner: no reference counting in
     # the calls per card, nor for the rows sliced from them (.views); ``owners`` keeps the arrays
     # made here alive to the end (the arguments are the caller's)
-    owners = (X, tmp, prov, ws, y, buf, cnt, G, values, pos, out, cred, sold, hh)
-    X, tmp, prov, ws, y, buf, cnt, G = (unowned(X), unowned(tmp), unowned(prov), unowned(ws), unowned(y),
-                                        unowned(buf), unowned(cnt), unowned(G))
-    values, pos, out, cred, sold, hh = (unowned(values), unowned(pos), unowned(out), unowned(cred),
-                                        unowned(sold), unowned(hh))
+    owners = (X, tmp, prov, y, buf, cnt, G, F)
+    X, tmp, prov, y, buf, cnt, G, F = (unowned(X), unowned(tmp), unowned(prov), unowned(y), unowned(buf),
+                                       unowned(cnt), unowned(G), unowned(F))
     S, C, R, start, prices, arrival = (unowned(S), unowned(C), unowned(R), unowned(start), unowned(prices),
                                        unowned(arrival))
     rolls = unowned(rolls)
-    w = (ws[0], ws[1], ws[2], ws[3], y, buf, cnt, tmp, prov)
+    w = (y, buf, cnt, tmp, prov)
+    # the rows play itself reads and writes (the card functions are passed F)
+    pos, out, cred, sold, hh = F[F_POS], F[F_OUT], F[F_CRED], F[F_SOLD], F[F_HH:F_HH + 2]
+    values, order = F[F_VALUES], F[F_ORDER]
     jumps = jumpers(S, R)
     for run in range(runs):
         X[:] = init
@@ -128,15 +131,15 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             sold[p] = 0
             hh[0, p] = 0
             hh[1, p] = 0
-        crewless(S, R, X, out, hh, sold, prices, tmp)  # a ship (or half) without humans at launch: OQ20
+        crewless(S, R, X, F, prices, tmp)  # a ship (or half) without humans at launch: OQ20
         for p in range(P):
             lost0[p] = lost_words(S, p, X[p, 0], X[p, 1], X[p, AWAY])
         for s in range(size):
             c = decks[run, s]
             ro = rolls[run, s]
             typ = C[c, CI, CTYPE]
-            new_card(S, R, X, hh)
-            give_up(S, R, X, out, tmp)
+            new_card(S, R, X, F)
+            give_up(S, R, X, F, tmp)
             for p in range(P):
                 b_out[p] = out[p]
                 b_cred[p] = cred[p] + sold[p]
@@ -144,24 +147,24 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
                 present[p] = out[p] == 0 and hh[0, p] == 0
             tmp[KIND] = typ
             if jumps:  # else nothing jumps, and the ships' crews are as the last card left them
-                hyperspace(S, R, X, out, hh, sold, c, s == size - 1, prices, buf, tmp)
-                crewless(S, R, X, out, hh, sold, prices, tmp)  # the jump's engine may take the humans with it
+                hyperspace(S, R, X, F, c, s == size - 1, prices, buf, tmp)
+                crewless(S, R, X, F, prices, tmp)  # the jump's engine may take the humans with it
             if typ == METEOR_SWARM or typ == SLAVERS or typ == SMUGGLERS or typ == PIRATES or typ == COMBAT_ZONE:
-                rolled(S, C, R, X, pos, out, hh, cred, sold, c, ro, G, prices, w, values)
+                rolled(S, C, R, X, F, c, ro, G, prices, w)
             elif typ == ABANDONED_SHIP or typ == ABANDONED_STATION:
-                offers(S, C, R, X, pos, out, hh, cred, sold, c, prices, w)
+                offers(S, C, R, X, F, c, prices, w)
             elif typ == PLANETS:
-                planets(S, C, R, X, pos, out, hh, cred, c, prices, w)
+                planets(S, C, R, X, F, c, prices, w)
             elif typ == OPEN_SPACE:
-                open_space(S, C, R, X, pos, out, hh, sold, prices, w)
+                open_space(S, C, R, X, F, prices, w)
             elif typ == SABOTAGE:
-                sabotage(S, C, R, X, pos, out, hh, sold, prices, ro, w, values)
+                sabotage(S, C, R, X, F, prices, ro, w)
             elif typ == STARDUST:
-                stardust(S, R, X, pos, out, hh, w)
+                stardust(S, R, X, F)
             elif typ == EPIDEMIC:
-                epidemics(S, R, X, out, hh)
+                epidemics(S, R, X, F)
             tmp[KIND] = LAUNCH
-            after_card(S, R, X, pos, out, hh, sold, prices, tmp)
+            after_card(S, R, X, F, prices, tmp)
             for p in range(P):
                 # only what changed is added: as plain Python each add to the int64 outputs costs
                 # conversions, and most cards change little of a ship
@@ -231,7 +234,6 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
                     if src != LAUNCH:
                         by_type[p, src, 5] += prices[q] * (2 if fin else 1)
         # places: whole ships first, then by position (stable by player)
-        order = w[0]
         for i in range(P):
             order[i] = i
         for i in range(1, P):

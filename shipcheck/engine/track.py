@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from shipcheck.jit import jit
 
-from .layout import OFF
+from .layout import F_HH, F_MOVERS, F_ON, F_ORDER, F_OUT, F_POS, F_STEPS, F_VALUES, OFF
 
 
 @jit(inline=True)
@@ -69,8 +69,10 @@ def order_of(pos, on, order):  # type: ignore[no-untyped-def]
 
 
 @jit
-def move_many(pos, out, movers, steps, L, order, on):  # type: ignore[no-untyped-def]
-    """Race.move_many: gains front-most first, then losses rearmost first."""
+def move_many(F, L):  # type: ignore[no-untyped-def]
+    """Race.move_many for the run's rows ``F`` (layout.F_*): the players ``F[F_MOVERS]`` move
+    ``F[F_STEPS]``, gains front-most first, then losses rearmost first."""
+    pos, out, movers, steps, order, on = F[F_POS], F[F_OUT], F[F_MOVERS], F[F_STEPS], F[F_ORDER], F[F_ON]
     P = pos.shape[0]
     for phase in range(2):
         any_ = False
@@ -89,22 +91,26 @@ def move_many(pos, out, movers, steps, L, order, on):  # type: ignore[no-untyped
 
 
 @jit(inline=True)
-def flying_in_order(pos, out, hh, order, on, movers, steps):  # type: ignore[no-untyped-def]
-    """A card's start: the players present (flying, not in hyperspace: ``hh[0]``) in flight order
-    (``order``, ``on``), nobody moving yet; returns how many there are."""
-    for p in range(pos.shape[0]):
-        on[p] = out[p] == 0 and hh[0, p] == 0
-        movers[p] = 0
-        steps[p] = 0
-    return order_of(pos, on, order)
+def flying_in_order(F):  # type: ignore[no-untyped-def]
+    """A card's start: the players present (flying, not in hyperspace: ``F[F_HH]``) in flight order
+    (``F[F_ORDER]``, ``F[F_ON]``), nobody moving yet (``F[F_MOVERS]``, ``F[F_STEPS]``); returns how
+    many there are."""
+    for p in range(F.shape[1]):
+        F[F_ON, p] = F[F_OUT, p] == 0 and F[F_HH, p] == 0
+        F[F_MOVERS, p] = 0
+        F[F_STEPS, p] = 0
+    return order_of(F[F_POS], F[F_ON], F[F_ORDER])
 
 
 @jit(inline=True)
-def weakest(values, pos, present, skip):  # type: ignore[no-untyped-def]
+def weakest(F, skip):  # type: ignore[no-untyped-def]
+    """The player on (``F[F_ON]``), other than ``skip``, with the lowest ``F[F_VALUES]`` (ties: the
+    one ahead)."""
     best = -1
-    for p in range(values.shape[0]):
-        if not present[p] or p == skip:
+    for p in range(F.shape[1]):
+        if not F[F_ON, p] or p == skip:
             continue
-        if best < 0 or values[p] < values[best] or (values[p] == values[best] and pos[p] > pos[best]):
+        if (best < 0 or F[F_VALUES, p] < F[F_VALUES, best]
+                or (F[F_VALUES, p] == F[F_VALUES, best] and F[F_POS, p] > F[F_POS, best])):
             best = p
     return best
