@@ -22,7 +22,7 @@ from shipcheck.jit import jit
 from .bits import popcount
 from .crew import crew_count, diplomat, epidemic, lose_crew, lose_crew_default, manned
 from .decide import asked, python, racing
-from .flight import flight_step
+from .flight import flight_step, hits
 from .goods import gain, load, lose_goods
 from .hull import come_back, destroy, exposed, hyperjump, leave_hull, send_away
 from .layout import (
@@ -279,7 +279,8 @@ def enemies(S, C, R, X, F, c, G, roll, prices, w):  # type: ignore[no-untyped-de
         j = G[G_J]
         for p in range(P):
             if (G[G_WHO] >> p) & 1:
-                flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
+                if hits(S, p, C[c, ATTD, j], roll):  # (a miss changes nothing: no call)
+                    flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
                 leave_crewless(S, p, X[p], F, prices, tmp)
         j += 1
     else:
@@ -582,7 +583,7 @@ def combat_zone(S, C, R, X, F, c, G, roll, w):  # type: ignore[no-untyped-def]
         j = G[G_J]
         kind, d = C[c, LSK + li, j], C[c, LSD + li, j]
         for who in (G[G_FIRST], G[G_SECOND]):
-            if who >= 0 and (G[G_WHO] >> who) & 1:
+            if who >= 0 and (G[G_WHO] >> who) & 1 and hits(S, who, d, roll):
                 flight_step(S, who, X[who], kind, d, roll, j, buf, tmp)
         for k in range(j + 1, C[c, LNS, li]):
             if _line_shot(C, c, G, k):
@@ -664,7 +665,7 @@ def meteor_swarm(S, C, R, X, F, c, G, roll, prices, buf, tmp):  # type: ignore[n
     if G[G_WHO]:
         j = G[G_J]
         for p in range(P):
-            if (G[G_WHO] >> p) & 1:
+            if (G[G_WHO] >> p) & 1 and hits(S, p, C[c, ATTD, j], roll):  # (a miss changes nothing: no call)
                 flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
         crewless(S, R, X, F, prices, tmp)
         j += 1
@@ -695,9 +696,20 @@ def rolled(S, C, R, X, F, c, ro, G, prices, w):  # type: ignore[no-untyped-def]
     """A card of :func:`card_step` played with the dice ``ro`` (attack ``j`` rolls pair ``ro[j]``)."""
     for i in range(GN):
         G[i] = 0
-    more = card_step(S, C, R, X, F, c, G, ZERO, prices, w)
-    while more:
-        more = card_step(S, C, R, X, F, c, G, ro[G[G_J]], prices, w)
+    typ = C[c, CI, CTYPE]
+    roll = ZERO
+    while True:
+        # card_step's choice, made here: a call of card_step at every roll would pass each array
+        # (and count a reference to it) once more
+        if typ == METEOR_SWARM:
+            more = meteor_swarm(S, C, R, X, F, c, G, roll, prices, w[1], w[3])
+        elif typ == COMBAT_ZONE:
+            more = combat_zone(S, C, R, X, F, c, G, roll, w)
+        else:
+            more = enemies(S, C, R, X, F, c, G, roll, prices, w)
+        if not more:
+            break
+        roll = ro[G[G_J]]
 
 
 @jit

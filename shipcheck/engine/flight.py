@@ -136,6 +136,21 @@ def situation_lines(S, p, x, kind, side, tol, nl, line0, line1, tmp):  # type: i
 
 
 @jit(inline=True)
+def hits(S, p, d, roll):  # type: ignore[no-untyped-def]
+    """Whether dice pair ``roll`` from direction ``d`` names a line of player ``p``'s ship."""
+    return S[p, ONL + d, S[p, OCELL + d, roll]] != 0
+
+
+@jit(inline=True)
+def needs(tmp):  # type: ignore[no-untyped-def]
+    """Whether a line of the situation in ``tmp`` needs defending (:func:`situation_lines`)."""
+    for li in range(tmp[SIT + SIT_NL]):
+        if tmp[SIT + SIT_NEED + li]:
+            return True
+    return False
+
+
+@jit(inline=True)
 def _record(tmp, b):  # type: ignore[no-untyped-def]
     n = tmp[DEC + DEC_NDRAW]
     tmp[DEC + DEC_DRAW + n] = b
@@ -156,11 +171,7 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
     tmp[DEC + DEC_NDRAW] = 0
     nl = tmp[SIT + SIT_NL]
     hull = tmp[SIT + SIT_HULL]
-    need_any = False
-    for li in range(nl):
-        if tmp[SIT + SIT_NEED + li]:
-            need_any = True
-    if not need_any:
+    if not needs(tmp):
         return
     och = S[0, OFFS, 0]
     nb = S[p, V, NBAT]
@@ -304,12 +315,15 @@ def flight_step(S, p, x, kind, d, roll, ai, buf, tmp):  # type: ignore[no-untype
     """Dice pair ``roll`` of attack ``ai`` (``kind`` from direction ``d``) against player ``p``: the
     situation, the decision (the default policy's, or the player's own flight policy asked in
     Python) with the Techie's free charge lent to it, then what it leaves open destroyed."""
-    if S[p, ONL + d, S[p, OCELL + d, roll]] == 0:
+    if not hits(S, p, d, roll):
         return
+    situation(S, p, x, kind, d, roll, tmp)
+    own = asked(S, p, D_FLIGHT)
+    if not own and not needs(tmp):
+        return  # the default decides nothing and nothing is destroyed: no charge lent or spent
     i = lend(S, p, x)
     before = lent_charges(S, p, x, i)
-    situation(S, p, x, kind, d, roll, tmp)
-    if asked(S, p, D_FLIGHT):
+    if own:
         python(S, p, D_FLIGHT, x, kind, d * 64 + roll, ai, tmp)
     else:
         decide_default(S, p, x, kind, tmp)
