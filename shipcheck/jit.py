@@ -29,7 +29,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["ENV", "PLAIN_SUFFIX", "cache_note", "call_back", "callbacks", "compiled", "jit", "new_key",
+__all__ = ["ENV", "PLAIN_SUFFIX", "bit_tools", "cache_note", "call_back", "callbacks", "compiled", "jit", "new_key",
            "plain_package", "reason", "unowned_tools"]  # and ``objmode`` (looked up on first use, see __getattr__)
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -175,6 +175,40 @@ def unowned_tools(module: str) -> tuple[Any, Any]:
 
                 _state["pointer"] = int64_pointer
     return _state["numba"].carray, _state["pointer"]
+
+
+def bit_tools(module: str) -> tuple[Any, Any]:
+    """For the module named ``module``: intrinsics counting the trailing and the leading zero bits of
+    an ``int64`` word (LLVM's ``cttz`` and ``ctlz``: one instruction where the processor has it;
+    numba's documented ``@intrinsic``, ``numba.extending``), for :mod:`shipcheck.engine.bits`;
+    ``(None, None)`` in a plain copy or where numba is not there (the plain bit functions need
+    neither)."""
+    if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
+        return None, None
+    if _state.get("bits") is None:
+        with _lock:
+            if _state.get("bits") is None:
+                from llvmlite import ir
+                from numba import types
+                from numba.extending import intrinsic
+
+                def counter(name: str) -> Any:
+                    def typer(typingctx: Any, src: Any) -> Any:
+                        if isinstance(src, types.Integer):
+                            sig = types.int64(types.int64)
+
+                            def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+                                value = context.cast(builder, args[0], signature.args[0], types.int64)
+                                return getattr(builder, name)(value, ir.Constant(ir.IntType(1), 0))
+
+                            return sig, codegen
+                        return None
+
+                    typer.__name__ = name
+                    return intrinsic(typer)
+
+                _state["bits"] = (counter("cttz"), counter("ctlz"))
+    return _state["bits"]  # type: ignore[no-any-return]
 
 
 def __getattr__(name: str) -> Any:

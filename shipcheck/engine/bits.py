@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.jit import jit
+from shipcheck.jit import bit_tools, jit
 
 _i = np.int64
 
 _M1, _M2, _M4, _H01 = _i(0x5555555555555555), _i(0x3333333333333333), _i(0x0F0F0F0F0F0F0F0F), _i(0x0101010101010101)
-_DEBRUIJN = _i(0x03F79D71B4CA8B09)
-_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
-for _k in range(64):
-    _DEBRUIJN_INDEX[((((1 << _k) * 0x03F79D71B4CA8B09) & (2**64 - 1)) >> 58)] = _k
+_cttz, _ctlz = bit_tools(__name__)  # compiled: one instruction each where the processor has it
 
 
 def _popcount_plain(x):  # type: ignore[no-untyped-def]
@@ -45,16 +42,11 @@ def popcount(x):  # type: ignore[no-untyped-def]
 
 @jit(plain=_low_bit_plain, inline=True)
 def low_bit(x):  # type: ignore[no-untyped-def]
-    """Index of the lowest set bit (de Bruijn multiplication; ``x`` non-zero)."""
-    return _DEBRUIJN_INDEX[(((x & -x) * _DEBRUIJN) >> 58) & 63]
+    """Index of the lowest set bit (the processor's count of trailing zeros; ``x`` non-zero)."""
+    return _cttz(x)
 
 
 @jit(plain=_high_bit_plain, inline=True)
 def high_bit(x):  # type: ignore[no-untyped-def]
-    """Index of the highest set bit (``x`` non-zero, below 2**63)."""
-    k = 0
-    for s in (32, 16, 8, 4, 2, 1):
-        if x >> s:
-            x >>= s
-            k += s
-    return k
+    """Index of the highest set bit (63 less the count of leading zeros; ``x`` non-zero, below 2**63)."""
+    return 63 - _ctlz(x)

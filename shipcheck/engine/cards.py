@@ -22,7 +22,7 @@ from shipcheck.jit import jit
 from .bits import popcount
 from .crew import crew_count, diplomat, epidemic, lose_crew, lose_crew_default, manned
 from .decide import asked, python, racing
-from .flight import flight_step, hits
+from .flight import flight_step
 from .goods import gain, load, lose_goods
 from .hull import come_back, destroy, exposed, hyperjump, leave_hull, send_away
 from .layout import (
@@ -279,8 +279,7 @@ def enemies(S, C, R, X, F, c, G, roll, prices, w):  # type: ignore[no-untyped-de
         j = G[G_J]
         for p in range(P):
             if (G[G_WHO] >> p) & 1:
-                if hits(S, p, C[c, ATTD, j], roll):  # (a miss changes nothing: no call)
-                    flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
+                flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
                 leave_crewless(S, p, X[p], F, prices, tmp)
         j += 1
     else:
@@ -583,7 +582,7 @@ def combat_zone(S, C, R, X, F, c, G, roll, w):  # type: ignore[no-untyped-def]
         j = G[G_J]
         kind, d = C[c, LSK + li, j], C[c, LSD + li, j]
         for who in (G[G_FIRST], G[G_SECOND]):
-            if who >= 0 and (G[G_WHO] >> who) & 1 and hits(S, who, d, roll):
+            if who >= 0 and (G[G_WHO] >> who) & 1:
                 flight_step(S, who, X[who], kind, d, roll, j, buf, tmp)
         for k in range(j + 1, C[c, LNS, li]):
             if _line_shot(C, c, G, k):
@@ -665,9 +664,13 @@ def meteor_swarm(S, C, R, X, F, c, G, roll, prices, buf, tmp):  # type: ignore[n
     if G[G_WHO]:
         j = G[G_J]
         for p in range(P):
-            if (G[G_WHO] >> p) & 1 and hits(S, p, C[c, ATTD, j], roll):  # (a miss changes nothing: no call)
-                flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
-        crewless(S, R, X, F, prices, tmp)
+            # every ship left without humans leaves (crewless): only one hit can have become so, or
+            # one that may jump (a half coming back from hyperspace may have none)
+            hit = 0
+            if (G[G_WHO] >> p) & 1:
+                hit = flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
+            if F[F_OUT, p] == 0 and (hit != 0 or may_jump(S, p)):
+                leave_crewless(S, p, X[p], F, prices, tmp)
         j += 1
     if j < C[c, CI, NATT]:
         who = 0
