@@ -91,6 +91,12 @@ def cache_note() -> str | None:
     return _state["cache"]  # type: ignore[no-any-return]
 
 
+def _plain(module: str) -> bool:
+    """Whether the module named ``module`` runs as plain Python: a plain copy (:func:`plain_package`),
+    or numba not there or switched off."""
+    return module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled()
+
+
 def jit(fn: F | None = None, *, nogil: bool = True, plain: Callable[..., Any] | None = None,
         inline: bool = False) -> Any:
     """``fn`` compiled by numba (``nopython``, cached on disk), or ``fn`` itself: when numba is not
@@ -102,7 +108,7 @@ def jit(fn: F | None = None, *, nogil: bool = True, plain: Callable[..., Any] | 
     where a call costs more than its body (numba passes each array as a handful of words)."""
     if fn is None:
         return lambda f: jit(f, nogil=nogil, plain=plain, inline=inline)
-    if fn.__module__.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in fn.__module__ or not compiled():
+    if _plain(fn.__module__):
         return fn if plain is None else plain
     numba = _state["numba"]
     try:
@@ -154,7 +160,7 @@ def unowned_tools(module: str) -> tuple[Any, Any]:
     which :func:`shipcheck.engine.views.unowned` views an array without numba's reference count;
     ``(None, None)`` in a plain copy or where numba is not there (the plain ``unowned`` needs
     neither)."""
-    if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
+    if _plain(module):
         return None, None
     if _state.get("pointer") is None:
         with _lock:
@@ -183,7 +189,7 @@ def bit_tools(module: str) -> tuple[Any, Any]:
     numba's documented ``@intrinsic``, ``numba.extending``), for :mod:`shipcheck.engine.bits`;
     ``(None, None)`` in a plain copy or where numba is not there (the plain bit functions need
     neither)."""
-    if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
+    if _plain(module):
         return None, None
     if _state.get("bits") is None:
         with _lock:

@@ -535,7 +535,7 @@ def open_space(S, C, R, X, F, prices, w):  # type: ignore[no-untyped-def]
             if F[F_OUT, p] == 0:
                 F[F_OUT, p] = NO_ENGINES
         else:
-            move(F[F_POS], F[F_OUT], p, value, R[R_TRACK])
+            move(F, p, value, R[R_TRACK])
 
 
 # -- combat zone ----------------------------------------------------------------------------------

@@ -12,13 +12,13 @@ from .layout import F_HH, F_MOVERS, F_ON, F_ORDER, F_OUT, F_POS, F_STEPS, F_VALU
 
 
 @jit(inline=True)
-def _taken(pos, out, mover, lo, hi, L):  # type: ignore[no-untyped-def]
+def _taken(F, mover, lo, hi, L):  # type: ignore[no-untyped-def]
     """The spaces of ``lo + 1 .. hi`` the others flying stand on, a lap of ``L`` spaces apart."""
     cnt = 0
-    for q in range(pos.shape[0]):
-        if out[q] == 0 and q != mover:
-            a = lo - pos[q]
-            b = hi - pos[q]
+    for q in range(F.shape[1]):
+        if F[F_OUT, q] == 0 and q != mover:
+            a = lo - F[F_POS, q]
+            b = hi - F[F_POS, q]
             if -L < a < L and -L < b < L:  # within a lap: b // L - a // L without dividing
                 cnt += (1 if a < 0 else 0) - (1 if b < 0 else 0)
             else:
@@ -27,43 +27,45 @@ def _taken(pos, out, mover, lo, hi, L):  # type: ignore[no-untyped-def]
 
 
 @jit(inline=True)
-def move(pos, out, mover, k, L):  # type: ignore[no-untyped-def]
-    """track.move for one mover: ``k`` empty spaces (negative: back)."""
+def move(F, mover, k, L):  # type: ignore[no-untyped-def]
+    """track.move for one mover of the run's rows ``F`` (layout.F_*): ``k`` empty spaces (negative:
+    back)."""
     if k == 0:
         return
-    p0 = pos[mover]
+    p0 = F[F_POS, mover]
     q = p0 + k
-    for _ in range(pos.shape[0] + 2):
+    for _ in range(F.shape[1] + 2):
         if k > 0:
-            nq = p0 + k + _taken(pos, out, mover, p0, q, L)
+            nq = p0 + k + _taken(F, mover, p0, q, L)
         else:
-            nq = p0 + k - _taken(pos, out, mover, q - 1, p0 - 1, L)
+            nq = p0 + k - _taken(F, mover, q - 1, p0 - 1, L)
         if nq == q:
             break
         q = nq
-    pos[mover] = q
+    F[F_POS, mover] = q
 
 
 @jit(inline=True)
-def order_of(pos, on, order):  # type: ignore[no-untyped-def]
-    """track.flight_order: players by position, the leader first, absent ones last; the count on."""
-    P = pos.shape[0]
+def order_of(F):  # type: ignore[no-untyped-def]
+    """track.flight_order: players by position (``F[F_POS]``), the leader first, absent ones
+    (``F[F_ON]``) last, into ``F[F_ORDER]``; the count on."""
+    P = F.shape[1]
     cnt = 0
     for i in range(P):
-        order[i] = i
+        F[F_ORDER, i] = i
     for i in range(1, P):
         j = i
         while j > 0:
-            a, b = order[j - 1], order[j]
-            ka = pos[a] if on[a] else OFF
-            kb = pos[b] if on[b] else OFF
+            a, b = F[F_ORDER, j - 1], F[F_ORDER, j]
+            ka = F[F_POS, a] if F[F_ON, a] else OFF
+            kb = F[F_POS, b] if F[F_ON, b] else OFF
             if kb > ka:
-                order[j - 1], order[j] = b, a
+                F[F_ORDER, j - 1], F[F_ORDER, j] = b, a
                 j -= 1
             else:
                 break
     for i in range(P):
-        if on[i]:
+        if F[F_ON, i]:
             cnt += 1
     return cnt
 
@@ -72,22 +74,21 @@ def order_of(pos, on, order):  # type: ignore[no-untyped-def]
 def move_many(F, L):  # type: ignore[no-untyped-def]
     """Race.move_many for the run's rows ``F`` (layout.F_*): the players ``F[F_MOVERS]`` move
     ``F[F_STEPS]``, gains front-most first, then losses rearmost first."""
-    pos, out, movers, steps, order, on = F[F_POS], F[F_OUT], F[F_MOVERS], F[F_STEPS], F[F_ORDER], F[F_ON]
-    P = pos.shape[0]
+    P = F.shape[1]
     for phase in range(2):
         any_ = False
         for p in range(P):
-            if movers[p] and ((phase == 0 and steps[p] > 0) or (phase == 1 and steps[p] < 0)):
+            if F[F_MOVERS, p] and ((phase == 0 and F[F_STEPS, p] > 0) or (phase == 1 and F[F_STEPS, p] < 0)):
                 any_ = True
         if not any_:
             continue
         for p in range(P):
-            on[p] = out[p] == 0
-        cnt = order_of(pos, on, order)
+            F[F_ON, p] = F[F_OUT, p] == 0
+        cnt = order_of(F)
         for r in range(cnt):
-            p = order[cnt - 1 - r] if phase == 1 else order[r]
-            if movers[p] and ((phase == 0 and steps[p] > 0) or (phase == 1 and steps[p] < 0)):
-                move(pos, out, p, steps[p], L)
+            p = F[F_ORDER, cnt - 1 - r] if phase == 1 else F[F_ORDER, r]
+            if F[F_MOVERS, p] and ((phase == 0 and F[F_STEPS, p] > 0) or (phase == 1 and F[F_STEPS, p] < 0)):
+                move(F, p, F[F_STEPS, p], L)
 
 
 @jit(inline=True)
@@ -99,7 +100,7 @@ def flying_in_order(F):  # type: ignore[no-untyped-def]
         F[F_ON, p] = F[F_OUT, p] == 0 and F[F_HH, p] == 0
         F[F_MOVERS, p] = 0
         F[F_STEPS, p] = 0
-    return order_of(F[F_POS], F[F_ON], F[F_ORDER])
+    return order_of(F)
 
 
 @jit(inline=True)
