@@ -268,6 +268,8 @@ def fight_choice(S, p, x, strength, tmp):  # type: ignore[no-untyped-def]
             if fp > target:
                 if cost < wc or (cost == wc and wb >= 0 and b < 0):
                     wk, wb, wc = k, b, cost
+                # more charges fire no less and cost no less: none with this boost does better
+                break
             elif fp == target:
                 if cost < tc or (cost == tc and tb >= 0 and b < 0):
                     tk, tb, tc = k, b, cost
