@@ -70,10 +70,19 @@ def order_of(F):  # type: ignore[no-untyped-def]
     return cnt
 
 
-@jit
+@jit(inline=True)
 def move_many(F, L):  # type: ignore[no-untyped-def]
     """Race.move_many for the run's rows ``F`` (layout.F_*): the players ``F[F_MOVERS]`` move
-    ``F[F_STEPS]``, gains front-most first, then losses rearmost first."""
+    ``F[F_STEPS]``, gains front-most first, then losses rearmost first (no call when none moves: an
+    enemy nobody beats, a planet nobody lands on; the moves are long code)."""
+    for p in range(F.shape[1]):
+        if F[F_MOVERS, p] and F[F_STEPS, p] != 0:
+            _move_many(F, L)
+            return
+
+
+@jit
+def _move_many(F, L):  # type: ignore[no-untyped-def]
     P = F.shape[1]
     for phase in range(2):
         any_ = False
