@@ -14,7 +14,7 @@ The same functions also run as plain Python, slower and with the same results:
 Where no cache folder can be written (a read-only install without a writable ``NUMBA_CACHE_DIR``
 or user cache), functions are compiled in memory for this process, and :func:`cache_note` says so.
 Only numba's public API is used (``numba.njit``, ``numba.objmode``, ``numba.config``, ``numba.carray``,
-``numba.extending.intrinsic``).
+``numba.extending.intrinsic``), and llvmlite's IR builder (``llvmlite.ir``) in the intrinsics' code.
 """
 
 from __future__ import annotations
