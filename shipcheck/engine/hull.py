@@ -8,6 +8,7 @@ subset of Python numba compiles (:func:`shipcheck.jit.jit`).
 from __future__ import annotations
 
 from shipcheck.jit import jit
+from shipcheck.topology import exposed_connectors
 
 from .bits import low_bit, popcount
 from .charges import draw, lend, lent_charges, settle
@@ -43,6 +44,10 @@ from .layout import (
     _i,
 )
 
+#: the rule of an exposed connector, shared with the checker (its one home is in the geometry layer,
+#: compiled here with the engine)
+_exposed_on = jit(exposed_connectors, inline=True, module=__name__)
+
 
 @jit
 def lost(S, p, x):  # type: ignore[no-untyped-def]
@@ -55,21 +60,35 @@ def lost_words(S, p, mask, left, away):  # type: ignore[no-untyped-def]
     """:func:`lost` from the row's words ``mask`` (``x[0]``), ``left`` (``x[1]``) and ``away``
     (``x[AWAY]``): for the per-card loops, which need no row view for it (a view costs reference
     counting)."""
-    return S[p, V, N_] - popcount(mask) - popcount(left) - popcount(away)
+    return popcount(lost_tiles(S, p, mask, left, away))
+
+
+@jit(inline=True)
+def lost_tiles(S, p, mask, left, away):  # type: ignore[no-untyped-def]
+    """The components lost in flight, a bit per tile: those neither aboard (``mask``) nor in a half
+    that left the flight (``left``) or waits in hyperspace (``away``). What :func:`lost` counts,
+    and what the per-tile chances of a loss (rounds, exact odds, Monte Carlo) read."""
+    return ((_i(1) << S[p, V, N_]) - 1) & ~mask & ~left & ~away
 
 
 @jit
 def exposed(S, p, x):  # type: ignore[no-untyped-def]
+    """Exposed connectors of the ship in flight (stardust, the best-looking ship): per side, the
+    rule's own function (:func:`shipcheck.topology.exposed_connectors`) over the tiles aboard, their
+    connectors on that side and those with a tile aboard across it."""
     mask = x[0]
     out = 0
-    for k in range(S[p, V, N_]):
-        if not (mask >> k) & 1:
-            continue
-        for s in range(4):
-            if S[p, EFF + s, k]:
+    for s in range(4):
+        conn = _i(0)
+        faced = _i(0)
+        for k in range(S[p, V, N_]):
+            if (mask >> k) & 1:
+                if S[p, EFF + s, k]:
+                    conn |= _i(1) << k
                 j = S[p, SNB + s, k]
-                if j < 0 or not (mask >> j) & 1:
-                    out += 1
+                if j >= 0 and (mask >> j) & 1:
+                    faced |= _i(1) << k
+        out += popcount(_exposed_on(mask, conn, faced))
     return out
 
 

@@ -27,7 +27,7 @@ from .cards import (
 )
 from .crew import alien_colours, has, humans
 from .goods import goods_counts
-from .hull import come_back, exposed, lost, lost_words
+from .hull import come_back, exposed, lost, lost_tiles, lost_words
 from .layout import (
     ABANDONED_SHIP,
     ABANDONED_STATION,
@@ -220,8 +220,9 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             facts[p, 7] = lst
             if fin and whole:
                 any_whole = True
+            gone = lost_tiles(S, p, x[0], x[1], x[AWAY])
             for k in range(S[p, V, N_]):
-                if not ((x[0] | x[1]) >> k) & 1:
+                if (gone >> k) & 1:
                     tile_lost[p, k] += 1
             # the goods each card type loaded still aboard (last loaded leave first: Race.prov)
             goods_counts(S, p, x, cnt)
