@@ -50,8 +50,6 @@ _SIZE = {"small-meteor": "small", "large-meteor": "large", "light-shot": "light"
 
 State = tuple[int, tuple[int, ...], tuple[int, ...] | None]
 
-WAKE_PLACES = 2  # places per ordinary cabin and the pilot cabin for woken sleepers (contract §4)
-
 
 def parse_attack(text: str, *, key: str = "attack") -> Attack:
     """``"large-meteor:front"`` as an :class:`Attack`; raises :class:`InputError` naming ``key``."""
@@ -348,11 +346,13 @@ class FlightModel:
         return {t: self.tiles[t].crew or "" for t in self.supports if st[0] >> t & 1 and crew[t] == ALIEN}
 
     def crew_count(self, st: State) -> int:
-        """Crew (rules §4.3): awake humans and aliens; sleepers are not crew."""
-        return self.humans(st) + len(self.aliens(st))
+        """Crew (rules §4.3): awake humans and aliens; sleepers are not crew (the engine's count)."""
+        k = self.kernel
+        return k.crew_count(k.pack(st))
 
     def lost(self, st: State) -> int:
-        return self.n - bin(st[0]).count("1")
+        """Components lost (the engine's count)."""
+        return self.kernel.lost(st[0])
 
     def wake(self, mask: int, crew: tuple[int, ...]) -> tuple[int, ...]:
         """Sleepers woken after a crew loss (contract §4): per hull that still holds an awake human,

@@ -261,15 +261,23 @@ class Kernel:
         key = p & self._cabin_bits
         hit = self._humans.get(key)
         if hit is None:
-            x = self._scratch[2]
-            x[:] = 0  # the row of the cabins aboard and their crew (what the count reads)
-            x[0] = key & self.full
-            ocr = self._ocr
-            for k, off in self._cabin_fields:
-                c = key >> off & CREW_FIELD
-                x[ocr + k] = ALIEN if c == CREW_FIELD else c
-            hit = self._humans[key] = int(self._fn("crew", "humans")(self.S, 0, x, -1))
+            hit = self._humans[key] = int(self._fn("crew", "humans")(self.S, 0, self._cabin_row(key), -1))
         return hit
+
+    def crew_count(self, p: int) -> int:
+        """Crew: awake humans and aliens, the engine's count (:func:`shipcheck.engine.crew.crew_count`)."""
+        return int(self._fn("crew", "crew_count")(self.S, 0, self._cabin_row(p & self._cabin_bits)))
+
+    def _cabin_row(self, key: int) -> np.ndarray:
+        """The state's row as the crew counts read it: the cabins aboard and their crew."""
+        x = self._scratch[2]
+        x[:] = 0
+        x[0] = key & self.full
+        ocr = self._ocr
+        for k, off in self._cabin_fields:
+            c = key >> off & CREW_FIELD
+            x[ocr + k] = ALIEN if c == CREW_FIELD else c
+        return x
 
     def lost(self, p: int) -> int:
         """Components lost: the engine's count (:func:`shipcheck.engine.hull.lost`; a flight state

@@ -39,6 +39,7 @@ from .cards import Attack
 from .defaults import MAX_RUNS_FLIGHT, RUNS_FLIGHT
 from .errors import InputError
 from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
+from .kernel import bits
 from .model import Ship
 from .parallel import (
     DASK_HINT,
@@ -712,9 +713,8 @@ def simulate_naive(
             st = m.step(st, a, ai, tables[ai][(d1 - 1) * 6 + d2 - 1], pol)
         survived[run] = m.humans(st) > 0
         lost[run] = m.lost(st)
-        for k in range(m.n):
-            if not st[0] >> k & 1:
-                tile_lost[k] += 1
+        for k in bits(m.kernel.lost_tiles(st[0])):
+            tile_lost[k] += 1
     lost_counts = np.bincount(lost.astype(np.int64), minlength=1)
     return SimulationResult(ship, atk, pol.name, runs, s, int(np.count_nonzero(survived)), lost_counts, tile_lost,
                             _PerRun(survived, lost, None), 1, None,
