@@ -21,7 +21,10 @@ Two more rules are changed the same way, each in its one home:
   all lose more;
 - which connectors are exposed (``shipcheck.topology.exposed_connectors``): counted also where a
   tile stands across them, the checker's count and a whole round's stardust (the engine's
-  ``engine.hull.exposed``) both move.
+  ``engine.hull.exposed``) both move;
+- which components were lost (``shipcheck.engine.hull.lost_tiles``): with the second tile never
+  counted as lost, its chance of a loss is 0 in the exact odds (``OddsResult.p_lost``), the Monte
+  Carlo flight and a whole round, and the components lost fall in all three.
 """
 
 from __future__ import annotations
@@ -65,6 +68,11 @@ OFFERS_CHANGED = """    if means == BOOSTED:
 EXPOSED = "    return present & connectors & ~faced\n"
 #: ... changed: every connector counts, a tile across it or not
 EXPOSED_CHANGED = "    return present & connectors\n"
+
+#: the components lost: every tile neither aboard, in a half that left nor in one away ...
+LOST = "    return ((_i(1) << S[p, V, N_]) - 1) & ~mask & ~left & ~away\n"
+#: ... changed: the second tile is never lost
+LOST_CHANGED = "    return ((_i(1) << S[p, V, N_]) - 1) & ~mask & ~left & ~away & ~_i(2)\n"
 
 #: run in the copy: the four features, as a user asks for them
 SCRIPT = r"""
@@ -129,6 +137,8 @@ print(json.dumps({
     "exposed": check["exposed_connectors"],
     "stardust_days": rnd["by_card_type"]["stardust"]["expected_days"],
     "round_credits": rnd["credits"]["mean"],
+    "round_lost": rnd["expected_lost"],
+    "second_tile": [odds["tiles"][1]["p_lost"], card["tiles"][1]["p_lost"], rnd["tiles"][1]["p_lost"]],
 }))
 """
 
@@ -219,6 +229,7 @@ def test_the_other_rules_changed_here_are_named_in_the_architecture_page() -> No
     rows = [line for line in page.splitlines() if line.startswith("|")]
     assert any("`engine.flight.offers`" in row and "defence" in row.lower() for row in rows), rows
     assert any("`topology.exposed_connectors`" in row and "exposed" in row.lower() for row in rows), rows
+    assert any("`engine.hull.lost_tiles`" in row and "lost" in row.lower() for row in rows), rows
 
 
 @pytest.fixture(scope="module")
@@ -229,7 +240,8 @@ def more(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     out = {"before": _fly(tree, "more.py")}
     for name, rel, function, rule, changed in (
             ("offers", "shipcheck/engine/flight.py", "offers", OFFERS, OFFERS_CHANGED),
-            ("exposed", "shipcheck/topology.py", "exposed_connectors", EXPOSED, EXPOSED_CHANGED)):
+            ("exposed", "shipcheck/topology.py", "exposed_connectors", EXPOSED, EXPOSED_CHANGED),
+            ("lost", "shipcheck/engine/hull.py", "lost_tiles", LOST, LOST_CHANGED)):
         _edit(tree / rel, rule, changed, function)
         out[name] = _fly(tree, "more.py")
         _edit(tree / rel, changed, rule, function)
@@ -257,3 +269,15 @@ def test_exposed_connectors_move_the_checker_and_a_round_together(more: dict[str
     assert (changed["odds"], changed["optimal"], changed["card"]) == (before["odds"], before["optimal"], before["card"])
     # both written back: the first numbers again
     assert more["after"] == {**before, "file": more["after"]["file"]}
+
+
+@pytest.mark.slow
+def test_which_tiles_were_lost_moves_the_exact_odds_monte_carlo_and_rounds(more: dict[str, dict]) -> None:
+    before, changed = more["before"], more["lost"]
+    # the second tile (beside the scout's nose) is lost in some runs as written, in none with the rule changed
+    assert all(p > 0 for p in before["second_tile"]), before["second_tile"]
+    assert changed["second_tile"] == [0, 0, 0]
+    # and the components lost, which count the same tiles, fall everywhere
+    assert Fraction(changed["odds"]) < Fraction(before["odds"])
+    assert changed["card"] < before["card"]
+    assert changed["round_lost"] < before["round_lost"]
