@@ -142,6 +142,15 @@ def _record(tmp, b):  # type: ignore[no-untyped-def]
     tmp[DEC + DEC_NDRAW] = n + 1
 
 
+@jit(inline=True)
+def needs_defence(tmp):  # type: ignore[no-untyped-def]
+    """Whether a line of the situation in ``tmp`` needs defending."""
+    for li in range(tmp[SIT + SIT_NL]):
+        if tmp[SIT + SIT_NEED + li]:
+            return True
+    return False
+
+
 @jit
 def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
     """Contract §4's decision against the situation in ``tmp``, into ``tmp[DEC + ...]``: a shield
@@ -156,11 +165,7 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
     tmp[DEC + DEC_NDRAW] = 0
     nl = tmp[SIT + SIT_NL]
     hull = tmp[SIT + SIT_HULL]
-    need_any = False
-    for li in range(nl):
-        if tmp[SIT + SIT_NEED + li]:
-            need_any = True
-    if not need_any:
+    if not needs_defence(tmp):
         return
     och = S[0, OFFS, 0]
     nb = S[p, V, NBAT]
@@ -306,10 +311,13 @@ def flight_step(S, p, x, kind, d, roll, ai, buf, tmp):  # type: ignore[no-untype
     Python) with the Techie's free charge lent to it, then what it leaves open destroyed."""
     if S[p, ONL + d, S[p, OCELL + d, roll]] == 0:
         return
+    situation(S, p, x, kind, d, roll, tmp)  # (reads no charges: the same before the Techie's lend)
+    own = asked(S, p, D_FLIGHT)
+    if not own and not needs_defence(tmp):
+        return  # the default draws nothing then, and nothing is destroyed (the lent charge comes back)
     i = lend(S, p, x)
     before = lent_charges(S, p, x, i)
-    situation(S, p, x, kind, d, roll, tmp)
-    if asked(S, p, D_FLIGHT):
+    if own:
         python(S, p, D_FLIGHT, x, kind, d * 64 + roll, ai, tmp)
     else:
         decide_default(S, p, x, kind, tmp)

@@ -13,6 +13,7 @@ from .bits import low_bit, popcount
 from .charges import draw, lend, lent_charges, settle
 from .crew import wake
 from .layout import (
+    ACROSS,
     ADJ,
     ALIEN,
     ALIENTILES,
@@ -20,9 +21,9 @@ from .layout import (
     AWAY,
     BATTILE,
     CABIN,
+    CONNS,
     CREWTILES,
     EBTILE,
-    EFF,
     ENGDBL,
     ENGTILE,
     GIDX,
@@ -37,7 +38,6 @@ from .layout import (
     NHULL,
     OFFS,
     SAVE2,
-    SNB,
     SUPPORTS,
     V,
     _i,
@@ -60,16 +60,21 @@ def lost_words(S, p, mask, left, away):  # type: ignore[no-untyped-def]
 
 @jit
 def exposed(S, p, x):  # type: ignore[no-untyped-def]
+    """Exposed connectors of the tiles aboard: per side, those of the tiles with a connector on it
+    and no tile aboard across it (an empty square or the board's edge, a tile lost, one of a half
+    that left or waits in hyperspace). Worked out from the tiles not aboard, few against the tiles
+    aboard: the tiles across a side are those with a tile across it, less those across from a tile
+    not aboard."""
     mask = x[0]
+    gone = ((_i(1) << S[p, V, N_]) - 1) & ~mask
     out = 0
-    for k in range(S[p, V, N_]):
-        if not (mask >> k) & 1:
-            continue
-        for s in range(4):
-            if S[p, EFF + s, k]:
-                j = S[p, SNB + s, k]
-                if j < 0 or not (mask >> j) & 1:
-                    out += 1
+    for s in range(4):
+        faced = S[p, CONNS, 4 + s]
+        m = gone
+        while m:
+            faced &= ~S[p, ACROSS + s, low_bit(m)]
+            m &= m - 1
+        out += popcount(mask & S[p, CONNS, s] & ~faced)
     return out
 
 
