@@ -72,19 +72,32 @@ def goods_total(S, p, x, cnt):  # type: ignore[no-untyped-def]
 
 
 @jit
-def fit(S, p, x, cnt, keep):  # type: ignore[no-untyped-def]
-    """ShipModel.fit as counts per colour."""
+def space(S, p, x):  # type: ignore[no-untyped-def]
+    """The slots of the holds aboard: (special, all)."""
     sp = 0
     tot = 0
     for h in range(S[p, V, NHOLD]):
         a, b = room(S, p, x, h)
         sp += b
         tot += a + b
+    return sp, tot
+
+
+@jit(inline=True)
+def fit_in(sp, tot, cnt, keep):  # type: ignore[no-untyped-def]
+    """ShipModel.fit as counts per colour, into holds of ``sp`` special slots of ``tot`` (:func:`space`)."""
     keep[0] = min(cnt[0], sp)
     rest = max(0, tot - keep[0])
     for c in range(1, 4):
         keep[c] = min(cnt[c], rest)
         rest -= keep[c]
+
+
+@jit
+def fit(S, p, x, cnt, keep):  # type: ignore[no-untyped-def]
+    """ShipModel.fit as counts per colour."""
+    sp, tot = space(S, p, x)
+    fit_in(sp, tot, cnt, keep)
 
 
 @jit(inline=True)
@@ -98,13 +111,21 @@ def value_of(cnt, prices):  # type: ignore[no-untyped-def]
 @jit
 def gain(S, p, x, new, prices, tmp):  # type: ignore[no-untyped-def]
     """View.gain: what the cargo gains in value by loading ``new`` (counts per colour)."""
+    goods_counts(S, p, x, tmp[GAIN:GAIN + 4])
+    sp, tot = space(S, p, x)
+    return gain_in(sp, tot, new, prices, tmp)
+
+
+@jit
+def gain_in(sp, tot, new, prices, tmp):  # type: ignore[no-untyped-def]
+    """:func:`gain` for the cargo ``tmp[GAIN:GAIN + 4]`` (:func:`goods_counts`) in holds of
+    :func:`space` ``sp``, ``tot``: for several loads weighed against the same ship."""
     old = tmp[GAIN:GAIN + 4]
     pool = tmp[GAIN + 4:GAIN + 8]
     keep = tmp[GAIN + 8:GAIN + 12]
-    goods_counts(S, p, x, old)
     for c in range(4):
         pool[c] = old[c] + new[c]
-    fit(S, p, x, pool, keep)
+    fit_in(sp, tot, pool, keep)
     return value_of(keep, prices) - value_of(old, prices)
 
 
