@@ -655,9 +655,13 @@ def meteor_swarm(S, C, R, X, out, hh, sold, c, G, roll, prices, buf, tmp):  # ty
     if G[G_WHO]:
         j = G[G_J]
         for p in range(P):
+            # every ship left without humans leaves (crewless): only one hit can have become so, or
+            # one that may jump (a half coming back from hyperspace may have none)
+            hit = 0
             if (G[G_WHO] >> p) & 1:
-                flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
-        crewless(S, R, X, out, hh, sold, prices, tmp)
+                hit = flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
+            if out[p] == 0 and (hit != 0 or may_jump(S, p)):
+                leave_crewless(S, p, X[p], out, hh, sold, prices, tmp)
         j += 1
     if j < C[c, CI, NATT]:
         who = 0

@@ -45,7 +45,6 @@ from .layout import (
     LINEM,
     LMAX,
     MULTI,
-    N_,
     NBAT,
     NCAN,
     OCELL,
@@ -75,10 +74,14 @@ from .layout import (
 @jit(inline=True)
 def boosted_ok(S, p, mask, shields):  # type: ignore[no-untyped-def]
     """Whether one of ``shields`` is joined to a shield booster aboard."""
-    s_all = shields & S[p, V, BOOSTABLE]
-    for s in range(S[p, V, N_]):
-        if (s_all >> s) & 1 and S[p, ADJ, s] & S[p, V, BOOSTERS] & mask:
+    m = shields & S[p, V, BOOSTABLE]
+    if m == 0:
+        return False
+    boosters = S[p, V, BOOSTERS] & mask
+    while m:
+        if S[p, ADJ, low_bit(m)] & boosters:
             return True
+        m &= m - 1
     return False
 
 
@@ -308,13 +311,14 @@ def left_open(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
 def flight_step(S, p, x, kind, d, roll, ai, buf, tmp):  # type: ignore[no-untyped-def]
     """Dice pair ``roll`` of attack ``ai`` (``kind`` from direction ``d``) against player ``p``: the
     situation, the decision (the default policy's, or the player's own flight policy asked in
-    Python) with the Techie's free charge lent to it, then what it leaves open destroyed."""
+    Python) with the Techie's free charge lent to it, then what it leaves open destroyed (returned:
+    a bit per tile hit, 0 when no tile was)."""
     if S[p, ONL + d, S[p, OCELL + d, roll]] == 0:
-        return
+        return 0
     situation(S, p, x, kind, d, roll, tmp)  # (reads no charges: the same before the Techie's lend)
     own = asked(S, p, D_FLIGHT)
     if not own and not needs_defence(tmp):
-        return  # the default draws nothing then, and nothing is destroyed (the lent charge comes back)
+        return 0  # the default draws nothing then, and nothing is destroyed (the lent charge comes back)
     i = lend(S, p, x)
     before = lent_charges(S, p, x, i)
     if own:
@@ -325,3 +329,4 @@ def flight_step(S, p, x, kind, d, roll, ai, buf, tmp):  # type: ignore[no-untype
     settle(S, p, x, i, before)
     if destroyed:
         destroy(S, p, x, _i(destroyed), buf)
+    return destroyed
