@@ -39,7 +39,6 @@ from .layout import (
     CGOODSPEN,
     CI,
     COMBAT_ZONE,
-    CREWLESS,
     CSTR,
     CTYPE,
     D_COMBAT,
@@ -142,12 +141,9 @@ def leave_crewless(S, p, x, out, hh, sold, prices, tmp):  # type: ignore[no-unty
     empty = 0
     for h in range(nh):
         if S[p, GMASK, h] & mask:
-            tmp[CREWLESS + h] = 1
             nlive += 1
             if not manned(S, p, x, h if multi else ANY):
                 empty |= 1 << h
-        else:
-            tmp[CREWLESS + h] = 0
     away = x[AWAY] != 0
     if nlive == 0:  # nothing left flying
         if away:

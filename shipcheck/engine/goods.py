@@ -141,23 +141,27 @@ def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
         if (mask >> S[p, HOLDTILE, h]) & 1:  # a half away keeps its goods
             for c in range(4):
                 x[ogd + 4 * h + c] = 0
+    # each good into the first hold with an ordinary slot left (red: a special one), else the
+    # first with a special slot left; slots are only taken, so the first hold with one left only
+    # moves on (hn, hs)
+    hn = 0
+    hs = 0
     for c in range(4):
         for _ in range(keep[c]):
             h = -1
             if c != 0:
-                for hh in range(nh):
-                    if fn[hh] > 0:
-                        h = hh
-                        fn[hh] -= 1
-                        break
+                while hn < nh and fn[hn] <= 0:
+                    hn += 1
+                if hn < nh:
+                    h = hn
+                    fn[hn] -= 1
             if h < 0:
-                for hh in range(nh):
-                    if fs[hh] > 0:
-                        h = hh
-                        fs[hh] -= 1
-                        break
-                if h < 0:
+                while hs < nh and fs[hs] <= 0:
+                    hs += 1
+                if hs >= nh:
                     continue
+                h = hs
+                fs[hs] -= 1
             x[ogd + 4 * h + c] += 1
 
 
