@@ -60,6 +60,29 @@ def _goods_in(S, p, x, within, cnt):  # type: ignore[no-untyped-def]
 
 
 @jit(inline=True)
+def _goods_both(S, p, x, aboard, every):  # type: ignore[no-untyped-def]
+    # goods_counts into ``aboard`` and goods_total into ``every`` in one pass over the holds
+    o = S[0, OFFS, 2]
+    mask = x[0]
+    a0 = a1 = a2 = a3 = 0
+    e0 = e1 = e2 = e3 = 0
+    for h in range(S[p, V, NHOLD]):
+        g0, g1, g2, g3 = x[o], x[o + 1], x[o + 2], x[o + 3]
+        e0 += g0
+        e1 += g1
+        e2 += g2
+        e3 += g3
+        if (mask >> S[p, HOLDTILE, h]) & 1:
+            a0 += g0
+            a1 += g1
+            a2 += g2
+            a3 += g3
+        o += 4
+    aboard[0], aboard[1], aboard[2], aboard[3] = a0, a1, a2, a3
+    every[0], every[1], every[2], every[3] = e0, e1, e2, e3
+
+
+@jit(inline=True)
 def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
     """The goods of each colour in the holds aboard, into ``cnt``."""
     _goods_in(S, p, x, x[0], cnt)
@@ -174,8 +197,7 @@ def load(S, p, x, new, tmp, prov):  # type: ignore[no-untyped-def]
     pool = tmp[LOAD:LOAD + 4]
     keep = tmp[LOAD + 4:LOAD + 8]
     before = tmp[LOAD + 8:LOAD + 12]
-    goods_total(S, p, x, before)
-    goods_counts(S, p, x, pool)
+    _goods_both(S, p, x, pool, before)
     for c in range(4):
         pool[c] += new[c]
     fit(S, p, x, pool, keep)
