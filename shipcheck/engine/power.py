@@ -74,15 +74,17 @@ def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
         tmp[POWER + h] = 0
         tmp[NDBL + h] = 0
         tmp[LIVE + h] = 1 if S[p, GMASK, h] & mask else 0
+    multi = S[p, V, MULTI]
     for e in range(S[p, V, NENG]):
         t = S[p, ENGTILE, e]
         if not (mask >> t) & 1:
             continue
+        h = S[p, GIDX, t] if multi else 0  # (one hull: hull 0)
         if S[p, ENGDBL, e]:
             if k > 0:  # (tmp[NDBL] counts for the charges only)
-                tmp[NDBL + S[p, GIDX, t]] += 1
+                tmp[NDBL + h] += 1
         else:
-            tmp[POWER + S[p, GIDX, t]] += S[p, ENGPOW, e]
+            tmp[POWER + h] += S[p, ENGPOW, e]
     for _ in range(k):
         best = -1
         for h in range(nh):
