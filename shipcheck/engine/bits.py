@@ -19,17 +19,28 @@ for _k in range(64):
     _DEBRUIJN_INDEX[((((1 << _k) * 0x03F79D71B4CA8B09) & (2**64 - 1)) >> 58)] = _k
 
 
+# (a round's plain flights pass Python ints, which need no int(): numpy's ints, from int64 tables,
+# take the way round it)
 def _popcount_plain(x):  # type: ignore[no-untyped-def]
-    return int(x).bit_count()
+    try:
+        return x.bit_count()
+    except AttributeError:
+        return int(x).bit_count()
 
 
 def _low_bit_plain(x):  # type: ignore[no-untyped-def]
-    x = int(x)
-    return (x & -x).bit_length() - 1
+    try:
+        return (x & -x).bit_length() - 1
+    except AttributeError:
+        x = int(x)
+        return (x & -x).bit_length() - 1
 
 
 def _high_bit_plain(x):  # type: ignore[no-untyped-def]
-    return int(x).bit_length() - 1
+    try:
+        return x.bit_length() - 1
+    except AttributeError:
+        return int(x).bit_length() - 1
 
 
 # compiled, the word tricks; as plain Python, Python's own (numpy's int64 would warn of the

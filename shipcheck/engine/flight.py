@@ -45,7 +45,6 @@ from .layout import (
     LINEM,
     LMAX,
     MULTI,
-    N_,
     NBAT,
     NCAN,
     OCELL,
@@ -116,10 +115,14 @@ def cost(means, free):  # type: ignore[no-untyped-def]
 @jit(inline=True)
 def boosted_ok(S, p, mask, shields):  # type: ignore[no-untyped-def]
     """Whether one of ``shields`` is joined to a shield booster aboard."""
-    s_all = shields & S[p, V, BOOSTABLE]
-    for s in range(S[p, V, N_]):
-        if (s_all >> s) & 1 and S[p, ADJ, s] & S[p, V, BOOSTERS] & mask:
+    m = shields & S[p, V, BOOSTABLE]
+    if m == 0:
+        return False
+    boosters = S[p, V, BOOSTERS] & mask
+    while m:
+        if S[p, ADJ, low_bit(m)] & boosters:
             return True
+        m &= m - 1
     return False
 
 
@@ -197,6 +200,15 @@ def _pay(S, p, x, g, n, tmp):  # type: ignore[no-untyped-def]
     return True
 
 
+@jit(inline=True)
+def needs_defence(tmp):  # type: ignore[no-untyped-def]
+    """Whether a line of the situation in ``tmp`` needs defending."""
+    for li in range(tmp[SIT + SIT_NL]):
+        if tmp[SIT + SIT_NEED + li]:
+            return True
+    return False
+
+
 @jit
 def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
     """Contract §4's decision against the situation in ``tmp``, into ``tmp[DEC + ...]``: a shield
@@ -211,11 +223,7 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
     tmp[DEC + DEC_NDRAW] = 0
     nl = tmp[SIT + SIT_NL]
     hull = tmp[SIT + SIT_HULL]
-    need_any = False
-    for li in range(nl):
-        if tmp[SIT + SIT_NEED + li]:
-            need_any = True
-    if not need_any:
+    if not needs_defence(tmp):
         return
     och = S[0, OFFS, 0]
     nb = S[p, V, NBAT]
@@ -346,13 +354,17 @@ def left_open(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
 def flight_step(S, p, x, kind, d, roll, ai, buf, tmp):  # type: ignore[no-untyped-def]
     """Dice pair ``roll`` of attack ``ai`` (``kind`` from direction ``d``) against player ``p``: the
     situation, the decision (the default policy's, or the player's own flight policy asked in
-    Python) with the Techie's free charge lent to it, then what it leaves open destroyed."""
+    Python) with the Techie's free charge lent to it, then what it leaves open destroyed (returned:
+    a bit per tile hit, 0 when no tile was)."""
     if S[p, ONL + d, S[p, OCELL + d, roll]] == 0:
-        return
+        return 0
+    situation(S, p, x, kind, d, roll, tmp)  # (reads no charges: the same before the Techie's lend)
+    own = asked(S, p, D_FLIGHT)
+    if not own and not needs_defence(tmp):
+        return 0  # the default draws nothing then, and nothing is destroyed (the lent charge comes back)
     i = lend(S, p, x)
     before = lent_charges(S, p, x, i)
-    situation(S, p, x, kind, d, roll, tmp)
-    if asked(S, p, D_FLIGHT):
+    if own:
         python(S, p, D_FLIGHT, x, kind, d * 64 + roll, ai, tmp)
     else:
         decide_default(S, p, x, kind, tmp)
@@ -360,3 +372,4 @@ def flight_step(S, p, x, kind, d, roll, ai, buf, tmp):  # type: ignore[no-untype
     settle(S, p, x, i, before)
     if destroyed:
         destroy(S, p, x, _i(destroyed), buf)
+    return destroyed

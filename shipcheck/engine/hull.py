@@ -14,6 +14,7 @@ from .bits import low_bit, popcount
 from .charges import draw, lend, lent_charges, settle
 from .crew import wake
 from .layout import (
+    ACROSS,
     ADJ,
     ALIEN,
     ALIENTILES,
@@ -21,9 +22,9 @@ from .layout import (
     AWAY,
     BATTILE,
     CABIN,
+    CONNS,
     CREWTILES,
     EBTILE,
-    EFF,
     ENGDBL,
     ENGTILE,
     GIDX,
@@ -38,7 +39,6 @@ from .layout import (
     NHULL,
     OFFS,
     SAVE2,
-    SNB,
     SUPPORTS,
     V,
     _i,
@@ -73,22 +73,22 @@ def lost_tiles(S, p, mask, left, away):  # type: ignore[no-untyped-def]
 
 @jit
 def exposed(S, p, x):  # type: ignore[no-untyped-def]
-    """Exposed connectors of the ship in flight (stardust, the best-looking ship): per side, the
-    rule's own function (:func:`shipcheck.topology.exposed_connectors`) over the tiles aboard, their
-    connectors on that side and those with a tile aboard across it."""
+    """Exposed connectors of the tiles aboard (stardust, the best-looking ship): per side, the rule's
+    own function (:func:`shipcheck.topology.exposed_connectors`) over the tiles aboard, their
+    connectors on that side and those with a tile aboard across it. Which tiles have a tile aboard
+    across a side is worked out from the tiles not aboard, few against the tiles aboard: those with
+    a tile across it, less those across from a tile not aboard (an empty square or the board's
+    edge, a tile lost, one of a half that left or waits in hyperspace)."""
     mask = x[0]
+    gone = ((_i(1) << S[p, V, N_]) - 1) & ~mask
     out = 0
     for s in range(4):
-        conn = _i(0)
-        faced = _i(0)
-        for k in range(S[p, V, N_]):
-            if (mask >> k) & 1:
-                if S[p, EFF + s, k]:
-                    conn |= _i(1) << k
-                j = S[p, SNB + s, k]
-                if j >= 0 and (mask >> j) & 1:
-                    faced |= _i(1) << k
-        out += popcount(_exposed_on(mask, conn, faced))
+        faced = S[p, CONNS, 4 + s]
+        m = gone
+        while m:
+            faced &= ~S[p, ACROSS + s, low_bit(m)]
+            m &= m - 1
+        out += popcount(_exposed_on(mask, S[p, CONNS, s], faced))
     return out
 
 

@@ -92,6 +92,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
     sold = np.empty(P, dtype=init.dtype)
     hh = np.zeros((2, P), dtype=init.dtype)  # cards left in hyperspace: the ship, a half away
     lost0 = np.empty(P, dtype=init.dtype)
+    mask0 = np.empty(P, dtype=init.dtype)
     b_out = np.empty(P, dtype=init.dtype)
     b_cred = np.empty(P, dtype=init.dtype)
     b_pos = np.empty(P, dtype=init.dtype)
@@ -130,6 +131,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             hh[1, p] = 0
         crewless(S, R, X, out, hh, sold, prices, tmp)  # a ship (or half) without humans at launch: OQ20
         for p in range(P):
+            mask0[p] = X[p, 0]
             lost0[p] = lost_words(S, p, X[p, 0], X[p, 1], X[p, AWAY])
         for s in range(size):
             c = decks[run, s]
@@ -167,10 +169,13 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
                 # conversions, and most cards change little of a ship
                 if present[p]:
                     by_type[p, typ, 0] += 1
-                now = lost_words(S, p, X[p, 0], X[p, 1], X[p, AWAY])
-                if now != lost0[p]:
-                    by_type[p, typ, 1] += now - lost0[p]
-                    lost0[p] = now
+                m = X[p, 0]
+                if jumps or m != mask0[p]:  # no half away: a tile is lost only from the mask
+                    mask0[p] = m
+                    now = lost_words(S, p, m, X[p, 1], X[p, AWAY])
+                    if now != lost0[p]:
+                        by_type[p, typ, 1] += now - lost0[p]
+                        lost0[p] = now
                 d = cred[p] + sold[p] - b_cred[p]
                 if d != 0:
                     by_type[p, typ, 2] += d
