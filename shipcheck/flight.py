@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import Attack
 from .errors import InputError
 from .kernel import ALIEN as ALIEN  # the crew value of a tile holding an alien (its colour: the tile's crew)
-from .kernel import Kernel
+from .kernel import Kernel, cost, offers
 from .model import (
     ALIENS,
     BATTERY_KINDS,
@@ -49,8 +49,6 @@ DIRS = ("front", "right", "rear", "left")
 _SIZE = {"small-meteor": "small", "large-meteor": "large", "light-shot": "light", "heavy-shot": "heavy"}
 
 State = tuple[int, tuple[int, ...], tuple[int, ...] | None]
-
-WAKE_PLACES = 2  # places per ordinary cabin and the pilot cabin for woken sleepers (contract §4)
 
 
 def parse_attack(text: str, *, key: str = "attack") -> Attack:
@@ -180,7 +178,8 @@ class DefaultPolicy(Policy):
         # the first cannon that bears (free ones first); a boosted shield for what is left open;
         # each charge from the first charged battery that may pay
         shield, boosted, cannons, draws = sit.model.kernel.default_decision(sit)
-        if sit.kind in ("small-meteor", "light-shot"):
+        means = offers(sit.kind)
+        if not (means.cannon or means.boosted):
             return Decision(shield=shield, draws=draws)
         return Decision(cannons=cannons, boosted=boosted, draws=draws)
 
@@ -347,11 +346,13 @@ class FlightModel:
         return {t: self.tiles[t].crew or "" for t in self.supports if st[0] >> t & 1 and crew[t] == ALIEN}
 
     def crew_count(self, st: State) -> int:
-        """Crew (rules §4.3): awake humans and aliens; sleepers are not crew."""
-        return self.humans(st) + len(self.aliens(st))
+        """Crew (rules §4.3): awake humans and aliens; sleepers are not crew (the engine's count)."""
+        k = self.kernel
+        return k.crew_count(k.pack(st))
 
     def lost(self, st: State) -> int:
-        return self.n - bin(st[0]).count("1")
+        """Components lost (the engine's count)."""
+        return self.kernel.lost(st[0])
 
     def wake(self, mask: int, crew: tuple[int, ...]) -> tuple[int, ...]:
         """Sleepers woken after a crew loss (contract §4): per hull that still holds an awake human,
@@ -431,15 +432,19 @@ class FlightModel:
 
 def defence_options(kind: str, shields: bool, boosted: bool, charges: int, bearing: Sequence[Sequence[int]]
                     ) -> tuple[list[bool], list[list[int]], list[bool]]:
-    """Which defences a roll of ``kind`` allows, for :func:`defences`: a shield (``shields``: one
-    covers the side) against small meteors and light shots, for a charge; a boosted shield
-    (``boosted``: one joined to a booster covers the side) against large meteors and heavy shots,
-    for two; per line that needs defending, a cannon of ``bearing`` (those aboard that bear on it)
-    against a large meteor, or none (-1). What each stops is the engine's
+    """Which defences a roll of ``kind`` allows, for :func:`defences`: those the engine offers
+    against it (:func:`shipcheck.kernel.offers`, the rule's one home
+    :func:`shipcheck.engine.flight.offers`: a shield against small meteors and light shots, a
+    boosted shield against large meteors and heavy shots, a cannon that bears against a large
+    meteor) that are aboard and that ``charges`` pay for (:func:`shipcheck.kernel.cost`): a
+    shield (``shields``: one covers the side), a boosted shield (``boosted``: one joined to a
+    booster covers the side), per line that needs defending a cannon of ``bearing`` (those aboard
+    that bear on it) or none (-1). What each stops is the engine's
     (:func:`shipcheck.engine.flight.left_open`)."""
-    shield_opts = [False, True] if shields and kind in ("small-meteor", "light-shot") and charges >= 1 else [False]
-    boost_opts = [False, True] if boosted and kind in ("large-meteor", "heavy-shot") and charges >= 2 else [False]
-    per_line = [[-1] + (list(b) if kind == "large-meteor" else []) for b in bearing]
+    means = offers(kind)
+    shield_opts = [False, True] if shields and means.shield and charges >= cost("shield") else [False]
+    boost_opts = [False, True] if boosted and means.boosted and charges >= cost("boosted") else [False]
+    per_line = [[-1] + (list(b) if means.cannon else []) for b in bearing]
     return shield_opts, per_line, boost_opts
 
 
@@ -447,17 +452,20 @@ def defences(shield_opts: list[bool], per_line: list[list[int]], boost_opts: lis
              cannon_pay: Callable[[int], tuple[int, ...]], free: Mapping[int, bool]
              ) -> Iterator[tuple[bool, tuple[int, ...], bool, list[tuple[int, ...]]]]:
     """Every defence against a roll: (shield, cannon per line or -1, boosted shield, the batteries
-    allowed to pay each charge it costs). A cannon fires at one line at most."""
+    allowed to pay each charge it costs, :func:`shipcheck.kernel.cost`). A cannon fires at one
+    line at most."""
+    n_shield, n_boosted = cost("shield"), cost("boosted")
     for shield in shield_opts:
         for combo in itertools.product(*per_line):
             used = [c for c in combo if c >= 0]
             if len(used) != len(set(used)):
                 continue
             for boosted in boost_opts:
-                purposes = [ship_pay] if shield else []
-                purposes += [cannon_pay(c) for c in used if not free[c]]
+                purposes = [ship_pay] * n_shield if shield else []
+                for c in used:
+                    purposes += [cannon_pay(c)] * cost("cannon", free[c])
                 if boosted:
-                    purposes += [ship_pay, ship_pay]
+                    purposes += [ship_pay] * n_boosted
                 yield shield, combo, boosted, purposes
 
 

@@ -98,17 +98,20 @@ def _plain(module: str) -> bool:
 
 
 def jit(fn: F | None = None, *, nogil: bool = True, plain: Callable[..., Any] | None = None,
-        inline: bool = False) -> Any:
+        inline: bool = False, module: str | None = None) -> Any:
     """``fn`` compiled by numba (``nopython``, cached on disk), or ``fn`` itself: when numba is not
     there or switched off, and in the plain copy of a package (:func:`plain_package`). ``nogil``:
     release the GIL while it runs (not for a function that calls back into Python). ``plain``: what
     runs instead of ``fn`` uncompiled, for a bit trick whose Python form is shorter and quieter
     (the same result: :mod:`shipcheck.engine.bits`); never for a rule. ``inline``: always inlined into
     its compiled callers (numba's ``forceinline``), for a small function called in the hot loops,
-    where a call costs more than its body (numba passes each array as a handful of words)."""
+    where a call costs more than its body (numba passes each array as a handful of words).
+    ``module``: the module ``fn`` is compiled for, when it is written in a lower layer that also
+    runs it as plain Python (a rule the checker shares with the engine,
+    :func:`shipcheck.topology.exposed_connectors`): the plain copy of that module leaves it plain."""
     if fn is None:
-        return lambda f: jit(f, nogil=nogil, plain=plain, inline=inline)
-    if _plain(fn.__module__):
+        return lambda f: jit(f, nogil=nogil, plain=plain, inline=inline, module=module)
+    if _plain(fn.__module__ if module is None else module):
         return fn if plain is None else plain
     numba = _state["numba"]
     try:

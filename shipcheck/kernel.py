@@ -22,7 +22,7 @@ The flight model has no cards, so no cyan Techie's free charge (the round's exac
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -63,6 +63,41 @@ def bits(x: int) -> list[int]:
 
 #: (module, name, plain) -> the engine's function (:meth:`Kernel._fn`)
 _FUNCTIONS: dict[tuple[str, str, bool], Any] = {}
+
+def _defence(name: str) -> Any:
+    """A name of the engine's defence rules (:mod:`shipcheck.engine.flight`), from its plain copy:
+    no numba started for a table of a few entries."""
+    from . import engine
+
+    return engine.function("flight", name, plain=True)
+
+
+class Means(NamedTuple):
+    """The means of defence a roll of one kind offers to choose (:func:`offers`)."""
+
+    shield: bool
+    boosted: bool
+    cannon: bool
+
+
+@cache
+def offers(kind: str) -> Means:
+    """The means of defence a roll of ``kind`` (``"large-meteor"``, ...) offers to choose: the
+    engine's rule (:func:`shipcheck.engine.flight.offers`), asked once per process of its plain
+    copy (no numba started), for the optimal policy's search, a policy's view of a roll and the
+    grouping of rolls (the bearing tolerance matters only where a cannon is offered)."""
+    from .engine.layout import KINDS
+
+    fn = _defence("offers")
+    k = KINDS.index(kind)
+    return Means(*(bool(fn(k, _defence(m))) for m in ("SHIELD", "BOOSTED", "CANNON")))
+
+
+@cache
+def cost(means: str, free: bool = False) -> int:
+    """The charges ``means`` of defence (``"shield"``, ``"boosted"``, ``"cannon"``: one that fires
+    ``free`` or not) costs: the engine's rule (:func:`shipcheck.engine.flight.cost`)."""
+    return int(_defence("cost")(_defence(means.upper()), bool(free)))
 
 
 class Kernel:
@@ -226,20 +261,32 @@ class Kernel:
         key = p & self._cabin_bits
         hit = self._humans.get(key)
         if hit is None:
-            x = self._scratch[2]
-            x[:] = 0  # the row of the cabins aboard and their crew (what the count reads)
-            x[0] = key & self.full
-            ocr = self._ocr
-            for k, off in self._cabin_fields:
-                c = key >> off & CREW_FIELD
-                x[ocr + k] = ALIEN if c == CREW_FIELD else c
-            hit = self._humans[key] = int(self._fn("crew", "humans")(self.S, 0, x, -1))
+            hit = self._humans[key] = int(self._fn("crew", "humans")(self.S, 0, self._cabin_row(key), -1))
         return hit
+
+    def crew_count(self, p: int) -> int:
+        """Crew: awake humans and aliens, the engine's count (:func:`shipcheck.engine.crew.crew_count`)."""
+        return int(self._fn("crew", "crew_count")(self.S, 0, self._cabin_row(p & self._cabin_bits)))
+
+    def _cabin_row(self, key: int) -> np.ndarray:
+        """The state's row as the crew counts read it: the cabins aboard and their crew."""
+        x = self._scratch[2]
+        x[:] = 0
+        x[0] = key & self.full
+        ocr = self._ocr
+        for k, off in self._cabin_fields:
+            c = key >> off & CREW_FIELD
+            x[ocr + k] = ALIEN if c == CREW_FIELD else c
+        return x
 
     def lost(self, p: int) -> int:
         """Components lost: the engine's count (:func:`shipcheck.engine.hull.lost`; a flight state
         has no half that left the flight or waits in hyperspace)."""
         return int(self._fn("hull", "lost_words")(self.S, 0, p & self.full, 0, 0))
+
+    def lost_tiles(self, p: int) -> int:
+        """The components lost, a bit per tile: the engine's (:func:`shipcheck.engine.hull.lost_tiles`)."""
+        return int(self._fn("hull", "lost_tiles")(self.S, 0, p & self.full, 0, 0))
 
     # -- dice ------------------------------------------------------------------------------------
     def outcomes(self, attack: Attack) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
@@ -319,7 +366,7 @@ class Kernel:
         hit = live.seen.get(mask)
         if hit is not None:
             return hit
-        large = live.kind == LARGE
+        large = offers(live.kind).cannon  # the bearing tolerance matters only to cannons
         groups: dict[Any, int] = {}
         none = 0
         for w, side, tol, lines in live.outs:
@@ -347,7 +394,7 @@ class Kernel:
             return hit
         kind = attack.kind
         mask = p & self.full
-        large = kind == LARGE
+        large = offers(kind).cannon
         out = []
         for _, side, tol, lines in self.outcomes(attack):
             eff = self.effect(mask, kind, side, lines) if lines else None
@@ -431,8 +478,9 @@ class Kernel:
         needs = tuple(bool(tmp[L.SIT + L.SIT_NEED + i]) for i in range(nl))
         mask = st[0]
         bearing: list[tuple[int, ...]] = []
+        cannon = offers(kind).cannon
         for i, line in enumerate(lines):
-            if kind != LARGE or hits[i] < 0:
+            if not cannon or hits[i] < 0:
                 bearing.append(())
             else:
                 bearing.append(tuple(c for c, _ in self.bearing(o.side, tol, line) if mask >> c & 1))

@@ -39,6 +39,7 @@ from .cards import Attack
 from .defaults import MAX_RUNS_FLIGHT, RUNS_FLIGHT
 from .errors import InputError
 from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
+from .kernel import bits
 from .model import Ship
 from .parallel import (
     DASK_HINT,
@@ -382,8 +383,9 @@ def _flights(model: FlightModel, attacks: Sequence[Attack], policy: Policy, g: n
 
 
 class _Summaries:
-    """Per state id of a model: survived, components lost, and the tiles aboard as a bool row;
-    kept on the model and extended as new states appear, so no chunk works a state out twice."""
+    """Per state id of a model: survived, components lost, the tiles aboard and the tiles lost (the
+    engine's: :meth:`Kernel.lost_tiles <shipcheck.kernel.Kernel.lost_tiles>`) as bool rows; kept on
+    the model and extended as new states appear, so no chunk works a state out twice."""
 
     def __init__(self, n_tiles: int) -> None:
         self.n = n_tiles
@@ -391,6 +393,7 @@ class _Summaries:
         self.survived = np.zeros(0, dtype=bool)
         self.lost = np.zeros(0, dtype=np.int16)
         self.rows = np.zeros((0, n_tiles), dtype=bool)
+        self.gone = np.zeros((0, n_tiles), dtype=bool)
 
     @classmethod
     def of(cls, model: FlightModel) -> _Summaries:
@@ -409,12 +412,19 @@ class _Summaries:
         surv = np.fromiter((k.humans(p) > 0 for p in new), dtype=bool, count=len(new))
         masks = [p & k.full for p in new]
         lost = np.fromiter((k.lost(m) for m in masks), dtype=np.int16, count=len(new))
-        buf = np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8)
-        rows = np.unpackbits(buf.reshape(len(new), nbytes), axis=1, bitorder="little")[:, :self.n].astype(bool)
+        rows = self._rows(masks, nbytes)
+        gone = self._rows([k.lost_tiles(m) for m in masks], nbytes)
         self.survived = np.concatenate([self.survived, surv])
         self.lost = np.concatenate([self.lost, lost])
-        self.rows = np.concatenate([self.rows, rows.reshape(len(new), self.n)])
+        self.rows = np.concatenate([self.rows, rows])
+        self.gone = np.concatenate([self.gone, gone])
         self.size = top
+
+    def _rows(self, masks: list[int], nbytes: int) -> np.ndarray:
+        """Bit masks as bool rows of ``n`` tiles."""
+        buf = np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8)
+        rows = np.unpackbits(buf.reshape(len(masks), nbytes), axis=1, bitorder="little")[:, :self.n].astype(bool)
+        return rows.reshape(len(masks), self.n)
 
 
 @dataclass
@@ -439,7 +449,7 @@ def _summarise(model: FlightModel, sid: np.ndarray, keep_runs: bool = False) -> 
     surv = summ.survived[uniq]
     lost = summ.lost[uniq]
     counts = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
-    tile_lost = counts @ (~rows).astype(np.int64) if nt else np.zeros(0, dtype=np.int64)
+    tile_lost = counts @ summ.gone[uniq].astype(np.int64) if nt else np.zeros(0, dtype=np.int64)
     lost_counts = np.zeros(int(lost.max(initial=0)) + 1, dtype=np.int64)
     np.add.at(lost_counts, lost.astype(np.int64), counts)
     per_run = None
@@ -703,9 +713,8 @@ def simulate_naive(
             st = m.step(st, a, ai, tables[ai][(d1 - 1) * 6 + d2 - 1], pol)
         survived[run] = m.humans(st) > 0
         lost[run] = m.lost(st)
-        for k in range(m.n):
-            if not st[0] >> k & 1:
-                tile_lost[k] += 1
+        for k in bits(m.kernel.lost_tiles(st[0])):
+            tile_lost[k] += 1
     lost_counts = np.bincount(lost.astype(np.int64), minlength=1)
     return SimulationResult(ship, atk, pol.name, runs, s, int(np.count_nonzero(survived)), lost_counts, tile_lost,
                             _PerRun(survived, lost, None), 1, None,

@@ -38,7 +38,7 @@ from .flight import (
     defences,
     describe_decision,
 )
-from .kernel import HEAVY, LARGE, LIGHT, SMALL, Effect, Kernel, bits
+from .kernel import Effect, Kernel, bits, cost, offers
 from .model import Ship
 
 POLICY_NOTE = (
@@ -102,12 +102,14 @@ class OddsResult:
         return Fraction(sum(k.lost(mask) * w for mask, w in self._by_mask.items()), self.denominator)
 
     def p_lost(self) -> list[tuple[int, Fraction]]:
-        """Per tile, its square and the probability it leaves the ship."""
+        """Per tile, its square and the probability it leaves the ship (the tiles lost, as the engine
+        says: :meth:`Kernel.lost_tiles <shipcheck.kernel.Kernel.lost_tiles>`)."""
         m = self.model
+        k = m.kernel
         lost = [0] * m.n
         for mask, w in self._by_mask.items():
-            for k in bits(m.full & ~mask):
-                lost[k] += w
+            for t in bits(k.lost_tiles(mask)):
+                lost[t] += w
         squares = self.ship.board.squares
         return [(squares[sq], Fraction(x, self.denominator)) for sq, x in zip(m.squares, lost)]
 
@@ -414,19 +416,21 @@ class OptimalPolicy(Policy):
         return out
 
     def _sparable(self, mask: int, kind: str, eff: Effect, tol: int) -> list[int]:
-        """Bitsets (over the hits of ``eff``) of hits some defence might spare, charges ignored."""
+        """Bitsets (over the hits of ``eff``) of hits some defence might spare, charges ignored: the
+        defences the roll offers (:func:`shipcheck.kernel.offers`). A shield, boosted or not, covers
+        every line at once; a cannon its own."""
         k = self.k
         side, hits = eff
         _, shields, boosted = k.defence(mask, kind, eff)
+        means = offers(kind)
         n = len(hits)
         every = (1 << n) - 1
-        if kind in (SMALL, LIGHT):
-            return [0, every] if shields else [0]
-        if kind == HEAVY:
-            return [0, every] if boosted else [0]
+        whole = bool((means.shield and shields) or (means.boosted and boosted))
+        if not means.cannon:
+            return [0, every] if whole else [0]
         can = 0
         for i, (line, _) in enumerate(hits):
-            if boosted or any(mask >> c & 1 for c, _ in k.bearing(side, tol, line)):
+            if whole or any(mask >> c & 1 for c, _ in k.bearing(side, tol, line)):
                 can |= 1 << i
         return [s for s in range(every + 1) if s & ~can == 0]
 
@@ -493,15 +497,16 @@ class OptimalPolicy(Policy):
         """Whether a free cannon may bear on a large meteor of ``a`` (to fire it or not is a choice)."""
         m = self.model
         sides = {side for _, side, _, lines in self.k.outcomes(a) if lines}
-        return a.kind == LARGE and any(side in m.tiles[c].barrels for c in m.cannons for side in sides)
+        return offers(a.kind).cannon and any(side in m.tiles[c].barrels for c in m.cannons for side in sides)
 
     def _most_drawn(self, a: Attack) -> int:
-        """An upper bound on the charges one roll of ``a`` can cost."""
-        if a.kind in (SMALL, LIGHT):
-            return 1
-        if a.kind == HEAVY:
-            return 2
-        return max((len(lines) for *_, lines in self.k.outcomes(a)), default=0) + 2
+        """An upper bound on the charges one roll of ``a`` can cost: each defence it offers, a
+        charged cannon per line."""
+        means = offers(a.kind)
+        most = (cost("shield") if means.shield else 0) + (cost("boosted") if means.boosted else 0)
+        if means.cannon:
+            most += max((len(lines) for *_, lines in self.k.outcomes(a)), default=0) * cost("cannon")
+        return most
 
     def _may_draw(self, a: Attack) -> bool:
         """Whether some defence against ``a`` could cost a charge on the ship as launched."""
@@ -509,15 +514,16 @@ class OptimalPolicy(Policy):
         if not k.btile:
             return False
         sides = {side for _, side, _, lines in k.outcomes(a) if lines}
+        means = offers(a.kind)
+        m = self.model
         for side in sides:
             shields = k.cover[side]
-            boosted = any(k.adj[s] & k.booster_mask for s in bits(shields))
-            if a.kind in (SMALL, LIGHT) and shields:
+            boosted = shields & k.boostable  # the engine's table of shields joined to a booster
+            if means.shield and shields and cost("shield"):
                 return True
-            if a.kind in (LARGE, HEAVY) and boosted:
+            if means.boosted and boosted and cost("boosted"):
                 return True
-            if a.kind == LARGE and any(side in self.model.tiles[c].barrels and not self.model.free_cannon[c]
-                                       for c in self.model.cannons):
+            if means.cannon and any(side in m.tiles[c].barrels and cost("cannon", m.free_cannon[c]) for c in m.cannons):
                 return True
         return False
 
@@ -644,7 +650,8 @@ class OptimalPolicy(Policy):
         ship_pay = k.pay[hull]
         shield_opts, per_line, boost_opts = defence_options(
             kind, bool(shields), boosted_ok, total,
-            [[c for c, _ in k.bearing(side, tol, line) if mask >> c & 1] if kind == LARGE else [] for line, _ in hits])
+            [[c for c, _ in k.bearing(side, tol, line) if mask >> c & 1] if offers(kind).cannon else []
+             for line, _ in hits])
         prefer = self._prefer[ai]
         out: dict[int, Action] = {}
         def cannon_pay(c: int) -> tuple[int, ...]:

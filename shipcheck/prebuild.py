@@ -55,7 +55,10 @@ def key() -> str:
     version and where numba caches (``NUMBA_CACHE_DIR``)."""
     here = Path(__file__).resolve().parent / "engine"
     h = hashlib.sha256(str(here).encode())
-    for f in sorted(here.glob("*.py")) + [here.parent / "jit.py"]:
+    # jit.py compiles the engine; topology.py holds a rule the engine compiles with its own
+    # (exposed connectors, shared with the checker): numba checks a cached function against its own
+    # source file only, so a change there must make a new engine too
+    for f in sorted(here.glob("*.py")) + [here.parent / "jit.py", here.parent / "topology.py"]:
         try:
             st = f.stat()  # place, size and time: a changed source is a new engine for numba too
             h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}".encode())

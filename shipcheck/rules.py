@@ -24,6 +24,7 @@ from .model import (
     Tile,
     compatible,
 )
+from .topology import exposed_connectors
 
 SIDE_LETTERS = "NESW"
 _new = object.__new__
@@ -587,8 +588,7 @@ class Layout:
         occ = self.occ
         by_side = []
         for s in range(4):
-            c = self.conn[s]
-            by_side.append((occ & ~c[0] & ~self.beside[s]).bit_count())
+            by_side.append(exposed_connectors(occ, occ & ~self.conn[s][0], self.beside[s]).bit_count())
         return sum(by_side), (by_side[0], by_side[1], by_side[2], by_side[3])
 
 

@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 from .engine.layout import cannon_power, engine_power, hold_slots
 from .errors import check_type
 from .flight import DIRS, KINDS, FlightModel, parse_attack
+from .kernel import bits
 from .model import ALIENS, BATTERY_KINDS, CABIN_KINDS, ENGINE_KINDS, GOODS, Ship, Tile
-from .rules import Layout, check
+from .rules import check
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -439,8 +440,6 @@ def stats(ship: Ship) -> ShipStats:
     """The parameters and attack odds of ``ship`` at launch (full batteries unless the file says)."""
     check_type(ship, Ship, "ship", "a Ship (see load_ship)")
     report = check(ship)
-    tiles = ship.by_index
-    lay = Layout.of(ship, tiles)
     codes = report.codes()
     notes: list[str] = []
 
@@ -486,10 +485,11 @@ def stats(ship: Ship) -> ShipStats:
 
     batteries = tuple(Battery(t.at, t.kind, t.charges, t.capacity) for t in ship.tiles if t.kind in BATTERY_KINDS)
     cargo = _cargo(ship)
-    shields = _shields(ship, lay)
+    model = FlightModel(ship)
+    shields = _shields(ship, model)
     e, f = report.exposed_by_side, ship.front_side
     exposed = (e[f % 4], e[(f + 1) % 4], e[(f + 2) % 4], e[(f + 3) % 4])
-    attacks = _attacks(ship)
+    attacks = _attacks(ship, model)
     return ShipStats(ship, construction, crew, engine, cannon, batteries, cargo, shields,
                      exposed, attacks, tuple(notes))
 
@@ -546,19 +546,21 @@ def _cargo(ship: Ship) -> Cargo:
                        for t in ship.tiles if (h := hold_slots(t)) is not None))
 
 
-def _shields(ship: Ship, lay: Layout) -> tuple[ShieldCover, ...]:
-    tiles = lay.tiles
+def _shields(ship: Ship, model: FlightModel) -> tuple[ShieldCover, ...]:
+    """Per side, the shields covering it and those of them joined to a shield booster: what the
+    engine's defence reads (:class:`shipcheck.engine.layout.Geometry`: ``cover``, ``boostable``)."""
+    g = model.kernel.geometry
+    squares = model.squares
     out = []
     for d in DIRS:
         s = ship.ship_side(d)
-        cover = tuple(t.at for t in ship.tiles if t.kind == "shield" and s in t.covers)
-        boosted = tuple(i for i in cover if any(tiles[j].kind == "shield_booster" for j in lay.adj[i]))
+        cover = tuple(squares[k] for k in bits(g.cover[s]))
+        boosted = tuple(squares[k] for k in bits(g.cover[s] & g.boostable))
         out.append(ShieldCover(d, cover, boosted))
     return tuple(out)
 
 
-def _attacks(ship: Ship) -> tuple[AttackOdds, ...]:
-    model = FlightModel(ship)
+def _attacks(ship: Ship, model: FlightModel) -> tuple[AttackOdds, ...]:
     st = model.initial()
     out = []
     for kind in KINDS:

@@ -38,6 +38,19 @@ OPPOSITE = (2, 3, 0, 1)
 # Attack origins in the contract's words, as board sides.
 DIRECTION_SIDE = {"front": Side.N, "right": Side.E, "rear": Side.S, "left": Side.W}
 
+
+def exposed_connectors(present, connectors, faced):  # type: ignore[no-untyped-def]
+    """Exposed connectors on one side of a ship (the best-looking ship, stardust, the checker's
+    count): of the tiles ``present``, those carrying a connector on that side (``connectors``: not a
+    smooth side) with no tile across it (not in ``faced``, the tiles whose neighbour across that
+    side is present); an empty square or the edge of the board leaves a connector exposed. Bitmasks
+    in, a bitmask out: a bit per tile with an exposed connector on that side.
+
+    The one home of the rule: the checker (:meth:`shipcheck.rules.Layout.exposed`, masks over
+    squares) and the flight engine (:func:`shipcheck.engine.hull.exposed`, masks over a ship's tiles,
+    compiled with it) both ask it. Written in the subset of Python numba compiles."""
+    return present & connectors & ~faced
+
 HULL_CHARS = "ABCDEFGH"
 DIE_CHARS = "123456"
 CELL_CHARS = "#S." + HULL_CHARS + DIE_CHARS

@@ -12,6 +12,19 @@ numbers again, digit for digit.
 
 The optimal policy of ``odds --policy optimal`` weighs its candidate defences by the same
 function (``kernel.Kernel.left_open``), so its odds move too.
+
+Two more rules are changed the same way, each in its one home:
+
+- which means of defence a roll offers (``shipcheck.engine.flight.offers``): with no cannon offered
+  against a large meteor, the default policy (the engine's ``decide_default``), the optimal
+  policy's search (``odds.OptimalPolicy``, through ``kernel.offers``) and the Monte Carlo flight
+  all lose more;
+- which connectors are exposed (``shipcheck.topology.exposed_connectors``): counted also where a
+  tile stands across them, the checker's count and a whole round's stardust (the engine's
+  ``engine.hull.exposed``) both move;
+- which components were lost (``shipcheck.engine.hull.lost_tiles``): with the second tile never
+  counted as lost, its chance of a loss is 0 in the exact odds (``OddsResult.p_lost``), the Monte
+  Carlo flight and a whole round, and the components lost fall in all three.
 """
 
 from __future__ import annotations
@@ -32,14 +45,34 @@ SHIP = "examples/class-I-scout.toml"  # a double cannon at the nose: large meteo
 HOME = "shipcheck/engine/flight.py"
 FUNCTION = "left_open"
 #: the rule as written: a cannon fired at a line stops what comes down it (after checking it bears)
-RULE = """            if kind != LARGE or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
+RULE = """            if not stops(kind, CANNON) or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
                 raise ValueError("that cannon does not bear on that line")
             continue
 """
 #: the rule changed: the cannon still fires (and its charge is spent), the meteor comes through
-CHANGED = """            if kind != LARGE or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
+CHANGED = """            if not stops(kind, CANNON) or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
                 raise ValueError("that cannon does not bear on that line")
 """
+
+#: which defences a roll offers: a cannon that bears against a large meteor ...
+OFFERS = """    if means == BOOSTED:
+        return stops(kind, BOOSTED) and not stops(kind, SHIELD)
+    return stops(kind, means)
+"""
+#: ... changed: no cannon is offered (what a fired cannon stops is left as it was)
+OFFERS_CHANGED = """    if means == BOOSTED:
+        return stops(kind, BOOSTED) and not stops(kind, SHIELD)
+    return stops(kind, means) and means != CANNON
+"""
+#: an exposed connector: one with no tile across it ...
+EXPOSED = "    return present & connectors & ~faced\n"
+#: ... changed: every connector counts, a tile across it or not
+EXPOSED_CHANGED = "    return present & connectors\n"
+
+#: the components lost: every tile neither aboard, in a half that left nor in one away ...
+LOST = "    return ((_i(1) << S[p, V, N_]) - 1) & ~mask & ~left & ~away\n"
+#: ... changed: the second tile is never lost
+LOST_CHANGED = "    return ((_i(1) << S[p, V, N_]) - 1) & ~mask & ~left & ~away & ~_i(2)\n"
 
 #: run in the copy: the four features, as a user asks for them
 SCRIPT = r"""
@@ -75,6 +108,41 @@ print(json.dumps({
 """
 
 
+#: run in the copy: what the other two rules move
+SCRIPT_MORE = r"""
+import contextlib, io, json, sys
+import shipcheck
+from shipcheck.cli import main
+
+def cli(*args, ok=(0, None)):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            assert exc.code in ok, exc.code
+    return json.loads(out.getvalue())
+
+ship = sys.argv[1]
+odds = cli("odds", ship, "--card", "I-11", "--format", "json", "--no-cache")
+optimal = cli("odds", ship, "--card", "I-11", "--policy", "optimal", "--format", "json", "--no-cache")
+card = cli("simulate", ship, "--card", "I-11", "--runs", "20000", "--seed", "3", "--format", "json")
+check = cli("check", ship, "--format", "json", ok=(0, 1, None))
+rnd = cli("simulate", ship, "--round", "1", "--runs", "400", "--seed", "3", "--format", "json")
+print(json.dumps({
+    "file": shipcheck.__file__,
+    "odds": odds["fractions"]["expected_lost"],
+    "optimal": optimal["fractions"]["expected_lost"],
+    "card": card["expected_lost"],
+    "exposed": check["exposed_connectors"],
+    "stardust_days": rnd["by_card_type"]["stardust"]["expected_days"],
+    "round_credits": rnd["credits"]["mean"],
+    "round_lost": rnd["expected_lost"],
+    "second_tile": [odds["tiles"][1]["p_lost"], card["tiles"][1]["p_lost"], rnd["tiles"][1]["p_lost"]],
+}))
+"""
+
+
 def _copy(dest: Path) -> Path:
     """The package, its game data and the ship, copied to ``dest``."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -83,14 +151,15 @@ def _copy(dest: Path) -> Path:
     (dest / "examples").mkdir()
     shutil.copy(ROOT / SHIP, dest / SHIP)
     (dest / "features.py").write_text(SCRIPT, encoding="utf-8")
+    (dest / "more.py").write_text(SCRIPT_MORE, encoding="utf-8")
     return dest
 
 
-def _fly(tree: Path) -> dict:
-    """The four features' numbers from the copy in ``tree``, as plain Python in a fresh process."""
+def _fly(tree: Path, script: str = "features.py") -> dict:
+    """The features' numbers from the copy in ``tree``, as plain Python in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(tree), "SHIPCHECK_JIT": "0", "SHIPCHECK_NO_CACHE": "1",
            "SHIPCHECK_CACHE_DIR": str(tree / "cache")}
-    proc = subprocess.run([sys.executable, "features.py", SHIP], capture_output=True, text=True, cwd=tree, env=env,
+    proc = subprocess.run([sys.executable, script, SHIP], capture_output=True, text=True, cwd=tree, env=env,
                           timeout=300)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -98,13 +167,13 @@ def _fly(tree: Path) -> dict:
     return out
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    """Replace ``old`` by ``new`` in ``path``: once, inside :data:`FUNCTION` and nowhere else."""
+def _edit(path: Path, old: str, new: str, function: str = FUNCTION) -> None:
+    """Replace ``old`` by ``new`` in ``path``: once, inside ``function`` and nowhere else."""
     text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"the rule's text is not found once in {HOME}: update this test with the rule"
+    assert text.count(old) == 1, f"the rule's text is not found once in {path.name}: update this test with the rule"
     at = text[: text.index(old)].count("\n") + 1
-    fn = next(n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef) and n.name == FUNCTION)
-    assert fn.lineno <= at <= (fn.end_lineno or 0), f"the rule's text is outside {FUNCTION}"
+    fn = next(n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef) and n.name == function)
+    assert fn.lineno <= at <= (fn.end_lineno or 0), f"the rule's text is outside {function}"
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
@@ -152,3 +221,63 @@ def test_one_change_in_the_one_home_moves_every_feature(flights: tuple[dict, dic
 def test_the_optimal_policy_moves_with_the_rule_too(flights: tuple[dict, dict, dict]) -> None:
     before, changed, _ = flights
     assert Fraction(changed["optimal"]) > Fraction(before["optimal"])
+
+
+def test_the_other_rules_changed_here_are_named_in_the_architecture_page() -> None:
+    """docs/architecture.md names these functions as the rules' one homes."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("|")]
+    assert any("`engine.flight.offers`" in row and "defence" in row.lower() for row in rows), rows
+    assert any("`topology.exposed_connectors`" in row and "exposed" in row.lower() for row in rows), rows
+    assert any("`engine.hull.lost_tiles`" in row and "lost" in row.lower() for row in rows), rows
+
+
+@pytest.fixture(scope="module")
+def more(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """What the other two rules move in a copy: as written, with each changed in its one home
+    (one at a time), and both written back."""
+    tree = _copy(tmp_path_factory.mktemp("one-home-more") / "tree")
+    out = {"before": _fly(tree, "more.py")}
+    for name, rel, function, rule, changed in (
+            ("offers", "shipcheck/engine/flight.py", "offers", OFFERS, OFFERS_CHANGED),
+            ("exposed", "shipcheck/topology.py", "exposed_connectors", EXPOSED, EXPOSED_CHANGED),
+            ("lost", "shipcheck/engine/hull.py", "lost_tiles", LOST, LOST_CHANGED)):
+        _edit(tree / rel, rule, changed, function)
+        out[name] = _fly(tree, "more.py")
+        _edit(tree / rel, changed, rule, function)
+    out["after"] = _fly(tree, "more.py")
+    return out
+
+
+@pytest.mark.slow
+def test_which_defences_a_roll_offers_moves_the_default_and_the_optimal_odds(more: dict[str, dict]) -> None:
+    before, changed = more["before"], more["offers"]
+    # no cannon offered against the large meteors at the scout's nose: every policy loses more
+    assert Fraction(changed["odds"]) > Fraction(before["odds"])
+    assert Fraction(changed["optimal"]) > Fraction(before["optimal"])
+    assert changed["card"] > before["card"] + 0.1
+    # exposed connectors are another rule: not moved
+    assert changed["exposed"] == before["exposed"]
+
+
+@pytest.mark.slow
+def test_exposed_connectors_move_the_checker_and_a_round_together(more: dict[str, dict]) -> None:
+    before, changed = more["before"], more["exposed"]
+    assert changed["exposed"] > before["exposed"]  # the checker's count
+    assert changed["stardust_days"] < before["stardust_days"]  # a round's stardust: a day per exposed connector
+    # the flight's odds know nothing of exposed connectors
+    assert (changed["odds"], changed["optimal"], changed["card"]) == (before["odds"], before["optimal"], before["card"])
+    # both written back: the first numbers again
+    assert more["after"] == {**before, "file": more["after"]["file"]}
+
+
+@pytest.mark.slow
+def test_which_tiles_were_lost_moves_the_exact_odds_monte_carlo_and_rounds(more: dict[str, dict]) -> None:
+    before, changed = more["before"], more["lost"]
+    # the second tile (beside the scout's nose) is lost in some runs as written, in none with the rule changed
+    assert all(p > 0 for p in before["second_tile"]), before["second_tile"]
+    assert changed["second_tile"] == [0, 0, 0]
+    # and the components lost, which count the same tiles, fall everywhere
+    assert Fraction(changed["odds"]) < Fraction(before["odds"])
+    assert changed["card"] < before["card"]
+    assert changed["round_lost"] < before["round_lost"]

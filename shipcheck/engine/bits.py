@@ -16,17 +16,28 @@ _M1, _M2, _M4, _H01 = _i(0x5555555555555555), _i(0x3333333333333333), _i(0x0F0F0
 _cttz, _ctlz = bit_tools(__name__)  # compiled: one instruction each where the processor has it
 
 
+# (a round's plain flights pass Python ints, which need no int(): numpy's ints, from int64 tables,
+# take the way round it)
 def _popcount_plain(x):  # type: ignore[no-untyped-def]
-    return int(x).bit_count()
+    try:
+        return x.bit_count()
+    except AttributeError:
+        return int(x).bit_count()
 
 
 def _low_bit_plain(x):  # type: ignore[no-untyped-def]
-    x = int(x)
-    return (x & -x).bit_length() - 1
+    try:
+        return (x & -x).bit_length() - 1
+    except AttributeError:
+        x = int(x)
+        return (x & -x).bit_length() - 1
 
 
 def _high_bit_plain(x):  # type: ignore[no-untyped-def]
-    return int(x).bit_length() - 1
+    try:
+        return x.bit_length() - 1
+    except AttributeError:
+        return int(x).bit_length() - 1
 
 
 # compiled, the word tricks; as plain Python, Python's own (numpy's int64 would warn of the

@@ -23,7 +23,7 @@ from .bits import popcount
 from .crew import crew_count, diplomat, epidemic, lose_crew, lose_crew_default, manned
 from .decide import asked, python, racing
 from .flight import flight_step
-from .goods import gain, load, lose_goods
+from .goods import gain, gain_in, goods_counts, load, lose_goods, space
 from .hull import come_back, destroy, exposed, hyperjump, leave_hull, send_away
 from .layout import (
     ABANDONED_SHIP,
@@ -41,7 +41,6 @@ from .layout import (
     CGOODSPEN,
     CI,
     COMBAT_ZONE,
-    CREWLESS,
     CSTR,
     CTYPE,
     D_COMBAT,
@@ -74,6 +73,7 @@ from .layout import (
     G_SECOND,
     G_SPARED,
     G_WHO,
+    GAIN,
     GMASK,
     GN,
     HEAVY,
@@ -153,12 +153,9 @@ def leave_crewless(S, p, x, F, prices, tmp):  # type: ignore[no-untyped-def]
     empty = 0
     for h in range(nh):
         if S[p, GMASK, h] & mask:
-            tmp[CREWLESS + h] = 1
             nlive += 1
             if not manned(S, p, x, h if multi else ANY):
                 empty |= 1 << h
-        else:
-            tmp[CREWLESS + h] = 0
     away = x[AWAY] != 0
     if nlive == 0:  # nothing left flying
         if away:
@@ -408,6 +405,8 @@ def _planet_default(S, C, p, x, c, free, share, gd, prices, tmp):  # type: ignor
     best_g = 0
     best_free = 0
     best = -1
+    goods_counts(S, p, x, tmp[GAIN:GAIN + 4])  # the cargo and the holds, once for every planet
+    sp, tot = space(S, p, x)
     for phase in range(2):
         if phase == 1 and not share:
             break
@@ -416,7 +415,7 @@ def _planet_default(S, C, p, x, c, free, share, gd, prices, tmp):  # type: ignor
             if (phase == 0 and not isfree) or (phase == 1 and isfree):
                 continue
             _planet_goods(C, c, i, phase, gd)
-            g = gain(S, p, x, gd, prices, tmp)
+            g = gain_in(sp, tot, gd, prices, tmp)
             nf = 1 - phase
             if g > 0 and (best < 0 or g > best_g or (g == best_g and nf > best_free)):
                 best_g, best_free, best = g, nf, i + 64 * phase

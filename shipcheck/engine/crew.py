@@ -156,12 +156,13 @@ def crew_order_default(S, p, x, tmp):  # type: ignore[no-untyped-def]
     """The default order crew is lost in (contract §5), into ``tmp[ORDER + ...]``: the cabins aboard
     holding humans in grid order, then those holding an alien. Returns how many."""
     ocr = S[0, OFFS, 1]
-    mask = x[0]
+    cabins = x[0] & S[p, V, CABMASK]
     m = 0
     for phase in range(2):
-        for k in range(S[p, V, N_]):
-            if not S[p, CABIN, k] or not (mask >> k) & 1:
-                continue
+        rest = cabins
+        while rest:  # in grid order
+            k = low_bit(rest)
+            rest &= rest - 1
             c = x[ocr + k]
             if (phase == 0 and c > 0) or (phase == 1 and c == ALIEN):
                 tmp[ORDER + m] = k

@@ -24,9 +24,9 @@ import numpy as np
 from shipcheck.jit import jit
 
 from .crew import wake
-from .flight import apply_decision, decide_default, flight_step, left_open, situation, situation_lines
+from .flight import apply_decision, decide_default, flight_step, left_open, needs_defence, situation, situation_lines
 from .hull import destroy
-from .layout import ALIEN, N_, OFFS, ONL, SIT, SIT_NEED, SIT_NL, TMP, V, _i
+from .layout import ALIEN, N_, OFFS, ONL, TMP, V, _i
 from .table import new_table, table_add, table_rows
 
 FIELD = _i(7)  # a crew field holding an alien
@@ -174,11 +174,7 @@ def forward(S, spec, keys, weights, kinds, dirs, nout, count, rep):  # type: ign
                     idle += c
                     continue
                 situation(S, _i(0), x, kind, d, rep[d, o], tmp)
-                need = False
-                for li in range(tmp[SIT + SIT_NL]):
-                    if tmp[SIT + SIT_NEED + li]:
-                        need = True
-                if not need:
+                if not needs_defence(tmp):
                     idle += c
                     continue
                 flight_step(S, _i(0), x, kind, d, rep[d, o], _i(a), buf, tmp)

@@ -70,6 +70,47 @@ from .layout import (
     _i,
 )
 
+#: the means of defence against a hit: a shield, a boosted shield (a shield and its booster), a
+#: cannon fired down the line
+SHIELD, BOOSTED, CANNON = 0, 1, 2
+
+
+@jit(inline=True)
+def stops(kind, means):  # type: ignore[no-untyped-def]
+    """Whether ``means`` of defence stops a hit of ``kind`` on the lines it covers: a shield a small
+    meteor or a light shot; a boosted shield anything (a shield that also stops large meteors and
+    heavy shots, rules §8.7); a cannon that bears a large meteor (rules §8.3). What a decision
+    leaves open (:func:`left_open`) asks it."""
+    if means == SHIELD:
+        return kind == SMALL or kind == LIGHT
+    if means == CANNON:
+        return kind == LARGE
+    return True
+
+
+@jit(inline=True)
+def offers(kind, means):  # type: ignore[no-untyped-def]
+    """Whether a roll of ``kind`` offers ``means`` of defence to choose: those that stop it, a
+    boosted shield only against what a shield does not stop (where a boosted shield covers a side,
+    its shield does, for a charge less). The default policy (:func:`decide_default`) and the
+    optimal policy's search (:mod:`shipcheck.odds`, through :func:`shipcheck.kernel.offers`)
+    choose among these; a policy of one's own may raise any defence aboard (:func:`apply_decision`
+    checks it, :func:`left_open` says what it stops)."""
+    if means == BOOSTED:
+        return stops(kind, BOOSTED) and not stops(kind, SHIELD)
+    return stops(kind, means)
+
+
+@jit(inline=True)
+def cost(means, free):  # type: ignore[no-untyped-def]
+    """The charges ``means`` of defence costs: a shield 1, a boosted shield 2 (shield and booster),
+    a cannon 1 unless it fires free (``free``)."""
+    if means == SHIELD:
+        return 1
+    if means == BOOSTED:
+        return 2
+    return 0 if free else 1
+
 
 @jit(inline=True)
 def boosted_ok(S, p, mask, shields):  # type: ignore[no-untyped-def]
@@ -146,6 +187,20 @@ def _record(tmp, b):  # type: ignore[no-untyped-def]
 
 
 @jit(inline=True)
+def _pay(S, p, x, g, n, tmp):  # type: ignore[no-untyped-def]
+    """``n`` charges for a defence drawn from ``x`` (of hull ``g``) and recorded in the decision:
+    whether they were all there (else none is recorded; the caller puts ``x`` back)."""
+    at = tmp[DEC + DEC_NDRAW]
+    for _ in range(n):
+        b = draw(S, p, x, g)
+        if b < 0:
+            tmp[DEC + DEC_NDRAW] = at
+            return False
+        _record(tmp, b)
+    return True
+
+
+@jit(inline=True)
 def needs_defence(tmp):  # type: ignore[no-untyped-def]
     """Whether a line of the situation in ``tmp`` needs defending."""
     for li in range(tmp[SIT + SIT_NL]):
@@ -174,12 +229,9 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
     nb = S[p, V, NBAT]
     for i in range(nb):
         tmp[SAVE2 + i] = x[och + i]
-    if kind == SMALL or kind == LIGHT:
-        if tmp[SIT + SIT_SHIELDS]:
-            b = draw(S, p, x, _i(hull))
-            if b >= 0:
-                tmp[DEC + DEC_SHIELD] = 1
-                _record(tmp, b)
+    if offers(kind, SHIELD):
+        if tmp[SIT + SIT_SHIELDS] and _pay(S, p, x, _i(hull), cost(SHIELD, False), tmp):
+            tmp[DEC + DEC_SHIELD] = 1
     else:
         mask = x[0]
         multi = S[p, V, MULTI]
@@ -189,7 +241,7 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
         open_ = False
         for li in range(nl):
             pick = -1
-            if tmp[SIT + SIT_NEED + li] and kind == LARGE:
+            if tmp[SIT + SIT_NEED + li] and offers(kind, CANNON):
                 brow = BRG + side * 2 * LMAX + tol * LMAX + tmp[SIT + SIT_LINE + li]
                 for j in range(S.shape[2]):
                     c = S[p, brow, j]
@@ -197,12 +249,8 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
                         break
                     if (used >> c) & 1 or not (mask >> c) & 1:
                         continue
-                    if S[p, brow + BRGFREE, j]:
-                        pick = c
-                        break
-                    b = draw(S, p, x, _i(S[p, GIDX, c] if multi else -1))
-                    if b >= 0:
-                        _record(tmp, b)
+                    if _pay(S, p, x, _i(S[p, GIDX, c] if multi else -1), cost(CANNON, S[p, brow + BRGFREE, j] != 0),
+                            tmp):
                         pick = c
                         break
             if pick >= 0:
@@ -210,14 +258,9 @@ def decide_default(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
             elif tmp[SIT + SIT_NEED + li]:
                 open_ = True
             tmp[DEC + DEC_CANNON + li] = pick
-        if open_ and tmp[SIT + SIT_BOOSTED]:
-            b1 = draw(S, p, x, _i(hull))
-            if b1 >= 0:
-                b2 = draw(S, p, x, _i(hull))
-                if b2 >= 0:
-                    tmp[DEC + DEC_BOOSTED] = 1
-                    _record(tmp, b1)
-                    _record(tmp, b2)
+        if open_ and offers(kind, BOOSTED) and tmp[SIT + SIT_BOOSTED]:
+            if _pay(S, p, x, _i(hull), cost(BOOSTED, False), tmp):
+                tmp[DEC + DEC_BOOSTED] = 1
     for i in range(nb):
         x[och + i] = tmp[SAVE2 + i]
 
@@ -262,12 +305,12 @@ def apply_decision(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
     shield = tmp[DEC + DEC_SHIELD]
     boosted = tmp[DEC + DEC_BOOSTED]
     nl = tmp[SIT + SIT_NL]
-    cost = (1 if shield else 0) + (2 if boosted else 0)
+    spent = (cost(SHIELD, False) if shield else 0) + (cost(BOOSTED, False) if boosted else 0)
     for li in range(nl):
         c = tmp[DEC + DEC_CANNON + li]
-        if c >= 0 and not _free_cannon(S, p, c):
-            cost += 1
-    if cost != nd:
+        if c >= 0:
+            spent += cost(CANNON, _free_cannon(S, p, c))
+    if spent != nd:
         raise ValueError("the decision does not draw as many charges as it spends")
     if shield and not tmp[SIT + SIT_SHIELDS]:
         raise ValueError("no shield covers that side")
@@ -296,12 +339,12 @@ def left_open(S, p, x, kind, tmp):  # type: ignore[no-untyped-def]
             continue
         c = tmp[DEC + DEC_CANNON + li]
         if c >= 0:
-            if kind != LARGE or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
+            if not stops(kind, CANNON) or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
                 raise ValueError("that cannon does not bear on that line")
             continue
-        if boosted:
+        if boosted and stops(kind, BOOSTED):
             continue
-        if shield and (kind == SMALL or kind == LIGHT):
+        if shield and stops(kind, SHIELD):
             continue
         destroyed |= 1 << k
     return destroyed

@@ -60,6 +60,29 @@ def _goods_in(S, p, x, within, cnt):  # type: ignore[no-untyped-def]
 
 
 @jit(inline=True)
+def _goods_both(S, p, x, aboard, every):  # type: ignore[no-untyped-def]
+    # goods_counts into ``aboard`` and goods_total into ``every`` in one pass over the holds
+    o = S[0, OFFS, 2]
+    mask = x[0]
+    a0 = a1 = a2 = a3 = 0
+    e0 = e1 = e2 = e3 = 0
+    for h in range(S[p, V, NHOLD]):
+        g0, g1, g2, g3 = x[o], x[o + 1], x[o + 2], x[o + 3]
+        e0 += g0
+        e1 += g1
+        e2 += g2
+        e3 += g3
+        if (mask >> S[p, HOLDTILE, h]) & 1:
+            a0 += g0
+            a1 += g1
+            a2 += g2
+            a3 += g3
+        o += 4
+    aboard[0], aboard[1], aboard[2], aboard[3] = a0, a1, a2, a3
+    every[0], every[1], every[2], every[3] = e0, e1, e2, e3
+
+
+@jit(inline=True)
 def goods_counts(S, p, x, cnt):  # type: ignore[no-untyped-def]
     """The goods of each colour in the holds aboard, into ``cnt``."""
     _goods_in(S, p, x, x[0], cnt)
@@ -72,19 +95,32 @@ def goods_total(S, p, x, cnt):  # type: ignore[no-untyped-def]
 
 
 @jit
-def fit(S, p, x, cnt, keep):  # type: ignore[no-untyped-def]
-    """ShipModel.fit as counts per colour."""
+def space(S, p, x):  # type: ignore[no-untyped-def]
+    """The slots of the holds aboard: (special, all)."""
     sp = 0
     tot = 0
     for h in range(S[p, V, NHOLD]):
         a, b = room(S, p, x, h)
         sp += b
         tot += a + b
+    return sp, tot
+
+
+@jit(inline=True)
+def fit_in(sp, tot, cnt, keep):  # type: ignore[no-untyped-def]
+    """ShipModel.fit as counts per colour, into holds of ``sp`` special slots of ``tot`` (:func:`space`)."""
     keep[0] = min(cnt[0], sp)
     rest = max(0, tot - keep[0])
     for c in range(1, 4):
         keep[c] = min(cnt[c], rest)
         rest -= keep[c]
+
+
+@jit
+def fit(S, p, x, cnt, keep):  # type: ignore[no-untyped-def]
+    """ShipModel.fit as counts per colour."""
+    sp, tot = space(S, p, x)
+    fit_in(sp, tot, cnt, keep)
 
 
 @jit(inline=True)
@@ -98,13 +134,21 @@ def value_of(cnt, prices):  # type: ignore[no-untyped-def]
 @jit
 def gain(S, p, x, new, prices, tmp):  # type: ignore[no-untyped-def]
     """View.gain: what the cargo gains in value by loading ``new`` (counts per colour)."""
+    goods_counts(S, p, x, tmp[GAIN:GAIN + 4])
+    sp, tot = space(S, p, x)
+    return gain_in(sp, tot, new, prices, tmp)
+
+
+@jit
+def gain_in(sp, tot, new, prices, tmp):  # type: ignore[no-untyped-def]
+    """:func:`gain` for the cargo ``tmp[GAIN:GAIN + 4]`` (:func:`goods_counts`) in holds of
+    :func:`space` ``sp``, ``tot``: for several loads weighed against the same ship."""
     old = tmp[GAIN:GAIN + 4]
     pool = tmp[GAIN + 4:GAIN + 8]
     keep = tmp[GAIN + 8:GAIN + 12]
-    goods_counts(S, p, x, old)
     for c in range(4):
         pool[c] = old[c] + new[c]
-    fit(S, p, x, pool, keep)
+    fit_in(sp, tot, pool, keep)
     return value_of(keep, prices) - value_of(old, prices)
 
 
@@ -120,23 +164,27 @@ def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
         if (mask >> S[p, HOLDTILE, h]) & 1:  # a half away keeps its goods
             for c in range(4):
                 x[ogd + 4 * h + c] = 0
+    # each good into the first hold with an ordinary slot left (red: a special one), else the
+    # first with a special slot left; slots are only taken, so the first hold with one left only
+    # moves on (hn, hs)
+    hn = 0
+    hs = 0
     for c in range(4):
         for _ in range(keep[c]):
             h = -1
             if c != 0:
-                for hh in range(nh):
-                    if fn[hh] > 0:
-                        h = hh
-                        fn[hh] -= 1
-                        break
+                while hn < nh and fn[hn] <= 0:
+                    hn += 1
+                if hn < nh:
+                    h = hn
+                    fn[hn] -= 1
             if h < 0:
-                for hh in range(nh):
-                    if fs[hh] > 0:
-                        h = hh
-                        fs[hh] -= 1
-                        break
-                if h < 0:
+                while hs < nh and fs[hs] <= 0:
+                    hs += 1
+                if hs >= nh:
                     continue
+                h = hs
+                fs[hs] -= 1
             x[ogd + 4 * h + c] += 1
 
 
@@ -149,8 +197,7 @@ def load(S, p, x, new, tmp, prov):  # type: ignore[no-untyped-def]
     pool = tmp[LOAD:LOAD + 4]
     keep = tmp[LOAD + 4:LOAD + 8]
     before = tmp[LOAD + 8:LOAD + 12]
-    goods_total(S, p, x, before)
-    goods_counts(S, p, x, pool)
+    _goods_both(S, p, x, pool, before)
     for c in range(4):
         pool[c] += new[c]
     fit(S, p, x, pool, keep)

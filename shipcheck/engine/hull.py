@@ -8,11 +8,13 @@ subset of Python numba compiles (:func:`shipcheck.jit.jit`).
 from __future__ import annotations
 
 from shipcheck.jit import jit
+from shipcheck.topology import exposed_connectors
 
 from .bits import low_bit, popcount
 from .charges import draw, lend, lent_charges, settle
 from .crew import wake
 from .layout import (
+    ACROSS,
     ADJ,
     ALIEN,
     ALIENTILES,
@@ -20,9 +22,9 @@ from .layout import (
     AWAY,
     BATTILE,
     CABIN,
+    CONNS,
     CREWTILES,
     EBTILE,
-    EFF,
     ENGDBL,
     ENGTILE,
     GIDX,
@@ -37,11 +39,14 @@ from .layout import (
     NHULL,
     OFFS,
     SAVE2,
-    SNB,
     SUPPORTS,
     V,
     _i,
 )
+
+#: the rule of an exposed connector, shared with the checker (its one home is in the geometry layer,
+#: compiled here with the engine)
+_exposed_on = jit(exposed_connectors, inline=True, module=__name__)
 
 
 @jit
@@ -55,21 +60,35 @@ def lost_words(S, p, mask, left, away):  # type: ignore[no-untyped-def]
     """:func:`lost` from the row's words ``mask`` (``x[0]``), ``left`` (``x[1]``) and ``away``
     (``x[AWAY]``): for the per-card loops, which need no row view for it (a view costs reference
     counting)."""
-    return S[p, V, N_] - popcount(mask) - popcount(left) - popcount(away)
+    return popcount(lost_tiles(S, p, mask, left, away))
+
+
+@jit(inline=True)
+def lost_tiles(S, p, mask, left, away):  # type: ignore[no-untyped-def]
+    """The components lost in flight, a bit per tile: those neither aboard (``mask``) nor in a half
+    that left the flight (``left``) or waits in hyperspace (``away``). What :func:`lost` counts,
+    and what the per-tile chances of a loss (rounds, exact odds, Monte Carlo) read."""
+    return ((_i(1) << S[p, V, N_]) - 1) & ~mask & ~left & ~away
 
 
 @jit
 def exposed(S, p, x):  # type: ignore[no-untyped-def]
+    """Exposed connectors of the tiles aboard (stardust, the best-looking ship): per side, the rule's
+    own function (:func:`shipcheck.topology.exposed_connectors`) over the tiles aboard, their
+    connectors on that side and those with a tile aboard across it. Which tiles have a tile aboard
+    across a side is worked out from the tiles not aboard, few against the tiles aboard: those with
+    a tile across it, less those across from a tile not aboard (an empty square or the board's
+    edge, a tile lost, one of a half that left or waits in hyperspace)."""
     mask = x[0]
+    gone = ((_i(1) << S[p, V, N_]) - 1) & ~mask
     out = 0
-    for k in range(S[p, V, N_]):
-        if not (mask >> k) & 1:
-            continue
-        for s in range(4):
-            if S[p, EFF + s, k]:
-                j = S[p, SNB + s, k]
-                if j < 0 or not (mask >> j) & 1:
-                    out += 1
+    for s in range(4):
+        faced = S[p, CONNS, 4 + s]
+        m = gone
+        while m:
+            faced &= ~S[p, ACROSS + s, low_bit(m)]
+            m &= m - 1
+        out += popcount(_exposed_on(mask, S[p, CONNS, s], faced))
     return out
 
 

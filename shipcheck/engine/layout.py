@@ -110,25 +110,26 @@ LIFE = 19  # LIFE + colour: life supports of that colour
 ALIENTILES = 22  # tiles of an alien at launch (FlightModel.supports' keys)
 POLICY, ASK, TID = 23, 24, 25  # built-in policy (0 default, 1 racing), decisions asked of Python, the callback key
 NEB = 26  # engine boosters
-# per tile (columns: tiles); EFF + side, SNB + side: connector and neighbouring tile per side
-ADJ, GIDX, CABIN, LUXURY, ALIENCOL, SUPPORTS, EFF, SNB = 1, 2, 3, 4, 5, 6, 7, 11
-GMASK, HCAB, HTGT, HCHM = 15, 16, 17, 18  # per hull: its tiles, cabins, cabins sleepers wake into, chambers
-BATTILE, BATCAP, BATHOLD = 19, 20, 21  # per battery
-HOLDTILE, HOLDNORM, HOLDSPEC, HOLDBAT = 22, 23, 24, 25  # per hold
-ENGTILE, ENGPOW, ENGDBL = 26, 27, 28  # per engine
-CANTILE, CANVAL, CANDBL, CANFWD = 29, 30, 31, 32  # per cannon
-CBTILE, FURTILE = 33, 34  # cannon boosters, reactor furnaces
-OFFS = 35  # columns 0-3: offsets of the charges, crew and goods in a state row, and its width
-LINEM = 36  # + side: the tiles of each line (columns: lines)
-VULN = 40  # + attack kind: the tiles a hit damages (columns: sides)
-COVER = 44  # shields covering each side (columns: sides)
-SQTILE = 45  # the first tile on each square (columns: squares)
-OCELL = 46  # + attack direction: the outcome of each dice pair (columns 0-35)
-OSIDE, OTOL, ONL = 50, 54, 58  # + direction: each outcome's board side, bearing tolerance, number of lines
-OLINES = 62  # + 4 * direction + j: each outcome's line j
+# per tile (columns: tiles); ACROSS + side: the tiles whose neighbour across that side is this one
+ADJ, GIDX, CABIN, LUXURY, ALIENCOL, SUPPORTS, ACROSS = 1, 2, 3, 4, 5, 6, 7
+CONNS = 11  # per side (columns 0-3): the tiles with a connector on that side; 4 + side: those with a tile across it
+GMASK, HCAB, HTGT, HCHM = 12, 13, 14, 15  # per hull: its tiles, cabins, cabins sleepers wake into, chambers
+BATTILE, BATCAP, BATHOLD = 16, 17, 18  # per battery
+HOLDTILE, HOLDNORM, HOLDSPEC, HOLDBAT = 19, 20, 21, 22  # per hold
+ENGTILE, ENGPOW, ENGDBL = 23, 24, 25  # per engine
+CANTILE, CANVAL, CANDBL, CANFWD = 26, 27, 28, 29  # per cannon
+CBTILE, FURTILE = 30, 31  # cannon boosters, reactor furnaces
+OFFS = 32  # columns 0-3: offsets of the charges, crew and goods in a state row, and its width
+LINEM = 33  # + side: the tiles of each line (columns: lines)
+VULN = 37  # + attack kind: the tiles a hit damages (columns: sides)
+COVER = 41  # shields covering each side (columns: sides)
+SQTILE = 42  # the first tile on each square (columns: squares)
+OCELL = 43  # + attack direction: the outcome of each dice pair (columns 0-35)
+OSIDE, OTOL, ONL = 47, 51, 55  # + direction: each outcome's board side, bearing tolerance, number of lines
+OLINES = 59  # + 4 * direction + j: each outcome's line j
 NLMAX = 2  # lines one roll names (kernel.flight_step keeps two hits; the packaged boards name at most 2)
-SAB = 78  # + column roll: the square a sabotage names for each row roll (columns 0-35)
-BRG = 114  # + side * 2 * LMAX + tolerance * LMAX + line: cannons bearing on a large meteor (free ones first)
+SAB = 75  # + column roll: the square a sabotage names for each row roll (columns 0-35)
+BRG = 111  # + side * 2 * LMAX + tolerance * LMAX + line: cannons bearing on a large meteor (free ones first)
 LMAX = 12
 BRGFREE = 4 * 2 * LMAX  # the same rows + BRGFREE: whether each is a free cannon
 EPI = BRG + 2 * BRGFREE  # per tile: the tiles an epidemic spreads to from it (the rules' [cards] epidemic)
@@ -383,7 +384,6 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
     ogd = ocr + N
     S[:, OFFS, :4] = (och, ocr, ogd, ogd + 4 * H)
     S[:, ALIENCOL] = -1
-    S[:, SNB:SNB + 4] = -1
     S[:, SQTILE] = -1
     S[:, BRG:BRG + BRGFREE] = -1
     kern = [geometry(m.fm) for m in models]
@@ -410,9 +410,13 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
         row(p, LUXURY, [int(k in m.luxury) for k in range(m.n)])
         row(p, ALIENCOL, [ALIENS.index(m.alien_colour[k]) if k in m.alien_colour else -1 for k in range(m.n)])
         row(p, SUPPORTS, [m.fm.supports.get(k, 0) for k in range(m.n)])
-        for side in range(4):
-            row(p, EFF + side, [int(bool(t.eff[side])) for t in m.tiles])
-            row(p, SNB + side, [m.side_nb[k][side] for k in range(m.n)])
+        for side in range(4):  # exposed connectors (hull.exposed)
+            S[p, CONNS, side] = sum(1 << k for k, t in enumerate(m.tiles) if t.eff[side])
+            S[p, CONNS, 4 + side] = sum(1 << k for k in range(m.n) if m.side_nb[k][side] >= 0)
+            for k in range(m.n):
+                j = m.side_nb[k][side]
+                if j >= 0:
+                    S[p, ACROSS + side, j] |= 1 << k
         # per hull, in the sorted order of ShipModel.hulls (FlightModel.hull_crew's order)
         row(p, GMASK, [sum(1 << k for k in range(m.n) if m.group[k] == h) for h in m.hulls])
         for r, i in ((HCAB, 0), (HTGT, 1), (HCHM, 2)):

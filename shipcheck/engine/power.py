@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from shipcheck.jit import jit
 
+from .bits import low_bit
 from .charges import all_charges, charged, charges_in, draw, free_charge, lend, lent_charges, settle
 from .crew import bonus_alien, manager_with
 from .decide import asked, python
@@ -73,15 +74,17 @@ def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
         tmp[POWER + h] = 0
         tmp[NDBL + h] = 0
         tmp[LIVE + h] = 1 if S[p, GMASK, h] & mask else 0
+    multi = S[p, V, MULTI]
     for e in range(S[p, V, NENG]):
         t = S[p, ENGTILE, e]
         if not (mask >> t) & 1:
             continue
+        h = S[p, GIDX, t] if multi else 0  # (one hull: hull 0)
         if S[p, ENGDBL, e]:
             if k > 0:  # (tmp[NDBL] counts for the charges only)
-                tmp[NDBL + S[p, GIDX, t]] += 1
+                tmp[NDBL + h] += 1
         else:
-            tmp[POWER + S[p, GIDX, t]] += S[p, ENGPOW, e]
+            tmp[POWER + h] += S[p, ENGPOW, e]
     for _ in range(k):
         best = -1
         for h in range(nh):
@@ -273,11 +276,11 @@ def fight_choice(S, p, x, strength, tmp):  # type: ignore[no-untyped-def]
             elif fp == target:
                 if cost < tc or (cost == tc and tb >= 0 and b < 0):
                     tk, tb, tc = k, b, cost
-        b += 1
-        while b < 63 and not (opts >> b) & 1:
-            b += 1
-        if b >= 63:
+        b += 1  # the next cannon a booster could boost (tile masks stop below bit 63)
+        rest = opts >> b
+        if rest == 0:
             break
+        b += low_bit(rest)
     if wk >= 0:
         return wk * 64 + wb + 1
     if tk >= 0:

@@ -27,7 +27,7 @@ from .cards import (
 )
 from .crew import alien_colours, has, humans
 from .goods import goods_counts
-from .hull import come_back, exposed, lost, lost_words
+from .hull import come_back, exposed, lost, lost_tiles, lost_words
 from .layout import (
     ABANDONED_SHIP,
     ABANDONED_STATION,
@@ -96,6 +96,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
     X = np.empty_like(init)
     F = np.zeros((FN, P), dtype=init.dtype)  # the run's rows per player (layout.F_*)
     lost0 = np.empty(P, dtype=init.dtype)
+    mask0 = np.empty(P, dtype=init.dtype)
     b_out = np.empty(P, dtype=init.dtype)
     b_cred = np.empty(P, dtype=init.dtype)
     b_pos = np.empty(P, dtype=init.dtype)
@@ -133,6 +134,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             hh[1, p] = 0
         crewless(S, R, X, F, prices, tmp)  # a ship (or half) without humans at launch: OQ20
         for p in range(P):
+            mask0[p] = X[p, 0]
             lost0[p] = lost_words(S, p, X[p, 0], X[p, 1], X[p, AWAY])
         for s in range(size):
             c = decks[run, s]
@@ -170,10 +172,13 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
                 # conversions, and most cards change little of a ship
                 if present[p]:
                     by_type[p, typ, 0] += 1
-                now = lost_words(S, p, X[p, 0], X[p, 1], X[p, AWAY])
-                if now != lost0[p]:
-                    by_type[p, typ, 1] += now - lost0[p]
-                    lost0[p] = now
+                m = X[p, 0]
+                if jumps or m != mask0[p]:  # no half away: a tile is lost only from the mask
+                    mask0[p] = m
+                    now = lost_words(S, p, m, X[p, 1], X[p, AWAY])
+                    if now != lost0[p]:
+                        by_type[p, typ, 1] += now - lost0[p]
+                        lost0[p] = now
                 d = cred[p] + sold[p] - b_cred[p]
                 if d != 0:
                     by_type[p, typ, 2] += d
@@ -223,8 +228,9 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             facts[p, 7] = lst
             if fin and whole:
                 any_whole = True
+            gone = lost_tiles(S, p, x[0], x[1], x[AWAY])
             for k in range(S[p, V, N_]):
-                if not ((x[0] | x[1]) >> k) & 1:
+                if (gone >> k) & 1:
                     tile_lost[p, k] += 1
             # the goods each card type loaded still aboard (last loaded leave first: Race.prov)
             goods_counts(S, p, x, cnt)

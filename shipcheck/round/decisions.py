@@ -20,7 +20,7 @@ from shipcheck.cards import Attack, Card
 from shipcheck.engine import layout as L
 from shipcheck.flight import Decision, Outcome, Policy, Situation
 from shipcheck.flight import DefaultPolicy as FlightDefault
-from shipcheck.kernel import write_decision
+from shipcheck.kernel import offers, write_decision
 
 from .policy import PlanetOption, RacingPolicy, RoundPolicy, View
 from .state import CODE, Firepower, RState, ShipModel
@@ -64,8 +64,9 @@ def _situation(m: ShipModel, x: np.ndarray, kind: int, d: int, roll: int, ai: in
     needs = tuple(bool(tmp[L.SIT + L.SIT_NEED + i]) for i in range(nl))
     side, tol = int(tmp[L.SIT + L.SIT_SIDE]), int(tmp[L.SIT + L.SIT_TOL])
     bearing: list[tuple[int, ...]] = []
+    cannon = offers(L.KINDS[kind]).cannon
     for i in range(nl):
-        if kind != L.LARGE or hits[i] < 0:
+        if not cannon or hits[i] < 0:
             bearing.append(())
             continue
         row = L.BRG + side * 2 * L.LMAX + tol * L.LMAX + int(tmp[L.SIT + L.SIT_LINE + i])
