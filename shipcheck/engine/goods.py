@@ -34,14 +34,16 @@ from .layout import (
 
 
 @jit(inline=True)
-def room(S, p, x, h):  # type: ignore[no-untyped-def]
-    """ShipModel.hold_room of hold ``h``: (ordinary, special) slots."""
-    if not (x[0] >> S[p, HOLDTILE, h]) & 1:
+def room(x, mask, och, tile, bat, norm, spec):  # type: ignore[no-untyped-def]
+    """ShipModel.hold_room of a hold, from its entries in the rows HOLDTILE, HOLDBAT, HOLDNORM and
+    HOLDSPEC (the callers read each row once: as plain Python an element of a row costs less than
+    of the table), ``mask`` the tiles aboard, ``och`` the row's first charge: (ordinary, special)
+    slots."""
+    if not (mask >> tile) & 1:
         return 0, 0
-    bi = S[p, HOLDBAT, h]
-    if bi >= 0:
-        return max(0, S[p, HOLDNORM, h] - x[S[0, OFFS, 0] + bi]), S[p, HOLDSPEC, h]
-    return S[p, HOLDNORM, h], S[p, HOLDSPEC, h]
+    if bat >= 0:
+        return max(0, norm - x[och + bat]), spec
+    return norm, spec
 
 
 @jit(inline=True)
@@ -99,8 +101,10 @@ def space(S, p, x):  # type: ignore[no-untyped-def]
     """The slots of the holds aboard: (special, all)."""
     sp = 0
     tot = 0
+    mask, och = x[0], S[0, OFFS, 0]
+    tiles, bats, norms, specs = S[p, HOLDTILE], S[p, HOLDBAT], S[p, HOLDNORM], S[p, HOLDSPEC]
     for h in range(S[p, V, NHOLD]):
-        a, b = room(S, p, x, h)
+        a, b = room(x, mask, och, tiles[h], bats[h], norms[h], specs[h])
         sp += b
         tot += a + b
     return sp, tot
@@ -158,10 +162,11 @@ def arrange(S, p, x, keep, tmp):  # type: ignore[no-untyped-def]
     nh = S[p, V, NHOLD]
     fn = tmp[FN:FN + 64]
     fs = tmp[FS:FS + 64]
-    mask = x[0]
+    mask, och = x[0], S[0, OFFS, 0]
+    tiles, bats, norms, specs = S[p, HOLDTILE], S[p, HOLDBAT], S[p, HOLDNORM], S[p, HOLDSPEC]
     for h in range(nh):
-        fn[h], fs[h] = room(S, p, x, h)
-        if (mask >> S[p, HOLDTILE, h]) & 1:  # a half away keeps its goods
+        fn[h], fs[h] = room(x, mask, och, tiles[h], bats[h], norms[h], specs[h])
+        if (mask >> tiles[h]) & 1:  # a half away keeps its goods
             for c in range(4):
                 x[ogd + 4 * h + c] = 0
     # each good into the first hold with an ordinary slot left (red: a special one), else the

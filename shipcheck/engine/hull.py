@@ -113,6 +113,7 @@ def canon(S, p, x, left):  # type: ignore[no-untyped-def]
 @jit
 def pieces(S, p, mask, out):  # type: ignore[no-untyped-def]
     """FlightModel.pieces into ``out``; returns their number."""
+    adj = S[p, ADJ]  # the row once: as plain Python an element of a row costs less than of the table
     rem = mask
     cnt = 0
     while rem:
@@ -123,9 +124,8 @@ def pieces(S, p, mask, out):  # type: ignore[no-untyped-def]
             nxt = 0
             f = frontier
             while f:
-                b = f & -f
-                nxt |= S[p, ADJ, low_bit(b)]
-                f ^= b
+                nxt |= adj[low_bit(f)]
+                f &= f - 1
             nxt &= mask & ~comp
             comp |= nxt
             frontier = nxt

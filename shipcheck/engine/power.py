@@ -75,16 +75,18 @@ def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
         tmp[NDBL + h] = 0
         tmp[LIVE + h] = 1 if S[p, GMASK, h] & mask else 0
     multi = S[p, V, MULTI]
+    # the rows once: as plain Python an element of a row costs less than of the table
+    tiles, dbl, pw = S[p, ENGTILE], S[p, ENGDBL], S[p, ENGPOW]
     for e in range(S[p, V, NENG]):
-        t = S[p, ENGTILE, e]
+        t = tiles[e]
         if not (mask >> t) & 1:
             continue
         h = S[p, GIDX, t] if multi else 0  # (one hull: hull 0)
-        if S[p, ENGDBL, e]:
+        if dbl[e]:
             if k > 0:  # (tmp[NDBL] counts for the charges only)
                 tmp[NDBL + h] += 1
         else:
-            tmp[POWER + h] += S[p, ENGPOW, e]
+            tmp[POWER + h] += pw[e]
     for _ in range(k):
         best = -1
         for h in range(nh):

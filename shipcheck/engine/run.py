@@ -10,6 +10,7 @@ import numpy as np
 
 from shipcheck.jit import jit
 
+from .bits import low_bit
 from .cards import (
     after_card,
     crewless,
@@ -213,8 +214,9 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             if has(S, p, x, LAWYER):
                 penalty = 0
             lux = 0
+            luxury, aboard, ocr = S[p, LUXURY], x[0], S[0, OFFS, 1]
             for k in range(S[p, V, N_]):
-                if S[p, LUXURY, k] and (x[0] >> k) & 1 and x[S[0, OFFS, 1] + k] > 0:
+                if luxury[k] and (aboard >> k) & 1 and x[ocr + k] > 0:
                     lux += 1
             whole = 1 if x[1] == 0 else 0
             fin = out[p] == 0
@@ -229,9 +231,9 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
             if fin and whole:
                 any_whole = True
             gone = lost_tiles(S, p, x[0], x[1], x[AWAY])
-            for k in range(S[p, V, N_]):
-                if (gone >> k) & 1:
-                    tile_lost[p, k] += 1
+            while gone:
+                tile_lost[p, low_bit(gone)] += 1
+                gone &= gone - 1
             # the goods each card type loaded still aboard (last loaded leave first: Race.prov)
             goods_counts(S, p, x, cnt)
             for q in range(4):
