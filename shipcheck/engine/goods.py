@@ -51,8 +51,9 @@ def _goods_in(S, p, x, within, cnt):  # type: ignore[no-untyped-def]
     # summed in locals, stored once: as plain Python each store in ``cnt`` costs as much as a sum
     o = S[0, OFFS, 2]
     c0 = c1 = c2 = c3 = 0
+    tiles = S[p, HOLDTILE]
     for h in range(S[p, V, NHOLD]):
-        if (within >> S[p, HOLDTILE, h]) & 1:
+        if (within >> tiles[h]) & 1:
             c0 += x[o]
             c1 += x[o + 1]
             c2 += x[o + 2]
@@ -68,13 +69,14 @@ def _goods_both(S, p, x, aboard, every):  # type: ignore[no-untyped-def]
     mask = x[0]
     a0 = a1 = a2 = a3 = 0
     e0 = e1 = e2 = e3 = 0
+    tiles = S[p, HOLDTILE]
     for h in range(S[p, V, NHOLD]):
         g0, g1, g2, g3 = x[o], x[o + 1], x[o + 2], x[o + 3]
         e0 += g0
         e1 += g1
         e2 += g2
         e3 += g3
-        if (mask >> S[p, HOLDTILE, h]) & 1:
+        if (mask >> tiles[h]) & 1:
             a0 += g0
             a1 += g1
             a2 += g2

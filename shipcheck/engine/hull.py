@@ -21,7 +21,7 @@ from .layout import (
     ANY,
     AWAY,
     BATTILE,
-    CABIN,
+    CABMASK,
     CONNS,
     CREWTILES,
     EBTILE,
@@ -137,11 +137,15 @@ def pieces(S, p, mask, out):  # type: ignore[no-untyped-def]
 
 @jit
 def piece_humans(S, p, x, piece):  # type: ignore[no-untyped-def]
+    """The humans in the cabins of ``piece``."""
     ocr = S[0, OFFS, 1]
+    m = piece & S[p, V, CABMASK]
     t = 0
-    for k in range(S[p, V, N_]):
-        if (piece >> k) & 1 and S[p, CABIN, k] and x[ocr + k] > 0:
-            t += x[ocr + k]
+    while m:
+        c = x[ocr + low_bit(m)]
+        m &= m - 1
+        if c > 0:
+            t += c
     return t
 
 

@@ -170,16 +170,18 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     total = 0
     fwd_b = 0
     ranked = k > 0 or boost >= 0  # the double cannons in order, for the charges or a boost only
+    # the rows once: as plain Python an element of a row costs less than of the table
+    tiles, dbl, val = S[p, CANTILE], S[p, CANDBL], S[p, CANVAL]
     for i in range(nc):
-        t = S[p, CANTILE, i]
+        t = tiles[i]
         if t == boost:
             fwd_b = S[p, CANFWD, i]
         if not (mask >> t) & 1:
             continue
-        if S[p, CANDBL, i]:
+        if dbl[i]:
             if not ranked:
                 continue
-            v = S[p, CANVAL, i]
+            v = val[i]
             # insertion by (-value, tile)
             j = nch
             while j > 0 and (tmp[CV + j - 1] < v or (tmp[CV + j - 1] == v and tmp[CT + j - 1] > t)):
@@ -190,7 +192,7 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
             tmp[CT + j] = t
             nch += 1
         else:
-            v = S[p, CANVAL, i]
+            v = val[i]
             total += v
             if multi:
                 tmp[BYH + S[p, GIDX, t]] += v
