@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .engine.layout import cannon_power, engine_power, hold_slots
+from .engine.layout import alien_bonus, cannon_power, engine_power, hold_slots
 from .errors import check_type
 from .flight import DIRS, KINDS, FlightModel, parse_attack
 from .kernel import bits
@@ -38,8 +38,6 @@ __all__ = [
     "AttackOdds", "Battery", "Cargo", "Construction", "Crew", "Hold", "Power", "ShieldCover", "ShipStats",
     "Target", "render_stats", "stats",
 ]
-
-ALIEN_BONUS = Fraction(2)
 
 
 # -- numbers -------------------------------------------------------------------------------------
@@ -165,7 +163,7 @@ class Power:
         """Power reached for 0, 1, ... k charges spent, the alien bonus included."""
         if self.hulls:
             return _best_split([h.ladder for h in self.hulls], self.combine)
-        return tuple(p + ALIEN_BONUS if self.alien is not None and p > 0 else p for p in self.raw_ladder)
+        return tuple(p + alien_bonus(p, False) if self.alien is not None else p for p in self.raw_ladder)
 
     @property
     def min(self) -> Fraction:
@@ -181,7 +179,7 @@ class Power:
         if self.hulls:
             return _join([h.best_possible for h in self.hulls], self.combine)
         p = self.free + sum((v for _, v in self.charged), Fraction(0))
-        return p + ALIEN_BONUS if self.alien is not None and p > 0 else p
+        return p + alien_bonus(p, False) if self.alien is not None else p
 
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         name = ship.board.cell_name

@@ -25,6 +25,9 @@ Two more rules are changed the same way, each in its one home:
 - which components were lost (``shipcheck.engine.hull.lost_tiles``): with the second tile never
   counted as lost, its chance of a loss is 0 in the exact odds (``OddsResult.p_lost``), the Monte
   Carlo flight and a whole round, and the components lost fall in all three.
+- an alien's bonus (``shipcheck.engine.layout.alien_bonus``): with no bonus unless the Manager is
+  aboard, the freighter's purple alien adds nothing to the firepower ``stats`` shows, nor to the
+  engine's firepower in a whole round (whose numbers move).
 """
 
 from __future__ import annotations
@@ -74,22 +77,24 @@ LOST = "    return ((_i(1) << S[p, V, N_]) - 1) & ~mask & ~left & ~away\n"
 #: ... changed: the second tile is never lost
 LOST_CHANGED = "    return ((_i(1) << S[p, V, N_]) - 1) & ~mask & ~left & ~away & ~_i(2)\n"
 
-#: run in the copy: the four features, as a user asks for them
-SCRIPT = r"""
+#: the head of each script run in the copy: the command line, its JSON read back
+_CLI = r"""
 import contextlib, io, json, sys
 import shipcheck
 from shipcheck.cli import main
-from shipcheck.report import report
 
-def cli(*args):
+def cli(*args, ok=(0, None)):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         try:
             main(list(args))
         except SystemExit as exc:
-            assert exc.code in (0, None), exc.code
+            assert exc.code in ok, exc.code
     return json.loads(out.getvalue())
+"""
 
+#: run in the copy: the four features, as a user asks for them
+SCRIPT = _CLI + "from shipcheck.report import report\n" + r"""
 ship = sys.argv[1]
 odds = cli("odds", ship, "--card", "I-11", "--format", "json", "--no-cache")
 card = cli("simulate", ship, "--card", "I-11", "--runs", "20000", "--seed", "3", "--format", "json")
@@ -109,20 +114,7 @@ print(json.dumps({
 
 
 #: run in the copy: what the other two rules move
-SCRIPT_MORE = r"""
-import contextlib, io, json, sys
-import shipcheck
-from shipcheck.cli import main
-
-def cli(*args, ok=(0, None)):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            assert exc.code in ok, exc.code
-    return json.loads(out.getvalue())
-
+SCRIPT_MORE = _CLI + r"""
 ship = sys.argv[1]
 odds = cli("odds", ship, "--card", "I-11", "--format", "json", "--no-cache")
 optimal = cli("odds", ship, "--card", "I-11", "--policy", "optimal", "--format", "json", "--no-cache")
@@ -143,6 +135,28 @@ print(json.dumps({
 """
 
 
+#: an alien's bonus: 2 (3 with the Manager) above a power of 0 ...
+ALIEN = """    return 3 if manager else 2
+"""
+#: ... changed: no bonus without the Manager
+ALIEN_CHANGED = """    return 3 if manager else 0
+"""
+ALIEN_SHIP = "examples/class-II-freighter.toml"  # a purple alien aboard
+
+#: run in the copy: what an alien's bonus moves
+SCRIPT_ALIEN = _CLI + r"""
+ship = "examples/class-II-freighter.toml"
+stats = cli("stats", ship, "--format", "json")
+rnd = cli("simulate", ship, "--round", "2", "--runs", "300", "--seed", "3", "--format", "json")
+print(json.dumps({
+    "file": shipcheck.__file__,
+    "firepower": [stats["firepower"]["min"], stats["firepower"]["max"]],
+    "engine_power": [stats["engine_power"]["min"], stats["engine_power"]["max"]],
+    "round": [rnd["credits"]["mean"], rnd["expected_lost"], rnd["p_survive"]],
+}))
+"""
+
+
 def _copy(dest: Path) -> Path:
     """The package, its game data and the ship, copied to ``dest``."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -150,6 +164,8 @@ def _copy(dest: Path) -> Path:
     shutil.copytree(ROOT / "tiles", dest / "tiles", ignore=ignore)
     (dest / "examples").mkdir()
     shutil.copy(ROOT / SHIP, dest / SHIP)
+    shutil.copy(ROOT / ALIEN_SHIP, dest / ALIEN_SHIP)
+    (dest / "alien.py").write_text(SCRIPT_ALIEN, encoding="utf-8")
     (dest / "features.py").write_text(SCRIPT, encoding="utf-8")
     (dest / "more.py").write_text(SCRIPT_MORE, encoding="utf-8")
     return dest
@@ -281,3 +297,27 @@ def test_which_tiles_were_lost_moves_the_exact_odds_monte_carlo_and_rounds(more:
     assert Fraction(changed["odds"]) < Fraction(before["odds"])
     assert changed["card"] < before["card"]
     assert changed["round_lost"] < before["round_lost"]
+
+
+def test_the_alien_bonus_is_named_in_the_architecture_page() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("|")]
+    assert any("`engine.layout.alien_bonus`" in row and "alien" in row.lower() for row in rows), rows
+
+
+@pytest.mark.slow
+def test_an_aliens_bonus_moves_stats_and_a_round_together(tmp_path: Path) -> None:
+    tree = _copy(tmp_path / "tree")
+    before = _fly(tree, "alien.py")
+    home = tree / "shipcheck" / "engine" / "layout.py"
+    _edit(home, ALIEN, ALIEN_CHANGED, "alien_bonus")
+    changed = _fly(tree, "alien.py")
+    _edit(home, ALIEN_CHANGED, ALIEN, "alien_bonus")
+    after = _fly(tree, "alien.py")
+    # the freighter's purple alien (no Manager aboard) adds 2 to the firepower as written, 0 changed
+    assert [a - b for a, b in zip(before["firepower"], changed["firepower"])] == [2, 2]
+    assert changed["engine_power"] == before["engine_power"]  # no orange alien aboard
+    # the engine's firepower in a round's fights: the round's numbers move with it
+    assert changed["round"] != before["round"]
+    # written back: the first numbers again
+    assert after == {**before, "file": after["file"]}

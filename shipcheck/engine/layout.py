@@ -184,6 +184,19 @@ def cannon_power(tile: Any, front: int) -> tuple[int, bool] | None:
                                                                                    "bidirectional_cannon")
 
 
+def alien_bonus(power, manager):  # type: ignore[no-untyped-def]
+    """What an alien adds to the power of its colour (rules §7): an orange alien to the engine
+    power, a purple one to the firepower, 2 (3 with the Manager, Latest Models) when the power
+    without it is above 0, else nothing. Whole units: a firepower in half units adds twice it.
+
+    The one home of the rule: the engine (:mod:`shipcheck.engine.power`, compiled with it) and
+    ``stats``' ladders (which leave the Manager out and say so) both ask it. Written in the subset
+    of Python numba compiles."""
+    if power <= 0:
+        return 0
+    return 3 if manager else 2
+
+
 def hold_slots(tile: Any) -> tuple[int, int] | None:
     """A cargo hold's ordinary and special (red-capable) slots; a battery hold's slots are ordinary
     (its charges take them too); None for a tile that holds no goods."""

@@ -49,7 +49,12 @@ from .layout import (
     WIN,
     V,
     _i,
+    alien_bonus,
 )
+
+#: the rule of an alien's bonus, shared with ``stats`` (its one home is in the layout, compiled
+#: here with the engine)
+_alien_bonus = jit(alien_bonus, inline=True, module=__name__)
 
 
 @jit
@@ -100,8 +105,7 @@ def _engine(S, p, x, k, tmp):  # type: ignore[no-untyped-def]
     orange = bonus_alien(S, p, x, ORANGE)
     if orange >= 0:
         h = S[p, GIDX, orange]
-        if tmp[POWER + h] > 0:
-            tmp[POWER + h] += 3 if manager_with(S, p, x, orange) else 2
+        tmp[POWER + h] += _alien_bonus(tmp[POWER + h], manager_with(S, p, x, orange))
     return min_live(tmp, nh)
 
 
@@ -236,8 +240,7 @@ def _firepower(S, p, x, k, boost, tmp):  # type: ignore[no-untyped-def]
     purple = bonus_alien(S, p, x, PURPLE)
     if purple >= 0:
         base = tmp[BYH + S[p, GIDX, purple]] if multi else total
-        if base > 0:
-            total += 6 if manager_with(S, p, x, purple) else 4
+        total += 2 * _alien_bonus(base, manager_with(S, p, x, purple))  # (half units)
     return total
 
 
