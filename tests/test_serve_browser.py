@@ -376,6 +376,8 @@ def test_an_ordinary_hold_offers_no_red_goods(browser: Any, server: str) -> None
         w.square(spot).click()
         w.square(spot).click()
         w.tab("Tile")
+        # the pane is drawn once the server's answer to the clicks is in (later on a busy machine)
+        w.page.locator("#pane-tile select[data-good] option").first.wait_for(state="attached")
         options = w.page.locator("#pane-tile select[data-good] option").all_inner_texts()
         assert options and ("red" in options) == red, (tile_id, options)
     w.close()
