@@ -152,7 +152,7 @@ def _objmode() -> Any:
 def objmode_for(module: str) -> Any:
     """The ``objmode`` for the module named ``module``: numba's where it is compiled, a context that
     does nothing in a plain copy (which imports no numba) or where numba is not there."""
-    if module.endswith(PLAIN_SUFFIX) or PLAIN_SUFFIX + "." in module or not compiled():
+    if _plain(module):
         return _NoObjMode()
     return _state["numba"].objmode
 

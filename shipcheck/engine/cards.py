@@ -4,7 +4,7 @@ Each card is resolved for the players present (flying, not in hyperspace) in fli
 leader, with the player's decisions asked where the rules let the player choose
 (:mod:`.decide`). A ship (or a IIA half) left without humans leaves at once (:func:`leave_crewless`),
 except in a Combat Zone, where it leaves after the card (base rulebook). The run's rows per player
-are one array ``F`` (:data:`.layout.FN` rows, named by ``layout.F_*``): ``F[F_POS]`` track
+are one array ``F`` (:data:`.layout.F_ROWS` rows, named by ``layout.F_*``): ``F[F_POS]`` track
 positions, ``F[F_OUT]`` the cause a player gave up for (0 while flying), ``F[F_HH]`` the cards a
 player still sits out in hyperspace, ``F[F_HH + 1]`` those a IIA half in hyperspace still spends
 there while the other flies, ``F[F_CRED]`` the credits cards paid, ``F[F_SOLD]`` those of goods sold
@@ -142,7 +142,7 @@ def only_away_left(F, p):  # type: ignore[no-untyped-def]
 @jit(inline=True)
 def leave_crewless(S, p, x, F, prices, tmp):  # type: ignore[no-untyped-def]
     """A ship (or IIA half) without humans leaves the flight (rules §10.1, §10.2): a half leaving
-    sells its goods for half (rounded up) into ``sold``; when only a half in hyperspace is left the
+    sells its goods for half (rounded up) into ``F[F_SOLD]``; when only a half in hyperspace is left the
     ship waits there with it; with nothing left it gives up."""
     if F[F_OUT, p] != 0:
         return

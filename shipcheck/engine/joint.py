@@ -27,8 +27,8 @@ from .layout import (
     F_HH,
     F_OUT,
     F_POS,
+    F_ROWS,
     F_SOLD,
-    FN,
     G_DIR,
     G_WHO,
     GN,
@@ -85,7 +85,7 @@ def store(X, F, G, P, W, v):  # type: ignore[no-untyped-def]
 @jit
 def _arrays(P, W):  # type: ignore[no-untyped-def]
     """A run's arrays for ``P`` players with rows ``W`` wide, zeroed: X, F (layout.F_*), G, tmp."""
-    return (np.zeros((P, W), dtype=np.int64), np.zeros((FN, P), dtype=np.int64), np.zeros(GN, dtype=np.int64),
+    return (np.zeros((P, W), dtype=np.int64), np.zeros((F_ROWS, P), dtype=np.int64), np.zeros(GN, dtype=np.int64),
             np.zeros(TMP, dtype=np.int64))
 
 

@@ -82,14 +82,14 @@ BIG = _i(np.iinfo(np.int64).max)
 # and what the first player met (G_FOUGHT: 1 + its fight's result; G_HIT: the combat lines that hit it)
 G_J, G_LINE, G_WHO, G_KIND, G_DIR, G_BEATEN, G_FIRST, G_SECOND, G_SPARED, G_HEAVY, G_FOUGHT, G_HIT = range(12)
 GN = 12
-# F: a run's rows per player in one (FN, P) array, so that a card function is passed one array for
+# F: a run's rows per player in one (F_ROWS, P) array, so that a card function is passed one array for
 # them all (numba passes each array as several words and counts a reference to each argument at
 # every call): track positions, the cause a player gave up for (0 while flying), credits from cards,
 # credits of goods sold by halves that left, two rows of cards left in hyperspace (``F[F_HH]``: the
 # ship's, ``F[F_HH + 1]``: a IIA half away), the values a Combat Zone line or a Sabotage compares;
 # then the scratch rows of the track's moves (flight order, who is on, who moves, how far)
 F_POS, F_OUT, F_CRED, F_SOLD, F_HH, F_VALUES, F_ORDER, F_ON, F_MOVERS, F_STEPS = 0, 1, 2, 3, 4, 6, 7, 8, 9, 10
-FN = 11
+F_ROWS = 11
 # R: the race's numbers (R_TID: the key of the Python side of the players' decisions, jit.callback)
 R_P, R_FIVE, R_WEAKEST, R_TRACK, R_BEST, R_LUXURY, R_TID = range(7)
 

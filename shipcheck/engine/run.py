@@ -46,9 +46,9 @@ from .layout import (
     F_ORDER,
     F_OUT,
     F_POS,
+    F_ROWS,
     F_SOLD,
     F_VALUES,
-    FN,
     GN,
     KIND,
     LAUNCH,
@@ -95,7 +95,7 @@ def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ig
     runs, size = decks.shape
     P = R[R_P]
     X = np.empty_like(init)
-    F = np.zeros((FN, P), dtype=init.dtype)  # the run's rows per player (layout.F_*)
+    F = np.zeros((F_ROWS, P), dtype=init.dtype)  # the run's rows per player (layout.F_*)
     lost0 = np.empty(P, dtype=init.dtype)
     mask0 = np.empty(P, dtype=init.dtype)
     b_out = np.empty(P, dtype=init.dtype)
