@@ -25,17 +25,21 @@ import itertools
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["ENV", "PLAIN_SUFFIX", "bit_tools", "cache_note", "call_back", "callbacks", "compiled", "jit", "new_key",
-           "plain_package", "reason", "unowned_tools"]  # and ``objmode`` (looked up on first use, see __getattr__)
+__all__ = ["BLAS_ENV", "ENV", "PLAIN_SUFFIX", "bit_tools", "cache_note", "call_back", "callbacks", "compiled", "jit", "new_key",
+           "no_blas_probe", "plain_package", "reason", "unowned_tools"]  # and ``objmode`` (looked up on first use, see __getattr__)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``SHIPCHECK_JIT=0`` (or ``off``, ``no``, ``false``) runs the engine as plain Python
 ENV = "SHIPCHECK_JIT"
+#: ``SHIPCHECK_NUMBA_BLAS=0`` (the command line sets it): numba loads the engine without importing
+#: ``scipy.linalg`` to look for BLAS (:func:`no_blas_probe`)
+BLAS_ENV = "SHIPCHECK_NUMBA_BLAS"
 #: the plain copy of a package ``P`` is loaded as ``P + PLAIN_SUFFIX``
 PLAIN_SUFFIX = "_plain"
 
@@ -147,6 +151,43 @@ def _objmode() -> Any:
         except Exception:
             return _NoObjMode()
     return numba.objmode
+
+
+class _NoLinalg:
+    """A finder on ``sys.meta_path`` that refuses ``scipy.linalg`` to one thread."""
+
+    def __init__(self, thread: int) -> None:
+        self.thread = thread
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "scipy.linalg" and threading.get_ident() == self.thread:
+            raise ModuleNotFoundError(f"{name} is not imported while the engine loads ({BLAS_ENV}=0)", name=name)
+        return None
+
+
+@contextmanager
+def no_blas_probe() -> Iterator[None]:
+    """While the block runs, ``import scipy.linalg`` fails in the calling thread, as if scipy had no
+    linear algebra: when ``SHIPCHECK_NUMBA_BLAS=0`` is set (:data:`BLAS_ENV`) and ``scipy.linalg``
+    is not imported yet; otherwise it does nothing.
+
+    Why: the first function numba loads or compiles in a process makes it import ``scipy.linalg``,
+    only to learn whether BLAS is there for its ``np.dot`` family: about 0.2 s of CPU, a fifth of
+    what a whole round's process spends before its first run. The engine multiplies no matrices.
+    Refused, numba goes on without BLAS, and one thing changes in the process afterwards: numba's
+    ``np.correlate`` and ``np.convolve`` of floats, if compiled later in it, run numba's own loop
+    instead of BLAS (``np.dot`` and ``np.linalg`` still import scipy when they are compiled). So
+    only the command line sets the variable (it compiles no one else's code); a notebook that
+    imports shipcheck is left as it was."""
+    if os.environ.get(BLAS_ENV, "").strip() != "0" or "scipy.linalg" in sys.modules:
+        yield
+        return
+    finder = _NoLinalg(threading.get_ident())
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
 
 
 def objmode_for(module: str) -> Any:

@@ -18,6 +18,7 @@ follow :data:`shipcheck.cli._options.SHORT_FLAGS`.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Annotated, Any, NoReturn
 
@@ -125,8 +126,23 @@ def _usage_line(exc: Any) -> str:
     return f"shipcheck: error: {message}{hint}\n"
 
 
+def _lean_start() -> None:
+    """Settings for this process and the ones it starts, each kept where the user set it already.
+
+    One OpenBLAS thread (``OPENBLAS_NUM_THREADS=1``), before numpy is imported: each extra thread
+    OpenBLAS starts spins for about 0.1 s of CPU as it waits for work, and the command line
+    multiplies no large matrices. And ``SHIPCHECK_NUMBA_BLAS=0``: numba loads the round engine
+    without importing scipy's linear algebra (:func:`shipcheck.jit.no_blas_probe`). Together
+    about a third of a whole round's CPU before its first run."""
+    from ..jit import BLAS_ENV
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault(BLAS_ENV, "0")
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console entry point: run the CLI, turning bad input into exit 2 without a traceback."""
+    _lean_start()
     try:
         rv: Any = cli.main(args=argv, prog_name="shipcheck", standalone_mode=False)
     except InputError as exc:

@@ -139,9 +139,12 @@ def _load_or_build() -> None:
 
 
 def _build() -> None:
+    from shipcheck import jit
+
     try:
         t, decks, rolls, out = _dummy()
-        _call(_run_module(False), t, decks, rolls, out)
+        with jit.no_blas_probe():
+            _call(_run_module(False), t, decks, rolls, out)
     except BaseException as exc:  # kept for the caller, who flies on the plain engine and says why
         _warm["error"] = exc
     finally:
@@ -266,8 +269,10 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
     if planning and first.workers(loading=_warm["thread"] is not None) < 2:
         first.choose(0.0)  # nothing to spread over: the builder now
         planning = False
-        if compiled:
-            warm(_load_wait())
+        if compiled and warm(_load_wait()):  # built already: loaded from the cache, no plain copy
+            _call(_run_module(False), t, decks, rolls, out)
+            first.flown(n)
+            return
     slow = _run_module(True)
     tp = python_ints(t)
     shown = 0

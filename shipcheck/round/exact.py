@@ -21,6 +21,7 @@ another from launch.
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -122,7 +123,16 @@ def card_odds(ship: Ship, cards: Sequence[Card], *, opponents: Sequence[Ship] = 
     ships = (ship, *opponents)
     five = len(ships) == 5 if five_player is None else bool(five_player)
     pol = resolve_policy(policy)
-    (model, mine), events = _play(ships, tuple(cards), pol, rules, five, assume_weakest)
+    # the pass builds many small dicts and tuples and no reference cycles: the cyclic collector's
+    # sweeps over a process with the compiled engine loaded would cost more than the pass itself
+    # (as in :func:`shipcheck.odds.odds`); paused, and what is left is collected afterwards
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        (model, mine), events = _play(ships, tuple(cards), pol, rules, five, assume_weakest)
+    finally:
+        if was:
+            gc.enable()
     notes = []
     if assume_weakest and not opponents:
         notes.append("the ship is taken to be the weakest on every combat-zone line (--assume-weakest)")
@@ -142,6 +152,39 @@ def rolls_needed(card: Card) -> int:
     if card.type == "combat_zone":
         return sum(len(line.shots) for line in card.lines or () if line.penalty == "shots")
     return 0
+
+
+#: exact passes over fight cards asked in this process so far (:func:`_plain_pass`)
+_passes = [0]
+
+
+def _plain_pass() -> bool:
+    """Whether this pass flies the plain copy of the engine rather than the compiled one (the same
+    rules, the same numbers). Compiled where it is loaded in this process already. Else plain for
+    the process's first pass: a one-shot ``shipcheck odds`` asks one question, which costs less
+    plain (about 0.1 s) than loading the compiled engine (about 0.5 s of CPU). From the second pass
+    on (a notebook, a script asking many, the workbench) the compiled engine is loaded where this
+    install's is built, and flies that pass and every later one, 5-7 times faster.
+    ``SHIPCHECK_EXACT_ENGINE=python`` keeps every pass plain, ``=compiled`` loads it for the first."""
+    import os
+
+    from shipcheck import engine, jit, prebuild
+    from shipcheck.odds import ENGINE_ENV
+
+    _passes[0] += 1
+    force = os.environ.get(ENGINE_ENV, "").strip().lower()
+    if force == "python":
+        return True
+    if jit.compiled_loaded() and engine.compiled_ready():
+        return False
+    if (force == "compiled" or (_passes[0] > 1 and prebuild.built())) and jit.compiled():
+        if not engine.warm(engine.LOAD_WAIT):
+            return True
+        # numba's load leaves ~100,000 young objects: swept once here, with the load, rather than
+        # in a later pass (a collection of the middle generation over them costs three passes)
+        gc.collect(1)
+        return False
+    return True
 
 
 def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rules: RoundRules, five: bool,
@@ -164,7 +207,7 @@ def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rule
     t = table.tables(cards)
     S, C, R = t["S"], t["C"], t["R"]
     P, W = len(ships), int(S[0, L.OFFS, 3])
-    plain = not (jit.compiled_loaded() and engine.compiled_ready())
+    plain = _plain_pass()
     o_pos, o_out, o_cred, o_sold, o_hh, o_g, length = (
         int(v) for v in engine.function("joint", "layout_of", plain=True)(P, W))
     v0 = engine.function("joint", "begin", plain=plain)(S, R, t["init"], t["start"], t["prices"])
