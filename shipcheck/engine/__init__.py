@@ -161,7 +161,7 @@ def function(module: str, name: str, *, plain: bool | None = None) -> Callable[.
     from shipcheck import jit
 
     if plain is None:
-        plain = not (jit.compiled() and compiled_ready())
+        plain = not compiled_ready()  # imports no numba: a small question never starts it
     if not plain:
         return getattr(import_module(f"{__name__}.{module}"), name)  # type: ignore[no-any-return]
     pkg = jit.plain_package(__name__)
@@ -169,11 +169,8 @@ def function(module: str, name: str, *, plain: bool | None = None) -> Callable[.
 
 
 def compiled_ready() -> bool:
-    """Whether the compiled engine is loaded in this process."""
-    from shipcheck import jit
-
-    if not jit.compiled():
-        return False
+    """Whether the compiled engine is loaded in this process (asking imports no numba: it is
+    loaded only by :func:`warm`'s thread, which starts only where numba compiles)."""
     th = _warm["thread"]
     return th is not None and not th.is_alive() and _warm["error"] is None
 

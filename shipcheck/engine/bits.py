@@ -19,25 +19,21 @@ _cttz, _ctlz = bit_tools(__name__)  # compiled: one instruction each where the p
 # (a round's plain flights pass Python ints, which need no int(): numpy's ints, from int64 tables,
 # take the way round it)
 def _popcount_plain(x):  # type: ignore[no-untyped-def]
-    try:
-        return x.bit_count()
-    except AttributeError:
-        return int(x).bit_count()
+    if type(x) is not int:  # numpy's int64 (the exact odds' tables): no bit_count; cheaper than raising
+        x = int(x)
+    return x.bit_count()
 
 
 def _low_bit_plain(x):  # type: ignore[no-untyped-def]
-    try:
-        return (x & -x).bit_length() - 1
-    except AttributeError:
+    if type(x) is not int:
         x = int(x)
-        return (x & -x).bit_length() - 1
+    return (x & -x).bit_length() - 1
 
 
 def _high_bit_plain(x):  # type: ignore[no-untyped-def]
-    try:
-        return x.bit_length() - 1
-    except AttributeError:
-        return int(x).bit_length() - 1
+    if type(x) is not int:
+        x = int(x)
+    return x.bit_length() - 1
 
 
 # compiled, the word tricks; as plain Python, Python's own (numpy's int64 would warn of the

@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from shipcheck.cards import Card
@@ -58,18 +59,18 @@ class CardOddsResult:
     assume_weakest: bool = False
     notes: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def p_survive(self) -> Fraction:
         return sum((p for st, p in self.distribution.items() if self.model.humans(st) > 0), Fraction(0))
 
-    @property
+    @cached_property
     def lost_distribution(self) -> dict[int, Fraction]:
         out: dict[int, Fraction] = defaultdict(Fraction)
         for st, p in self.distribution.items():
             out[self.model.lost(st)] += p
         return dict(sorted(out.items()))
 
-    @property
+    @cached_property
     def expected_lost(self) -> Fraction:
         return sum((k * p for k, p in self.lost_distribution.items()), Fraction(0))
 

@@ -151,10 +151,9 @@ class ShipModel(Description):
         """``engine.module.name(S, 0, row, *args)`` on ``st``'s row: its result and the row after."""
         import numpy as np
 
-        from shipcheck import engine
 
         x = self.row(st)
-        fn = engine.function(module, name)
+        fn = _function(module, name)
         with np.errstate(over="ignore"):
             r = fn(self.tables(), 0, x, *args)
         return r, x
@@ -397,9 +396,8 @@ class ShipModel(Description):
         row is a copy, ``st`` stays as it is."""
         import numpy as np
 
-        from shipcheck import engine
 
-        fn = engine.function(module, name)
+        fn = _function(module, name)
         S, x = self._builtin(racing), self.row(st)
         with np.errstate(over="ignore"):
             if card is None:
@@ -479,6 +477,21 @@ def _prices(prices: dict[str, int]) -> np.ndarray:
     import numpy as np
 
     return np.array([prices[c] for c in COLOURS], dtype=np.int64)
+
+
+_FUNCTIONS: dict[tuple[str, str, bool], Any] = {}
+
+
+def _function(module: str, name: str) -> Any:
+    """:func:`shipcheck.engine.function` ``(module, name)``, looked up once per process and engine
+    (a lookup costs as much as a small call)."""
+    from shipcheck import engine
+
+    key = (module, name, engine.compiled_ready())
+    fn = _FUNCTIONS.get(key)
+    if fn is None:
+        fn = _FUNCTIONS[key] = engine.function(module, name, plain=not key[2])
+    return fn
 
 
 _CARD_TABLES: dict[Card, np.ndarray] = {}
