@@ -4,8 +4,8 @@ the builder.
 Building the compiled engine takes numba about :data:`BUILD_SECONDS` of one core, once per install.
 A round that meets an engine not yet built, and no builder at work, flies its first slice as plain
 Python and times it; when its remaining runs, flown plain on every core, would end sooner than the
-build, it flies them so (:func:`spread`: forked processes, each a contiguous block of the runs)
-and the builder starts after the round, detached and at a low priority, so that it finishes even
+build, it flies them so (:func:`spread`: forked processes, each taking the next slice of runs from
+one queue until none is left) and the builder starts after the round, detached and at a low priority, so that it finishes even
 when the command has ended. Otherwise the builder starts at once (or goes on) and the round flies
 plain beside it until the compiled engine takes over (:func:`shipcheck.engine.play`). A run's
 numbers depend only on its deck and dice, so they are the same whichever way and on however many
@@ -117,6 +117,10 @@ def choose(rate: float, done: int = 0, *, loading: bool = False, build: float | 
 
 # -- the forked flights ------------------------------------------------------------------------------
 _HEAD = struct.Struct("<cq")  # a message: a tag and a number (runs done, or the length of what follows)
+_SLICE = struct.Struct("<q")  # a slice in the work queue: its first run
+#: slices a queue holds at most: 8 bytes each, written before any worker reads, so they must fit
+#: in a pipe's smallest buffer (one 4 KiB page, where the user's pipes are many)
+MAX_SLICES = 512
 
 
 def _write(fd: int, data: bytes) -> None:
@@ -126,25 +130,30 @@ def _write(fd: int, data: bytes) -> None:
         view = view[k:]
 
 
-def _child(fd: int, parent: int, fly: Callable[[int, int], Any], lo: int, hi: int, step: int) -> None:
-    """A forked worker: fly runs ``lo:hi``, ``step`` at a time, saying after each how many are done,
-    then send back what they filled; never returns."""
+def _child(fd: int, queue: int, parent: int, fly: Callable[[int, int], Any], n: int, step: int) -> None:
+    """A forked worker: take the first run of the next slice from ``queue`` (8 bytes each) and fly
+    runs ``lo:min(n, lo + step)``, until the queue is empty, saying after each slice how many runs
+    it has done, then send back what they filled; never returns."""
     code = 1
     try:
         from shipcheck.parallel import _worker_init
 
         _worker_init(parent)  # no Ctrl-C of its own, and it ends when the parent does
         parts = []
-        a = lo
-        while a < hi:
-            b = min(hi, a + step)
-            parts.append((a, fly(a, b)))
-            a = b
-            _write(fd, _HEAD.pack(b"P", a - lo))
+        count = 0
+        while True:
+            got = os.read(queue, _SLICE.size)  # whole records: the parent wrote them all before it forked
+            if len(got) < _SLICE.size:
+                break
+            (lo,) = _SLICE.unpack(got)
+            hi = min(n, lo + step)
+            parts.append((lo, fly(lo, hi)))
+            count += hi - lo
+            _write(fd, _HEAD.pack(b"P", count))
         blob = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
         _write(fd, _HEAD.pack(b"R", len(blob)) + blob)
         code = 0
-    except BaseException:  # the parent flies this block itself; a worker prints nothing
+    except BaseException:  # the parent flies this worker's slices itself; a worker prints nothing
         code = 1
     finally:
         os._exit(code)
@@ -152,78 +161,82 @@ def _child(fd: int, parent: int, fly: Callable[[int, int], Any], lo: int, hi: in
 
 def spread(fly: Callable[[int, int], Any], a: int, n: int, procs: int, step: int,
            tick: Callable[[int], Any] | None = None) -> tuple[list[tuple[int, Any]], list[tuple[int, int]]]:
-    """Fly runs ``a:n`` as ``procs`` contiguous blocks, each in a forked process calling
-    ``fly(lo, hi)`` (the filled outputs of runs ``lo:hi``) ``step`` runs at a time; ``tick(runs)``
-    as they report progress (runs done since ``a``). Returns the ``(lo, outputs)`` flown (one per
-    slice) and the blocks ``(lo, hi)`` whose worker failed (the caller flies them). Ctrl-C (or any error here)
-    ends every worker at once."""
-    bounds = [a + (n - a) * i // procs for i in range(procs + 1)]
-    blocks = [(lo, hi) for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
+    """Fly runs ``a:n`` in ``procs`` forked processes calling ``fly(lo, hi)`` (the filled outputs of
+    runs ``lo:hi``) on slices of ``step`` runs, each worker taking the next slice from one queue
+    until none is left, so a worker whose core is busy with other work takes fewer (the slices are
+    widened where there would be more than :data:`MAX_SLICES`); ``tick(runs)`` as they report
+    progress (runs done since ``a``). Returns the ``(lo, outputs)`` flown (one per slice) and the
+    slices ``(lo, hi)`` not flown because a worker failed (the caller flies them). Which worker
+    flies a slice changes nothing in its outputs. Ctrl-C (or any error here) ends every worker at
+    once."""
+    step = max(step, -(-(n - a) // MAX_SLICES))
+    starts = list(range(a, n, step))
     for stream in (sys.stdout, sys.stderr):  # a forked child must not write the parent's buffers again
         try:
             stream.flush()
         except (AttributeError, OSError, ValueError):
             pass
-    kids: dict[int, tuple[int, int, int]] = {}  # read end -> pid, lo, hi
+    kids: dict[int, int] = {}  # read end -> pid
     bufs: dict[int, bytearray] = {}
     done: dict[int, int] = {}
     parts: list[tuple[int, Any]] = []
-    whole: set[int] = set()  # the blocks (by first run) whose outputs came back
-    failed: list[tuple[int, int]] = []
     parent = os.getpid()
+    queue, w = os.pipe()
     try:
+        _write(w, b"".join(_SLICE.pack(lo) for lo in starts))
+        os.close(w)  # no writer left: a worker that finds the queue empty reads its end
         import warnings
 
         with warnings.catch_warnings():  # Python 3.12 warns of a fork beside other threads (a
             # progress bar's): the child only computes and writes to its pipe
             warnings.simplefilter("ignore", DeprecationWarning)
-            for lo, hi in blocks:
+            for _ in range(max(1, min(procs, len(starts)))):
                 r, w = os.pipe()
                 pid = os.fork()
                 if pid == 0:
                     os.close(r)
-                    _child(w, parent, fly, lo, hi, step)
+                    _child(w, queue, parent, fly, n, step)
                 os.close(w)
-                kids[r] = (pid, lo, hi)
+                kids[r] = pid
                 bufs[r] = bytearray()
                 done[r] = 0
+        os.close(queue)
+        queue = -1
         while bufs:
             ready, _, _ = select.select(list(bufs), [], [], 0.5)
             for r in ready:
                 chunk = os.read(r, 1 << 20)
                 if chunk:
                     bufs[r] += chunk
-                    got = _take(bufs[r], done, r, parts, whole, kids[r][1])
+                    got = _take(bufs[r], done, r, parts)
                     if got and tick is not None:
                         tick(sum(done.values()))
                     continue
-                os.close(r)  # the worker ended: with its result, or without (killed, failed)
+                os.close(r)  # the worker ended: with its slices' outputs, or without (killed, failed)
                 del bufs[r]
-                pid, lo, hi = kids.pop(r)
-                _reap(pid)
-                if lo not in whole:
-                    failed.append((lo, hi))
+                _reap(kids.pop(r))
     except BaseException:
-        for pid, _lo, _hi in kids.values():  # the workers not reaped yet
+        for pid in kids.values():  # the workers not reaped yet
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
             _reap(pid)
-        for r in bufs:
-            try:
-                os.close(r)
-            except OSError:
-                pass
+        for r in [*bufs, queue]:
+            if r >= 0:
+                try:
+                    os.close(r)
+                except OSError:
+                    pass
         raise
+    flown = {lo for lo, _ in parts}
+    failed = [(lo, min(n, lo + step)) for lo in starts if lo not in flown]
     return parts, failed
 
 
-def _take(buf: bytearray, done: dict[int, int], r: int, parts: list[tuple[int, Any]], whole: set[int],
-          lo: int) -> bool:
-    """Read the whole messages at the front of ``buf``: progress into ``done[r]``, the block's
-    outputs (``(a, outputs)`` per slice) into ``parts`` and its first run ``lo`` into ``whole``.
-    Whether progress moved."""
+def _take(buf: bytearray, done: dict[int, int], r: int, parts: list[tuple[int, Any]]) -> bool:
+    """Read the whole messages at the front of ``buf``: progress into ``done[r]``, the worker's
+    outputs (``(a, outputs)`` per slice) into ``parts``. Whether progress moved."""
     moved = False
     while len(buf) >= _HEAD.size:
         tag, value = _HEAD.unpack_from(buf)
@@ -237,8 +250,7 @@ def _take(buf: bytearray, done: dict[int, int], r: int, parts: list[tuple[int, A
             pieces = pickle.loads(bytes(buf[_HEAD.size:_HEAD.size + value]))
             del buf[:_HEAD.size + value]
             parts.extend(pieces)
-            whole.add(lo)
-        else:  # not a message of ours: the worker is treated as failed
+        else:  # not a message of ours: the worker's slices are flown by the caller
             buf.clear()
             return moved
     return moved

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -93,8 +94,12 @@ def test_a_worker_that_dies_leaves_its_runs_to_the_caller(capfd: pytest.CaptureF
         return fly(a, b)
 
     parts, failed = first.spread(dying, 0, 40, 2, 8)
-    assert failed == [(20, 40)]
-    assert sorted(lo for lo, _ in parts) == [0, 8, 16]
+    flown = sorted(lo for lo, _ in parts)
+    # a worker that fails loses every slice it took: whichever slices those were, each of the five
+    # is either flown or handed back, none twice, and none from run 20 on was flown
+    assert sorted(flown + [lo for lo, _ in failed]) == [0, 8, 16, 24, 32]
+    assert all(hi == lo + 8 for lo, hi in failed)
+    assert all(lo < 20 for lo in flown) and {24, 32} <= {lo for lo, _ in failed}
     err = capfd.readouterr().err
     assert "Traceback" not in err and "out of luck" not in err
 
@@ -266,3 +271,23 @@ def test_a_first_round_that_finds_the_builder_at_work_flies_beside_it(tmp_path: 
     assert "compiling the round engine" in got["note"] and "cores" not in got["note"]
     assert got["busy_during"]
     assert got["credits"] == _compiled(300)
+
+
+@forks
+def test_a_worker_whose_core_is_busy_takes_fewer_slices() -> None:
+    """The workers take slices from one queue: the one slowed down (here by sleeping a second on
+    every slice, from the first) leaves the rest to the other, and every slice comes back once."""
+    slowed = {"me": False}
+
+    def fly(a: int, b: int) -> int:
+        if a == 0:
+            slowed["me"] = True  # this process only (forked: its own copy)
+        if slowed["me"]:
+            time.sleep(1.0)
+        return os.getpid()
+
+    parts, failed = first.spread(fly, 0, 20, 2, 1)
+    assert failed == [] and sorted(lo for lo, _ in parts) == list(range(20))
+    by = Counter(pid for _, pid in parts)
+    slow = next(pid for lo, pid in parts if lo == 0)
+    assert len(by) == 2 and by[slow] <= 3
