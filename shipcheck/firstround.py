@@ -5,8 +5,8 @@ Building the compiled engine takes numba about :data:`BUILD_SECONDS` of one core
 A round that meets an engine not yet built, and no builder at work, flies its first slice as plain
 Python and times it; when its remaining runs, flown plain on every core, would end sooner than the
 build, it flies them so (:func:`spread`: forked processes, each taking the next slice of runs from
-one queue until none is left) and the builder starts after the round, detached and at a low priority, so that it finishes even
-when the command has ended. Otherwise the builder starts at once (or goes on) and the round flies
+one queue until none is left) and the builder starts after the round, detached and at a low
+priority, so that it finishes even when the command has ended. Otherwise the builder starts at once (or goes on) and the round flies
 plain beside it until the compiled engine takes over (:func:`shipcheck.engine.play`). A run's
 numbers depend only on its deck and dice, so they are the same whichever way and on however many
 processes it flies. It lives outside the engine's folder, whose sources name the compiled engine,

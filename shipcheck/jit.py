@@ -30,8 +30,9 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["BLAS_ENV", "ENV", "PLAIN_SUFFIX", "bit_tools", "cache_note", "call_back", "callbacks", "compiled", "jit", "new_key",
-           "no_blas_probe", "plain_package", "reason", "unowned_tools"]  # and ``objmode`` (looked up on first use, see __getattr__)
+# and ``objmode`` (looked up on first use, see __getattr__)
+__all__ = ["BLAS_ENV", "ENV", "PLAIN_SUFFIX", "bit_tools", "cache_note", "call_back", "callbacks", "compiled", "jit",
+           "new_key", "no_blas_probe", "plain_package", "reason", "unowned_tools"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
