@@ -360,30 +360,29 @@ def progress_bar(description: str = "simulating", *, delay: float = 1.0,
     disappears when the block ends. ``compile_note``: at the first progress (the run's arguments
     checked, the first runs flown), say on stderr when the round engine is still being compiled.
     """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task(description, total=None)
     t0 = time.monotonic()
-    bar: Any = None  # made when it first shows: a command done within ``delay`` imports no rich
-    task: Any = None
+    started = False
+
     noted = not compile_note
 
     def update(done: int, total: int) -> None:
-        nonlocal bar, task, noted
+        nonlocal started, noted
         if not noted:
             noted = True
             round_compile_note(wait=0.0)
-        if bar is None:
-            if time.monotonic() - t0 < delay:
-                return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                           TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-            task = bar.add_task(description, total=None)
+        if not started and time.monotonic() - t0 >= delay:
             bar.start()
+            started = True
         bar.update(task, completed=done, total=total)
 
     try:
         yield update
     finally:
-        if bar is not None:
+        if started:
             bar.stop()
