@@ -133,7 +133,7 @@ def _lean_start() -> None:
     OpenBLAS starts spins for about 0.1 s of CPU as it waits for work, and the command line
     multiplies no large matrices. And ``SHIPCHECK_NUMBA_BLAS=0``: numba loads the round engine
     without importing scipy's linear algebra (:func:`shipcheck.jit.no_blas_probe`). Together
-    about a third of a whole round's CPU before its first run."""
+    a fifth to a third of a whole round's CPU before its first run."""
     from ..jit import BLAS_ENV
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
