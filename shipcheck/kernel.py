@@ -64,6 +64,7 @@ def bits(x: int) -> list[int]:
 #: (module, name, plain) -> the engine's function (:meth:`Kernel._fn`)
 _FUNCTIONS: dict[tuple[str, str, bool], Any] = {}
 
+
 def _defence(name: str) -> Any:
     """A name of the engine's defence rules (:mod:`shipcheck.engine.flight`), from its plain copy:
     no numba started for a table of a few entries."""

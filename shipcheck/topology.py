@@ -51,6 +51,7 @@ def exposed_connectors(present, connectors, faced):  # type: ignore[no-untyped-d
     compiled with it) both ask it. Written in the subset of Python numba compiles."""
     return present & connectors & ~faced
 
+
 HULL_CHARS = "ABCDEFGH"
 DIE_CHARS = "123456"
 CELL_CHARS = "#S." + HULL_CHARS + DIE_CHARS

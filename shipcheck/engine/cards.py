@@ -140,7 +140,7 @@ def only_away_left(F, p):  # type: ignore[no-untyped-def]
 
 
 @jit(inline=True)
-def leave_crewless(S, p, x, F, prices, tmp):  # type: ignore[no-untyped-def]
+def leave_crewless(S, p, x, F, prices):  # type: ignore[no-untyped-def]
     """A ship (or IIA half) without humans leaves the flight (rules §10.1, §10.2): a half leaving
     sells its goods for half (rounded up) into ``F[F_SOLD]``; when only a half in hyperspace is left the
     ship waits there with it; with nothing left it gives up."""
@@ -182,7 +182,7 @@ def crewless(S, R, X, F, prices, tmp):  # type: ignore[no-untyped-def]
     """:func:`leave_crewless` for every player."""
     for p in range(R[R_P]):
         if F[F_OUT, p] == 0:  # (leave_crewless looks at nothing else of a ship that left: no call)
-            leave_crewless(S, p, X[p], F, prices, tmp)
+            leave_crewless(S, p, X[p], F, prices)
 
 
 @jit(inline=True)
@@ -277,7 +277,7 @@ def enemies(S, C, R, X, F, c, G, roll, prices, w):  # type: ignore[no-untyped-de
         for p in range(P):
             if (G[G_WHO] >> p) & 1:
                 flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
-                leave_crewless(S, p, X[p], F, prices, tmp)
+                leave_crewless(S, p, X[p], F, prices)
         j += 1
     else:
         cnt = flying_in_order(F)
@@ -310,7 +310,7 @@ def enemies(S, C, R, X, F, c, G, roll, prices, w):  # type: ignore[no-untyped-de
                     lose_crew(S, p, x, C[c, CI, CCREWPEN], tmp)
                 elif typ == SMUGGLERS:
                     lose_goods(S, p, x, C[c, CI, CGOODSPEN])
-            leave_crewless(S, p, x, F, prices, tmp)
+            leave_crewless(S, p, x, F, prices)
         move_many(F, R[R_TRACK])
         if typ != PIRATES:
             return _done(G)
@@ -381,7 +381,7 @@ def offers(S, C, R, X, F, c, prices, w):  # type: ignore[no-untyped-def]
             F[F_MOVERS, p] = 1
             F[F_STEPS, p] = -C[c, CI, CDAYS]
             taken += 1
-        leave_crewless(S, p, x, F, prices, tmp)
+        leave_crewless(S, p, x, F, prices)
     move_many(F, R[R_TRACK])
 
 
@@ -669,7 +669,7 @@ def meteor_swarm(S, C, R, X, F, c, G, roll, prices, buf, tmp):  # type: ignore[n
             if (G[G_WHO] >> p) & 1:
                 hit = flight_step(S, p, X[p], C[c, ATTK, j], C[c, ATTD, j], roll, j, buf, tmp)
             if F[F_OUT, p] == 0 and (hit != 0 or may_jump(S, p)):
-                leave_crewless(S, p, X[p], F, prices, tmp)
+                leave_crewless(S, p, X[p], F, prices)
         j += 1
     if j < C[c, CI, NATT]:
         who = 0
@@ -741,7 +741,7 @@ def sabotage(S, C, R, X, F, prices, ro, w):  # type: ignore[no-untyped-def]
             if t >= 0 and (x[0] >> t) & 1:
                 destroy(S, who, x, _i(1) << t, buf)
                 break
-        leave_crewless(S, who, x, F, prices, tmp)
+        leave_crewless(S, who, x, F, prices)
 
 
 @jit

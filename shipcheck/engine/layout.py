@@ -56,8 +56,8 @@ WAKE_PLACES = 2
 # regions of the scratch array (no allocation inside the loop): per hull (at most 8), per cannon and
 # per hold (at most 64), goods counts, a roll's situation and a decision against it (SIT_*, DEC_*
 # below), a crew order (per tile, at most 64), saved charges (per battery)
-POWER, LIVE, NDBL, BYH, CREWLESS, CV, CT, FN, FS, GAIN, LOAD, SAVE, KIND, SIT, DEC, ORDER, SAVE2, TMP = (
-    0, 8, 16, 24, 32, 40, 104, 168, 232, 296, 308, 320, 384, 385, 400, 440, 504, 568)
+POWER, LIVE, NDBL, BYH, CV, CT, FN, FS, GAIN, LOAD, SAVE, KIND, SIT, DEC, ORDER, SAVE2, TMP = (
+    0, 8, 16, 24, 32, 96, 160, 224, 288, 300, 312, 376, 377, 392, 432, 496, 560)
 # a roll's situation (tmp[SIT + ...]): lines named, board side, bearing tolerance, the hull that
 # defends (-1 any, -2 none), shields aboard covering the side (of that hull), a boosted one among
 # them, and per line (at most 2) the line, the tile hit (-1: none) and whether it needs defending
