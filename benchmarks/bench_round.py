@@ -4,7 +4,9 @@ For each class a full example ship flies its round against the class's default f
 opponents) with drawn decks. Timed in this process, in CPU seconds (median of ``--repeat``), each
 after a warm-up call:
 
-- ``compiled``: the one round engine (:mod:`shipcheck.engine`) compiled, built-in policies;
+- ``compiled``: the one round engine (:mod:`shipcheck.engine`) compiled, built-in policies (on the
+  module compiled ahead of time, :mod:`shipcheck.aot`, when the builder has made it; on numba's
+  engine with ``SHIPCHECK_AOT=0``);
 - ``own policy``: the same engine with a policy of one's own in Python (a ``DefaultPolicy``
   subclass overriding ``take_reward``, as docs/rounds.md shows), asked at its decisions;
 - ``plain``: the same engine as plain Python (``SHIPCHECK_ROUND_ENGINE=plain``).
@@ -13,7 +15,8 @@ Then the fixed costs of a whole-round process, in fresh processes (CPU seconds, 
 ``--procs``): ``import numpy, numba``; the engine loaded from numba's cache before the first run,
 in a library caller's process and with the command line's settings (one OpenBLAS thread, no BLAS
 probe: ``shipcheck.cli.main``); the CPU a ``shipcheck simulate SHIP --round 3 --runs 1`` process
-has spent when its engine's first run starts, and the whole of that process; and with ``--cold``
+has spent when its engine's first run starts (on the engine compiled ahead of time, and on numba's
+with ``SHIPCHECK_AOT=0``), and the whole of that process; and with ``--cold``
 the compile with an empty cache. Issue 19's targets are printed beside the figures; the fixed
 cost's also at the issue's speed, where ``import numpy, numba`` took 0.34 s (its CPU times vary
 twofold with the hour on a shared machine; the ratio to that import does not).
@@ -103,21 +106,35 @@ IMPORT = "import time; t0 = time.process_time(); import numpy, numba; print(time
 #: ``import numpy, numba`` when issue 19 measured the old process at 0.93 s of CPU
 ISSUE_IMPORT = 0.34
 
-# the command line's process, its CPU when the engine's first run starts (then it stops)
+# the command line's process, its CPU when the engine's first run starts (then it stops); the engine
+# is wrapped as the command imports it, so nothing is imported before the command line's own start
+# (numpy imported first would start OpenBLAS's threads, which the command line keeps to one)
 FIRST_RUN = """
-import sys, time
+import importlib.abc, importlib.machinery, os, sys, time
 sys.argv = ["shipcheck", "simulate", sys.argv[1], "--round", "3", "--runs", "1", "--seed", "1", "-f", "json"]
+def wrap(E):
+    call = E._call
+    def first(mod, t, decks, rolls, out):
+        if decks.shape[0] > 0:
+            print(time.process_time())
+            sys.stdout.flush()
+            os._exit(0)
+        return call(mod, t, decks, rolls, out)
+    E._call = first
+class Hook(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name != "shipcheck.engine":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        run = spec.loader.exec_module
+        def exec_module(m):
+            run(m)
+            wrap(m)
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, Hook())
 from shipcheck.cli import main
-import shipcheck.engine as E
-call = E._call
-def first(mod, t, decks, rolls, out):
-    if decks.shape[0] > 0:
-        print(time.process_time())
-        sys.stdout.flush()
-        import os
-        os._exit(0)
-    return call(mod, t, decks, rolls, out)
-E._call = first
 main()
 """
 
@@ -149,6 +166,10 @@ def main() -> None:
     print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}, {platform.platform()}, {os.cpu_count()} CPUs, "
           f"python {platform.python_version()}, load {os.getloadavg()[0]:.1f} (CPU seconds, medians)")
     assert engine.warm(600.0), "the compiled engine did not load"
+    from shipcheck import aot
+
+    print("compiled rounds fly on " + ("the engine compiled ahead of time (shipcheck.aot)" if aot.load() is not None
+                                       else "numba's engine (no module compiled ahead of time here)"))
     print("| class | round | ship | compiled (rounds/s) | own policy | plain | compiled / own | compiled / plain |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     wanted = a.classes.split(",")
@@ -167,13 +188,14 @@ def main() -> None:
     print(f"load {os.getloadavg()[0]:.1f}")
     hauler = str(CASES[2][2])
     child(LOAD)  # writes the bytecode caches
-    imp, load, lean, first, whole = [], [], [], [], []
+    imp, load, lean, first, numba, whole = [], [], [], [], [], []
     exe = Path(sys.executable).with_name("shipcheck")
     for _ in range(a.procs):  # interleaved, so that a slow minute weighs on every figure alike
         imp.append(child(IMPORT))
         load.append(child(LOAD))
         lean.append(child(LOAD, env={"OPENBLAS_NUM_THREADS": "1", "SHIPCHECK_NUMBA_BLAS": "0"}))
         first.append(child(FIRST_RUN, hauler))
+        numba.append(child(FIRST_RUN, hauler, env={"SHIPCHECK_AOT": "0"}))
         whole.append(process_cpu([str(exe), "simulate", hauler, "--round", "3", "--runs", "1", "--seed", "1"]))
     scale = ISSUE_IMPORT / statistics.median(imp)
     at_issue = statistics.median(first) * scale
@@ -182,7 +204,9 @@ def main() -> None:
           f"with the command line's settings {med(lean)}; `shipcheck simulate class-III-hauler --round 3 --runs 1` "
           f"at its first run {med(first)}, {statistics.median(first) / statistics.median(imp):.2f}x the import, "
           f"{at_issue:.2f} s at the issue's speed (import {ISSUE_IMPORT} s; target <= {TARGET_FIXED}: "
-          f"{'met' if at_issue <= TARGET_FIXED else 'missed'}); the whole process {med(whole)}", flush=True)
+          f"{'met' if at_issue <= TARGET_FIXED else 'missed'}); on numba's engine (SHIPCHECK_AOT=0) {med(numba)}, "
+          f"{statistics.median(numba) / statistics.median(imp):.2f}x the import, "
+          f"{statistics.median(numba) * scale:.2f} s at the issue's speed; the whole process {med(whole)}", flush=True)
     if a.cold:
         with tempfile.TemporaryDirectory() as cache:
             cold = child(LOAD, env={"NUMBA_CACHE_DIR": cache})

@@ -31,7 +31,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 # and ``objmode`` (looked up on first use, see __getattr__)
-__all__ = ["BLAS_ENV", "ENV", "PLAIN_SUFFIX", "bit_tools", "cache_note", "call_back", "callbacks", "compiled", "jit",
+__all__ = ["BLAS_ENV", "ENV", "PLAIN_SUFFIX", "bit_tools", "cache_note", "call_back", "callbacks", "compiled", "jit", "looked",
            "new_key", "no_blas_probe", "plain_package", "reason", "unowned_tools"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -78,6 +78,11 @@ def compiled() -> bool:
     """Whether :func:`jit` compiles (numba importable and not switched off)."""
     _load()
     return _state["numba"] is not None
+
+
+def looked() -> bool:
+    """Whether this process has looked for numba yet (asking does not look)."""
+    return bool(_state["loaded"])
 
 
 def compiled_loaded() -> bool:

@@ -16,6 +16,7 @@ command can call :func:`prestart` at no cost. Nothing here decides a rule.
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import os
 import sys
 import time
@@ -28,7 +29,92 @@ ENV = "SHIPCHECK_ENGINE_BUILDER"
 STALE_LOCK = 20 * 60.0
 
 
-def _folder() -> Path | None:
+#: ``SHIPCHECK_AOT=0`` (or ``off``, ``no``, ``false``): rounds load the engine from numba's disk
+#: cache, not the one compiled ahead of time (:mod:`shipcheck.aot`)
+AOT_ENV = "SHIPCHECK_AOT"
+_OFF = ("0", "off", "no", "false")
+# the lines of /proc/cpuinfo that name what a processor can run (x86, Arm, POWER, RISC-V); not its
+# clock, numbering or bogomips, which change from core to core and boot to boot
+_CPU_KEYS = ("vendor_id", "cpu family", "model", "model name", "stepping", "flags", "features", "cpu implementer",
+             "cpu architecture", "cpu variant", "cpu part", "cpu", "isa", "uarch")
+_cpu: list[str | None] = []
+
+
+def aot_cpu() -> str | None:
+    """A short name of this machine's processor and the instructions it has (a hash of the first
+    processor's entry in Linux's ``/proc/cpuinfo``), which the engine compiled ahead of time is
+    compiled for; None where nothing names it."""
+    if _cpu:
+        return _cpu[0]
+    name = None
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            seen: dict[str, str] = {}
+            for line in f:
+                if not line.strip():
+                    if seen:
+                        break
+                    continue
+                k, _, v = line.partition(":")
+                k = k.strip().lower()
+                if k in _CPU_KEYS and k not in seen:
+                    seen[k] = " ".join(v.split())
+        if seen:
+            text = "\n".join(f"{k}={seen[k]}" for k in sorted(seen)) + f"\n{sys.platform}"
+            name = hashlib.sha256(text.encode()).hexdigest()[:12]
+    except OSError:
+        name = None
+    _cpu.append(name)
+    return name
+
+
+def aot_off() -> str | None:
+    """Why rounds in this process do not fly on the engine compiled ahead of time (switched off,
+    the engine flown as plain Python, an unnamed processor), or None."""
+    if os.environ.get(AOT_ENV, "").strip().lower() in _OFF:
+        return f"{AOT_ENV}={os.environ[AOT_ENV].strip()} in the environment"
+    jit = os.environ.get("SHIPCHECK_JIT", "").strip().lower()
+    if jit in _OFF + ("plain",):
+        return f"SHIPCHECK_JIT={jit} in the environment"
+    if os.environ.get("NUMBA_DISABLE_JIT", "").strip() not in ("", "0"):
+        return "NUMBA_DISABLE_JIT=1 in the environment"
+    if aot_cpu() is None:
+        return "this machine's processor is not named (Linux's /proc/cpuinfo)"
+    return None
+
+
+def aot_path() -> Path | None:
+    """Where this install's engine compiled ahead of time for this processor is (or would be)."""
+    where, name = folder(), aot_cpu()
+    if where is None or name is None:
+        return None
+    return where / f"engine-{key()}-{name}.aot{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+
+
+def aot_failed_marker() -> Path | None:
+    """The file in which the builder says why it could not compile the engine ahead of time."""
+    p = aot_path()
+    return None if p is None else p.with_name(p.name.split(".aot")[0] + ".aot-failed")
+
+
+def aot_failed() -> str | None:
+    """Why the builder could not compile this install's engine ahead of time here, or None."""
+    f = aot_failed_marker()
+    try:
+        return (f.read_text().strip() or "unknown") if f is not None and f.exists() else None
+    except OSError:
+        return None
+
+
+def aot_wanted() -> bool:
+    """Whether a builder has the engine to compile ahead of time: on, not there, not failed."""
+    if aot_off() is not None:
+        return False
+    p = aot_path()
+    return p is not None and not p.exists() and aot_failed() is None
+
+
+def folder() -> Path | None:
     """Where the stamp and the builder's lock live: beside numba's cache of the engine
     (``NUMBA_CACHE_DIR``, else the engine's ``__pycache__`` where it can be written), else the
     user cache folder; None when there is none."""
@@ -78,18 +164,18 @@ def key() -> str:
 
 def stamp() -> Path | None:
     """The file that says this install's compiled engine is in numba's disk cache."""
-    folder = _folder()
-    return None if folder is None else folder / f"engine-{key()}.built"
+    where = folder()
+    return None if where is None else where / f"engine-{key()}.built"
 
 
 def _lock() -> Path | None:
-    folder = _folder()
-    return None if folder is None else folder / f"engine-{key()}.building"
+    where = folder()
+    return None if where is None else where / f"engine-{key()}.building"
 
 
 def failed_marker() -> Path | None:
-    folder = _folder()
-    return None if folder is None else folder / f"engine-{key()}.failed"
+    where = folder()
+    return None if where is None else where / f"engine-{key()}.failed"
 
 
 def failed() -> bool:
@@ -195,9 +281,10 @@ def forget_stale(folder: Path | None = None) -> None:
 
 
 def prestart() -> None:
-    """Start the builder when this install's engine was never built and numba is there, without
-    importing numba: what every command does first, so that the compile happens while the user
-    reads a ship's check or odds, not while the first whole round waits for it."""
+    """Start the builder when this install's engine was never built, or not yet compiled ahead of
+    time (:mod:`shipcheck.aot`), and numba is there, without importing numba: what every command
+    does first, so that the compile happens while the user reads a ship's check or odds, not while
+    the first whole round waits for it."""
     import importlib.util
 
     if os.environ.get(ENV, "").strip().lower() in ("0", "off", "no", "false"):
@@ -205,7 +292,9 @@ def prestart() -> None:
     if os.environ.get("SHIPCHECK_JIT", "").strip().lower() in ("0", "off", "no", "false", "plain"):
         return
     try:
-        if importlib.util.find_spec("numba") is None or built() or failed() or busy():
+        if importlib.util.find_spec("numba") is None or failed() or busy():
+            return
+        if built() and not aot_wanted():
             return
     except (ImportError, ValueError, OSError):
         return

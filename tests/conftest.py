@@ -32,7 +32,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from shipcheck import prebuild
 
-    if prebuild.built() or prebuild.failed() or prebuild.busy():
+    if (prebuild.built() and not prebuild.aot_wanted()) or prebuild.failed() or prebuild.busy():
         return
     if os.environ.get("SHIPCHECK_JIT", "").strip().lower() in ("0", "off", "no", "false", "plain"):
         return
@@ -46,9 +46,16 @@ def _round_engine_compiled_once() -> None:
     see :func:`pytest_configure`) while the workers wait, then each loads it from numba's disk
     cache. Rounds flown before it is ready would fly as plain Python, 40 times slower (the tests of
     that path set it up themselves: tests/test_round_first_use.py, tests/test_engine_modes.py)."""
-    from shipcheck import engine
+    import time
+
+    from shipcheck import engine, prebuild
 
     engine.warm(900.0)
+    # then the builder's compile ahead of time (shipcheck.aot, some 20 s more), so that every
+    # test's round flies on the same engine whichever test runs first
+    end = time.monotonic() + 600.0
+    while prebuild.busy() and time.monotonic() < end:
+        time.sleep(0.5)
 
 
 @pytest.fixture(scope="session")

@@ -81,14 +81,31 @@ def test_prestart_starts_nothing_when_switched_off(folder: Path, monkeypatch: py
     assert list(folder.iterdir()) == []
 
 
-def test_a_built_stamp_means_no_builder(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("ahead", ["built", "failed", "off"])
+def test_a_built_stamp_means_no_builder(folder: Path, monkeypatch: pytest.MonkeyPatch, ahead: str) -> None:
+    # once the engine compiled ahead of time is there too (or cannot be built here, or is off)
     monkeypatch.delenv("SHIPCHECK_JIT", raising=False)
-    stamp = prebuild.stamp()
-    assert stamp is not None
+    monkeypatch.delenv(prebuild.AOT_ENV, raising=False)
+    stamp, module, marker = prebuild.stamp(), prebuild.aot_path(), prebuild.aot_failed_marker()
+    assert stamp is not None and module is not None and marker is not None
+    assert marker.parent == module.parent == folder and prebuild.aot_cpu() in module.name
     stamp.write_text("built\n")
+    assert prebuild.aot_wanted() and prebuild.aot_failed() is None
+    made = [stamp.name]
+    if ahead == "built":
+        module.write_bytes(b"")
+        made.append(module.name)
+    elif ahead == "failed":
+        marker.write_text("CompileError: no C compiler\n")
+        made.append(marker.name)
+        assert prebuild.aot_failed() == "CompileError: no C compiler"
+    else:
+        monkeypatch.setenv(prebuild.AOT_ENV, "0")
+        assert prebuild.aot_off() == f"{prebuild.AOT_ENV}=0 in the environment"
+    assert not prebuild.aot_wanted()
     prebuild.prestart()
     assert prebuild.built() and not prebuild.busy()
-    assert sorted(p.name for p in folder.iterdir()) == [stamp.name]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(made)
 
 
 def test_every_command_starts_the_builder_without_importing_numba_or_numpy(folder: Path) -> None:

@@ -9,8 +9,9 @@ process. Importing this package compiles nothing and imports no numba.
 
 :func:`play` flies runs. The compiled engine is built once per install by a builder process
 (:mod:`shipcheck.prebuild`; where none can run, in a background thread of the process that needs
-it), then numba's disk cache serves it in a fraction of a second; while it is being built the same
-functions run as plain Python (:func:`shipcheck.jit.plain_package`) on the first runs, a slice at a
+it), then numba's disk cache serves it in a fraction of a second, and the extension module the
+builder compiles ahead of time (:mod:`shipcheck.aot`) in a millisecond, without numba; while it
+is being built the same functions run as plain Python (:func:`shipcheck.jit.plain_package`) on the first runs, a slice at a
 time, and the compiled engine takes over from the slice after it is ready. The numbers do not
 depend on which one flies a run. Where numba cannot be imported everything flies as plain Python,
 and :func:`notes` says why.
@@ -91,6 +92,13 @@ def _call(mod: ModuleType, t: dict[str, Any], decks: np.ndarray, rolls: np.ndarr
     mod.play(t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["init"], t["purse"],
              decks, rolls, out.credits, out.lost, out.survived, out.gave_up, out.days, out.place,
              out.card_credits, out.sources, out.by_type, out.tile_lost, t["depth"])
+
+
+def _asks(t: dict[str, Any]) -> bool:
+    """Whether a player of the tables ``t`` flies a policy of its own (asked in Python)."""
+    from .layout import ASK, V
+
+    return bool(t["S"][:, V, ASK].any())
 
 
 def _dummy() -> tuple[dict[str, Any], np.ndarray, np.ndarray, Outputs]:
@@ -199,7 +207,7 @@ def notes() -> list[str]:
     from shipcheck import jit
 
     out = []
-    why = jit.reason()
+    why = jit.reason() if jit.looked() else None  # not asked: numba was not needed (shipcheck.aot)
     if why:
         out.append(f"the rules flew as plain Python, much slower than compiled: {why}")
     err = _warm["error"]
@@ -250,10 +258,23 @@ def play(t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs, 
     use it). In a round it planned, on an engine not yet built, the first slice decides whether
     the rest flies plain on every core (forked workers; the builder starts after the round) or
     beside the builder started at once; without it the builder starts at once. Where numba
-    cannot compile, a planned round flies plain on every core."""
-    from shipcheck import jit
+    cannot compile, a planned round flies plain on every core. Where the builder has compiled the
+    engine ahead of time (:mod:`shipcheck.aot`), every run of the built-in policies flown in the
+    main thread flies on that, and numba is not started."""
+    from shipcheck import aot, jit
 
     n = decks.shape[0]
+    # compiled ahead of time: flies at once, numba not started. Not for a policy of one's own, whose
+    # questions (numba's objmode) need numba started to hand the compiled code's arrays to Python;
+    # nor outside the main thread: the extension holds the interpreter lock while it flies, where
+    # numba's engine lets the process's other threads run (a workbench's requests)
+    ahead = None if plain or _asks(t) or threading.current_thread() is not threading.main_thread() \
+        else aot.load()
+    if ahead is not None:
+        _call(ahead, t, decks, rolls, out)
+        if first is not None:
+            first.flown(n)
+        return
     compiled = not plain and jit.compiled()
     # where numba cannot compile, every round is a first one: it spreads whenever there are cores
     planning = not plain and first is not None and first.undecided()

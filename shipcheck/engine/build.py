@@ -2,7 +2,9 @@
 
 Started by :func:`shipcheck.prebuild.start` in a process of its own: it compiles the engine into
 numba's disk cache (on another core than the command that needs it, and to the end even when that
-command has ended), leaves the stamp that says so and removes its lock.
+command has ended) and leaves the stamp that says so; then it compiles the engine's entry point
+ahead of time (:mod:`shipcheck.aot`: an extension module a round loads without starting numba), or
+leaves a marker saying why it could not, and removes its lock.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def main(lock: str | None = None, *, polite: bool = False) -> int:
         if prebuild.key() != key:  # the sources changed while it compiled: what it built is not theirs
             return FAILED
         prebuild.mark_built()
+        _ahead(mod.play, key)
         return DONE
     except Exception as exc:
         _give_up(f"{type(exc).__name__}: {exc}", key)
@@ -51,6 +54,24 @@ def main(lock: str | None = None, *, polite: bool = False) -> int:
     finally:
         if lock:
             Path(lock).unlink(missing_ok=True)
+
+
+def _ahead(play: object, key: str) -> None:
+    """Compile the engine ahead of time (:mod:`shipcheck.aot`) unless it is there, off or failed
+    here already; a failure (no C compiler, no Python headers) is remembered with why."""
+    from shipcheck import aot
+
+    if not prebuild.aot_wanted():
+        return
+    try:
+        aot.build(play)
+    except (Exception, SystemExit) as exc:  # distutils ends some failures with SystemExit
+        f = prebuild.aot_failed_marker()
+        if f is not None and prebuild.key() == key:
+            try:
+                f.write_text(f"{type(exc).__name__}: {exc}".strip() + "\n")
+            except OSError:
+                pass
 
 
 def _give_up(why: str, key: str) -> None:

@@ -191,6 +191,10 @@ def compile_note(wait: float = 1.5) -> str | None:
 
     if os.environ.get(ENGINE_ENV, "").strip().lower() == "plain":
         return None
+    from shipcheck import aot
+
+    if aot.load() is not None:  # compiled ahead of time: nothing to load or build
+        return None
     if not jit.compiled():
         return f"the round engine runs as plain Python, much slower: {jit.reason()}"
     from shipcheck import firstround as first
