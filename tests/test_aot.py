@@ -165,3 +165,41 @@ def test_the_processor_is_named_and_switches_turn_it_off(monkeypatch: pytest.Mon
         with monkeypatch.context() as m:
             m.setenv(env, value)
             assert env in (prebuild.aot_off() or "") and not prebuild.aot_wanted()
+
+
+THREADED = """
+import sys, threading
+import shipcheck
+from shipcheck import engine
+seen = {}
+def fly():
+    r = shipcheck.simulate_round("examples/class-I-scout.toml", round=1, runs=200, seed=3)
+    seen["credits"] = r.ship_result.credits_mean
+if sys.argv[1] == "thread":
+    t = threading.Thread(target=fly)
+    t.start()
+    t.join()
+else:
+    fly()
+print(seen["credits"], "numba" in sys.modules, engine.compiled_ready())
+"""
+
+
+def test_a_round_outside_the_main_thread_flies_on_numbas_engine() -> None:
+    # the extension holds the interpreter lock while it flies: a workbench's other requests would wait
+    main = subprocess.run([sys.executable, "-c", THREADED, "main"], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600, check=True).stdout.split()
+    thread = subprocess.run([sys.executable, "-c", THREADED, "thread"], capture_output=True, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600, check=True).stdout.split()
+    assert thread[0] == main[0]
+    assert thread[1:] == ["True", "True"]
+    built = prebuild.aot_off() is None and prebuild.aot_failed() is None
+    assert main[1:] == (["False", "False"] if built else ["True", "True"])
+
+
+def test_a_damaged_module_is_not_loaded(cache: Path) -> None:
+    path = prebuild.aot_path()
+    assert path is not None
+    path.write_bytes(b"\x7fELF not a library")
+    got = _run("from shipcheck import aot\nprint(aot.load())", {"NUMBA_CACHE_DIR": str(cache)})
+    assert got.stdout.split() == ["None"]
