@@ -8,9 +8,10 @@ own, it runs on another core, is finished even when the command that started it 
 leaves a *stamp* saying that this install's engine is in numba's cache: later processes then
 load it in their own thread, in about a second.
 
-This module says where the compiled engine stands (built, being built, cannot be built here) and
-starts the builder (:mod:`shipcheck.engine.build`); it imports neither numba nor numpy, so every
-command can call :func:`prestart` at no cost. Nothing here decides a rule.
+This module says where the compiled engine stands (built, being built, cannot be built here; its
+entry point compiled ahead of time or not, :mod:`shipcheck.aot`) and starts the builder
+(:mod:`shipcheck.engine.build`); it imports neither numba nor numpy, so every command can call
+:func:`prestart` at no cost. Nothing here decides a rule.
 """
 
 from __future__ import annotations

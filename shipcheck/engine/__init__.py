@@ -11,10 +11,10 @@ process. Importing this package compiles nothing and imports no numba.
 (:mod:`shipcheck.prebuild`; where none can run, in a background thread of the process that needs
 it), then numba's disk cache serves it in a fraction of a second, and the extension module the
 builder compiles ahead of time (:mod:`shipcheck.aot`) in a millisecond, without numba; while it
-is being built the same functions run as plain Python (:func:`shipcheck.jit.plain_package`) on the first runs, a slice at a
-time, and the compiled engine takes over from the slice after it is ready. The numbers do not
-depend on which one flies a run. Where numba cannot be imported everything flies as plain Python,
-and :func:`notes` says why.
+is being built the same functions run as plain Python (:func:`shipcheck.jit.plain_package`) on
+the first runs, a slice at a time, and the compiled engine takes over from the slice after it is
+ready. The numbers do not depend on which one flies a run. Where numba cannot be imported
+everything flies as plain Python, and :func:`notes` says why.
 """
 
 from __future__ import annotations
