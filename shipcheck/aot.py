@@ -3,21 +3,21 @@
 numba's disk cache serves the compiled engine only once numba itself has started in the process:
 its import and the set-up of its compiler (registries, runtime, the cached code's symbols) cost
 about half a second of CPU in every process that flies a round, more than the engine's own work
-in a short one. The builder process (:mod:`shipcheck.engine.build`), having filled the disk cache, also compiles
-the engine's entry point :func:`shipcheck.engine.run.play` (and every engine function it calls:
-the same sources, the one home of the rules) ahead of time with numba's ``numba.pycc`` into a
-Python extension module for this machine's processor. A process that flies a round then loads
-that module in about a millisecond, and numba is started only where something else needs it (the
-exact odds, a compile). The numbers are the same on either: the same functions, compiled by the
-same compiler (tested output for output).
+in a short one. The builder process (:mod:`shipcheck.engine.build`), having filled the disk
+cache, also compiles the engine's entry point :func:`shipcheck.engine.run.play` (and every engine
+function it calls: the same sources, the one home of the rules) ahead of time with numba's
+``numba.pycc`` into a Python extension module for this machine's processor. A process that flies
+a round then loads that module in about a millisecond, and numba is started only where something
+else needs it (the exact odds, a policy of one's own, a compile). The numbers are the same on
+either: the same functions, compiled by the same compiler (tested output for output).
 
 ``numba.pycc`` is public API, "pending deprecation" since numba 0.57 with its replacement not yet
 released; it needs a C compiler and Python's headers (those extensions are built with) and
 setuptools. Where it cannot build (no compiler), the builder leaves a marker saying why
-(:func:`shipcheck.prebuild.aot_failed`), and rounds load the engine from numba's disk cache as before. The module is
-compiled for this processor (``host``: the instructions the disk cache's code uses too), so it is
-named by it: Linux names the processor in ``/proc/cpuinfo``; where nothing names it, the disk cache
-serves. ``SHIPCHECK_AOT=0`` switches it off.
+(:func:`shipcheck.prebuild.aot_failed`), and rounds load the engine from numba's disk cache as
+before. The module is compiled for this processor (``host``: the instructions the disk cache's
+code uses too), so it is named by it: Linux names the processor in ``/proc/cpuinfo``; where
+nothing names it, the disk cache serves. ``SHIPCHECK_AOT=0`` switches it off.
 
 Imports neither numba nor numpy (numba only in :func:`build`, in the builder), nor the engine.
 """
