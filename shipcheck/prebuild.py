@@ -84,18 +84,23 @@ def aot_off() -> str | None:
     return None
 
 
-def aot_path() -> Path | None:
-    """Where this install's engine compiled ahead of time for this processor is (or would be)."""
+def _aot_stem() -> Path | None:
+    """``engine-KEY-CPU`` in the builder's folder: the engine compiled ahead of time for this
+    install and processor, and its failure marker, are named by it."""
     where, name = folder(), aot_cpu()
-    if where is None or name is None:
-        return None
-    return where / f"engine-{key()}-{name}.aot{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    return None if where is None or name is None else where / f"engine-{key()}-{name}"
 
 
-def aot_failed_marker() -> Path | None:
+def aot_path(stem: Path | None = None) -> Path | None:
+    """Where this install's engine compiled ahead of time for this processor is (or would be)."""
+    stem = stem or _aot_stem()
+    return None if stem is None else stem.with_name(f"{stem.name}.aot{importlib.machinery.EXTENSION_SUFFIXES[0]}")
+
+
+def aot_failed_marker(stem: Path | None = None) -> Path | None:
     """The file in which the builder says why it could not compile the engine ahead of time."""
-    p = aot_path()
-    return None if p is None else p.with_name(p.name.split(".aot")[0] + ".aot-failed")
+    stem = stem or _aot_stem()
+    return None if stem is None else stem.with_name(f"{stem.name}.aot-failed")
 
 
 def aot_failed() -> str | None:
@@ -109,10 +114,8 @@ def aot_failed() -> str | None:
 
 def aot_wanted() -> bool:
     """Whether a builder has the engine to compile ahead of time: on, not there, not failed."""
-    if aot_off() is not None:
-        return False
-    p = aot_path()
-    return p is not None and not p.exists() and aot_failed() is None
+    stem = None if aot_off() is not None else _aot_stem()
+    return stem is not None and not aot_path(stem).exists() and not aot_failed_marker(stem).exists()  # type: ignore[union-attr]
 
 
 def folder() -> Path | None:
@@ -288,9 +291,9 @@ def prestart() -> None:
     the first whole round waits for it."""
     import importlib.util
 
-    if os.environ.get(ENV, "").strip().lower() in ("0", "off", "no", "false"):
+    if os.environ.get(ENV, "").strip().lower() in _OFF:
         return
-    if os.environ.get("SHIPCHECK_JIT", "").strip().lower() in ("0", "off", "no", "false", "plain"):
+    if os.environ.get("SHIPCHECK_JIT", "").strip().lower() in _OFF + ("plain",):
         return
     try:
         if importlib.util.find_spec("numba") is None or failed() or busy():

@@ -39,7 +39,7 @@ def main(lock: str | None = None, *, polite: bool = False) -> int:
 
         mod = _run_module(False)  # decorating the functions finds (or misses) a cache folder
         if jit.cache_note():
-            _give_up("no writable cache folder for numba", key)
+            _give_up("no writable cache folder for numba", key, prebuild.failed_marker())
             return NO_CACHE
         t, decks, rolls, out = _dummy()
         call(mod, t, decks, rolls, out)
@@ -49,7 +49,7 @@ def main(lock: str | None = None, *, polite: bool = False) -> int:
         _ahead(mod.play, key)
         return DONE
     except Exception as exc:
-        _give_up(f"{type(exc).__name__}: {exc}", key)
+        _give_up(f"{type(exc).__name__}: {exc}", key, prebuild.failed_marker())
         return FAILED
     finally:
         if lock:
@@ -66,18 +66,15 @@ def _ahead(play: object, key: str) -> None:
     try:
         aot.build(play)
     except (Exception, SystemExit) as exc:  # distutils ends some failures with SystemExit
-        f = prebuild.aot_failed_marker()
-        if f is not None and prebuild.key() == key:
-            try:
-                f.write_text(f"{type(exc).__name__}: {exc}".strip() + "\n")
-            except OSError:
-                pass
+        _give_up(f"{type(exc).__name__}: {exc}".strip(), key, prebuild.aot_failed_marker())
 
 
-def _give_up(why: str, key: str) -> None:
-    """Remember that this install's engine cannot be built by a builder (its processes then build
-    it themselves), unless the sources changed meanwhile (an upgrade under it: not its failure)."""
-    f = prebuild.failed_marker()
+def _give_up(why: str, key: str, marker: Path | None) -> None:
+    """Write ``why`` into ``marker``: that this install's engine cannot be built by a builder (its
+    processes then build it themselves: :func:`shipcheck.prebuild.failed_marker`), or not ahead of
+    time (:func:`shipcheck.prebuild.aot_failed_marker`); unless the sources changed meanwhile (an
+    upgrade under it: not its failure)."""
+    f = marker
     if f is not None and prebuild.key() == key:
         try:
             f.write_text(why + "\n")
