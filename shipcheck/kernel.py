@@ -182,9 +182,9 @@ class Kernel:
         return np.asarray(self.spec_list, dtype=np.int64)
 
     def _fn(self, module: str, name: str) -> Any:
-        from . import engine, jit
+        from . import engine, runtime
 
-        plain = not (jit.compiled_loaded() and engine.compiled_ready())
+        plain = not runtime.started()
         key = (module, name, plain)
         fn = _FUNCTIONS.get(key)
         if fn is None:  # looked up once per process (a lookup costs as much as a small call)

@@ -36,8 +36,8 @@ from .. import validate as valid
 from ..defaults import MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
 from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
-from ..parallel import seed_of
 from ..rules import check
+from ..validate import seed_of
 from .deck import RoundCards, round_cards
 from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from .measure import Flight, fly, tile_params

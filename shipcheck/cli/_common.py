@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -219,14 +220,36 @@ def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (),
             typer.echo(line.rstrip())
 
 
-def round_compile_note(wait: float = 1.5) -> None:
-    """Say on stderr when the round engine is about to be compiled (its first use)."""
-    from ..round.engine import compile_note
+@contextmanager
+def compile_progress(what: str, estimate: float) -> Iterator[None]:
+    """Shown while the engine compiles (:data:`shipcheck.runtime.state` ``.progress``): on a terminal
+    a bar that moves with the time it usually takes, else one line on stderr."""
+    if not sys.stderr.isatty():
+        typer.echo(f"shipcheck: {what}...", err=True)
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    note = compile_note(wait)
-    if note:
-        for line in fold(f"shipcheck: {note}"):  # the terminal's width, as every other line
-            typer.echo(line, err=True)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), console=Console(stderr=True),
+                   transient=True)
+    task = bar.add_task(what, total=estimate)
+    done = threading.Event()
+    t0 = time.monotonic()
+
+    def move() -> None:
+        while not done.wait(0.25):  # the compile tells nothing of its progress: time, up to 95 %
+            bar.update(task, completed=min(time.monotonic() - t0, 0.95 * estimate))
+
+    mover = threading.Thread(target=move, name="shipcheck-compile-bar", daemon=True)
+    bar.start()
+    mover.start()
+    try:
+        yield
+    finally:
+        done.set()
+        mover.join()
+        bar.stop()
 
 
 def print_json(obj: Any) -> None:
@@ -352,13 +375,11 @@ def spinner(description: str, *, delay: float = 1.0) -> Iterator[Callable[[str],
 
 
 @contextmanager
-def progress_bar(description: str = "simulating", *, delay: float = 1.0,
-                 compile_note: bool = False) -> Iterator[Callable[[int, int], None]]:
+def progress_bar(description: str = "simulating", *, delay: float = 1.0) -> Iterator[Callable[[int, int], None]]:
     """A ``progress(done, total)`` callback drawing a transient rich bar on stderr.
 
     The bar appears only once ``delay`` seconds have passed, so short runs print nothing, and it
-    disappears when the block ends. ``compile_note``: at the first progress (the run's arguments
-    checked, the first runs flown), say on stderr when the round engine is still being compiled.
+    disappears when the block ends.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -369,13 +390,8 @@ def progress_bar(description: str = "simulating", *, delay: float = 1.0,
     t0 = time.monotonic()
     started = False
 
-    noted = not compile_note
-
     def update(done: int, total: int) -> None:
-        nonlocal started, noted
-        if not noted:
-            noted = True
-            round_compile_note(wait=0.0)
+        nonlocal started
         if not started and time.monotonic() - t0 >= delay:
             bar.start()
             started = True
