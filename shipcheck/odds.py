@@ -311,13 +311,37 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
     return dist, expanded
 
 
+def prefer_compiled(ship: Ship) -> bool:
+    """Load (or compile, once, with a progress bar) the compiled exact engine in this process, for a
+    caller about to ask many exact questions (the placement advisor): every pass then runs compiled.
+    False where the engine runs plain."""
+    from .flight import parse_attack
+
+    k = FlightModel(ship).kernel
+    _load_compiled(k, parse_attack("small-meteor:front"))
+    from . import runtime
+
+    return runtime.loaded("exact")
+
+
 def _load_compiled(k: Kernel, attack: Attack) -> None:
     """Load (or compile, with a progress bar) the compiled exact engine for a long search: the kernel
     asks it from then on (the same rules, the same numbers)."""
     from . import engine, runtime
 
-    if runtime.state.force != "plain" and not runtime.loaded("exact"):
-        engine.compiled_call("exact", lambda: k.forward_compiled([attack], {k.initial(): 1}))
+    if runtime.state.force == "plain" or runtime.loaded("exact"):
+        return
+
+    def first() -> None:  # every engine function the exact passes call, compiled (or loaded) here
+        k.warming = True
+        try:
+            k.forward_compiled([attack], {k.initial(): 1})
+            k.transitions(k.initial(), attack)
+            _optimal(k.m.ship, (attack,), k.m)
+        finally:
+            k.warming = False
+
+    engine.compiled_call("exact", first)
 
 
 def _forward(m: FlightModel, atk: tuple[Attack, ...], policy: Policy) -> tuple[dict[int, int], int]:

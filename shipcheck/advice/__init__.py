@@ -355,6 +355,10 @@ def advise(
         notes.append("the ship is illegal already: placements are those that add no rule break")
     if not ship.board.verified:
         notes.append(f"board {ship.board.name} is provisional (verified = false)")
+    if exact and len(cands) > 1:  # many exact questions: compiled from the first (loaded once per process)
+        from ..odds import prefer_compiled
+
+        prefer_compiled(ship)
     base_flight: Flight | None = fly(ship, rc) if exact and cands else None
     flights: dict[tuple[Any, ...], Flight] = {}
     placed = []
