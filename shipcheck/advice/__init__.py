@@ -359,6 +359,10 @@ def advise(
         from ..odds import prefer_compiled
 
         prefer_compiled(ship)
+    if credits and cands:
+        from .. import engine
+
+        engine.ready()  # compiled (on its first use, with its bar) before the first round
     base_flight: Flight | None = fly(ship, rc) if exact and cands else None
     flights: dict[tuple[Any, ...], Flight] = {}
     placed = []

@@ -220,6 +220,23 @@ def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (),
             typer.echo(line.rstrip())
 
 
+#: the rich displays showing on stderr now; a compile's bar pauses them (:func:`compile_progress`)
+_LIVE: list[Any] = []
+_PAUSED = threading.Event()
+
+
+def _show(live: Any) -> None:
+    if not _PAUSED.is_set():
+        live.start()
+        _LIVE.append(live)
+
+
+def _hide(live: Any) -> None:
+    if live in _LIVE:
+        _LIVE.remove(live)
+        live.stop()
+
+
 @contextmanager
 def compile_progress(what: str, estimate: float) -> Iterator[None]:
     """Shown while the engine compiles (:data:`shipcheck.runtime.state` ``.progress``): on a terminal
@@ -242,6 +259,10 @@ def compile_progress(what: str, estimate: float) -> Iterator[None]:
             bar.update(task, completed=min(time.monotonic() - t0, 0.95 * estimate))
 
     mover = threading.Thread(target=move, name="shipcheck-compile-bar", daemon=True)
+    _PAUSED.set()  # a spinner or a bar of the command waits while this one shows
+    paused = list(_LIVE)
+    for live in paused:
+        _hide(live)
     bar.start()
     mover.start()
     try:
@@ -250,6 +271,9 @@ def compile_progress(what: str, estimate: float) -> Iterator[None]:
         done.set()
         mover.join()
         bar.stop()
+        _PAUSED.clear()
+        for live in paused:
+            _show(live)
 
 
 def print_json(obj: Any) -> None:
@@ -361,7 +385,7 @@ def spinner(description: str, *, delay: float = 1.0) -> Iterator[Callable[[str],
 
     def start() -> None:
         started.set()
-        status.start()
+        _show(status)
 
     timer = threading.Timer(delay, start)
     timer.daemon = True
@@ -371,7 +395,7 @@ def spinner(description: str, *, delay: float = 1.0) -> Iterator[Callable[[str],
     finally:
         timer.cancel()
         if started.is_set():
-            status.stop()
+            _hide(status)
 
 
 @contextmanager
@@ -393,7 +417,7 @@ def progress_bar(description: str = "simulating", *, delay: float = 1.0) -> Iter
     def update(done: int, total: int) -> None:
         nonlocal started
         if not started and time.monotonic() - t0 >= delay:
-            bar.start()
+            _show(bar)
             started = True
         bar.update(task, completed=done, total=total)
 
@@ -401,4 +425,4 @@ def progress_bar(description: str = "simulating", *, delay: float = 1.0) -> Iter
         yield update
     finally:
         if started:
-            bar.stop()
+            _hide(bar)

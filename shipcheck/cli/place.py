@@ -79,14 +79,6 @@ def place_cmd(
     s = load_ship(ship)
     from ._common import spinner
 
-    if credits:  # compiled before the spinner starts (on its first use, with its own bar)
-        from .. import engine
-
-        engine.ready()
-    if exact:
-        from ..odds import prefer_compiled
-
-        prefer_compiled(s)
     with spinner("weighing every square and rotation"):
         a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed,
                    rules=rules_file)

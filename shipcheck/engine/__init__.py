@@ -22,7 +22,7 @@ __all__ = ["ENTRIES", "Outputs", "compiled_call", "function", "play", "python_in
 T = TypeVar("T")
 
 #: runs the plain engine flies between two ticks of a progress bar
-PLAIN_SLICE = 64
+PLAIN_SLICE = 32
 #: the compiled entry points: name -> (what the progress bar says, about how long a first compile takes)
 ENTRIES = {"round": ("compiling the round engine (once; then cached)", 60.0),
            "joint": ("compiling the exact round engine (once; then cached)", 30.0),
