@@ -58,8 +58,7 @@ def blue_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path,
 
 
 @pytest.fixture
-def command(capsys: pytest.CaptureFixture[str], blue_report: tuple[object, Path, list[Path]]
-            ) -> Callable[..., tuple[int, str, str]]:
+def command(capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest) -> Callable[..., tuple[int, str, str]]:
     """``command(case, *args)``: the exit code, stdout and stderr of the case's command; the report
     case's text is said of the one report (:func:`blue_report`) rather than drawn again."""
     def out(case: str, *args: str) -> tuple[int, str, str]:
@@ -68,7 +67,7 @@ def command(capsys: pytest.CaptureFixture[str], blue_report: tuple[object, Path,
         from shipcheck.cli.report import say
 
         capsys.readouterr()
-        rep, folder, written = blue_report
+        rep, folder, written = request.getfixturevalue("blue_report")  # (made on the first report case)
         if "--out" in args:  # the folder the command would name
             folder = Path(args[args.index("--out") + 1])
         say(rep, folder, written, quiet="--quiet" in args)  # type: ignore[arg-type]
