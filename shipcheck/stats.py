@@ -1,7 +1,7 @@
 """Ship statistics: what a player wants to know about a ship before flying it.
 
 :func:`stats` gathers, for the ship as written (legal or not), its crew, engine power and
-firepower (as a ladder over the battery charges spent), batteries, cargo room, shield cover,
+firepower (the engine's, by the battery charges spent), batteries, cargo room, shield cover,
 exposed connectors, and for every attack kind and direction the chance that a roll reaches the
 ship, does damage and can be stopped. :func:`render_stats` prints it as plain aligned text.
 
@@ -130,9 +130,9 @@ class Power:
 
     ``free`` is what counts without a charge; ``charged`` lists each charged component's square
     and what one charge on it adds, the most first; ``charges`` is the charges aboard. ``ladder``
-    is the engine's answer (:func:`shipcheck.engine.power.engine`, :func:`~shipcheck.engine.power.
-    firepower`) for 0, 1, ... charges spent: its order of spending, its hull split and its alien
-    bonus (+2, +3 with the ``manager``, while the power without it is above 0).
+    is the engine's power (:mod:`shipcheck.engine.power`: ``engine``, ``firepower``) for 0, 1, ...
+    charges spent: its order of spending, its hull split and its alien bonus (+2, +3 with the
+    ``manager``, while the power without it is above 0).
 
     On a ship of several hulls (class IIA, rules §11.4) ``hulls`` holds each hull's own power (its
     charges power only its own doubles, its alien counts only for it) and ``combine`` says how they
