@@ -34,10 +34,8 @@ from .model import (
     BATTERY_KINDS,
     CABIN_KINDS,
     CHARGED_CANNONS,
-    DIRECTION_SIDE,
     FREE_CANNONS,
     Ship,
-    Side,
 )
 from .rules import Layout
 
@@ -189,31 +187,25 @@ DEFAULT_POLICY = DefaultPolicy()
 
 def board_outcomes(board: Board, front: int, side: str) -> tuple[tuple[Outcome, ...], tuple[int, ...]]:
     """Outcomes of an attack from ship-relative ``side`` on ``board`` for a ship whose front is board
-    side ``front``, and the outcome index of each of the 36 dice pairs; cached on the board."""
+    side ``front``, and the outcome index of each of the 36 dice pairs (the lines each names: the
+    engine's :func:`~shipcheck.engine.layout.roll_line`); cached on the board."""
     cache = board.__dict__.setdefault("_outcome_cache", {})
     key = (front, side)
     hit = cache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
-    redirect = board.redirect_map()
+    from .engine.layout import roll_line  # (numpy: imported where the dice are first rolled)
+
     groups: dict[tuple[int, str, int], int] = {}
     out: list[list[Any]] = []
     cell36 = []
     for d1 in range(1, 7):
         for d2 in range(1, 7):
-            direction = side
-            if board.dice == "2d6":
-                value = d1 + d2
-            else:
-                value = d1
-                new = redirect.get(direction, {}).get(d1)
-                if new is not None:
-                    direction, value = new, d2
-            bside = Side((DIRECTION_SIDE[direction] + front) % 4)
-            g = (int(bside), direction, value)
+            bside, direction, value, lines = roll_line(board, front, side, d1, d2)  # the engine's rule
+            g = (bside, direction or side, value)
             if g not in groups:
                 groups[g] = len(out)
-                out.append([0, int(bside), direction, value, board.lines_for(bside, value)])
+                out.append([0, bside, direction or side, value, lines])
             out[groups[g]][0] += 1
             cell36.append(groups[g])
     res = (tuple(Outcome(Fraction(c, 36), s, d, v, lines) for c, s, d, v, lines in out), tuple(cell36))

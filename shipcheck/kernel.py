@@ -470,7 +470,7 @@ class Kernel:
         from .engine import layout as L
 
         a, _, x, _, tmp = self._scratch
-        tol = 0 if o.direction == "front" else 1
+        tol = L.tolerance(o.direction)
         lines = o.lines
         self._fn("exact", "situation_of")(self.S, self.spec, self.to_words(self.pack(st), a), L.KINDS.index(kind),
                                           o.side, tol, len(lines), lines[0] if lines else 0,
@@ -500,7 +500,7 @@ class Kernel:
         o = sit.outcome
         lines = o.lines
         self._fn("exact", "default_of")(self.S, self.spec, self.to_words(self.pack(sit.state), a),
-                                        L.KINDS.index(sit.kind), o.side, 0 if o.direction == "front" else 1,
+                                        L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
                                         len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
                                         x, tmp)
         base = L.DEC
@@ -518,7 +518,7 @@ class Kernel:
         lines = o.lines
         write_decision(d, len(lines), tmp)
         self._fn("exact", "decide_key")(self.S, self.spec, self.to_words(self.pack(sit.state), a),
-                                        L.KINDS.index(sit.kind), o.side, 0 if o.direction == "front" else 1,
+                                        L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
                                         len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
                                         b, x, buf, tmp)
         return self.unpack(self.from_words(b))

@@ -518,9 +518,9 @@ class OptimalPolicy(Policy):
 
     def _free_fire(self, a: Attack) -> bool:
         """Whether a free cannon may bear on a large meteor of ``a`` (to fire it or not is a choice)."""
-        m = self.model
+        g = self.k.geometry  # the engine's bearing: a cannon facing a side may bear on some line
         sides = {side for _, side, _, lines in self.k.outcomes(a) if lines}
-        return offers(a.kind).cannon and any(side in m.tiles[c].barrels for c in m.cannons for side in sides)
+        return offers(a.kind).cannon and any(g.facing(side) for side in sides)
 
     def _most_drawn(self, a: Attack) -> int:
         """An upper bound on the charges one roll of ``a`` can cost: each defence it offers, a
@@ -538,15 +538,15 @@ class OptimalPolicy(Policy):
             return False
         sides = {side for _, side, _, lines in k.outcomes(a) if lines}
         means = offers(a.kind)
-        m = self.model
+        g = k.geometry  # what the engine's shields cover and its cannons face
         for side in sides:
-            shields = k.cover[side]
-            boosted = shields & k.boostable  # the engine's table of shields joined to a booster
+            shields = g.cover[side]
+            boosted = shields & g.boostable  # shields joined to a booster
             if means.shield and shields and cost("shield"):
                 return True
             if means.boosted and boosted and cost("boosted"):
                 return True
-            if means.cannon and any(side in m.tiles[c].barrels and cost("cannon", m.free_cannon[c]) for c in m.cannons):
+            if means.cannon and any(cost("cannon", free) for _, free in g.facing(side)):
                 return True
         return False
 
@@ -706,7 +706,9 @@ class OptimalPolicy(Policy):
         eff = k.effect(p & k.full, sit.kind, o.side, o.lines) if o.lines else None
         if eff is None:
             return DEFAULT_POLICY.decide(sit)
-        tol = 0 if o.direction == "front" else 1
+        from .engine.layout import tolerance
+
+        tol = tolerance(o.direction)
         (shield, boosted, cannons, draws), _ = self._best(sit.attack, p, sit.kind, eff, tol)
         if (shield, boosted, cannons, draws) == DEFAULT_ACTION:
             return DEFAULT_POLICY.decide(sit)

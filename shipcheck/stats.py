@@ -1,7 +1,7 @@
 """Ship statistics: what a player wants to know about a ship before flying it.
 
 :func:`stats` gathers, for the ship as written (legal or not), its crew, engine power and
-firepower (as a ladder over the battery charges spent), batteries, cargo room, shield cover,
+firepower (the engine's, by the battery charges spent), batteries, cargo room, shield cover,
 exposed connectors, and for every attack kind and direction the chance that a roll reaches the
 ship, does damage and can be stopped. :func:`render_stats` prints it as plain aligned text.
 
@@ -128,10 +128,11 @@ class Crew:
 class Power:
     """Engine power or firepower as a function of the battery charges spent (§7).
 
-    ``free`` is what counts without a charge; ``charged`` lists, in the order a player spends
-    charges on them (greedy, which is optimal here), each charged component's square and what one
-    charge on it adds. ``charges`` is the charges aboard; the alien bonus (+2) applies only while
-    the power without it is above 0.
+    ``free`` is what counts without a charge; ``charged`` lists each charged component's square
+    and what one charge on it adds, the most first; ``charges`` is the charges aboard. ``ladder``
+    is the engine's power (:mod:`shipcheck.engine.power`: ``engine``, ``firepower``) for 0, 1, ...
+    charges spent: its order of spending, its hull split and its alien bonus (+2, +3 with the
+    ``manager``, while the power without it is above 0).
 
     On a ship of several hulls (class IIA, rules §11.4) ``hulls`` holds each hull's own power (its
     charges power only its own doubles, its alien counts only for it) and ``combine`` says how they
@@ -141,29 +142,14 @@ class Power:
     free: Fraction
     charged: tuple[tuple[int, Fraction], ...]
     charges: int
+    ladder: tuple[Fraction, ...] = (Fraction(0),)  # the engine's power for 0, 1, ... charges spent
     alien: int | None = None  # square of the alien giving the bonus
+    manager: bool = False  # the cyan Manager raises that alien's bonus (the engine's manager_with)
     parts: tuple[tuple[int, str, Fraction, bool], ...] = ()  # (square, kind, value, needs a charge)
     problems: tuple[int, ...] = ()  # engines counted although they break E1
     hulls: tuple[Power, ...] = ()
     combine: str = "sum"
     name: str = ""  # a hull's board letter (or first square) when this is one hull's power
-
-    @property
-    def raw_ladder(self) -> tuple[Fraction, ...]:
-        """Power without the alien for 0, 1, ... k charges spent, k = min(charges, charged parts)."""
-        if self.hulls:
-            return _best_split([h.raw_ladder for h in self.hulls], self.combine)
-        out = [self.free]
-        for _, v in self.charged[: max(0, min(self.charges, len(self.charged)))]:
-            out.append(out[-1] + v)
-        return tuple(out)
-
-    @property
-    def ladder(self) -> tuple[Fraction, ...]:
-        """Power reached for 0, 1, ... k charges spent, the alien bonus included."""
-        if self.hulls:
-            return _best_split([h.ladder for h in self.hulls], self.combine)
-        return tuple(p + alien_bonus(p, False) if self.alien is not None else p for p in self.raw_ladder)
 
     @property
     def min(self) -> Fraction:
@@ -179,7 +165,7 @@ class Power:
         if self.hulls:
             return _join([h.best_possible for h in self.hulls], self.combine)
         p = self.free + sum((v for _, v in self.charged), Fraction(0))
-        return p + alien_bonus(p, False) if self.alien is not None else p
+        return p + alien_bonus(p, self.manager) if self.alien is not None else p
 
     def to_dict(self, ship: Ship) -> dict[str, Any]:
         name = ship.board.cell_name
@@ -204,21 +190,6 @@ class Power:
 
 def _join(values: list[Fraction], how: str) -> Fraction:
     return min(values) if how == "min" else sum(values, Fraction(0))
-
-
-def _best_split(ladders: list[tuple[Fraction, ...]], how: str) -> tuple[Fraction, ...]:
-    """The best combined power for each total number of charges, shared out among the hulls."""
-    best = list(ladders[0])
-    for lad in ladders[1:]:
-        out: list[Fraction | None] = [None] * (len(best) + len(lad) - 1)
-        for i, a in enumerate(best):
-            for j, b in enumerate(lad):
-                v = _join([a, b], how)
-                cur = out[i + j]
-                if cur is None or v > cur:
-                    out[i + j] = v
-        best = [v for v in out if v is not None]
-    return tuple(best)
 
 
 @dataclass(frozen=True)
@@ -452,8 +423,10 @@ def stats(ship: Ship) -> ShipStats:
                      "written; the inspection would remove components first")
 
     crew = _crew(ship, codes)
-    engine = _engine(ship, ship.tiles, crew, codes)
-    cannon = _cannon(ship, ship.tiles, crew)
+    model = FlightModel(ship)
+    launch = _Launch(model, crew)
+    engine = _engine(ship, ship.tiles, codes, launch)
+    cannon = _cannon(ship, ship.tiles, launch)
     hull_of = ship.board.hulls(ship.dice)
     groups = sorted({-1 if (g := hull_of[t.at]) is None else g for t in ship.tiles})
     if len(groups) > 1:
@@ -461,8 +434,8 @@ def stats(ship: Ship) -> ShipStats:
         halves = [tuple(t for t in ship.tiles if (-1 if hull_of[t.at] is None else hull_of[t.at]) == g)
                   for g in groups]
         names = [_hull_name(ship, h[0].at) for h in halves]
-        e_h = tuple(replace(_engine(ship, h, crew, codes), name=nm) for h, nm in zip(halves, names, strict=True))
-        c_h = tuple(replace(_cannon(ship, h, crew), name=nm) for h, nm in zip(halves, names, strict=True))
+        e_h = tuple(replace(_engine(ship, h, codes, launch), name=nm) for h, nm in zip(halves, names, strict=True))
+        c_h = tuple(replace(_cannon(ship, h, launch), name=nm) for h, nm in zip(halves, names, strict=True))
         engine = replace(engine, combine="min", hulls=e_h, free=_join([h.free for h in e_h], "min"))
         cannon = replace(cannon, hulls=c_h)
     if engine.problems:
@@ -473,8 +446,10 @@ def stats(ship: Ship) -> ShipStats:
                      + ") are counted as crew but give no bonus")
     if "A3" in codes:
         notes.append("two aliens of one colour (A3): the colour's bonus counts once")
-    if crew.by_colour["cyan"]:
-        notes.append("a cyan Manager would raise the purple and orange bonuses to +3 (not counted)")
+    if crew.by_colour["cyan"] and launch.specialisation == "manager":
+        notes.append("the cyan Manager raises the purple and orange aliens' bonuses to +3 (counted)")
+    if crew.by_colour["cyan"] and launch.specialisation == "techie":
+        notes.append("the cyan Techie's free charge on each card is not counted in the ladders")
     if any(t.kind in ("cannon_booster", "engine_booster") for t in ship.tiles):
         notes.append("cannon and engine boosters are single-use (the boosted component is destroyed): not counted")
     if engine.hulls:
@@ -483,7 +458,6 @@ def stats(ship: Ship) -> ShipStats:
 
     batteries = tuple(Battery(t.at, t.kind, t.charges, t.capacity) for t in ship.tiles if t.kind in BATTERY_KINDS)
     cargo = _cargo(ship)
-    model = FlightModel(ship)
     shields = _shields(ship, model)
     e, f = report.exposed_by_side, ship.front_side
     exposed = (e[f % 4], e[(f + 1) % 4], e[(f + 2) % 4], e[(f + 3) % 4])
@@ -506,19 +480,83 @@ def _crew(ship: Ship, codes: dict[str, set[int]]) -> Crew:
     )
 
 
-def _bonus_alien(crew: Crew, colour: str, tiles: tuple[Tile, ...]) -> int | None:
-    """The square of the alien of ``colour`` that gives its bonus to ``tiles``, if any."""
-    here = {t.at for t in tiles}
-    return next((i for c, i in crew.aliens if c == colour and i not in crew.idle_aliens and i in here), None)
+class _Launch:
+    """The ship at launch as the engine's state row, and the engine's answers on it (its plain
+    copy, :func:`shipcheck.engine.function`: a few questions start no numba): the power and the
+    firepower of some of its tiles for each number of charges spent, the alien giving the bonus.
+    The Techie's free charge is left out (used: a ship's parameters, not a card's), and so are the
+    aliens that break A1/A2 (not in the row: no bonus from them)."""
+
+    def __init__(self, model: FlightModel, crew: Crew) -> None:
+        import numpy as np
+
+        from .engine.layout import ALIEN, OFFS, SPEC, SPECIALISATIONS, SPENT, V
+
+        k = model.kernel
+        self.model = model
+        self.S = S = k.S.copy()
+        self.specialisation = spec = k.desc.specialisation
+        S[0, V, SPEC] = -1 if spec is None else SPECIALISATIONS.index(spec)  # (the Kernel's has no cards)
+        self.och, ocr = int(S[0, OFFS, 0]), int(S[0, OFFS, 1])
+        self.x = x = np.zeros(int(S[0, OFFS, 3]), dtype=np.int64)
+        x[SPENT] = 1
+        for i, b in enumerate(model.batteries):
+            x[self.och + i] = model.tiles[b].charges
+        for i, t in enumerate(model.tiles):
+            alien = t.alien is not None and t.at not in crew.idle_aliens
+            x[ocr + i] = ALIEN if alien else t.humans + t.sleepers
+        self.pos = {at: i for i, at in enumerate(model.squares)}
+
+    def _row(self, tiles: tuple[Tile, ...]) -> Any:
+        x = self.x.copy()
+        x[0] = sum(1 << self.pos[t.at] for t in tiles)
+        return x
+
+    def _charges(self, x: Any) -> int:
+        return sum(int(x[self.och + i]) for i, b in enumerate(self.model.batteries) if x[0] >> b & 1)
+
+    def ladder(self, what: str, tiles: tuple[Tile, ...], most: int) -> tuple[Fraction, ...]:
+        """The engine's ``what`` (``"engine"``: :func:`shipcheck.engine.power.engine`, or
+        ``"firepower"``, in half units) of ``tiles`` for 0, 1, ... charges, as long as each charge
+        is spent (at most ``most``)."""
+        import numpy as np
+
+        from . import engine
+        from .engine.layout import TMP
+
+        fn = engine.function("power", what, plain=True)
+        out: list[Fraction] = []
+        for k in range(most + 1):
+            x, tmp = self._row(tiles), np.zeros(TMP, dtype=np.int64)
+            before = self._charges(x)
+            v = fn(self.S, 0, x, k, tmp) if what == "engine" else Fraction(int(fn(self.S, 0, x, k, -1, tmp)), 2)
+            if before - self._charges(x) < k:
+                break
+            out.append(Fraction(int(v)) if what == "engine" else v)
+        return tuple(out)
+
+    def alien(self, colour: str, tiles: tuple[Tile, ...]) -> tuple[int | None, bool]:
+        """The square of the alien of ``colour`` that gives its bonus to ``tiles`` (None: none), and
+        whether the Manager raises it (:func:`shipcheck.engine.crew.bonus_alien`, ``manager_with``)."""
+        from . import engine
+        from .engine import layout
+
+        x = self._row(tiles)
+        k = int(engine.function("crew", "bonus_alien", plain=True)(self.S, 0, x, getattr(layout, colour.upper())))
+        if k < 0:
+            return None, False
+        return self.model.squares[k], bool(engine.function("crew", "manager_with", plain=True)(self.S, 0, x, k))
 
 
-def _engine(ship: Ship, tiles: tuple[Tile, ...], crew: Crew, codes: dict[str, set[int]]) -> Power:
+def _engine(ship: Ship, tiles: tuple[Tile, ...], codes: dict[str, set[int]], launch: _Launch) -> Power:
     parts = [(t.at, t.kind, Fraction(e[0]), e[1]) for t in tiles if (e := engine_power(t)) is not None]
     free = sum((v for _, _, v, c in parts if not c), Fraction(0))
     charged = tuple((i, v) for i, _, v, c in parts if c)
     e1 = codes.get("E1", set())
     problems = tuple(t.at for t in tiles if t.kind in ENGINE_KINDS and t.at in e1)
-    return Power(free, charged, _charges(tiles), _bonus_alien(crew, "orange", tiles), tuple(parts), problems)
+    alien, manager = launch.alien("orange", tiles)
+    return Power(free, charged, _charges(tiles), launch.ladder("engine", tiles, len(charged)), alien, manager,
+                 tuple(parts), problems)
 
 
 def _hull_name(ship: Ship, at: int) -> str:
@@ -530,13 +568,15 @@ def _charges(tiles: tuple[Tile, ...]) -> int:
     return sum(t.charges for t in tiles if t.kind in BATTERY_KINDS)
 
 
-def _cannon(ship: Ship, tiles: tuple[Tile, ...], crew: Crew) -> Power:
+def _cannon(ship: Ship, tiles: tuple[Tile, ...], launch: _Launch) -> Power:
     fwd = ship.ship_side("front")
     parts = [(t.at, t.kind, Fraction(c[0], 2), c[1]) for t in tiles if (c := cannon_power(t, fwd)) is not None]
     free = sum((v for _, _, v, c in parts if not c), Fraction(0))
-    # greedy: the most power per charge first (ties in grid order); optimal since each costs 1 charge
+    # the most power per charge first (ties in grid order), as the engine spends them
     charged = tuple(sorted(((i, v) for i, _, v, c in parts if c), key=lambda p: (-p[1], p[0])))
-    return Power(free, charged, _charges(tiles), _bonus_alien(crew, "purple", tiles), tuple(parts))
+    alien, manager = launch.alien("purple", tiles)
+    return Power(free, charged, _charges(tiles), launch.ladder("firepower", tiles, len(charged)), alien, manager,
+                 tuple(parts))
 
 
 def _cargo(ship: Ship) -> Cargo:
@@ -652,7 +692,8 @@ def render_stats(s: ShipStats, *, width: int | None = None, quiet: bool = False)
         lines.append(f"{label}: min {fmt_power(p.min)}, max {fmt_power(p.max)}")
         lines.append(f"  by charges spent  {ladder}")
         if p.alien is not None:
-            lines.append(f"  {colour} alien at {cell(p.alien)}: +2 when the power without it is above 0")
+            lines.append(f"  {colour} alien at {cell(p.alien)}: +{alien_bonus(1, p.manager)} when the power without "
+                         "it is above 0")
         if p.best_possible != p.max:
             lines.append(f"  with a charge for every double: {fmt_power(p.best_possible)}")
         for h in p.hulls:

@@ -4,6 +4,7 @@ line per provisional value naming its ships, and -q/--quiet hides them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,38 @@ CASES: dict[str, list[str]] = {
 }
 
 
+@pytest.fixture(scope="module")
+def blue_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path, list[Path]]:
+    """The report case (`shipcheck report BLUE --runs 20 --no-advice --seed 1`), computed and
+    written once: every width, loud and quiet, renders it (`shipcheck.cli.report.say`)."""
+    import shipcheck
+
+    assert CASES["report"] == NOTED["report"] == ["report", BLUE, "--runs", "20", "--no-advice", "--seed", "1"]
+    rep = shipcheck.report(BLUE, runs=20, seed=1, recommendations=False)
+    folder = tmp_path_factory.mktemp("report") / "r"
+    return rep, folder, rep.write(folder)
+
+
+@pytest.fixture
+def command(capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest) -> Callable[..., tuple[int, str, str]]:
+    """``command(case, *args)``: the exit code, stdout and stderr of the case's command; the report
+    case's text is said of the one report (:func:`blue_report`) rather than drawn again."""
+    def out(case: str, *args: str) -> tuple[int, str, str]:
+        if case != "report":
+            return run(capsys, *args)
+        from shipcheck.cli.report import say
+
+        capsys.readouterr()
+        rep, folder, written = request.getfixturevalue("blue_report")  # (made on the first report case)
+        if "--out" in args:  # the folder the command would name
+            folder = Path(args[args.index("--out") + 1])
+        say(rep, folder, written, quiet="--quiet" in args)  # type: ignore[arg-type]
+        got = capsys.readouterr()
+        return 0, got.out, got.err
+
+    return out
+
+
 def test_every_command_has_a_width_case() -> None:
     # schema prints JSON only; serve prints one line, its address, and serves until stopped
     assert {c.split()[0] for c in CASES} | {"schema", "serve"} == set(COMMANDS)
@@ -51,12 +84,12 @@ def test_every_command_has_a_width_case() -> None:
 
 @pytest.mark.parametrize("columns", [60, 80, 120])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_text_fits_the_terminal(case: str, columns: int, capsys: pytest.CaptureFixture[str],
+def test_text_fits_the_terminal(case: str, columns: int, command: Callable[..., tuple[int, str, str]],
                                 monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("COLUMNS", str(columns))
     monkeypatch.setenv("NO_COLOR", "1")
     args = CASES[case] + (["--out", str(tmp_path / "r")] if case == "report" else [])
-    code, out, err = run(capsys, *args)
+    code, out, err = command(case, *args)
     assert code in (0, 1), err
     # `new` prints a file to keep: its lines fit 80 columns whatever the terminal
     limit = 80 if case == "new" else columns
@@ -151,12 +184,12 @@ NOTED = {
 
 
 @pytest.mark.parametrize("case", sorted(NOTED))
-def test_quiet_hides_the_notes(case: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                               tmp_path: Path) -> None:
+def test_quiet_hides_the_notes(case: str, command: Callable[..., tuple[int, str, str]],
+                               monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     args = NOTED[case] + (["--out", str(tmp_path / "r")] if case == "report" else [])
-    _, loud, _ = run(capsys, *args)
-    _, quiet, _ = run(capsys, *args, "--quiet")
+    _, loud, _ = command(case, *args)
+    _, quiet, _ = command(case, *args, "--quiet")
     assert "note:" in loud and "note:" not in quiet
     def rest(out: str) -> list[str]:
         return [x for x in out.splitlines() if x.strip() and not x.startswith(("note:", "  "))]

@@ -3,7 +3,6 @@ naming the file (or option), the key and the bad value, never a traceback, a han
 
 from __future__ import annotations
 
-import time
 import warnings
 from pathlib import Path
 
@@ -167,9 +166,7 @@ def test_fix_write_with_a_5000_digit_redirect_roll(tmp_path: Path, capsys: pytes
 def test_huge_runs_are_refused_up_front(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
                                         most: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a report would be written here
-    t0 = time.monotonic()
     err = refused(capsys, *args, "--seed", "1")
-    assert time.monotonic() - t0 < 20  # refused before any work, not after
     assert "too many runs for one call" in err and "--runs" in err and f"at most {most} runs a call" in err
     assert not list(tmp_path.iterdir())
 

@@ -321,3 +321,31 @@ def test_an_aliens_bonus_moves_stats_and_a_round_together(tmp_path: Path) -> Non
     assert changed["round"] != before["round"]
     # written back: the first numbers again
     assert after == {**before, "file": after["file"]}
+
+
+#: (module, text): a second copy of a rule the engine holds, which the module must not write again
+SECOND_COPIES = (
+    ("shipcheck/stats.py", "_best_split"),  # stats' own hull split of its ladders
+    ("shipcheck/stats.py", "raw_ladder"),  # stats' own ladder sums
+    ("shipcheck/flight.py", "redirect_map"),  # the flight model's own roll-to-line
+    ("shipcheck/flight.py", "d1 + d2"),
+    ("shipcheck/odds.py", ".barrels"),  # the optimal search's own bearing
+    ("shipcheck/odds.py", 'direction == "front"'),  # ... and its own bearing tolerance
+    ("shipcheck/kernel.py", 'direction == "front"'),
+)
+
+
+@pytest.mark.parametrize("path,text", SECOND_COPIES)
+def test_no_second_copy_of_a_rule_outside_the_engine(path: str, text: str) -> None:
+    assert text not in (ROOT / path).read_text(encoding="utf-8"), f"{path} writes {text!r} again: ask the engine"
+
+
+def test_the_rules_stats_flight_and_the_optimal_search_ask_are_named_in_the_architecture_page() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("|")]
+    for home, words in (("`engine.layout.roll_line`", "roll"), ("`engine.layout.tolerance`", "bearing"),
+                        ("`engine.layout.Geometry.facing`", "optimal search"),
+                        ("`engine.power.engine`", "stats"), ("`engine.power.firepower`", "stats"),
+                        ("`engine.crew.manager_with`", "stats")):
+        assert any(home in row and words in row for row in rows), home
+

@@ -81,7 +81,6 @@ def test_a_signal_stops_the_server_and_its_running_job_leaving_no_process(sig: i
             break  # rounds are being flown
     with _call(url, "/api/jobs") as r:
         assert [j["kind"] for j in json.load(r)["jobs"]] == ["round"]
-    t0 = time.monotonic()
     if sig == signal.SIGINT:
         os.killpg(proc.pid, sig)  # a terminal's Ctrl-C reaches the whole group
     else:
@@ -91,7 +90,6 @@ def test_a_signal_stops_the_server_and_its_running_job_leaving_no_process(sig: i
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("the server did not stop within 20 s")
-    assert time.monotonic() - t0 < 10
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "workbench stopped" in err
     time.sleep(0.2)

@@ -106,6 +106,24 @@ def test_orange_alien_adds_nothing_to_zero() -> None:
     assert stats(ship(t)).engine.ladder == (0, 4)
 
 
+# a single engine below the pilot, an orange alien on the right and a cyan one on the left, each
+# joined to a life support of its colour
+MANAGED = (PILOT + tile((7, 8), "engine", "3000")
+           + tile((8, 7), "cabin", "0333", crew="orange") + tile((8, 8), "life_support", "3000", color="orange")
+           + tile((6, 7), "cabin", "0330", crew="cyan") + tile((6, 8), "life_support", "3000", color="cyan"))
+
+
+@pytest.mark.parametrize("spec,ladder,bonus", [("manager", (4,), 3), ("techie", (3,), 2), ("", (3,), 2)])
+def test_the_cyan_manager_raises_the_alien_bonus_as_the_engine_does(spec: str, ladder: tuple[int], bonus: int
+                                                                     ) -> None:
+    # the engine's ladder: 1 (the engine) + the orange alien's 2, 3 with the Manager (Latest Models)
+    s = stats(ship(MANAGED, extra=f'[meta]\ncyan = "{spec}"\n' if spec else ""))
+    assert s.engine.ladder == ladder and s.engine.manager == (spec == "manager")
+    assert f"orange alien at (8,7): +{bonus} when" in render_stats(s)
+    assert any("Manager raises" in n for n in s.notes) == (spec == "manager")
+    assert any("Techie's free charge" in n for n in s.notes) == (spec == "techie")
+
+
 def test_alien_without_life_support_gives_no_bonus() -> None:
     t = PILOT + tile((8, 7), "cabin", "0003", crew="orange") + tile((7, 8), "engine", "3000")
     s = stats(ship(t))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,6 +22,9 @@ from ._options import (
     runs_opt,
     seed_opt,
 )
+
+if TYPE_CHECKING:
+    from ..report import Report
 
 
 def slug(text: str) -> str:
@@ -63,7 +66,6 @@ def report_cmd(
       shipcheck report examples/blue-round1.toml examples/class-I-scout.toml --out /tmp/blue-vs-scout
     """
     from ..report import report as make_report
-    from ..report.data import pct, round_name
     from ._common import spinner
 
     with spinner("report") as stage:
@@ -76,6 +78,14 @@ def report_cmd(
     if fmt == "json":
         print_json({"out": str(folder), "files": [str(p) for p in written], **rep.to_dict()})
         return
+    say(rep, folder, written, quiet=quiet)
+
+
+def say(rep: Report, folder: Path, written: list[Path], *, quiet: bool = False) -> None:
+    """The text ``shipcheck report`` prints about report ``rep``, written into ``folder`` (the
+    ``written`` files), folded to the terminal's width; ``quiet`` leaves the notes out."""
+    from ..report.data import pct, round_name
+
     seed_used = rep.settings.get("seed")
     echo(f"{rep.settings.get('runs', 0):,} rounds a ship, seed {seed_used} (repeat with --seed {seed_used})")
     for s in rep.ships:
@@ -100,4 +110,3 @@ def report_cmd(
         for note in rep.notes:
             echo(f"note: {note}")
     echo(f"wrote {len(written)} files; open {folder / 'index.html'}")
-

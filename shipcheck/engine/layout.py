@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 
 from shipcheck.cards import Attack, Card
-from shipcheck.model import ALIENS
+from shipcheck.model import ALIENS, DIRECTION_SIDE
 from shipcheck.runtime import PLAIN_SUFFIX
 from shipcheck.topology import Side
 
-__all__ = ["card_tables", "initial_rows", "ship_tables"]
+__all__ = ["card_tables", "initial_rows", "roll_line", "ship_tables"]
 
 # attack kinds, alien colours, specialisations, card types, causes (the orders of KINDS, ALIENS,
 # SPECIALISATIONS, engine.TYPES and race.CAUSES; tests/test_round_fast.py checks them)
@@ -189,9 +189,9 @@ def alien_bonus(power, manager):  # type: ignore[no-untyped-def]
     power, a purple one to the firepower, 2 (3 with the Manager, Latest Models) when the power
     without it is above 0, else nothing. Whole units: a firepower in half units adds twice it.
 
-    The one home of the rule: the engine (:mod:`shipcheck.engine.power`, compiled with it) and
-    ``stats``' ladders (which leave the Manager out and say so) both ask it. Written in the subset
-    of Python numba compiles."""
+    The one home of the rule: the engine (:mod:`shipcheck.engine.power`, compiled with it, whose
+    power and firepower are ``stats``' ladders) and ``stats``' power with a charge for every double
+    both ask it. Written in the subset of Python numba compiles."""
     if power <= 0:
         return 0
     return 3 if manager else 2
@@ -320,9 +320,15 @@ class Geometry:
         self._bearing: dict[tuple[int, int, int], tuple[tuple[int, bool], ...]] = {}
         self.n = n
 
+    def facing(self, side: int) -> tuple[tuple[int, bool], ...]:
+        """The cannons (tile, fires free) with a barrel towards board ``side``: those that may bear
+        on a large meteor from it, on some line (:meth:`bearing`), in grid order."""
+        return tuple((c, is_free) for c, barrels, _, _, is_free in self._cannons if side in barrels)
+
     def bearing(self, side: int, tol: int, line: int) -> tuple[tuple[int, bool], ...]:
         """The cannons (tile, fires free) that bear on a large meteor down ``line`` from ``side``
-        within ``tol`` lines (contract §4), free ones first, each group in grid order."""
+        within ``tol`` lines (contract §4, :func:`tolerance`), free ones first, each group in grid
+        order: those :meth:`facing` it on the line or ``tol`` lines beside it."""
         key = (side, tol, line)
         hit = self._bearing.get(key)
         if hit is None:
@@ -333,6 +339,12 @@ class Geometry:
                     (free if is_free else paid).append((c, is_free))
             hit = self._bearing[key] = tuple(free + paid)
         return hit
+
+
+def tolerance(direction: str) -> int:
+    """How many lines beside a large meteor's a cannon may stand and still bear on it (contract
+    §4): 0 for a meteor from the front, 1 from the sides and the rear (:meth:`Geometry.bearing`)."""
+    return 0 if direction == "front" else 1
 
 
 def geometry(fm: Any) -> Geometry:
@@ -353,20 +365,42 @@ def outcome_table(fm: Any, attack: Attack) -> tuple[tuple[int, int, int, tuple[i
     if hit is None:
         outs, _ = fm.outcomes(attack)
         hit = cache[key] = tuple(
-            (o.prob.numerator * (36 // o.prob.denominator), o.side, 0 if o.direction == "front" else 1, o.lines)
+            (o.prob.numerator * (36 // o.prob.denominator), o.side, tolerance(o.direction), o.lines)
             for o in outs)
     return hit  # type: ignore[no-any-return]
 
 
+def roll_line(board: Any, front: int, direction: str | None, d1: int, d2: int
+              ) -> tuple[int, str | None, int, tuple[int, ...]]:
+    """Which grid lines a roll of two dice ``d1``, ``d2`` names on ``board`` (rules §8.2): the
+    board side it comes from, its direction after any redirection, the value that picks the lines
+    and the lines of that value (columns from N and S, rows from E and W). Two dice summed on a 2d6
+    board; on a 1d6 board the first die, unless the board redirects an attack from ``direction``
+    on it: then the second die, from the new direction. ``direction``: the attack's ship-relative
+    side, the ship's front facing board side ``front``; None for sabotage's rolls, from board side
+    ``front`` itself and never redirected. The one home of the rule: the flight model's outcomes
+    (:func:`shipcheck.flight.board_outcomes`) and sabotage's squares (:func:`named_squares`)."""
+    value = d1 + d2 if board.dice == "2d6" else d1
+    if direction is None:
+        return front, None, value, board.lines_for(Side(front), value)
+    if board.dice != "2d6":
+        new = board.redirect_map().get(direction, {}).get(d1)
+        if new is not None:
+            direction, value = new, d2
+    side = (DIRECTION_SIDE[direction] + front) % 4
+    return side, direction, value, board.lines_for(Side(side), value)
+
+
 def named_squares(board: Any, none: int) -> np.ndarray:
     """``(36, 36)``: the grid square a (column roll, row roll) pair of dice pair indices names on
-    ``board``, ``none`` where it names none."""
+    ``board`` (:func:`roll_line` from N and from E), ``none`` where it names none."""
     tab = np.full((36, 36), none, dtype=np.int64)
-    value = [(a // 6 + 1) + (a % 6 + 1) if board.dice == "2d6" else a // 6 + 1 for a in range(36)]
+    cols = [roll_line(board, Side.N, None, a // 6 + 1, a % 6 + 1)[3] for a in range(36)]
+    rows = [roll_line(board, Side.E, None, r // 6 + 1, r % 6 + 1)[3] for r in range(36)]
     for a in range(36):
-        cs = board.lines_for(Side.N, value[a])
+        cs = cols[a]
         for r in range(36):
-            rs = board.lines_for(Side.E, value[r])
+            rs = rows[r]
             if len(cs) == 1 and len(rs) == 1:
                 tab[a, r] = rs[0] * board.width + cs[0]
     return tab

@@ -80,6 +80,15 @@ def report_files(rep: Report) -> dict[str, bytes]:
     return files
 
 
+def drawn_files(rep: Report) -> dict[str, bytes]:
+    """:func:`report_files` of ``rep``, drawn once per report: a report does not change, so writing
+    it again (another folder, or the same one) draws nothing twice."""
+    files = rep.__dict__.get("_drawn_files")
+    if files is None:
+        files = rep.__dict__["_drawn_files"] = report_files(rep)
+    return files  # type: ignore[no-any-return]
+
+
 def check_folder(out: Path) -> None:
     """Refuse, before anything is drawn, a report folder that cannot be made: a file where the
     folder or one of its parents should be, or a name longer than the file system takes."""
@@ -99,7 +108,7 @@ def check_folder(out: Path) -> None:
 def write_report(rep: Report, out: Path) -> list[Path]:
     """Write the report into ``out`` (created if needed); returns the paths written."""
     check_folder(out)
-    files = report_files(rep)
+    files = drawn_files(rep)
     old = read_manifest(out)
     manifest_path = out / MANIFEST
     doc = _manifest_doc(out)

@@ -132,16 +132,23 @@ def _pool(procs: int, task: Callable[[bytes, int, int, int], Any], blob: bytes, 
     """A ``concurrent.futures`` process pool running ``task`` on the chunks, ``blob`` sent once per worker."""
     for stream in (sys.stdout, sys.stderr):  # a forked child must not write the parent's buffers again
         getattr(stream, "flush", lambda: None)()
+    import multiprocessing
+
+    before = set(multiprocessing.active_children())
     ex = ProcessPoolExecutor(procs, mp_context=_mp_context(), initializer=_worker_init,
                              initargs=(os.getpid(), blob))
-    ok = False
     try:
         with _sigterm_raises():
             yield lambda plan: _in_order(lambda i, n: ex.submit(_pool_task, task, seed, i, n), plan, 2 * procs)
-        ok = True
     finally:
-        # on an interruption the queued chunks are cancelled; the few running end within a chunk's time
-        ex.shutdown(wait=ok, cancel_futures=True)
+        # done, stopped early or interrupted: chunks not started are cancelled, the pool's workers
+        # (idle, or on chunks nobody waits for) are ended, not waited for
+        ex.shutdown(wait=False, cancel_futures=True)
+        mine = set(multiprocessing.active_children()) - before
+        for p in mine:
+            p.kill()
+        for p in mine:
+            p.join(5)
 
 
 @contextmanager
