@@ -63,10 +63,8 @@ def chunk_plan(total: int, batch: int) -> Iterator[tuple[int, int]]:
 
 def cpu_count() -> int:
     """CPUs this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    affinity = getattr(os, "sched_getaffinity", None)
+    return max(1, len(affinity(0)) if affinity is not None else os.cpu_count() or 1)
 
 
 _PAYLOADS: dict[bytes, Any] = {}
@@ -118,13 +116,11 @@ def _pool_task(task: Callable[[bytes, int, int, int], Any], seed: int, i: int, n
 
 
 def _mp_context() -> Any:
-    """``fork`` where it is available and no other thread runs (workers start at once and inherit the
-    loaded engine), else ``spawn``: the same results, only the start-up time differs."""
+    """``fork`` where no other thread runs (workers inherit the loaded engine), else ``spawn``."""
     import multiprocessing
 
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
+    fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return multiprocessing.get_context("fork" if fork else "spawn")
 
 
 @contextmanager
@@ -144,10 +140,8 @@ def _pool(procs: int, task: Callable[[bytes, int, int, int], Any], blob: bytes, 
         # done, stopped early or interrupted: chunks not started are cancelled, the pool's workers
         # (idle, or on chunks nobody waits for) are ended, not waited for
         ex.shutdown(wait=False, cancel_futures=True)
-        mine = set(multiprocessing.active_children()) - before
-        for p in mine:
+        for p in set(multiprocessing.active_children()) - before:
             p.kill()
-        for p in mine:
             p.join(5)
 
 
