@@ -45,7 +45,7 @@ def folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(folder: Path) -> Any:
-    with TestClient(create_app(Workspace.start(folder), TOKEN), headers=AUTH) as c:
+    with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver"), headers=AUTH) as c:
         yield c
 
 
@@ -70,7 +70,7 @@ ENDPOINTS = [("GET", "/"), ("GET", "/api"), ("GET", "/api/session"), ("GET", "/a
 
 @pytest.mark.parametrize(("method", "path"), ENDPOINTS)
 def test_every_request_without_the_token_is_refused(folder: Path, method: str, path: str) -> None:
-    with TestClient(create_app(Workspace.start(folder), TOKEN)) as c:
+    with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver")) as c:
         for headers, query in (({}, ""), ({"Authorization": "Bearer wrong"}, ""), ({}, "?token=wrong"),
                                ({"Authorization": TOKEN}, "")):
             r = c.request(method, path + query, headers=headers, content=b"{}")
@@ -87,7 +87,7 @@ def test_a_foreign_origin_is_refused_even_with_the_token(client: Any, method: st
 
 
 def test_the_token_in_the_query_or_a_header_and_the_same_origin_are_accepted(folder: Path) -> None:
-    with TestClient(create_app(Workspace.start(folder), TOKEN)) as c:
+    with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver")) as c:
         assert c.get(f"/api/session?token={TOKEN}").status_code == 200
         assert c.get("/api/session", headers=AUTH).status_code == 200
         assert c.get("/api/session", headers={**AUTH, "Origin": "http://testserver"}).status_code == 200
@@ -95,7 +95,7 @@ def test_the_token_in_the_query_or_a_header_and_the_same_origin_are_accepted(fol
 
 def test_nothing_changes_without_the_token(folder: Path) -> None:
     before = (folder / "blue.toml").read_bytes()
-    with TestClient(create_app(Workspace.start(folder), TOKEN)) as c:
+    with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver")) as c:
         for headers in ({}, {**AUTH, "Origin": "http://evil.example"}):
             r = c.post("/api/save", headers=headers, json={"ship": doc(folder / "loose.toml"), "to": "blue.toml",
                                                           "overwrite": True})
@@ -159,7 +159,7 @@ def test_bad_input_gets_the_command_lines_messages(tmp_path: Path, path: Path, c
     shutil.copy(path, tmp_path / path.name)
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "check", path.name, "--format", "json")
-    with TestClient(create_app(Workspace.start(tmp_path), TOKEN), headers=AUTH) as c:
+    with TestClient(create_app(Workspace.start(tmp_path), TOKEN, host="testserver"), headers=AUTH) as c:
         for endpoint in ("/api/check", "/api/stats"):
             r = c.post(f"{endpoint}?name={path.name}", content=path.read_bytes())
             if code == 2:
@@ -272,7 +272,7 @@ def test_board_paths_are_confined_too(client: Any, folder: Path) -> None:
 
 def test_the_named_file_may_be_outside_the_folder(folder: Path) -> None:
     named = folder.parent / "outside.toml"
-    with TestClient(create_app(Workspace.start(folder, named), TOKEN), headers=AUTH) as c:
+    with TestClient(create_app(Workspace.start(folder, named), TOKEN, host="testserver"), headers=AUTH) as c:
         session = c.get("/api/session").json()
         assert session["named"] == {"path": str(named), "exists": True}
         assert c.post("/api/open", json={"path": str(named)}).status_code == 200
@@ -363,18 +363,28 @@ def test_rules_cards_and_the_index(client: Any) -> None:
     assert client.get("/nowhere").status_code == 404
 
 
-def test_odds_of_attacks_and_cards(client: Any, folder: Path) -> None:
+def odds_events(client: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
+    with client.stream("POST", "/api/odds", json=body) as r:
+        assert r.status_code == 200, r.read()
+        return events(r)
+
+
+def test_odds_of_attacks_and_cards_are_jobs_computed_in_a_worker(client: Any, folder: Path) -> None:
     import shipcheck
 
     ship = doc(folder / "blue.toml")
-    r = client.post("/api/odds", json={"ship": ship, "attacks": ["large-meteor:front", "small-meteor:left"]}).json()
+    evs = odds_events(client, {"ship": ship, "attacks": ["large-meteor:front", "small-meteor:left"]})
+    assert evs[0] == {"type": "started", "job": "odds"}
+    assert evs[1]["type"] == "progress" and evs[1]["stage"] == "computing the exact odds of 2 attacks"
+    r = evs[-1]["result"]
     exact = shipcheck.odds(load_ship(folder / "blue.toml"), ["large-meteor:front", "small-meteor:left"])
     assert r["fractions"]["p_survive"] == str(exact.p_survive)
     assert r["tiles"] and all(0 <= t["p_lost"] <= 1 for t in r["tiles"])
-    r = client.post("/api/odds", json={"ship": ship, "cards": ["I-03"], "assume_weakest": True})
-    assert r.status_code == 200, r.text
-    r = client.post("/api/odds", json={"ship": ship, "cards": ["I-03"], "opponents": ["sub/scout.toml"]})
-    assert r.status_code == 200, r.text
+    evs = odds_events(client, {"ship": ship, "cards": ["I-03"], "assume_weakest": True})
+    assert evs[-1]["type"] == "result", evs[-1]
+    evs = odds_events(client, {"ship": ship, "cards": ["I-03"], "opponents": ["sub/scout.toml"]})
+    assert evs[-1]["type"] == "result", evs[-1]
+    assert not Job.registry
 
 
 def test_place_ranks_legal_squares(client: Any, folder: Path) -> None:

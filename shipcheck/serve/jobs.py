@@ -1,4 +1,4 @@
-"""Long work (whole rounds, the credits ranking, reports) run in a thread, streamed, cancellable.
+"""Long work (whole rounds, the credits ranking, reports, exact odds) run in a thread, streamed, cancellable.
 
 A :class:`Job` runs its function in a daemon thread and queues what it reports: progress events,
 then one final event (``result``, ``error`` or ``cancelled``). The HTTP response streams them as
@@ -26,6 +26,9 @@ from .errors import error_lines
 
 #: jobs running at once; more are refused (the page runs one of each kind at a time)
 MAX_JOBS = 4
+#: jobs of one kind running at once, where fewer than :data:`MAX_JOBS`: exact odds one at a time (a
+#: dozen attacks round a class III ship hold most of a gigabyte in their worker: :mod:`.workers`)
+KIND_CAPS = {"odds": 1}
 #: seconds between keep-alive lines, which also let the server notice a client that went away
 HEARTBEAT = 0.5
 
@@ -58,6 +61,10 @@ class Job:
             if len(Job.registry) >= MAX_JOBS:
                 raise Busy("too many jobs at once", key="job", value=self.kind,
                            expected=f"at most {MAX_JOBS} running (cancel one first)")
+            cap = KIND_CAPS.get(self.kind)
+            if cap is not None and sum(j.kind == self.kind for j in Job.registry) >= cap:
+                raise Busy(f"too many {self.kind} jobs at once", key="job", value=self.kind,
+                           expected=f"at most {cap} running (cancel one first)")
             Job.registry.add(self)
         self.thread.start()
         return self
