@@ -429,6 +429,17 @@ def test_a_round_against_chosen_opponents(client: Any, folder: Path) -> None:
     assert [o["ship"] for o in result["result"]["opponents"]] == ["sub/scout.toml"]
 
 
+def test_an_unsaved_ship_is_named_sensibly_in_results(client: Any, folder: Path) -> None:
+    unnamed = {k: v for k, v in doc(folder / "blue.toml").items() if k != "name"}
+    for ship, shown in ((unnamed, "this ship (not saved)"), ({**unnamed, "name": "Mine"}, "Mine (not saved)")):
+        with client.stream("POST", "/api/round", json={"ship": ship, "runs": 20, "seed": 1}) as r:
+            result = events(r)[-1]["result"]
+        assert result["ship"] == shown and result["name"] == (ship.get("name") or shown)
+        assert "<input>" not in json.dumps(result)
+        evs = odds_events(client, {"ship": ship, "attacks": ["small-meteor:left"]})
+        assert evs[-1]["result"]["ship"] == shown
+
+
 def test_a_job_is_cancelled_when_its_client_goes_away(client: Any, folder: Path) -> None:
     import time
 

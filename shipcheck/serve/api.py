@@ -9,6 +9,7 @@ line prints). The web layer (:mod:`.app`) only decodes, authorises and encodes. 
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import replace
@@ -54,6 +55,17 @@ def ship_of(ws: Workspace, body: dict[str, Any]) -> tuple[Ship, str]:
     return ship_from_doc(body["ship"], ws, name=name, base=base), name
 
 
+#: how results name a ship that was never saved, and has no name either
+NOT_SAVED = "this ship (not saved)"
+
+
+def shown_name(ship: Ship, name: str) -> str:
+    """How results name the request's ship: its file, else its name (not saved), never ``<input>``."""
+    if name != UNNAMED:
+        return name
+    return f"{ship.name} (not saved)" if ship.name else NOT_SAVED
+
+
 def load(ws: Workspace, name: str, key: str = "opponents") -> Ship:
     """A ship file of the workspace (an opponent), its board path confined like the ship's."""
     p = ws.path(name, key=key)
@@ -66,14 +78,21 @@ def load(ws: Workspace, name: str, key: str = "opponents") -> Ship:
 
 # -- the session and the catalogues -----------------------------------------------------------------
 def session(ws: Workspace) -> dict[str, Any]:
-    from .. import __version__
-    from ..report.palette import palette
-
     named = None
     if ws.named is not None:
         named = {"path": ws.display(ws.named), "exists": ws.named.is_file()}
+    from .. import __version__
+
+    return {"version": __version__, "root": str(ws.root), "named": named, **_session()}
+
+
+@functools.cache
+def _session() -> dict[str, Any]:
+    """What ``GET /api/session`` says that never changes (worked out once: the page asks it often,
+    and it must answer at once while jobs run)."""
+    from ..report.palette import palette
+
     return {
-        "version": __version__, "root": str(ws.root), "named": named,
         "classes": list(BUILTIN_CLASSES), "editions": list(EDITIONS), "rounds": list(ROUNDS),
         "attack_kinds": list(ATTACK_KINDS), "directions": list(DIRECTIONS), "kinds": kinds(),
         "palette": palette(), "rules": [{"code": r.code, "name": r.name, "severity": r.severity,
@@ -277,7 +296,7 @@ def odds_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
             raise RuntimeError(str(exc)) from None
         if d is None:
             raise Cancelled()
-        d["ship"] = name
+        d["ship"] = shown_name(s, name)
         return d
 
     return work
@@ -378,7 +397,9 @@ def round_job(ws: Workspace, body: dict[str, Any]) -> Any:
         r = simulate_round(s, round=rnd, opponents=opponents, runs=runs, seed=seed, batch=BATCH, edition=edition,
                            progress=progress)
         d = jsonable(r.to_dict())
-        d["ship"] = name
+        d["ship"] = shown_name(s, name)
+        if not s.name:
+            d["name"] = d["ship"]  # the round names an unnamed ship by its file: here there is none
         d["command"] = command
         return d
 

@@ -224,6 +224,7 @@ def _job(kind: str, make: Callable[..., Any]) -> Callable[[Request], Awaitable[R
     from starlette.concurrency import run_in_threadpool
 
     async def endpoint(request: Request) -> Response:
+        Job.check_room(kind)  # a flood is refused at once (429), before its ships are read
         body = await _body(request)
         work = await run_in_threadpool(make, request.app.state, body)  # bad input: 400 before the job starts
         job = Job(kind, work, client=request.headers.get("x-shipcheck-client")).start()
@@ -264,6 +265,12 @@ def _get(fn: Callable[..., Any], *params: str) -> Callable[[Request], Awaitable[
         return _json(200, await run_in_threadpool(fn, request.app.state.ws, **args))
 
     return endpoint
+
+
+async def session_endpoint(request: Request) -> Response:
+    """GET /api/session: versions, classes, tile kinds, colours, rules, limits"""
+    # answered on the event loop, never behind work in the threads: it is worked out once
+    return _json(200, api.session(request.app.state.ws))
 
 
 async def check_endpoint(request: Request) -> Response:
@@ -365,8 +372,7 @@ def create_app(ws: Workspace, token: str, *, host: str = "127.0.0.1", pool: Pool
     routes = [
         Route("/", page),
         Route("/api", index_api),
-        Route("/api/session", _documented(_get(lambda ws: api.session(ws)),
-                                          "GET /api/session: versions, classes, tile kinds, colours, rules, limits")),
+        Route("/api/session", session_endpoint),
         Route("/api/files", _documented(_get(lambda ws: api.files(ws)),
                                         "GET /api/files: ship files in the start folder")),
         Route("/api/tiles", _documented(_get(_tiles, "edition", "kind", "sides", "any_rotation"), _tiles.__doc__ or "")),
@@ -413,4 +419,5 @@ def create_app(ws: Workspace, token: str, *, host: str = "127.0.0.1", pool: Pool
     app.state.token = token
     app.state.written = written
     app.state.pool = pool if pool is not None else Pool()
+    api.session(ws)  # worked out now, so that the first page (or a script under load) is answered at once
     return Guard(app, token, host_names(host))

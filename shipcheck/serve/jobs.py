@@ -56,15 +56,21 @@ class Job:
         self.started = time.perf_counter()
         self.thread = threading.Thread(target=self._run, name=f"shipcheck-job-{kind}", daemon=True)
 
+    @classmethod
+    def check_room(cls, kind: str) -> None:
+        """Raise :class:`Busy` when a job of ``kind`` could not start now (call with :attr:`lock`
+        held to be sure; without it, a quick refusal before the request is read)."""
+        if len(cls.registry) >= MAX_JOBS:
+            raise Busy("too many jobs at once", key="job", value=kind,
+                       expected=f"at most {MAX_JOBS} running (cancel one first)")
+        cap = KIND_CAPS.get(kind)
+        if cap is not None and sum(j.kind == kind for j in list(cls.registry)) >= cap:
+            raise Busy(f"too many {kind} jobs at once", key="job", value=kind,
+                       expected=f"at most {cap} running (cancel one first)")
+
     def start(self) -> Job:
         with Job.lock:
-            if len(Job.registry) >= MAX_JOBS:
-                raise Busy("too many jobs at once", key="job", value=self.kind,
-                           expected=f"at most {MAX_JOBS} running (cancel one first)")
-            cap = KIND_CAPS.get(self.kind)
-            if cap is not None and sum(j.kind == self.kind for j in Job.registry) >= cap:
-                raise Busy(f"too many {self.kind} jobs at once", key="job", value=self.kind,
-                           expected=f"at most {cap} running (cancel one first)")
+            Job.check_room(self.kind)
             Job.registry.add(self)
         self.thread.start()
         return self

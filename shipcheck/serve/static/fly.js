@@ -273,9 +273,13 @@ export class Fly {
       `<td>${pct(p.p_finish)}</td><td>${pct(p.p_survive)}</td><td>${p.expected_lost.toFixed(2)}</td></tr>`).join('') +
       '</tbody></table>';
     const common = scale(players.map((p) => p.credits.distribution));  // one scale: the ship beside the field
+    // charts drawn at the size they are shown, so that their 11 px labels are 11 px on screen
+    const full = Math.max(200, out.clientWidth || 340);
+    const half = window.matchMedia('(max-width: 760px)').matches ? full : Math.floor((full - 6) / 2);
     const hists = players.map((p) => `<figure class="${p.me ? 'me' : ''}"><figcaption>${esc(p.name)}</figcaption>` +
       histogram(p.credits.distribution, {mean: p.credits.mean, ci: p.credits.ci, title: `credits of ${p.name}`,
-        unit: 'credits', height: p.me ? 130 : 90, range: common.range, top: common.top}) + '</figure>').join('');
+        unit: 'credits', height: p.me ? 130 : 100, width: p.me ? full : half, range: common.range,
+        top: common.top}) + '</figure>').join('');
     let sources;
     if (players.every((p) => p.credits.by_source)) {
       const rows = players.map((p) => ({name: p.name, parts: p.credits.by_source}));
@@ -286,7 +290,7 @@ export class Fly {
         rows.splice(1, 0, {name: 'the field (mean)', parts: mean});
       }
       const num = (v) => `${v >= 0 ? '' : '−'}${Math.abs(v).toFixed(1)}`;
-      sources = '<h4>Where the credits come from</h4>' + stacked(rows, SOURCES, SOURCE_COLOURS) +
+      sources = '<h4>Where the credits come from</h4>' + stacked(rows, SOURCES, SOURCE_COLOURS, {width: full}) +
         '<p class="legend-line">' + SOURCES.map((k) => `<span class="sw" data-colour="${k}"></span>${k.replace('_', ' ')}`).join(' ') + '</p>' +
         '<div class="scroll-x"><table class="round-table small"><thead><tr><th>ship</th>' +
         SOURCES.map((k) => `<th>${k === 'best_looking' ? 'looks' : k}</th>`).join('') +
