@@ -86,6 +86,29 @@ def test_a_foreign_origin_is_refused_even_with_the_token(client: Any, method: st
         assert r.status_code == 403, (headers, r.text)
 
 
+@pytest.mark.parametrize(("value", "parts"), [
+    (b"127.0.0.1:8765", ("127.0.0.1", 8765)), (b"LocalHost:80", ("localhost", 80)), (b"[::1]:8765", ("::1", 8765)),
+    (b"example.org", ("example.org", None)), (b"[::1]", ("::1", None)), (b"", None), (b":80", None),
+    (b"a:b", None), (b"[::1]x", None), (b"h:123456", None), (b"\xff:1", None)])
+def test_host_headers_are_read_strictly(value: bytes, parts: Any) -> None:
+    from shipcheck.serve.app import split_host
+
+    assert split_host(value) == parts
+
+
+def test_the_host_names_served(client: Any) -> None:
+    from shipcheck.serve.app import host_names
+
+    assert host_names("127.0.0.1") == {"127.0.0.1", "localhost", "::1"}
+    assert host_names("[::1]") == host_names("::1") == {"127.0.0.1", "localhost", "::1"}
+    assert "ships.lan" in host_names("ships.lan")
+    assert {"127.0.0.1", "localhost", "::1"} < host_names("0.0.0.0")
+    r = client.get("/api/session", headers={"Host": "evil.example"})
+    assert r.status_code == 403 and r.json()["errors"][0].startswith("request for another host refused")
+    assert client.get("/api/session", headers={"Host": "testserver:81"}).status_code == 403
+    assert client.get("/api/session", headers={"Host": "testserver:80"}).status_code == 200
+
+
 def test_the_token_in_the_query_or_a_header_and_the_same_origin_are_accepted(folder: Path) -> None:
     with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver")) as c:
         assert c.get(f"/api/session?token={TOKEN}").status_code == 200
