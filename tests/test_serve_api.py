@@ -410,6 +410,20 @@ def test_odds_of_attacks_and_cards_are_jobs_computed_in_a_worker(client: Any, fo
     assert not Job.registry
 
 
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="the worker's memory is read in /proc")
+def test_exact_odds_past_the_workers_memory_are_stopped_and_said(client: Any, folder: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from shipcheck.serve import workers
+
+    monkeypatch.setattr(workers, "MAX_RSS", 1)  # any worker is past it at the first look
+    twelve = ["large-meteor:front", "small-meteor:left", "heavy-shot:rear", "light-shot:right"] * 3
+    evs = odds_events(client, {"ship": doc(folder / "hauler.toml"), "attacks": twelve})
+    assert evs[-1]["type"] == "error"
+    assert evs[-1]["errors"][0].startswith("the exact odds of this question need more memory than the workbench "
+                                           "gives them; key `attacks`; value '12 attacks'")
+    assert not Job.registry
+
+
 def test_place_ranks_legal_squares(client: Any, folder: Path) -> None:
     r = client.post("/api/place", json={"ship": {"format": 1, "class": "I"}, "tile": "2007:68"}).json()
     assert r["placements"] and r["placements"][0]["rank"] == 1
