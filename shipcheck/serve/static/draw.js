@@ -114,7 +114,7 @@ export function tileSVG(t, {title = '', labels = true, px = 64} = {}) {
     // label would not fit, the hint only where there is room for it
     const f = fontUnits(px - 4);  // the square's border and padding
     const label = kindLabel(t.kind);
-    const fits = label.length * f * 0.58 <= 2 * H - 4;
+    const fits = label.length * f * 0.55 <= 2 * H - 4;
     const shown = fits ? label : ((KINDS && KINDS[t.kind] && KINDS[t.kind].code) || label.slice(0, 3));
     const hint = t.hint && (t.hint.length * f * 0.55 <= 2 * H - 4) && f <= 24 ? t.hint : '';
     text += `<text class="kind" x="${C}" y="${hint ? C - f * 0.4 : C + 1}" font-size="${f.toFixed(1)}">${esc(shown)}</text>`;
