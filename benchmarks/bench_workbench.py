@@ -76,7 +76,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=100)
     args = ap.parse_args()
     ws = Workspace.start(ROOT)
-    client = TestClient(create_app(ws, TOKEN), headers={"Authorization": f"Bearer {TOKEN}"})
+    client = TestClient(create_app(ws, TOKEN, host="testserver"), headers={"Authorization": f"Bearer {TOKEN}"})
     hauler = tomllib.loads((ROOT / "examples" / "class-III-hauler.toml").read_text(encoding="utf-8"))
     half = tomllib.loads((ROOT / "examples" / "building" / "class-III-half.toml").read_text(encoding="utf-8"))
     longboat = tomllib.loads((ROOT / "examples" / "class-IIIa-longboat.toml").read_text(encoding="utf-8"))

@@ -45,7 +45,7 @@ def folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(folder: Path) -> Any:
-    with TestClient(create_app(Workspace.start(folder), TOKEN), headers=AUTH) as c:
+    with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver"), headers=AUTH) as c:
         yield c
 
 
@@ -70,7 +70,7 @@ ENDPOINTS = [("GET", "/"), ("GET", "/api"), ("GET", "/api/session"), ("GET", "/a
 
 @pytest.mark.parametrize(("method", "path"), ENDPOINTS)
 def test_every_request_without_the_token_is_refused(folder: Path, method: str, path: str) -> None:
-    with TestClient(create_app(Workspace.start(folder), TOKEN)) as c:
+    with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver")) as c:
         for headers, query in (({}, ""), ({"Authorization": "Bearer wrong"}, ""), ({}, "?token=wrong"),
                                ({"Authorization": TOKEN}, "")):
             r = c.request(method, path + query, headers=headers, content=b"{}")
@@ -86,8 +86,31 @@ def test_a_foreign_origin_is_refused_even_with_the_token(client: Any, method: st
         assert r.status_code == 403, (headers, r.text)
 
 
+@pytest.mark.parametrize(("value", "parts"), [
+    (b"127.0.0.1:8765", ("127.0.0.1", 8765)), (b"LocalHost:80", ("localhost", 80)), (b"[::1]:8765", ("::1", 8765)),
+    (b"example.org", ("example.org", None)), (b"[::1]", ("::1", None)), (b"", None), (b":80", None),
+    (b"a:b", None), (b"[::1]x", None), (b"h:123456", None), (b"\xff:1", None)])
+def test_host_headers_are_read_strictly(value: bytes, parts: Any) -> None:
+    from shipcheck.serve.app import split_host
+
+    assert split_host(value) == parts
+
+
+def test_the_host_names_served(client: Any) -> None:
+    from shipcheck.serve.app import host_names
+
+    assert host_names("127.0.0.1") == {"127.0.0.1", "localhost", "::1"}
+    assert host_names("[::1]") == host_names("::1") == {"127.0.0.1", "localhost", "::1"}
+    assert "ships.lan" in host_names("ships.lan")
+    assert {"127.0.0.1", "localhost", "::1"} < host_names("0.0.0.0")
+    r = client.get("/api/session", headers={"Host": "evil.example"})
+    assert r.status_code == 403 and r.json()["errors"][0].startswith("request for another host refused")
+    assert client.get("/api/session", headers={"Host": "testserver:81"}).status_code == 403
+    assert client.get("/api/session", headers={"Host": "testserver:80"}).status_code == 200
+
+
 def test_the_token_in_the_query_or_a_header_and_the_same_origin_are_accepted(folder: Path) -> None:
-    with TestClient(create_app(Workspace.start(folder), TOKEN)) as c:
+    with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver")) as c:
         assert c.get(f"/api/session?token={TOKEN}").status_code == 200
         assert c.get("/api/session", headers=AUTH).status_code == 200
         assert c.get("/api/session", headers={**AUTH, "Origin": "http://testserver"}).status_code == 200
@@ -95,7 +118,7 @@ def test_the_token_in_the_query_or_a_header_and_the_same_origin_are_accepted(fol
 
 def test_nothing_changes_without_the_token(folder: Path) -> None:
     before = (folder / "blue.toml").read_bytes()
-    with TestClient(create_app(Workspace.start(folder), TOKEN)) as c:
+    with TestClient(create_app(Workspace.start(folder), TOKEN, host="testserver")) as c:
         for headers in ({}, {**AUTH, "Origin": "http://evil.example"}):
             r = c.post("/api/save", headers=headers, json={"ship": doc(folder / "loose.toml"), "to": "blue.toml",
                                                           "overwrite": True})
@@ -159,7 +182,7 @@ def test_bad_input_gets_the_command_lines_messages(tmp_path: Path, path: Path, c
     shutil.copy(path, tmp_path / path.name)
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "check", path.name, "--format", "json")
-    with TestClient(create_app(Workspace.start(tmp_path), TOKEN), headers=AUTH) as c:
+    with TestClient(create_app(Workspace.start(tmp_path), TOKEN, host="testserver"), headers=AUTH) as c:
         for endpoint in ("/api/check", "/api/stats"):
             r = c.post(f"{endpoint}?name={path.name}", content=path.read_bytes())
             if code == 2:
@@ -272,7 +295,7 @@ def test_board_paths_are_confined_too(client: Any, folder: Path) -> None:
 
 def test_the_named_file_may_be_outside_the_folder(folder: Path) -> None:
     named = folder.parent / "outside.toml"
-    with TestClient(create_app(Workspace.start(folder, named), TOKEN), headers=AUTH) as c:
+    with TestClient(create_app(Workspace.start(folder, named), TOKEN, host="testserver"), headers=AUTH) as c:
         session = c.get("/api/session").json()
         assert session["named"] == {"path": str(named), "exists": True}
         assert c.post("/api/open", json={"path": str(named)}).status_code == 200
@@ -363,18 +386,42 @@ def test_rules_cards_and_the_index(client: Any) -> None:
     assert client.get("/nowhere").status_code == 404
 
 
-def test_odds_of_attacks_and_cards(client: Any, folder: Path) -> None:
+def odds_events(client: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
+    with client.stream("POST", "/api/odds", json=body) as r:
+        assert r.status_code == 200, r.read()
+        return events(r)
+
+
+def test_odds_of_attacks_and_cards_are_jobs_computed_in_a_worker(client: Any, folder: Path) -> None:
     import shipcheck
 
     ship = doc(folder / "blue.toml")
-    r = client.post("/api/odds", json={"ship": ship, "attacks": ["large-meteor:front", "small-meteor:left"]}).json()
+    evs = odds_events(client, {"ship": ship, "attacks": ["large-meteor:front", "small-meteor:left"]})
+    assert evs[0] == {"type": "started", "job": "odds"}
+    assert evs[1]["type"] == "progress" and evs[1]["stage"] == "computing the exact odds of 2 attacks"
+    r = evs[-1]["result"]
     exact = shipcheck.odds(load_ship(folder / "blue.toml"), ["large-meteor:front", "small-meteor:left"])
     assert r["fractions"]["p_survive"] == str(exact.p_survive)
     assert r["tiles"] and all(0 <= t["p_lost"] <= 1 for t in r["tiles"])
-    r = client.post("/api/odds", json={"ship": ship, "cards": ["I-03"], "assume_weakest": True})
-    assert r.status_code == 200, r.text
-    r = client.post("/api/odds", json={"ship": ship, "cards": ["I-03"], "opponents": ["sub/scout.toml"]})
-    assert r.status_code == 200, r.text
+    evs = odds_events(client, {"ship": ship, "cards": ["I-03"], "assume_weakest": True})
+    assert evs[-1]["type"] == "result", evs[-1]
+    evs = odds_events(client, {"ship": ship, "cards": ["I-03"], "opponents": ["sub/scout.toml"]})
+    assert evs[-1]["type"] == "result", evs[-1]
+    assert not Job.registry
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="the worker's memory is read in /proc")
+def test_exact_odds_past_the_workers_memory_are_stopped_and_said(client: Any, folder: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from shipcheck.serve import workers
+
+    monkeypatch.setattr(workers, "MAX_RSS", 1)  # any worker is past it at the first look
+    twelve = ["large-meteor:front", "small-meteor:left", "heavy-shot:rear", "light-shot:right"] * 3
+    evs = odds_events(client, {"ship": doc(folder / "hauler.toml"), "attacks": twelve})
+    assert evs[-1]["type"] == "error"
+    assert evs[-1]["errors"][0].startswith("the exact odds of this question need more memory than the workbench "
+                                           "gives them; key `attacks`; value '12 attacks'")
+    assert not Job.registry
 
 
 def test_place_ranks_legal_squares(client: Any, folder: Path) -> None:
@@ -417,6 +464,17 @@ def test_a_round_against_chosen_opponents(client: Any, folder: Path) -> None:
     with client.stream("POST", "/api/round", json=body) as r:
         result = events(r)[-1]
     assert [o["ship"] for o in result["result"]["opponents"]] == ["sub/scout.toml"]
+
+
+def test_an_unsaved_ship_is_named_sensibly_in_results(client: Any, folder: Path) -> None:
+    unnamed = {k: v for k, v in doc(folder / "blue.toml").items() if k != "name"}
+    for ship, shown in ((unnamed, "this ship (not saved)"), ({**unnamed, "name": "Mine"}, "Mine (not saved)")):
+        with client.stream("POST", "/api/round", json={"ship": ship, "runs": 20, "seed": 1}) as r:
+            result = events(r)[-1]["result"]
+        assert result["ship"] == shown and result["name"] == (ship.get("name") or shown)
+        assert "<input>" not in json.dumps(result)
+        evs = odds_events(client, {"ship": ship, "attacks": ["small-meteor:left"]})
+        assert evs[-1]["result"]["ship"] == shown
 
 
 def test_a_job_is_cancelled_when_its_client_goes_away(client: Any, folder: Path) -> None:

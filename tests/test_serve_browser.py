@@ -34,6 +34,7 @@ pytestmark = pytest.mark.slow
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("workbench")
     shutil.copy(ROOT / "examples" / "blue-round1.toml", d / "blue.toml")
+    shutil.copy(ROOT / "examples" / "class-III-hauler.toml", d / "hauler.toml")
     (d / "fleet").mkdir()
     shutil.copy(ROOT / "examples" / "class-I-scout.toml", d / "fleet" / "scout.toml")
     return d
@@ -89,12 +90,12 @@ def _no_jobs_left(url: str) -> None:
 class Page:
     """A page of the workbench, collecting what its console says."""
 
-    def __init__(self, browser: Any, url: str, *, phone: bool = False) -> None:
+    def __init__(self, browser: Any, url: str, *, phone: bool = False, size: tuple[int, int] = (1400, 950)) -> None:
         if phone:
             self.context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                                                is_mobile=True, has_touch=True)
         else:
-            self.context = browser.new_context(viewport={"width": 1400, "height": 950})
+            self.context = browser.new_context(viewport={"width": size[0], "height": size[1]})
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
@@ -138,16 +139,32 @@ class Page:
         self.page.get_by_role("button", name=re.compile(rf"^take .* {re.escape(tile_id)}[ ,]")).first.click()
         self.page.wait_for_selector("#hand .hand-tile")
 
-    def shot(self, name: str) -> Path:
+    def shot(self, name: str, *, full_page: bool = True) -> Path:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        self.page.screenshot(path=str(path), full_page=full_page)
         print(f"screenshot: {path}")
         return path
 
     def close(self) -> None:
         assert self.errors == [], self.errors
         self.context.close()
+
+    def smallest_text(self, selector: str) -> float:
+        """The smallest on-screen font size (CSS px) of the SVG text elements ``selector`` finds."""
+        return float(self.page.evaluate("""(sel) => {
+            let least = Infinity;
+            for (const t of document.querySelectorAll(sel)) {
+              if (!t.getBoundingClientRect().width) continue;
+              least = Math.min(least, parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a);
+            }
+            return least; }""", selector))
+
+    def board_focus(self) -> None:
+        self.page.locator("#board .sq[tabindex='0']").focus()
+
+    def focused(self) -> str:
+        return str(self.page.evaluate("document.activeElement.getAttribute('aria-label')"))
 
 
 def test_build_a_class_I_ship_with_the_mouse(browser: Any, server: str) -> None:
@@ -289,6 +306,7 @@ def test_exact_odds_as_a_heat_map_and_a_round_with_progress(browser: Any, server
     assert "credits a round" in out and "3,000 rounds, seed 7" in out
     assert "--seed 7 --batch 1024" in out
     assert w.page.locator("#round-out svg.chart").count() >= 2  # the ship's credits beside the field's
+    assert w.smallest_text("#round-out svg.chart text") >= 10.95  # histogram labels a player can read
     assert "the field (mean)" in out and "penalty" in out  # where the credits come from, beside the field's
     assert w.page.locator("#round-stage").inner_text().startswith("done")
     w.shot("round")
@@ -354,6 +372,8 @@ def test_a_phone_sized_window_is_usable(browser: Any, server: str) -> None:
     w.wait_verdict("legal")
     box = w.square("7,8").bounding_box()
     assert box is not None and box["width"] >= 30  # big enough to tap
+    assert w.smallest_text("#board svg.tile text") >= 10.95  # tile labels a player can read
+    assert w.smallest_text("#palette svg.tile text") >= 10.95
     for name in ("Check", "Stats", "Fly"):
         w.tab(name)
     w.shot("phone")
@@ -380,4 +400,78 @@ def test_an_ordinary_hold_offers_no_red_goods(browser: Any, server: str) -> None
         w.page.locator("#pane-tile select[data-good] option").first.wait_for(state="attached")
         options = w.page.locator("#pane-tile select[data-good] option").all_inner_texts()
         assert options and ("red" in options) == red, (tile_id, options)
+    w.close()
+
+
+def test_what_a_player_trips_over_at_1366_by_800(browser: Any, server: str) -> None:
+    w = Page(browser, server, size=(1366, 800))
+    w.open("hauler.toml")
+    # after the start dialog the keyboard is on the board, not the page's body
+    assert w.focused().startswith("square ")
+    # the Kind filter offers the kinds of the 2007 catalogue only
+    kinds = w.page.locator("#kind-filter option").all_inner_texts()
+    assert len(kinds) == 13 and kinds[0] == "all 12 kinds" and "plating" not in kinds, kinds
+    # text a player reads: at least 11 px on screen
+    assert w.smallest_text("#board svg.tile text") >= 10.95
+    assert w.smallest_text("#palette svg.tile text") >= 10.95
+    # a tile in hand on a new class III ship (the tallest board): highlighted in the tiles, its
+    # hand panel above the fold
+    w.new_ship("III")
+    w.take("2007:50")  # a structural tile, connectors on every side: legal all round the pilot
+    taken = w.page.locator("#palette .pal.taken")
+    expect(taken).to_have_count(1)
+    assert taken.get_attribute("data-id") == "2007:50" and taken.get_attribute("aria-pressed") == "true"
+    box = w.page.locator("#hand").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 800, box
+    # which ranking is shown, said; the ranking by credits shown once the pointer is off the board
+    expect(w.page.locator("#ranking")).to_contain_text("Ranks by score", timeout=30_000)
+    w.page.mouse.move(5, 400)
+    expect(w.page.locator("#ranking")).to_contain_text("Ranks by expected credits", timeout=180_000)
+    w.shot("hand-1366x800", full_page=False)
+    # N takes the keyboard to the best square at this turn, then the next best
+    w.board_focus()
+    w.page.keyboard.press("n")
+    assert re.search(r"rank \d+ of \d+ by credits", w.focused()), w.focused()
+    seen = [w.focused()]
+    w.page.keyboard.press("n")
+    seen.append(w.focused())
+    ranks = [int(re.search(r"rank (\d+) of", x)[1]) for x in seen]
+    assert seen[0] != seen[1] and ranks[0] <= ranks[1], seen
+    best = min(int(re.search(r"rank (\d+) of", str(x.get_attribute("aria-label")))[1])
+               for x in w.page.locator('[aria-label*="legal for the tile in hand, rank"]').all())
+    assert ranks[0] == best  # the best square at this turn comes first
+    # the focus ring is not a rank border's yellow or orange
+    ring = w.page.evaluate("[getComputedStyle(document.activeElement).outlineStyle, "
+                           "getComputedStyle(document.activeElement).outlineColor]")
+    assert ring == ["double", "rgb(31, 36, 48)"], ring
+    w.page.keyboard.press("Escape")
+    # the odds heat map says which tile is which
+    w.open("hauler.toml")
+    w.tab("Fly")
+    w.page.locator("#atk-kind").select_option("heavy-shot")
+    w.page.get_by_role("button", name="Add", exact=True).first.click()
+    w.page.locator("#atk-from").select_option("left")
+    w.page.get_by_role("button", name="Add", exact=True).first.click()
+    w.page.get_by_role("button", name="Compute the odds").click()
+    w.page.wait_for_selector("#odds-out .big-number", timeout=60_000)
+    rows = w.page.locator(".heat-list li")
+    assert rows.count() > 0
+    assert re.match(r"^\d+,\d+ \S+.*: (\d+%|<1%|>99%)$", rows.first.inner_text()), rows.first.inner_text()
+    w.shot("odds-which-tile", full_page=False)
+    w.close()
+
+
+def test_a_repair_clears_the_selection_of_the_tile_it_removes(browser: Any, server: str) -> None:
+    w = Page(browser, server)
+    w.new_ship("I")
+    w.take("2007:69")
+    w.page.get_by_role("button", name="⟳ Turn (R)").click()
+    w.square("6,7").click()
+    w.wait_verdict("illegal")
+    w.square("6,7").click()
+    expect(w.page.locator(".sq.selected")).to_have_count(1)
+    w.tab("Check")
+    w.page.get_by_role("button", name="Apply the repair").click()
+    w.wait_verdict("legal")
+    expect(w.page.locator(".sq.selected")).to_have_count(0)
     w.close()

@@ -67,7 +67,8 @@ def shoot(url: str, out: Path) -> None:
         open_file(page, "class-III-half.toml")
         page.locator("#kind-filter").select_option("cannon")
         page.get_by_role("button", name=re.compile(r"^take cannon 2007:100[ ,]")).click()
-        expect(page.locator("#hand .advice-line")).to_contain_text("ranked by credits", timeout=120_000)
+        expect(page.locator("#ranking")).to_contain_text("Ranks by expected credits", timeout=120_000)
+        time.sleep(1.7)  # the new ranks' flash over
         page.screenshot(path=str(out / "workbench-build.png"))
         page.keyboard.press("Escape")
         # a rule break, explained, and its minimal repair

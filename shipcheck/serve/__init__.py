@@ -83,6 +83,36 @@ def _held_signals() -> Iterator[list[int]]:
             signal.signal(s, h)
 
 
+#: seconds a stopped server waits for work still running in its threads before it exits anyway
+STRAGGLE = 2.0
+
+
+def _no_straggler() -> None:
+    """Once stopped: wait briefly for jobs to end, then exit at once if work is still running in
+    the server's threads (a request that cannot be interrupted, such as a long placement ranking),
+    its child processes killed first. Stopping is what was asked, within seconds, whatever runs."""
+    import multiprocessing
+    import time
+
+    if threading.current_thread() is not threading.main_thread():
+        return  # served from a thread (a test): the caller owns the process
+
+    def running() -> list[threading.Thread]:
+        me = threading.current_thread()
+        return [t for t in threading.enumerate()
+                if t is not me and t.is_alive() and (not t.daemon or t.name.startswith("shipcheck-job"))]
+
+    deadline = time.monotonic() + STRAGGLE
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if running():
+        for child in multiprocessing.active_children():
+            child.kill()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
 def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int = 0, open_browser: bool = True,
           folder: str | Path | None = None) -> None:
     """Serve the workbench for ``folder`` (default: the current one) until Ctrl-C or SIGTERM.
@@ -97,6 +127,7 @@ def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int 
 
     from .app import create_app as make
     from .jobs import Job
+    from .workers import Pool
     from .workspace import Workspace
 
     ws = Workspace.start(folder or Path.cwd(), ship)
@@ -131,6 +162,7 @@ def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int 
         class Server(uvicorn.Server):
             def handle_exit(self, sig: int, frame: Any) -> None:
                 Job.cancel_all()  # running jobs stop at their next progress report
+                pool.close()  # exact odds: their workers killed now
                 super().handle_exit(sig, frame)
 
             @contextmanager
@@ -150,7 +182,8 @@ def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int 
                     for s, h in old.items():
                         signal.signal(s, h)
 
-        config = uvicorn.Config(make(ws, token), log_level="warning", access_log=False, lifespan="off",
+        pool = Pool()
+        config = uvicorn.Config(make(ws, token, host=host, pool=pool), log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=1, ws="none")
         server = Server(config)
         if open_browser:
@@ -168,5 +201,7 @@ def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int 
             server.run(sockets=[sock])
         finally:
             Job.cancel_all()
+            pool.close()
             sock.close()
     sys.stderr.write("shipcheck: workbench stopped\n")
+    _no_straggler()

@@ -9,6 +9,7 @@ line prints). The web layer (:mod:`.app`) only decodes, authorises and encodes. 
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import replace
@@ -23,8 +24,9 @@ from ..rules import RULES, check
 from ..shipfile import EDITIONS, dump_ship, rewrite_ship_text, save_text, tile_lines
 from ..topology import BUILTIN_CLASSES
 from .errors import jsonable, strings, text
-from .jobs import Job
+from .jobs import Cancelled, Job
 from .shipdoc import UNNAMED, doc_of, kinds, ship_from_doc, ship_from_text, view
+from .workers import Pool
 from .workspace import Workspace
 
 #: bounds of the work one request may ask for
@@ -53,6 +55,17 @@ def ship_of(ws: Workspace, body: dict[str, Any]) -> tuple[Ship, str]:
     return ship_from_doc(body["ship"], ws, name=name, base=base), name
 
 
+#: how results name a ship that was never saved, and has no name either
+NOT_SAVED = "this ship (not saved)"
+
+
+def shown_name(ship: Ship, name: str) -> str:
+    """How results name the request's ship: its file, else its name (not saved), never ``<input>``."""
+    if name != UNNAMED:
+        return name
+    return f"{ship.name} (not saved)" if ship.name else NOT_SAVED
+
+
 def load(ws: Workspace, name: str, key: str = "opponents") -> Ship:
     """A ship file of the workspace (an opponent), its board path confined like the ship's."""
     p = ws.path(name, key=key)
@@ -65,14 +78,21 @@ def load(ws: Workspace, name: str, key: str = "opponents") -> Ship:
 
 # -- the session and the catalogues -----------------------------------------------------------------
 def session(ws: Workspace) -> dict[str, Any]:
-    from .. import __version__
-    from ..report.palette import palette
-
     named = None
     if ws.named is not None:
         named = {"path": ws.display(ws.named), "exists": ws.named.is_file()}
+    from .. import __version__
+
+    return {"version": __version__, "root": str(ws.root), "named": named, **_session()}
+
+
+@functools.cache
+def _session() -> dict[str, Any]:
+    """What ``GET /api/session`` says that never changes (worked out once: the page asks it often,
+    and it must answer at once while jobs run)."""
+    from ..report.palette import palette
+
     return {
-        "version": __version__, "root": str(ws.root), "named": named,
         "classes": list(BUILTIN_CLASSES), "editions": list(EDITIONS), "rounds": list(ROUNDS),
         "attack_kinds": list(ATTACK_KINDS), "directions": list(DIRECTIONS), "kinds": kinds(),
         "palette": palette(), "rules": [{"code": r.code, "name": r.name, "severity": r.severity,
@@ -228,31 +248,73 @@ def fix_ship(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- flying ----------------------------------------------------------------------------------------
-def odds(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
+def odds_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
     """Exact odds of attacks in order (``attacks``) or of cards (``cards``), with each tile's chance
-    of being lost (the heat map)."""
+    of being lost (the heat map), as a job computed in a worker process of ``pool`` (the exact pass
+    cannot be stopped from a thread; a worker can be killed)."""
     s, name = ship_of(ws, body)
     attacks = strings(body, "attacks", most=LIMITS["attacks"])
     card_ids = strings(body, "cards", most=LIMITS["cards"])
     if bool(attacks) == bool(card_ids):
         raise InputError("give `attacks` or `cards` (a list each), not both and not neither", key="attacks",
                          expected='attacks like ["large-meteor:front"] or cards like ["I-09"]')
-    t0 = time.perf_counter()
     if attacks:
         from ..flight import parse_attack
-        from ..odds import odds as exact_odds
 
-        atk = [parse_attack(a, key="attacks") for a in attacks]
-        d = exact_odds(s, atk).to_dict()
+        args: tuple[Any, ...] = (s, [parse_attack(a, key="attacks") for a in attacks], None, (), False)
+        what = f"{len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
     else:
         from ..cards import find_card
-        from ..round.exact import card_odds
 
         found = [find_card(c) if ":" in c else find_card(c, s.edition) for c in card_ids]
         opponents = [load(ws, o) for o in strings(body, "opponents", most=LIMITS["opponents"])]
-        d = card_odds(s, found, opponents=opponents, assume_weakest=bool(body.get("assume_weakest"))).to_dict()
+        args = (s, None, found, opponents, bool(body.get("assume_weakest")))
+        what = f"{len(card_ids)} card{'s' if len(card_ids) != 1 else ''}"
+
+    def work(job: Job) -> Any:
+        from .workers import TooBig, WorkerFailed
+
+        stage = f"computing the exact odds of {what}"
+        job.progress(stage=stage, seconds=0.0)
+        shown = [0.0]
+
+        def tick(seconds: float) -> None:
+            if seconds - shown[0] >= 0.5:
+                shown[0] = seconds
+                job.progress(stage=stage, seconds=round(seconds, 1))
+
+        try:
+            d = pool.run(exact_odds, args, stop=job.cancelled.is_set, tick=tick)
+        except TooBig:
+            from .workers import MAX_RSS
+
+            raise InputError("the exact odds of this question need more memory than the workbench gives them",
+                             key="attacks" if attacks else "cards", value=what,
+                             expected=f"a computation within {MAX_RSS // 2**20} MB: fewer attacks or cards "
+                                      "(or `shipcheck odds` on the command line)") from None
+        except WorkerFailed as exc:
+            raise RuntimeError(str(exc)) from None
+        if d is None:
+            raise Cancelled()
+        d["ship"] = shown_name(s, name)
+        return d
+
+    return work
+
+
+def exact_odds(ship: Ship, attacks: list[Any] | None, cards: list[Any] | None, opponents: list[Ship],
+               assume_weakest: bool) -> dict[str, Any]:
+    """What ``shipcheck odds --format json`` gives (run in a worker process), and ``seconds``."""
+    t0 = time.perf_counter()
+    if attacks is not None:
+        from ..odds import odds
+
+        d = odds(ship, attacks).to_dict()
+    else:
+        from ..round.exact import card_odds
+
+        d = card_odds(ship, cards or [], opponents=opponents, assume_weakest=assume_weakest).to_dict()
     d = jsonable(d)
-    d["ship"] = name
     d["seconds"] = round(time.perf_counter() - t0, 4)
     return d
 
@@ -335,7 +397,9 @@ def round_job(ws: Workspace, body: dict[str, Any]) -> Any:
         r = simulate_round(s, round=rnd, opponents=opponents, runs=runs, seed=seed, batch=BATCH, edition=edition,
                            progress=progress)
         d = jsonable(r.to_dict())
-        d["ship"] = name
+        d["ship"] = shown_name(s, name)
+        if not s.name:
+            d["name"] = d["ship"]  # the round names an unnamed ship by its file: here there is none
         d["command"] = command
         return d
 

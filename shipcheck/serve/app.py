@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -29,11 +30,14 @@ from ..errors import InputError
 from . import api
 from .errors import error_lines
 from .jobs import Busy, Job, stream
+from .workers import Pool
 from .workspace import Workspace
 
 STATIC = Path(__file__).parent / "static"
 #: the largest request body read (a ship file's limit, with room for the JSON around it)
 MAX_BODY = 3 * 1024 * 1024
+#: digits of the longest integer Python reads from text (its guard against quadratic conversion)
+MAX_DIGITS = sys.get_int_max_str_digits()
 
 PAGE_CSP = ("default-src 'none'; script-src 'self' 'nonce-{nonce}'; style-src 'self'; img-src 'self' data: blob:; "
             "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -45,13 +49,67 @@ def _json(status: int, body: Any, headers: dict[str, str] | None = None) -> JSON
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-class Guard:
-    """Refuse what does not carry the token, or comes from another site; cap request bodies; add
-    the security headers to every answer."""
+#: the names a request's ``Host`` may give on any server: the loopback addresses
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::", "")
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+
+def host_names(host: str) -> frozenset[str]:
+    """The names a request's ``Host`` header may give for a server listening on ``host``: the
+    loopback names and ``host`` itself; for a wildcard address, also this machine's name and the
+    addresses it resolves to (anything else is another site's name pointed here: DNS rebinding)."""
+    import socket
+
+    names = {*LOOPBACK, host.strip("[]").lower()} - {""}
+    if host in WILDCARD:
+        node = socket.gethostname()
+        names |= {node.lower(), socket.getfqdn(node).lower()}
+        try:
+            names |= {str(info[4][0]).lower() for info in socket.getaddrinfo(node, None)}
+        except OSError:
+            pass
+    return frozenset(names)
+
+
+def split_host(value: bytes) -> tuple[str, int | None] | None:
+    """``(name, port)`` of a ``Host`` header (``name``, ``name:port``, ``[v6]:port``); None when it
+    is not one."""
+    try:
+        text = value.decode("ascii").strip().lower()
+    except UnicodeDecodeError:
+        return None
+    if text.startswith("["):
+        name, sep, rest = text[1:].partition("]")
+        if not sep or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:]
+    else:
+        name, _, port = text.partition(":")
+    if not name or (port and not port.isdigit()) or len(port) > 5:
+        return None
+    return name, int(port) if port else None
+
+
+class Guard:
+    """Refuse a request for another host name, or without the token, or from another site; cap
+    request bodies; add the security headers to every answer."""
+
+    def __init__(self, app: ASGIApp, token: str, hosts: frozenset[str] = frozenset(LOOPBACK)) -> None:
         self.app = app
         self.token = token.encode()
+        self.hosts = hosts
+
+    def _host_refused(self, scope: Scope) -> str | None:
+        """Why the ``Host`` header is not this server's address (None when it is)."""
+        value = dict(scope.get("headers", [])).get(b"host")
+        server = scope.get("server")
+        port = server[1] if server else None
+        parts = split_host(value) if value is not None else None
+        if parts is not None and parts[0] in self.hosts and parts[1] in (port, None if port == 80 else port):
+            return None
+        shown = "missing" if value is None else repr(value.decode("latin-1")[:100])
+        served = ", ".join(f"[{h}]:{port}" if ":" in h else f"{h}:{port}" for h in sorted(self.hosts))
+        return f"request for another host refused (Host {shown}; this server answers {served})"
 
     def _token_ok(self, scope: Scope) -> bool:
         given: list[bytes] = []
@@ -76,6 +134,10 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        refused = self._host_refused(scope)
+        if refused is not None:
+            await _json(403, {"errors": [refused]})(scope, receive, send)
             return
         if self._foreign(scope):
             await _json(403, {"errors": ["request from another site refused (foreign Origin)"]})(scope, receive, send)
@@ -121,6 +183,9 @@ async def _body(request: Request) -> dict[str, Any]:
         body = json.loads(raw or b"{}")
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise InputError(f"request body is not JSON ({exc})", key="body", expected="a JSON object") from None
+    except ValueError:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+        raise InputError("request body holds a number too long to read", key="body",
+                         expected=f"numbers of at most {MAX_DIGITS} digits") from None
     if not isinstance(body, dict):
         raise InputError("request body is not a JSON object", key="body", value=type(body).__name__,
                          expected="a JSON object")
@@ -159,6 +224,7 @@ def _job(kind: str, make: Callable[..., Any]) -> Callable[[Request], Awaitable[R
     from starlette.concurrency import run_in_threadpool
 
     async def endpoint(request: Request) -> Response:
+        Job.check_room(kind)  # a flood is refused at once (429), before its ships are read
         body = await _body(request)
         work = await run_in_threadpool(make, request.app.state, body)  # bad input: 400 before the job starts
         job = Job(kind, work, client=request.headers.get("x-shipcheck-client")).start()
@@ -201,6 +267,12 @@ def _get(fn: Callable[..., Any], *params: str) -> Callable[[Request], Awaitable[
     return endpoint
 
 
+async def session_endpoint(request: Request) -> Response:
+    """GET /api/session: versions, classes, tile kinds, colours, rules, limits"""
+    # answered on the event loop, never behind work in the threads: it is worked out once
+    return _json(200, api.session(request.app.state.ws))
+
+
 async def check_endpoint(request: Request) -> Response:
     """POST /api/check: a ship file's TOML text in the body; what `shipcheck check --format json` prints."""
     from starlette.concurrency import run_in_threadpool
@@ -223,11 +295,14 @@ async def stats_endpoint(request: Request) -> Response:
 async def cancel_endpoint(request: Request) -> Response:
     """POST /api/cancel: cancel this page's running jobs (sent when the page closes)."""
     client = request.headers.get("x-shipcheck-client") or request.query_params.get("client")
+    if not client:
+        raise InputError("missing client id: whose jobs to cancel", key="client",
+                         expected="the page's id, as the X-Shipcheck-Client header or ?client=")
     n = 0
     with Job.lock:
         jobs = list(Job.registry)
     for j in jobs:
-        if client is None or j.client == client:
+        if j.client == client:
             j.cancel()
             n += 1
     return _json(200, {"cancelled": n})
@@ -285,8 +360,10 @@ def _documented(fn: Callable[..., Any], doc: str) -> Callable[..., Any]:
     return fn
 
 
-def create_app(ws: Workspace, token: str) -> ASGIApp:
-    """The workbench application for ``ws``; every request must carry ``token``."""
+def create_app(ws: Workspace, token: str, *, host: str = "127.0.0.1", pool: Pool | None = None) -> ASGIApp:
+    """The workbench application for ``ws`` served on ``host``; every request must carry ``token``
+    and name the server's address (:func:`host_names`) in its ``Host`` header. Exact odds are
+    computed in the worker processes of ``pool`` (a new one by default; close it when done)."""
     written: set[Path] = set()
 
     def report(state: Any, body: dict[str, Any]) -> Any:
@@ -295,8 +372,7 @@ def create_app(ws: Workspace, token: str) -> ASGIApp:
     routes = [
         Route("/", page),
         Route("/api", index_api),
-        Route("/api/session", _documented(_get(lambda ws: api.session(ws)),
-                                          "GET /api/session: versions, classes, tile kinds, colours, rules, limits")),
+        Route("/api/session", session_endpoint),
         Route("/api/files", _documented(_get(lambda ws: api.files(ws)),
                                         "GET /api/files: ship files in the start folder")),
         Route("/api/tiles", _documented(_get(_tiles, "edition", "kind", "sides", "any_rotation"), _tiles.__doc__ or "")),
@@ -314,8 +390,8 @@ def create_app(ws: Workspace, token: str) -> ASGIApp:
               methods=["POST"]),
         Route("/api/fix", _documented(_run(api.fix_ship), "POST /api/fix: the minimal repair (fix --format json)"),
               methods=["POST"]),
-        Route("/api/odds", _documented(_run(api.odds), "POST /api/odds: exact odds of attacks or cards"),
-              methods=["POST"]),
+        Route("/api/odds", _documented(_job("odds", lambda st, b: api.odds_job(st.ws, b, st.pool)),
+                                       "POST /api/odds: exact odds of attacks or cards (streamed)"), methods=["POST"]),
         Route("/api/place", _documented(_run(api.place), "POST /api/place: legal placements ranked by score"),
               methods=["POST"]),
         Route("/api/place/credits", _documented(_job("credits", lambda st, b: api.credits_job(st.ws, b)),
@@ -342,4 +418,6 @@ def create_app(ws: Workspace, token: str) -> ASGIApp:
     app.state.ws = ws
     app.state.token = token
     app.state.written = written
-    return Guard(app, token)
+    app.state.pool = pool if pool is not None else Pool()
+    api.session(ws)  # worked out now, so that the first page (or a script under load) is answered at once
+    return Guard(app, token, host_names(host))

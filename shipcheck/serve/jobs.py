@@ -1,4 +1,4 @@
-"""Long work (whole rounds, the credits ranking, reports) run in a thread, streamed, cancellable.
+"""Long work (whole rounds, the credits ranking, reports, exact odds) run in a thread, streamed, cancellable.
 
 A :class:`Job` runs its function in a daemon thread and queues what it reports: progress events,
 then one final event (``result``, ``error`` or ``cancelled``). The HTTP response streams them as
@@ -26,6 +26,9 @@ from .errors import error_lines
 
 #: jobs running at once; more are refused (the page runs one of each kind at a time)
 MAX_JOBS = 4
+#: jobs of one kind running at once, where fewer than :data:`MAX_JOBS`: exact odds one at a time (a
+#: dozen attacks round a class III ship hold most of a gigabyte in their worker: :mod:`.workers`)
+KIND_CAPS = {"odds": 1}
 #: seconds between keep-alive lines, which also let the server notice a client that went away
 HEARTBEAT = 0.5
 
@@ -53,11 +56,21 @@ class Job:
         self.started = time.perf_counter()
         self.thread = threading.Thread(target=self._run, name=f"shipcheck-job-{kind}", daemon=True)
 
+    @classmethod
+    def check_room(cls, kind: str) -> None:
+        """Raise :class:`Busy` when a job of ``kind`` could not start now (call with :attr:`lock`
+        held to be sure; without it, a quick refusal before the request is read)."""
+        if len(cls.registry) >= MAX_JOBS:
+            raise Busy("too many jobs at once", key="job", value=kind,
+                       expected=f"at most {MAX_JOBS} running (cancel one first)")
+        cap = KIND_CAPS.get(kind)
+        if cap is not None and sum(j.kind == kind for j in list(cls.registry)) >= cap:
+            raise Busy(f"too many {kind} jobs at once", key="job", value=kind,
+                       expected=f"at most {cap} running (cancel one first)")
+
     def start(self) -> Job:
         with Job.lock:
-            if len(Job.registry) >= MAX_JOBS:
-                raise Busy("too many jobs at once", key="job", value=self.kind,
-                           expected=f"at most {MAX_JOBS} running (cancel one first)")
+            Job.check_room(self.kind)
             Job.registry.add(self)
         self.thread.start()
         return self

@@ -10,6 +10,7 @@ gives for the same mistake in a file (without a line number: a document has none
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,42 @@ from .workspace import Workspace
 
 #: the name results give a ship that came without one
 UNNAMED = "<input>"
+#: array items, keys and tables a ship given to the workbench may hold, counted before it is parsed
+#: (the TOML parser spends seconds on a flat array of a million numbers); the class III hauler of
+#: the examples has about 240
+MAX_ITEMS = 20_000
+#: what the count skips: strings and comments
+_QUOTED = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+
+
+def _too_complex(found: str, name: str | None, key: str | None) -> InputError:
+    return InputError(f"ship too complex for the workbench ({found})", file=name, key=key,
+                      expected=f"at most {MAX_ITEMS:,} array items, keys and tables; a class III ship has "
+                               "about 240")
+
+
+def bounded_text(text: str, name: str) -> None:
+    """Refuse ship-file text holding more than :data:`MAX_ITEMS` items, before it is parsed."""
+    bare = _QUOTED.sub("", text)
+    n = bare.count(",") + bare.count("[") + bare.count("{") + bare.count("=")
+    if n > MAX_ITEMS:
+        raise _too_complex(f"{n:,} items", name, None)
+
+
+def bounded_doc(doc: Any) -> None:
+    """Refuse a ship document holding more than :data:`MAX_ITEMS` values (counted until past it)."""
+    n = 0
+    todo = [doc]
+    while todo and n <= MAX_ITEMS:
+        v = todo.pop()
+        if isinstance(v, dict):
+            n += len(v)
+            todo.extend(v.values())
+        elif isinstance(v, list):
+            n += len(v)
+            todo.extend(v)
+    if n > MAX_ITEMS:
+        raise _too_complex(f"more than {MAX_ITEMS:,} values", None, "ship")
 
 
 def _board_ok(doc: dict[str, Any], base: Path, ws: Workspace) -> None:
@@ -44,6 +81,7 @@ def ship_from_text(text: str, ws: Workspace, *, name: str = UNNAMED, base: Path 
     """A ship from ship-file text (a request body or a file the workspace read)."""
     if len(text.encode("utf-8", "surrogatepass")) > SHIP_BYTES:
         raise InputError("ship file too large", file=name, expected=f"at most {SHIP_BYTES} bytes")
+    bounded_text(text, name)
     folder = base or ws.root
     _board_ok(read_toml(text, name), folder, ws)
     return parse_ship(text, file=name, base_dir=folder)
@@ -54,6 +92,7 @@ def doc_text(doc: Any) -> str:
     if not isinstance(doc, dict):
         raise InputError("bad ship", key="ship", value=type(doc).__name__,
                          expected="an object with the keys of a ship file (format, class, tile, ...)")
+    bounded_doc(doc)
     try:
         return toml_text(doc)
     except InputError as exc:

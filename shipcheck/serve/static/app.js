@@ -3,7 +3,7 @@
 
 import * as api from './api.js';
 import {Board} from './board.js';
-import {esc, kindLabel, setup, tileSVG, turned} from './draw.js';
+import {esc, kindLabel, pct, setup, tileSVG, turned} from './draw.js';
 import {Fly} from './fly.js';
 import {renderCheck, renderStats, renderTile} from './panels.js';
 
@@ -80,6 +80,7 @@ async function loadCatalogue(edition) {
   const res = await api.get(`/api/tiles?edition=${edition}`);
   S.catalogue = new Map(res.tiles.map((t) => [t.id, t]));
   S.edition = edition;
+  kindFilter();
   renderPalette();
 }
 
@@ -348,6 +349,35 @@ function cancelAdvice() {
   if (adviceCtrl) adviceCtrl.abort();
   adviceCtrl = null;
   S.advice = null;
+  S.pending = null;
+}
+
+// show the ranking by credits in place of the ranking by score, visibly (the ranks flash once)
+function settle(advice) {
+  S.advice = advice;
+  S.pending = null;
+  renderHand();
+  renderBoard();
+  board.el.classList.remove('settling');
+  void board.el.offsetWidth;  // restart the animation
+  board.el.classList.add('settling');
+  setTimeout(() => board.el.classList.remove('settling'), 1600);
+  say('the ranks now come from the ranking by credits');
+}
+
+// N, Shift+N: the keyboard to the next (previous) ranked square at this turn, best first; with
+// none at this turn, the tile is turned to the best placement first
+function jumpRank(d) {
+  if (!S.hand || !S.advice || !S.advice.placements.length) return;
+  let here = S.advice.placements.filter((p) => p.rot === S.hand.rot);
+  if (!here.length) {
+    rotateHand(S.advice.placements[0].rot - S.hand.rot);
+    here = S.advice.placements.filter((p) => p.rot === S.hand.rot);
+  }
+  const k = here.findIndex((p) => p.i === board.focus);
+  const next = k < 0 ? (d > 0 ? 0 : here.length - 1) : (k + d + here.length) % here.length;
+  board.setFocus(here[next].i);
+  say(`square ${squareAt(here[next].i).label}: rank ${here[next].rank} of ${S.advice.placements.length}`);
 }
 
 async function requestAdvice() {
@@ -379,9 +409,15 @@ async function requestAdvice() {
       }
     }, {signal: ctrl.signal});
     if (adviceCtrl !== ctrl || !last || last.type !== 'result') return;
-    S.advice = {placements: last.result.placements, credits: true, reason: last.result.reason, progress: null};
-    renderHand();
-    renderBoard();
+    const ready = {placements: last.result.placements, credits: true, reason: last.result.reason, progress: null};
+    if (board.el.matches(':hover')) {
+      // not under the cursor: the new ranks show when the pointer leaves the board (or on asking)
+      S.pending = ready;
+      board.el.addEventListener('pointerleave', () => { if (S.pending === ready) settle(ready); }, {once: true});
+      renderHand();
+    } else {
+      settle(ready);
+    }
   } catch (e) {
     if (e.name === 'AbortError') return;
     if (adviceCtrl === ctrl && e.errors) showErrors(e.errors, 'The placement advisor could not rank this tile');
@@ -414,7 +450,7 @@ function adviceOverlay() {
     if (p.shields.length) parts.push(`shields ${p.shields.join(', ')}`);
     if (p.exposes.length) parts.push(`exposes ${p.exposes.join(', ')}`);
     out[p.i] = {legal: true, rank: p.rank, of: S.advice.placements.length, colour: rankColour(n, here.length),
-      tip: parts.join(' · '), credits};
+      tip: parts.join(' · '), credits, by: S.advice.credits ? 'credits' : 'score'};
   });
   for (const p of S.advice.placements) {
     if (out[p.i]) continue;
@@ -427,6 +463,7 @@ function adviceOverlay() {
 // -- rendering -------------------------------------------------------------------------------------
 function render() {
   if (!S.analysis) return;
+  if (S.selected !== null && !tileAt(S.selected)) S.selected = null;  // a repair or an undo took it away
   $('#ship-name').value = S.doc.name || '';
   $('#file-path').textContent = S.path || 'not saved yet';
   $('#dirty').hidden = !S.dirty;
@@ -465,11 +502,27 @@ function renderBoard() {
   if (S.heat) {
     lg.hidden = false;
     lg.innerHTML = `<span class="heat-scale" aria-hidden="true"></span> ${esc(S.heat.what)} ` +
-      '<button type="button" class="link" id="heat-off">hide</button>';
+      '<button type="button" class="link" id="heat-off">hide</button>' + heatList();
     lg.querySelector('#heat-off').addEventListener('click', () => { S.heat = null; renderBoard(); });
+    lg.querySelector('details')?.addEventListener('toggle', (e) => { S.heat.listOpen = e.target.open; });
+    lg.querySelectorAll('.heat-row').forEach((b) => b.addEventListener('click', () => board.setFocus(Number(b.dataset.i))));
   } else {
     lg.hidden = true;
   }
+}
+
+// the heat map in words: which tile is which, most at risk first (a click goes to its square)
+function heatList() {
+  const rows = Object.entries(S.heat.byIndex).map(([i, p]) => ({i: Number(i), p})).filter((r) => r.p > 0 && tileAt(r.i))
+    .sort((a, b) => b.p - a.p || a.i - b.i);
+  if (!rows.length) return ' <span class="muted">· no tile at risk</span>';
+  const items = rows.map((r) => {
+    const t = tileAt(r.i);
+    return `<li><button type="button" class="link heat-row" data-i="${r.i}">${esc(squareAt(r.i).label)}</button> ` +
+      `${esc(kindLabel(t.kind))}${t.id ? ` <span class="muted">${esc(t.id)}</span>` : ''}: <strong>${pct(r.p)}</strong></li>`;
+  }).join('');
+  return `<details class="heat-list"${S.heat.listOpen === false ? '' : ' open'}><summary>Which tile is which: ` +
+    `${rows.length} tile${rows.length === 1 ? '' : 's'} at risk, most first</summary><ol>${items}</ol></details>`;
 }
 
 function renderHand() {
@@ -482,24 +535,33 @@ function renderHand() {
   const adv = S.advice;
   let advice = '<span class="muted small">ranking the squares…</span>';
   let best = null;
+  let ranking = '';
   if (adv) {
     const here = adv.placements.filter((p) => p.rot === S.hand.rot).length;
     advice = adv.placements.length
       ? `<span class="small">${here} legal square${here === 1 ? '' : 's'} at this turn (${adv.placements.length} placements in all)` +
-        ` · ${adv.credits ? 'ranked by credits' : 'ranked by score'} · ${esc(adv.reason)}</span>`
+        ` · ${esc(adv.reason)}</span>`
       : `<span class="small">${esc(adv.reason)}</span>`;
+    if (adv.placements.length) {
+      const following = !adv.credits && ctx.creditsOn && !S.pending ? ' · the ranking by credits follows' : '';
+      ranking = `<p class="ranking" id="ranking"><strong>Ranks ${adv.credits ? 'by expected credits' : 'by score'}</strong>` +
+        `<span class="small muted"> (${adv.credits ? 'whole rounds flown for every placement, filled numbers' : 'quick, outlined numbers'})` +
+        `${following}</span>${S.pending ? ' <span class="small">· the ranking by credits is ready: it shows when the pointer ' +
+        'leaves the board</span> <button type="button" class="link" id="ranking-show">show it now</button>' : ''}` +
+        ' <span class="small muted">· N jumps to the best squares</span></p>';
+    }
     best = adv.placements[0] || null;
   }
   const bestLine = best ? `<p class="small">Best: square ${esc(squareAt(best.i).label)}${best.rot ? `, turned ${best.rot}°` : ''}` +
     `${best.credits !== undefined && best.credits !== null ? ` (${best.credits >= 0 ? '+' : ''}${best.credits.toFixed(2)} credits)` : ''}` +
     (best.rot !== S.hand.rot ? ' <button type="button" class="link" id="hand-best">turn it so</button>' : '') + '</p>' : '';
-  el.innerHTML = `<div class="hand-tile">${tileSVG(t)}</div><div class="hand-info">` +
+  el.innerHTML = `<div class="hand-tile">${tileSVG(t, {px: 72})}</div><div class="hand-info">` +
     `<p><strong>In hand:</strong> ${esc(handName())}${S.hand.rot ? `, turned ${S.hand.rot}°` : ''}</p>` +
     '<div class="row-buttons"><button type="button" id="hand-rotl">⟲</button>' +
     '<button type="button" id="hand-rot" title="R">⟳ Turn (R)</button>' +
     '<button type="button" id="hand-aside">Set aside</button>' +
     '<button type="button" id="hand-drop" title="Esc">Put back</button></div>' +
-    `<p class="advice-line">${advice}</p>${bestLine}` +
+    `${ranking}<p class="advice-line">${advice}</p>${bestLine}` +
     `<label class="check small"><input type="checkbox" id="advice-credits"${ctx.creditsOn ? ' checked' : ''}> rank by ` +
     'credits (flies whole rounds)</label> <progress id="advice-progress" max="1" hidden></progress>' +
     ' <span id="advice-stage" class="small muted"></span></div>';
@@ -508,6 +570,7 @@ function renderHand() {
   el.querySelector('#hand-aside').addEventListener('click', () => handAside());
   el.querySelector('#hand-drop').addEventListener('click', () => dropHand());
   el.querySelector('#hand-best')?.addEventListener('click', () => rotateHand(best.rot - S.hand.rot));
+  el.querySelector('#ranking-show')?.addEventListener('click', () => settle(S.pending));
   el.querySelector('#advice-credits').addEventListener('change', (e) => { ctx.creditsOn = e.target.checked; requestAdvice(); });
   renderHandProgress();
 }
@@ -536,6 +599,15 @@ function usedIds() {
 
 let paletteFilter = {kind: '', sides: null};
 
+// the Kind filter offers the kinds of the edition's catalogue only, in the session's order
+function kindFilter() {
+  const present = new Set([...S.catalogue.values()].map((t) => t.kind));
+  const kinds = Object.keys(S.session.kinds).filter((k) => present.has(k));
+  if (!present.has(paletteFilter.kind)) paletteFilter.kind = '';
+  $('#kind-filter').innerHTML = `<option value="">all ${kinds.length} kinds</option>` +
+    kinds.map((k) => `<option value="${k}"${k === paletteFilter.kind ? ' selected' : ''}>${esc(kindLabel(k))}</option>`).join('');
+}
+
 async function renderPalette() {
   const el = $('#palette');
   if (!S.catalogue.size) return;
@@ -544,16 +616,45 @@ async function renderPalette() {
   if (paletteFilter.kind) rows = rows.filter((t) => t.kind === paletteFilter.kind);
   if (paletteFilter.sides) rows = rows.filter((t) => paletteFilter.sides.has(t.id)).map((t) => ({...t, rot: paletteFilter.sides.get(t.id)}));
   rows = rows.filter((t) => !used.has(t.id));
+  const taken = S.hand && S.hand.from === 'palette' ? S.hand.entry.id : null;
+  drawGrid(el, 58, (px) => paletteTiles(el, rows, taken, px));
+}
+
+function paletteTiles(el, rows, taken, px) {
   el.innerHTML = rows.map((t) => {
     const d = turned(t, t.rot || 0);
     const name = `${kindLabel(t.kind)} ${t.id}${t.rot ? ` turned ${t.rot}°` : ''}, sides ${t.sides}`;
-    return `<div role="listitem"><button type="button" class="pal" data-id="${esc(t.id)}" data-rot="${t.rot || 0}" ` +
-      `aria-label="take ${esc(name)}" title="${esc(name)}">${tileSVG(d)}<span class="pal-id">${esc(t.id.split(':')[1])}</span></button></div>`;
+    const inHand = t.id === taken;
+    return `<div role="listitem"><button type="button" class="pal${inHand ? ' taken' : ''}" data-id="${esc(t.id)}" ` +
+      `data-rot="${t.rot || 0}" aria-pressed="${inHand}" aria-label="take ${esc(name)}${inHand ? ' (in hand)' : ''}" ` +
+      `title="${esc(name)}${inHand ? ' (in hand)' : ''}">${tileSVG(d, {px})}<span class="pal-id">${esc(t.id.split(':')[1])}</span>` +
+      '</button></div>';
   }).join('') || '<p class="muted small">no tile matches</p>';
   el.querySelectorAll('.pal').forEach((b, n) => {
     b.tabIndex = n === 0 ? 0 : -1;  // one tab stop; the arrows move within the tiles
     b.addEventListener('click', () => takeInHand({entry: {id: b.dataset.id}, rot: Number(b.dataset.rot), from: 'palette'}));
   });
+}
+
+// how wide a tile of a grid of tile buttons is drawn (auto-fill columns at least `min` px, gap 4,
+// padding 2), for its labels
+function gridTilePx(el, min) {
+  const w = el.clientWidth || 260;
+  const cols = Math.max(1, Math.floor((w + 4) / (min + 4)));
+  return (w - 4 * (cols - 1)) / cols - 4;
+}
+
+// draw a grid of tile buttons with labels sized for how wide its tiles come out: guessed, then
+// measured (a phone's grid, a scroll bar) and drawn again when the guess was off
+function drawGrid(el, min, draw) {
+  let px = gridTilePx(el, min);
+  for (let k = 0; k < 2; k++) {
+    draw(px);
+    const svg = el.querySelector('.pal svg');
+    const got = svg ? svg.getBoundingClientRect().width : 0;
+    if (!got || Math.abs(got - px) < 0.5) return;
+    px = got;
+  }
 }
 
 // arrow keys within a grid of tile buttons (one tab stop for the whole grid)
@@ -574,11 +675,15 @@ function gridKeys(e) {
 function renderAside() {
   const list = (S.doc && S.doc.aside) || [];
   $('#aside-count').textContent = list.length ? `(${list.length})` : '';
+  drawGrid($('#aside'), 48, (px) => asideTiles(list, px));
+}
+
+function asideTiles(list, px) {
   $('#aside').innerHTML = list.map((e, n) => {
     const t = turned(turnedOf(e), 0);
     const name = `${kindLabel(t.kind)}${e.id ? ` ${e.id}` : ''}`;
     return `<div role="listitem"><button type="button" class="pal" data-n="${n}" aria-label="take back ${esc(name)} (set aside)" ` +
-      `title="${esc(name)}">${tileSVG(t)}</button></div>`;
+      `title="${esc(name)}">${tileSVG(t, {px})}</button></div>`;
   }).join('') || '<p class="muted small">none: drag a tile here, or use Set aside</p>';
   $('#aside').querySelectorAll('.pal').forEach((b, k) => {
     b.tabIndex = k === 0 ? 0 : -1;
@@ -777,7 +882,7 @@ async function explain(code) {
     `<div class="rule-examples">${example('bad')}${example('good')}</div>`;
   for (const which of ['bad', 'good']) {
     const host = $(`#rule-body .mini-board[data-which="${which}"]`);
-    const mini = new Board(host, {activate() {}, drop() {}, aside() {}, fixed: true});
+    const mini = new Board(host, {activate() {}, drop() {}, aside() {}, fixed: true, sq: 44});
     mini.render(r[which].view, {});
     host.classList.add('board', 'mini');
     host.inert = true;  // a picture: not part of the page's controls
@@ -825,6 +930,9 @@ function keys(e) {
     removeTile(S.selected);
   } else if ((e.key === 'm' || e.key === 'M') && S.selected !== null) {
     pickUp(S.selected);
+  } else if ((e.key === 'n' || e.key === 'N') && S.hand) {
+    e.preventDefault();
+    jumpRank(e.shiftKey ? -1 : 1);
   }
 }
 
@@ -849,6 +957,8 @@ function wire() {
   $('#btn-undo').addEventListener('click', () => undoRedo(S.undo, S.redo));
   $('#btn-redo').addEventListener('click', () => undoRedo(S.redo, S.undo));
   $('#new-go').addEventListener('click', newShip);
+  // after the start dialog the keyboard is on the board (its start square), not the page's body
+  $('#dlg-start').addEventListener('close', () => setTimeout(() => board.focusBoard(), 0));
   $('#save-go').addEventListener('click', async () => {
     const to = $('#save-path').value.trim();
     $('#dlg-save').close();
@@ -904,7 +1014,6 @@ async function main() {
   setup(S.session);
   fly = new Fly($('#pane-fly'), ctx);
   const kinds = Object.keys(S.session.kinds);
-  $('#kind-filter').innerHTML += kinds.map((k) => `<option value="${k}">${esc(kindLabel(k))}</option>`).join('');
   $('#custom-kind').innerHTML = kinds.map((k) => `<option value="${k}">${esc(k)}</option>`).join('');
   customAttrs();
   $('#new-class').innerHTML = S.session.classes.map((c) => `<option>${c}</option>`).join('');

@@ -18,16 +18,23 @@ export class Board {
     if (!this.fixed && window.ResizeObserver) new ResizeObserver(() => this.fit()).observe(el.parentElement);
   }
 
-  // squares as large as the room allows (up to 76 px), never under 30 px
-  fit() {
-    if (this.fixed || !this.view) return;
-    const b = this.view.board;
+  // squares as large as the room allows (up to 76 px), never under 30 px; on a wide screen the
+  // board leaves room below it for the tile in hand (header, status and hand: about 330 px)
+  size(view) {
+    if (this.fixed) return this.h.sq || 44;
+    const b = view.board;
     const room = this.el.parentElement.clientWidth - 22;
     const narrow = room < 520;
     const label = narrow ? 16 : 22, gap = narrow ? 2 : 3;
     let sq = Math.floor((room - label - gap * b.width) / b.width);
-    if (!narrow) sq = Math.min(sq, Math.floor((window.innerHeight - 260) / b.height));
-    sq = Math.max(30, Math.min(76, sq));
+    if (!narrow) sq = Math.min(sq, Math.floor((window.innerHeight - 330) / b.height) - gap);
+    return Math.max(30, Math.min(76, sq));
+  }
+
+  fit() {
+    if (this.fixed || !this.view) return;
+    const sq = this.size(this.view);
+    if (sq !== this.sq && this.last) { this.render(...this.last); return; }  // labels drawn for the new size
     this.el.style.setProperty('--sq', `${sq}px`);
   }
 
@@ -36,6 +43,8 @@ export class Board {
     const b = view.board;
     const el = this.el;
     this.view = view;
+    this.last = [view, o];
+    this.sq = this.size(view);
     this.width = b.width;
     el.style.setProperty('--cols', b.width);
     el.style.setProperty('--rows', b.height);
@@ -99,7 +108,7 @@ export class Board {
     if (t && !moving) {
       words.push(describe(t));
       const title = `${sq.label}: ${describe(t)}`;
-      inner = tileSVG(t, {title});
+      inner = tileSVG(t, {title, px: this.sq});
       if (t.codes.length) btn.classList.add(t.codes.some((c) => c !== 'W1') ? 'bad' : 'warn');
       btn.draggable = false;
     } else {
@@ -118,8 +127,8 @@ export class Board {
       if (adv.legal) {
         btn.classList.add('advice');
         btn.style.setProperty('--rank', adv.colour);
-        inner += `<span class="rank" aria-hidden="true">${adv.rank}</span>`;
-        words.push(`legal for the tile in hand, rank ${adv.rank} of ${adv.of}${adv.credits ? `, ${adv.credits}` : ''}`);
+        inner += `<span class="rank by-${adv.by}" aria-hidden="true">${adv.rank}</span>`;
+        words.push(`legal for the tile in hand, rank ${adv.rank} of ${adv.of} by ${adv.by}${adv.credits ? `, ${adv.credits}` : ''}`);
       } else if (adv.other) {
         btn.classList.add('advice-other');
         words.push(`legal for the tile in hand turned ${adv.other}`);

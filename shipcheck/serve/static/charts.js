@@ -31,7 +31,7 @@ export function histogram(dist, {mean = null, ci = null, title = '', width = 320
       `<text class="mean-label" x="${mx + 3}" y="${padT - 4}">mean ${mean.toFixed(1)}</text>`;
   }
   const ticks = [];
-  const every = Math.max(1, Math.ceil(span / 10));
+  const every = Math.max(1, Math.ceil(span / Math.max(2, Math.floor(width / 36))));  // ticks 11 px apart at least
   for (let v = Math.ceil(lo / every) * every; v <= hi; v += every) {
     ticks.push(`<text class="tick" x="${x(v) + bw / 2}" y="${height - 6}">${v}</text>`);
   }

@@ -84,8 +84,18 @@ function shield(covers) {
   return `<path class="shield-arc" d="M${x1.toFixed(1)},${y1.toFixed(1)} A${r},${r} 0 0 1 ${x2.toFixed(1)},${y2.toFixed(1)}"/>`;
 }
 
-// The SVG of one tile. `t`: kind, connectors, barrels, exhausts, covers, exposed, codes, hint.
-export function tileSVG(t, {title = '', labels = true} = {}) {
+//: the smallest text a player reads, in CSS pixels (as for the report)
+export const MIN_PX = 11;
+const VIEW = 112;  // the tile's viewBox: -6 to 106
+
+// font size in the tile's units for text of at least MIN_PX when the tile is drawn `px` wide
+function fontUnits(px) {
+  return Math.max(15, Math.ceil(MIN_PX * VIEW / Math.max(1, px) * 10) / 10);
+}
+
+// The SVG of one tile. `t`: kind, connectors, barrels, exhausts, covers, exposed, codes, hint;
+// `px`: how wide it is drawn, in CSS pixels (its labels are sized for it).
+export function tileSVG(t, {title = '', labels = true, px = 64} = {}) {
   const face = (PAL && PAL.face[t.kind]) || '#e5e7eb';
   const error = (t.codes || []).some((c) => c !== 'W1');
   const parts = [];
@@ -100,15 +110,25 @@ export function tileSVG(t, {title = '', labels = true} = {}) {
     `<circle class="exposed" cx="${C + DX[s] * (H + 5)}" cy="${C + DY[s] * (H + 5)}" r="6"/>`).join('');
   let text = '';
   if (labels) {
-    text += `<text class="kind" x="${C}" y="${C + 1}">${esc(kindLabel(t.kind))}</text>`;
-    if (t.hint) {
-      const alien = PAL && PAL.alien[t.hint];
-      text += `<text class="hint${alien ? ' alien' : ''}" x="${C}" y="${C + 19}"${alien ? ` fill="${alien}"` : ''}>${esc(t.hint)}</text>`;
+    // text at least MIN_PX on screen whatever the tile's size: the kind's short code where its
+    // label would not fit, the hint only where there is room for it
+    const f = fontUnits(px - 4);  // the square's border and padding
+    const label = kindLabel(t.kind);
+    const fits = label.length * f * 0.55 <= 2 * H - 4;
+    const shown = fits ? label : ((KINDS && KINDS[t.kind] && KINDS[t.kind].code) || label.slice(0, 3));
+    const hint = t.hint && (t.hint.length * f * 0.55 <= 2 * H - 4) && f <= 24 ? t.hint : '';
+    text += `<text class="kind" x="${C}" y="${hint ? C - f * 0.4 : C + 1}" font-size="${f.toFixed(1)}">${esc(shown)}</text>`;
+    if (hint) {
+      const alien = PAL && PAL.alien[hint];
+      text += `<text class="hint${alien ? ' alien' : ''}" x="${C}" y="${C + f * 0.75}" font-size="${f.toFixed(1)}"` +
+        `${alien ? ` fill="${alien}"` : ''}>${esc(hint)}</text>`;
     }
     if (t.codes && t.codes.length) {
-      const w = 8 + 7 * t.codes.join(' ').length;
-      text += `<g class="codes${error ? '' : ' warn'}"><rect x="${C - H + 2}" y="${C - H + 2}" width="${w}" height="15" rx="4"/>` +
-        `<text x="${C - H + 5}" y="${C - H + 13}">${esc(t.codes.join(' '))}</text></g>`;
+      const c = f;
+      const w = 6 + c * 0.62 * t.codes.join(' ').length;
+      text += `<g class="codes${error ? '' : ' warn'}"><rect x="${C - H + 2}" y="${C - H + 2}" width="${w.toFixed(1)}" ` +
+        `height="${(c + 4).toFixed(1)}" rx="4"/><text x="${C - H + 5}" y="${(C - H + 4 + c * 0.85).toFixed(1)}" ` +
+        `font-size="${c.toFixed(1)}">${esc(t.codes.join(' '))}</text></g>`;
     }
   }
   const tt = title ? `<title>${esc(title)}</title>` : '';

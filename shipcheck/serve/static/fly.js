@@ -9,6 +9,13 @@ const SOURCES = ['cards', 'goods', 'arrival', 'best_looking', 'penalty'];
 const SOURCE_COLOURS = {cards: '#7c3aed', goods: '#2563eb', arrival: '#2a9d8f', best_looking: '#e09f3e',
   penalty: '#d7263d'};
 
+// what a job's failure shows: nothing more when it was cancelled, else the server's errors
+function failed(e, out) {
+  if (e.name === 'AbortError') return 'cancelled';
+  out.innerHTML = `<div class="errors">${(e.errors || [String(e)]).map((x) => `<p>${esc(x)}</p>`).join('')}</div>`;
+  return 'failed';
+}
+
 export class Fly {
   constructor(pane, ctx) {
     this.pane = pane;
@@ -17,6 +24,7 @@ export class Fly {
     this.cards = [];
     this.cardList = null;
     this.running = null;
+    this.computing = null;
     this.build();
   }
 
@@ -40,7 +48,13 @@ export class Fly {
           <label class="check"><input type="checkbox" id="assume-weakest" checked> the ship is the weakest (combat zones)</label>
         </div>
         <ol id="odds-list" class="chips" aria-label="In order"></ol>
-        <button type="button" id="odds-go" class="primary">Compute the odds</button>
+        <div class="row-buttons">
+          <button type="button" id="odds-go" class="primary">Compute the odds</button>
+          <button type="button" id="odds-stop" hidden>Cancel</button>
+        </div>
+        <div class="progress" id="odds-progress" hidden>
+          <progress id="odds-bar" max="1" value="0"></progress><span id="odds-stage" class="small"></span>
+        </div>
         <div id="odds-out" aria-live="polite"></div>
       </section>
       <section class="fly-round">
@@ -83,6 +97,7 @@ export class Fly {
       this.drawList();
     });
     $('#odds-go').addEventListener('click', () => this.odds());
+    $('#odds-stop').addEventListener('click', () => this.computing && this.computing.abort());
     $('#round-go').addEventListener('click', () => this.round());
     $('#round-stop').addEventListener('click', () => this.running && this.running.abort());
     this.pane.querySelectorAll('input[name="opp"]').forEach((r) => r.addEventListener('change', () => this.loadFiles()));
@@ -149,9 +164,42 @@ export class Fly {
     } else {
       body.attacks = this.attacks;
     }
-    out.innerHTML = '<p class="muted">computing…</p>';
+    const $ = (q) => this.pane.querySelector(q);
+    if (this.computing) this.computing.abort();
+    const ctrl = new AbortController();
+    this.computing = ctrl;
+    $('#odds-progress').hidden = false;
+    $('#odds-stop').hidden = false;
+    $('#odds-go').disabled = true;
+    $('#odds-bar').removeAttribute('value');  // no fraction known: the bar moves, the seconds count
+    $('#odds-stage').textContent = 'starting…';
+    out.replaceChildren();
+    let r = null;
     try {
-      const r = await api.post('/api/odds', body);
+      // exact odds are a job on the server (one at a time: 429 while another page's runs)
+      const last = await api.stream('/api/odds', body, (ev) => {
+        if (ev.type === 'progress') {
+          $('#odds-stage').textContent = `${ev.stage}${ev.seconds ? ` · ${ev.seconds.toFixed(1)} s` : ''}`;
+        }
+      }, {signal: ctrl.signal});
+      if (last && last.type === 'cancelled') $('#odds-stage').textContent = 'cancelled';
+      if (last && last.type === 'result') {
+        r = last.result;
+        $('#odds-stage').textContent = `done in ${last.seconds} s`;
+      }
+    } catch (e) {
+      $('#odds-stage').textContent = failed(e, out);
+    } finally {
+      if (this.computing === ctrl) {
+        this.computing = null;
+        $('#odds-stop').hidden = true;
+        $('#odds-go').disabled = false;
+        $('#odds-bar').max = 1;
+        $('#odds-bar').value = r ? 1 : 0;
+      }
+    }
+    if (!r) return;
+    try {
       const dist = Object.entries(r.lost_distribution).map(([k, v]) => `${k}: ${pct(v)}`).join(' · ');
       const outcomes = (r.card_outcomes || []).filter((e) => e.type !== 'meteor_swarm').map((e) => e.type === 'combat_zone'
         ? `${esc(e.card)} combat zone: hit on ${e.hit.map((p, n) => `line ${n + 1} ${pct(p)}`).join(', ')}`
@@ -207,12 +255,7 @@ export class Fly {
         $('#round-stage').textContent = 'cancelled';
       }
     } catch (e) {
-      if (e.name === 'AbortError') {
-        $('#round-stage').textContent = 'cancelled';
-      } else {
-        out.innerHTML = `<div class="errors">${(e.errors || [String(e)]).map((x) => `<p>${esc(x)}</p>`).join('')}</div>`;
-        $('#round-stage').textContent = 'failed';
-      }
+      $('#round-stage').textContent = failed(e, out);
     } finally {
       if (this.running === ctrl) this.running = null;
       $('#round-stop').hidden = true;
@@ -230,9 +273,13 @@ export class Fly {
       `<td>${pct(p.p_finish)}</td><td>${pct(p.p_survive)}</td><td>${p.expected_lost.toFixed(2)}</td></tr>`).join('') +
       '</tbody></table>';
     const common = scale(players.map((p) => p.credits.distribution));  // one scale: the ship beside the field
+    // charts drawn at the size they are shown, so that their 11 px labels are 11 px on screen
+    const full = Math.max(200, out.clientWidth || 340);
+    const half = window.matchMedia('(max-width: 760px)').matches ? full : Math.floor((full - 6) / 2);
     const hists = players.map((p) => `<figure class="${p.me ? 'me' : ''}"><figcaption>${esc(p.name)}</figcaption>` +
       histogram(p.credits.distribution, {mean: p.credits.mean, ci: p.credits.ci, title: `credits of ${p.name}`,
-        unit: 'credits', height: p.me ? 130 : 90, range: common.range, top: common.top}) + '</figure>').join('');
+        unit: 'credits', height: p.me ? 130 : 100, width: p.me ? full : half, range: common.range,
+        top: common.top}) + '</figure>').join('');
     let sources;
     if (players.every((p) => p.credits.by_source)) {
       const rows = players.map((p) => ({name: p.name, parts: p.credits.by_source}));
@@ -243,7 +290,7 @@ export class Fly {
         rows.splice(1, 0, {name: 'the field (mean)', parts: mean});
       }
       const num = (v) => `${v >= 0 ? '' : '−'}${Math.abs(v).toFixed(1)}`;
-      sources = '<h4>Where the credits come from</h4>' + stacked(rows, SOURCES, SOURCE_COLOURS) +
+      sources = '<h4>Where the credits come from</h4>' + stacked(rows, SOURCES, SOURCE_COLOURS, {width: full}) +
         '<p class="legend-line">' + SOURCES.map((k) => `<span class="sw" data-colour="${k}"></span>${k.replace('_', ' ')}`).join(' ') + '</p>' +
         '<div class="scroll-x"><table class="round-table small"><thead><tr><th>ship</th>' +
         SOURCES.map((k) => `<th>${k === 'best_looking' ? 'looks' : k}</th>`).join('') +

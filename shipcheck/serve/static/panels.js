@@ -73,7 +73,7 @@ export function renderTile(pane, ctx) {
   const sq = a.view.squares[t.i];
   const info = S.session.kinds[t.kind];
   const rows = [];
-  rows.push(`<div class="tile-head"><div class="big">${tileSVG(t)}</div><div><h3>${esc(kindLabel(t.kind))}` +
+  rows.push(`<div class="tile-head"><div class="big">${tileSVG(t, {px: 96})}</div><div><h3>${esc(kindLabel(t.kind))}` +
     `${t.id ? ` <span class="muted">${esc(t.id)}</span>` : ''}</h3><p class="small">square ${esc(sq.label)}` +
     `${t.rot ? `, turned ${t.rot}°` : ''}</p><p class="small muted">${esc(info.description)}</p></div></div>`);
   if (t.implied) {
