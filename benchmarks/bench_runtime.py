@@ -4,9 +4,10 @@ both trees compiled and warm, no on-disk odds cache; prints the figures and the 
 
     python benchmarks/bench_runtime.py [--baseline 6c64870] [--repeat 3] [--only NAME ...]
 
-The baseline is checked out with ``git worktree`` and installed into a venv of its own under the
-user's cache folder (once). The working tree runs on the interpreter that runs this script (a venv
-where the project is installed). Figures go to stdout; record them in benchmarks/RESULTS.md.
+Both the baseline and the working tree's last commit are checked out with ``git worktree`` and
+installed (as a user installs them, not editable) into venvs of their own under the user's cache
+folder, once per commit; each command runs as its console script, from the repository (for the
+example ships). Figures go to stdout; record them in benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -23,8 +24,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HAULER = "examples/class-III-hauler.toml"
-HALF = "examples/building/class-III-half.toml"
+HAULER = str(ROOT / "examples/class-III-hauler.toml")
+HALF = str(ROOT / "examples/building/class-III-half.toml")
+SIX = ["light-shot:right", "light-shot:left", "light-shot:front", "light-shot:front", "heavy-shot:rear",
+       "heavy-shot:rear"]  # III-16's shots
+SEVEN = ["large-meteor:front", "small-meteor:rear", "small-meteor:rear", "small-meteor:left", "small-meteor:left",
+         "small-meteor:right", "small-meteor:right"]  # III-10's meteors
 TWELVE = ["large-meteor:front", "small-meteor:left", "heavy-shot:front", "light-shot:right", "small-meteor:rear",
           "large-meteor:left", "light-shot:front", "small-meteor:right", "heavy-shot:left", "small-meteor:front",
           "large-meteor:right", "light-shot:rear"]
@@ -33,13 +38,15 @@ TWELVE = ["large-meteor:front", "small-meteor:left", "heavy-shot:front", "light-
 PROCESSES: dict[str, tuple[list[str], str]] = {
     "place (credits + exact loss)": (["place", HALF, "cannon:0111"], "wall"),
     "place --no-credits (exact loss)": (["place", HALF, "cannon:0111", "--no-credits"], "wall"),
-    "odds --policy optimal III-16": (["odds", HAULER, "--card", "III-16", "--policy", "optimal", "--no-cache"], "cpu"),
-    "odds --policy optimal III-10": (["odds", HAULER, "--card", "III-10", "--policy", "optimal", "--no-cache"], "cpu"),
+    "odds --policy optimal, III-16's six shots": (
+        ["odds", HAULER, *[x for a in SIX for x in ("--attack", a)], "--policy", "optimal", "--no-cache"], "cpu"),
+    "odds --policy optimal, III-10": (
+        ["odds", HAULER, *[x for a in SEVEN for x in ("--attack", a)], "--policy", "optimal", "--no-cache"], "cpu"),
     "odds, 12 attacks": (["odds", HAULER, *[x for a in TWELVE for x in ("--attack", a)], "--no-cache"], "wall"),
     "odds, 12 attacks (memory)": (["odds", HAULER, *[x for a in TWELVE for x in ("--attack", a)], "--no-cache"], "rss"),
-    "small odds question": (["odds", "examples/class-I-scout.toml", "--attack", "small-meteor:front", "--no-cache"],
-                            "cpu"),
-    "check": (["check", "examples/blue-round1.toml"], "cpu"),
+    "small odds question": (["odds", str(ROOT / "examples/class-I-scout.toml"), "--attack", "small-meteor:front",
+                             "--no-cache"], "cpu"),
+    "check": (["check", str(ROOT / "examples/blue-round1.toml")], "cpu"),
     "odds --card III-16 --assume-weakest": (["odds", HAULER, "--card", "III-16", "--assume-weakest", "--no-cache"],
                                             "cpu"),
     "10,000-run class III round": (["simulate", HAULER, "--round", "3", "--runs", "10000", "--seed", "1"], "wall"),
@@ -67,10 +74,12 @@ print(f"{first * 1000:.2f} {second * 1000:.2f} {rate:.0f} {rounds:.0f}")
 """
 
 
-def baseline_python(rev: str) -> Path:
-    """A venv holding ``rev`` installed (made once, under the user's cache folder)."""
+def installed(rev: str) -> Path:
+    """The Python of a venv holding ``rev`` installed (made once, under the user's cache folder)."""
     from platformdirs import user_cache_dir
 
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], capture_output=True, text=True,
+                         check=True).stdout.strip()
     home = Path(user_cache_dir("shipcheck", appauthor=False)) / f"bench-{rev}"
     tree, venv = home / "tree", home / "venv"
     if not (venv / "bin" / "shipcheck").exists():
@@ -86,7 +95,7 @@ def run(python: Path, args: list[str], env: dict[str, str]) -> tuple[float, floa
     """(wall s, CPU s, max RSS MB) of ``python -m shipcheck ARGS`` as a process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run([str(python), "-m", "shipcheck", *args], cwd=ROOT, env=env, capture_output=True)
+    proc = subprocess.run([str(python.with_name("shipcheck")), *args], cwd=ROOT, env=env, capture_output=True)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
@@ -98,16 +107,17 @@ def run(python: Path, args: list[str], env: dict[str, str]) -> tuple[float, floa
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--baseline", default="6c64870")
+    ap.add_argument("--now", default="HEAD", help="the commit measured as the working tree (installed)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", nargs="*", default=None)
     a = ap.parse_args()
-    trees = {"baseline": baseline_python(a.baseline), "now": Path(sys.executable)}
+    trees = {"baseline": installed(a.baseline), "now": installed(a.now)}
     env = {**os.environ, "SHIPCHECK_NO_CACHE": "1", "OPENBLAS_NUM_THREADS": "1"}
     print(f"# bench_runtime {datetime.datetime.now().isoformat(timespec='seconds')} on {platform.node()} "
           f"({os.cpu_count()} CPUs, {platform.python_version()}), load {os.getloadavg()[0]:.2f}; "
           f"baseline {a.baseline}")
     for python in trees.values():  # compiled and warm: every case once, untimed
-        subprocess.run([str(python), "-m", "shipcheck", "compile"], cwd=ROOT, env=env, capture_output=True)
+        subprocess.run([str(python.with_name("shipcheck")), "compile"], cwd=ROOT, env=env, capture_output=True)
         for args, _ in PROCESSES.values():
             run(python, args, env)
     print(f"{'case':40} {'what':5} {'baseline':>10} {'now':>10} {'now/base':>9}")
@@ -125,7 +135,8 @@ def main() -> None:
     if not a.only:
         rows = {}
         for k, python in trees.items():
-            out = subprocess.run([str(python), "-c", INPROC], cwd=ROOT, env=env, capture_output=True, text=True)
+            out = subprocess.run([str(python), "-I", "-c", INPROC.replace("examples/", str(ROOT / "examples") + "/")],
+                                 cwd=ROOT, env=env, capture_output=True, text=True)
             rows[k] = [float(x) for x in out.stdout.split()] if out.returncode == 0 else None
         labels = ("7-meteor odds, first call (ms)", "7-meteor odds, second call (ms)", "checker, class III ships/s",
                   "class III rounds/s in-process")
