@@ -36,7 +36,7 @@ PLAIN_SUFFIX = "_plain"  #: the plain copy of a package ``P`` is loaded as ``P +
 #: days an unused cache key's folder is kept (another install may use it)
 KEEP_DAYS = 14
 #: the sources compiled code is made of: a change to any of them is a new cache key
-SOURCES = ("engine", "runtime", "topology.py")
+SOURCES = ("engine", "runtime/__init__.py", "topology.py")
 
 
 class _State:
