@@ -328,10 +328,14 @@ def test_place_says_what_is_provisional_and_takes_a_rules_file(capsys: pytest.Ca
     args = ("place", SHIP, "cannon:0111", "--no-exact",
             "--runs", "20", "--seed", "1", "--round", "2")
     code, out, _ = run(capsys, *args)
-    assert code == 0 and "note: provisional track" in out and "note: opponents: the default class I field" in out
+    # by default the provisional values are counted on one line, the cautions printed in full
+    assert code == 0 and "provisional track" not in out and "note: opponents: the default class I field" in out
+    assert "values are provisional: `--notes` lists them" in out
+    code, out, _ = run(capsys, *args, "--notes")
+    assert code == 0 and "note: provisional track" in out and "--notes` lists" not in out
     rules = tmp_path / "rules.toml"
     rules.write_text("format = 1\n[round.2]\ntrack = 30\n", encoding="utf-8")
-    code, out, _ = run(capsys, *args, "--rules", str(rules))
+    code, out, _ = run(capsys, *args, "--rules", str(rules), "--notes")
     assert code == 0 and "provisional track" not in out and "provisional arrival" in out
     # the rules' deck weighs the exact loss: a round 1 drawing no level-I card meets no attack card
     rules.write_text("format = 1\n[round.1]\ndeck = { II = 8 }\n", encoding="utf-8")

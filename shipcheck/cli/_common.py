@@ -178,6 +178,23 @@ def note(text: str) -> None:
     echo(printable(f"note: {text}"))
 
 
+def notes(items: Any, *, listed: bool = False, quiet: bool = False) -> None:
+    """A command's notes after its answer. Cautions print in full; provisional values (two or more)
+    are counted on one line that says ``--notes`` lists them (``listed``: print every note;
+    ``quiet``: none). ``--format json`` keeps every note whatever the flags."""
+    if quiet:
+        return
+    items = list(items)
+    held = [] if listed else [n for n in items if "provisional" in n]
+    if len(held) < 2:
+        held = []
+    for n in items:
+        if n not in held:
+            echo(f"note: {n}")
+    if held:
+        echo(f"note: {len(held)} values are provisional: `--notes` lists them")
+
+
 def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (), text: int | None = None,
           left: tuple[int, ...] = (), indent: int = 0) -> None:
     """A plain table fitted to the width: the columns in ``drop`` are left out, in that order, until

@@ -17,6 +17,7 @@ from ._common import (
     draw,
     echo,
     header,
+    notes,
     pct,
     print_json,
     progress_bar,
@@ -28,6 +29,7 @@ from ._options import (
     RUNS_ROUND,
     Editions,
     FormatOpt,
+    NotesOpt,
     QuietOpt,
     ShipArg,
     deck_opt,
@@ -215,6 +217,7 @@ def odds_cmd(
     no_cache: Annotated[bool, typer.Option(
         "--no-cache", help="Compute again instead of reading the on-disk cache of exact results "
                            "(SHIPCHECK_NO_CACHE=1 turns the cache off).")] = False,
+    all_notes: NotesOpt = False,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -242,7 +245,7 @@ def odds_cmd(
     if not cards and card and policy == "default" and s.cyan_specialisation == "techie":
         cards = flight_cards(s, card)  # meteor swarms as cards: the round model counts his free charge
     if cards:
-        _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt, quiet)
+        _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt, quiet, all_notes)
         return
     key = cache.odds_key(s, atk, policy)
     d = None if no_cache else cache.load(key)
@@ -280,7 +283,7 @@ def odds_cmd(
 
 
 def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opponents: list[str],
-               assume_weakest: bool, fmt: str, quiet: bool) -> None:
+               assume_weakest: bool, fmt: str, quiet: bool, listed: bool = False) -> None:
     """``odds --card`` with fights or combat zones: the exact round model (shipcheck.round.exact)."""
     from ..round.exact import card_odds
     from ._common import spinner
@@ -298,9 +301,7 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
          "it; meteors and shots defended as in odds")
     for line in card_outcome_lines(list(r.events)):
         echo(line)
-    if not quiet:
-        for n in r.notes:
-            echo(f"note: {n}")
+    notes(r.notes, listed=listed, quiet=quiet)
     draw_losses(s, r.p_lost())
     echo(f"survive:        {pct(r.p_survive)}  ({r.p_survive})")
     echo(f"expected lost:  {float(r.expected_lost):.4f}  ({r.expected_lost})")
@@ -310,7 +311,7 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
 
 def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: list[str],
                     assume_weakest: bool, runs: int, seed: int | None, workers: int, scheduler: str | None,
-                    fmt: str, quiet: bool) -> None:
+                    fmt: str, quiet: bool, listed: bool = False) -> None:
     """``simulate --card`` with fights or combat zones: the round engine on a fixed deck."""
     from ..round import simulate_round
 
@@ -331,9 +332,7 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
     me = r.ship_result
     flight_header(s, path, what, quiet)
     echo(f"{r.runs} runs, seed {r.seed}; the round's default decisions (docs/rounds.md)")
-    if not quiet:
-        for n in out["notes"]:
-            echo(f"note: {n}")
+    notes(out["notes"], listed=listed, quiet=quiet)
     draw_losses(s, [(t.at, c / r.runs) for t, c in zip(s.tiles, me.tile_lost)])
     estimate_lines(me)
 
@@ -383,6 +382,7 @@ def simulate_cmd(
         min=0, max=10**9, metavar="N",
         help="With --round: credits in every player's purse before the round (the penalty takes no more than the "
              "purse holds).")] = 0,
+    all_notes: NotesOpt = False,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -417,7 +417,7 @@ def simulate_cmd(
         run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
                   policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs or RUNS_ROUND,
                   seed=seed, workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt, quiet=quiet,
-                  purse=purse)
+                  purse=purse, listed=all_notes)
         return
     used = [k for k, v in round_only.items() if v]
     if used:
@@ -436,7 +436,8 @@ def simulate_cmd(
             raise InputError("cards with fights fly under the default policy, for --runs runs",
                              key="--policy" if policy != "default" else "--precision",
                              expected="--policy default, no --precision")
-        _simulate_cards(s, ship, cards, what, opponents, assume_weakest, runs, seed, workers, scheduler, fmt, quiet)
+        _simulate_cards(s, ship, cards, what, opponents, assume_weakest, runs, seed, workers, scheduler, fmt, quiet,
+                        all_notes)
         return
     if precision is not None and not 0 < precision < 1:
         raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")

@@ -8,11 +8,12 @@ from typing import Annotated
 
 import typer
 
-from ._common import command, echo, print_json
+from ._common import command, echo, notes, print_json
 from ._options import (
     RUNS_COMPARE,
     Editions,
     FormatOpt,
+    NotesOpt,
     QuietOpt,
     deck_opt,
     edition_opt,
@@ -47,6 +48,7 @@ def report_cmd(
     out: Annotated[str | None, typer.Option(
         "--out", metavar="DIR", show_default=False,
         help="Folder to write into. Default: reports/<ship name>/ (reports/<a>-vs-<b>/ for two ships).")] = None,
+    all_notes: NotesOpt = False,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -96,8 +98,6 @@ def report_cmd(
         c = rep.comparison
         echo(f"{rep.ships[1].name} minus {rep.ships[0].name}: {c.credits:+.2f} credits per round "
              f"({c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f}), same decks and dice")
-    if not quiet:
-        for note in rep.notes:
-            echo(f"note: {note}")
+    notes(rep.notes, listed=all_notes, quiet=quiet)
     echo(f"wrote {len(written)} files; open {folder / 'index.html'}")
 
