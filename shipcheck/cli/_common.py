@@ -49,8 +49,18 @@ def input_error_lines(exc: InputError) -> list[str]:
 
 
 def report_input_error(exc: InputError) -> None:
-    """Write every error of ``exc`` to stderr, one ``shipcheck: error: ...`` line each."""
-    sys.stderr.write("".join(f"shipcheck: error: {line}\n" for line in input_error_lines(exc)))
+    """Write every error of ``exc`` to stderr, one ``shipcheck: error: ...`` line each (folded as
+    :func:`error_lines` says)."""
+    error_lines(input_error_lines(exc))
+
+
+def error_lines(lines: list[str]) -> None:
+    """``shipcheck: error: LINE`` on stderr for each line. On a terminal, or when ``COLUMNS`` gives a
+    width, each folds to the width with its continuation lines indented; read by a script (stderr not
+    a terminal, no ``COLUMNS``) each error stays one line, for grep."""
+    wrap = sys.stderr.isatty() or os.environ.get("COLUMNS", "").strip().isdigit()
+    sys.stderr.write("".join(f"{part}\n" for line in lines
+                             for part in (fold(f"shipcheck: error: {line}") if wrap else [f"shipcheck: error: {line}"])))
 
 
 def as_options(exc: InputError, options: dict[str, str]) -> InputError:
