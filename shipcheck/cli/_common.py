@@ -275,7 +275,17 @@ def print_rich(renderable: Any) -> None:
 
 
 def pct(p: Any) -> str:
-    return f"{float(p) * 100:6.2f} %"
+    """A probability as ``" 97.22 %"``. An uncertain one (strictly between 0 and 1) never shows as
+    100.00 % or 0.00 %: it gets the digits it needs (``99.9963 %``), and past 12 of them
+    ``>99.999999999999 %`` or ``<0.000000000001 %``."""
+    text = f"{float(p) * 100:6.2f} %"
+    if not 0 < p < 1 or text not in ("100.00 %", "  0.00 %"):
+        return text
+    for digits in range(3, 13):
+        text = f"{float(p) * 100:6.{digits}f}"
+        if float(text) not in (0.0, 100.0):
+            return text + " %"
+    return (">99." + "9" * 12 if p > 0.5 else "<0." + "0" * 11 + "1") + " %"
 
 
 # -- describing a ship ----------------------------------------------------------------------------
