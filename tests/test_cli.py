@@ -365,3 +365,18 @@ def test_error_lines_stay_whole_for_scripts(capsys: pytest.CaptureFixture[str], 
     monkeypatch.delenv("COLUMNS", raising=False)
     code, _, err = run(capsys, "tiles", "--kind", "cabbin")
     assert code == 2 and len(err.splitlines()) == 1 and len(err) < 200
+
+
+@pytest.mark.parametrize("columns", [50, 80, 120])
+def test_top_help_never_cuts_inside_a_parenthesis(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+    from shipcheck.cli import COMMANDS
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, _ = run(capsys, "--help")
+    listed = out.split("Commands:", 1)[1].splitlines()
+    rows = {x.split()[0]: x for x in listed if x.strip() and x.startswith("  ") and x.split()[0] in COMMANDS}
+    assert code == 0 and set(rows) == set(COMMANDS)
+    for line in rows.values():
+        assert line.count("(") == line.count(")"), line
+        assert len(line) <= columns and not line.rstrip(".").endswith(("e.g", "(")), line

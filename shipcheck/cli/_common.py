@@ -93,8 +93,31 @@ def fold_shell(line: str, w: int) -> list[str]:
     return out
 
 
+def short_help(text: str, limit: int) -> str:
+    """The first sentence of a command's help for the list of commands, at most ``limit`` characters:
+    parentheses are left out before the sentence is cut, and a cut never falls inside one."""
+    words = text.partition("\n\n")[0].split()
+    for i, word in enumerate(words):
+        if word.endswith(".") and word not in ("e.g.", "i.e.") and (i == len(words) - 1 or not words[i + 1][0].islower()):
+            words = words[:i + 1]
+            break
+    line = " ".join(words)
+    if len(line) > limit:
+        line = re.sub(r"\s*\([^()]*\)", "", line)
+    if len(line) <= limit:
+        return line
+    cut = line[:max(limit - 3, 1)].rsplit(" ", 1)[0]
+    if cut.count("(") > cut.count(")"):
+        cut = cut[:cut.rindex("(")].rstrip()
+    return cut.rstrip(",;:") + "..."
+
+
 class FittedCommand(TyperCommand):
-    """A command whose help fits the terminal: example lines fold with shell continuations."""
+    """A command whose help fits the terminal: example lines fold with shell continuations; its line
+    in the list of commands is never cut inside a parenthesis (:func:`short_help`)."""
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return short_help(self.short_help or self.help or "", limit)
 
     def get_help(self, ctx: Any) -> str:
         w = width()

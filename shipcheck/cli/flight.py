@@ -72,6 +72,16 @@ def flight_cards(ship: Ship, card: list[str] | tuple[str, ...]) -> list[Any]:
     return out
 
 
+def one_source(attack: list[str], card: list[str], *, rounds: bool = False) -> None:
+    """``--attack`` or ``--card``, not both, not neither (``rounds``: or ``--round``, checked by the
+    caller): a usage error said before anything slow is imported."""
+    if bool(attack) == bool(card):
+        what = "--attack KIND:FROM or --card ID (each repeatable), not both" + (
+            ", or --round N for whole rounds" if rounds and not attack else "")
+        raise InputError(f"give {what}", key="--attack/--card" + ("/--round" if rounds else ""), value=None,
+                         expected="one of them")
+
+
 def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: list[str] = [],  # noqa: B006
                    assume_weakest: bool = False, *, rounds: bool = False) -> tuple[list[Any], str, list[Any]]:
     """The attacks named by ``--attack`` or by ``--card`` meteor swarms, a line describing them, and
@@ -80,11 +90,7 @@ def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: li
     from ..flight import parse_attack
     from ..round.exact import CARD_TYPES
 
-    if bool(attack) == bool(card):
-        what = "--attack KIND:FROM or --card ID (each repeatable), not both" + (
-            ", or --round N for whole rounds" if rounds and not attack else "")
-        raise InputError(f"give {what}", key="--attack/--card" + ("/--round" if rounds else ""), value=None,
-                         expected="one of them")
+    one_source(attack, card, rounds=rounds)
     if attack:
         _no_fight(opponents, assume_weakest, rounds)
         atk = [parse_attack(a, key="--attack") for a in attack]
@@ -232,6 +238,7 @@ def odds_cmd(
       shipcheck odds examples/class-III-hauler.toml --card III-10 --policy optimal
       shipcheck odds examples/class-I-scout.toml --card I-03 --card I-16 --assume-weakest
     """
+    one_source(attack or [], card or [])  # a usage error comes before the engines are imported
     from fractions import Fraction
 
     from .. import cache
@@ -399,9 +406,9 @@ def simulate_cmd(
       shipcheck simulate examples/blue-round1.toml --card I-09 --dask --workers 2 --seed 1
       shipcheck simulate examples/class-I-scout.toml --round 1 --runs 2000 --seed 1
     """
-    from ..montecarlo import simulate as mc
-
     attack, card, opponents = attack or [], card or [], opponents or []
+    if round_ is None:
+        one_source(attack, card, rounds=True)  # a usage error comes before the engines are imported
     if dask and scheduler is None:
         scheduler = "local"
     round_only = {"--deck": deck is not None, "--edition": edition is not None,
@@ -441,6 +448,8 @@ def simulate_cmd(
         return
     if precision is not None and not 0 < precision < 1:
         raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")
+    from ..montecarlo import simulate as mc
+
     try:
         with progress_bar() as bar:
             r = mc(s, atk, runs=runs, seed=seed, workers=workers, scheduler=scheduler, precision=precision,
