@@ -360,3 +360,18 @@ def test_the_page_names_the_best_change_with_its_interval() -> None:
     page = _advice({}, "", SimpleNamespace(advice=rec, name="Guarded"))  # type: ignore[arg-type]
     assert "Best change:" in page and "+1.25 credits" in page and "(+0.75 to +1.75)" in page
     assert "for the next build" in page and "No single change" not in page
+
+
+def test_a_change_that_takes_something_away_says_what_it_costs() -> None:
+    from shipcheck.advice.pile import pile_types
+    from shipcheck.report.recommend import costs, swaps
+
+    # the freighter's purple alien in the cabin (6,6) gives 2 of its 6 firepower (rules §7: +2 to a
+    # firepower above 0); swapping that cabin away loses the alien, and the sentence says so
+    s = load_ship("examples/class-II-freighter.toml")
+    shield = [p for p in pile_types("2007") if p.kind == "shield"]
+    away = next(v for v in swaps(s, shield) if v.text.startswith("swap the cabin at (6,6)"))
+    assert costs(s, away.ship) == "it costs the purple alien and with it 2 of the ship's 6 firepower"
+    removed = next(v for v in variants(s, moves=False) if v.text == "remove the cargo at (9,7)")
+    assert costs(s, removed.ship) == "it costs 2 of the ship's 12 cargo slots"
+    assert costs(s, s) == ""

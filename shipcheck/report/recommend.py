@@ -341,6 +341,65 @@ def swaps(ship: Ship, types: Sequence[PileType], *, per_type: int = 3) -> list[V
     return out
 
 
+#: what each alien colour gives the ship (rules §7): the parameter its bonus adds to
+ALIEN_GIVES = {"purple": "firepower", "orange": "engine power"}
+
+
+def costs(ship: Ship, new: Ship, before: Any = None) -> str:
+    """What a change takes away from the ship, in words, or "" when nothing falls: the aliens it
+    loses with the bonus they gave, and any fall in firepower, engine power (every double charged),
+    humans, cargo slots or battery cells, each as a share of the ship's ("2 of the ship's 6
+    firepower"). ``before``: the ship's :func:`~shipcheck.stats.stats`, when the caller has it."""
+    from ..stats import stats
+
+    a = before if before is not None else stats(ship)
+    b = stats(new)
+
+    def num(x: Any) -> str:
+        return f"{float(x):g}"
+
+    have = {"firepower": a.cannon.best_possible, "engine power": a.engine.best_possible, "humans": a.crew.humans,
+            "cargo slots": a.cargo.normal + a.cargo.special, "battery cells": a.battery_capacity}
+    now = {"firepower": b.cannon.best_possible, "engine power": b.engine.best_possible, "humans": b.crew.humans,
+           "cargo slots": b.cargo.normal + b.cargo.special, "battery cells": b.battery_capacity}
+    parts = []
+    told = set()
+    for colour in sorted({c for c, _ in a.crew.aliens} - {c for c, _ in b.crew.aliens}):
+        what = ALIEN_GIVES.get(colour)
+        if what is not None and now[what] < have[what]:
+            parts.append(f"the {colour} alien and with it {num(have[what] - now[what])} of the ship's "
+                         f"{num(have[what])} {what}")
+            told.add(what)
+        else:
+            parts.append(f"the {colour} alien")
+    for what in have:
+        if what not in told and now[what] < have[what]:
+            parts.append(f"{num(have[what] - now[what])} of {'its' if parts else 'the ship' + chr(39) + 's'} "
+                         f"{num(have[what])} {what}")
+    if not parts:
+        return ""
+    return "it costs " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+
+
+def _priced(ship: Ship, effects: Sequence[Effect]) -> dict[int, Effect]:
+    """Each effect of a change that takes something from the ship (not an addition, not a policy),
+    its sentence saying what (:func:`costs`); by ``id`` of the original variant."""
+    from ..stats import stats
+
+    before = None
+    out: dict[int, Effect] = {}
+    for e in effects:
+        v = e.variant
+        if id(v) in out or v.group != "build" or v.kind == "add":
+            continue
+        if before is None:
+            before = stats(ship)
+        cost = costs(ship, v.ship, before)
+        if cost:
+            out[id(v)] = replace(e, variant=replace(v, text=f"{v.text}; {cost}"))
+    return out
+
+
 def _rotations(t: AsideTile) -> tuple[int, ...]:
     from ..advice.legal import distinct_rotations
 
@@ -588,6 +647,7 @@ def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | 
         best_added = [v for _, vs, _ in added for v in vs]
     final = list({id(v): v for v in (*build, *flight, *best_added)}.values())
     effects = flown(final, runs, seed, base)
+    effects |= _priced(ship, list(effects.values()))  # a change that takes something away says what
     chosen = rank(effects[id(v)] for v in (*build, *flight) if id(v) in effects)
     adds = []
     for pt, vs, why in added:
