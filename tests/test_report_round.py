@@ -175,6 +175,27 @@ def test_card_by_card_shows_the_goods_value_of_planets(freighter_round) -> None:
     assert "planets" not in subtitle.partition("nothing earned")[2]  # not among the cards that brought nothing
 
 
+def test_card_by_card_bars_sit_on_their_own_line(freighter_round) -> None:  # type: ignore[no-untyped-def]
+    # every bar is centred within its card type's line, however many bars the type has: a type with
+    # only losses (a meteor swarm) draws them on its own label, not beside the next one
+    _, v = freighter_round
+    fig = plots.card_types_figure(v)
+    ax = fig.axes[0]
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    rows = {r.type: r for r in v.by_type}
+    label = {plots.CARD_TYPE_LABEL.get(t, t): r for t, r in rows.items()}
+    for k, name in enumerate(names):
+        r = label[name]
+        here = [b for b in ax.patches if abs(b.get_y() + b.get_height() / 2 - k) < 0.5]
+        values = [x for x in (r.credits, r.goods, r.lost) if x]
+        assert sorted(b.get_width() for b in here) == sorted(values)
+        if here:  # a type shown only for giving up has no bar
+            centre = sum(b.get_y() + b.get_height() / 2 for b in here) / len(here)
+            assert centre == pytest.approx(k)
+    assert any(sum(1 for x in (label[n].credits, label[n].goods, label[n].lost) if x) == 1 for n in names)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["credit rewards", "goods value", "components lost"]
+
+
 def test_the_gap_names_its_cause_in_the_ships_parameters() -> None:
     from shipcheck.report.data import field_gap
 
