@@ -348,3 +348,11 @@ def test_place_says_what_is_provisional_and_takes_a_rules_file(capsys: pytest.Ca
     with pytest.raises(InputError) as exc:
         advise(load_ship(SHIP), "cannon:0111", credits=False, rules=5)
     assert exc.value.key == "rules"
+
+
+def test_a_tile_the_ship_holds_already_has_no_placement_and_says_why() -> None:
+    # each printed tile exists once (rule T1): 2007:1 welded at (8,7) cannot be placed again
+    s = ship(PILOT + '\n[[tile]]\nat = [8, 7]\nid = "2007:1"\n')
+    a = advise(s, "2007:1", credits=False, exact=False)
+    assert a.placements == () and a.set_aside and "holds 2007:1 already" in a.reason and "T1" in a.reason
+    assert advise(s, "2007:2", credits=False, exact=False).placements

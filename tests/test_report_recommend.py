@@ -375,3 +375,7 @@ def test_a_change_that_takes_something_away_says_what_it_costs() -> None:
     removed = next(v for v in variants(s, moves=False) if v.text == "remove the cargo at (9,7)")
     assert costs(s, removed.ship) == "it costs 2 of the ship's 12 cargo slots"
     assert costs(s, s) == ""
+    # its two shields both cover the front and right: one swapped away leaves one there
+    double = [p for p in pile_types("2007") if p.kind == "double_cannon"]
+    shield_away = next(v for v in swaps(s, double) if v.text.startswith("swap the shield at (5,6)"))
+    assert costs(s, shield_away.ship) == "it costs 1 of the 2 shields over the front and right"

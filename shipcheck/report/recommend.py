@@ -346,10 +346,11 @@ ALIEN_GIVES = {"purple": "firepower", "orange": "engine power"}
 
 
 def costs(ship: Ship, new: Ship, before: Any = None) -> str:
-    """What a change takes away from the ship, in words, or "" when nothing falls: the aliens it
-    loses with the bonus they gave, and any fall in firepower, engine power (every double charged),
-    humans, cargo slots or battery cells, each as a share of the ship's ("2 of the ship's 6
-    firepower"). ``before``: the ship's :func:`~shipcheck.stats.stats`, when the caller has it."""
+    """What a change takes away from the ship, in words, or "" when nothing falls: the sides no
+    shield covers any more, the aliens it loses with the bonus they gave, and any fall in firepower,
+    engine power (every double charged), humans, cargo slots or battery cells, each as a share of
+    the ship's ("2 of the ship's 6 firepower"). ``before``: the ship's
+    :func:`~shipcheck.stats.stats`, when the caller has it."""
     from ..stats import stats
 
     a = before if before is not None else stats(ship)
@@ -363,6 +364,15 @@ def costs(ship: Ship, new: Ship, before: Any = None) -> str:
     now = {"firepower": b.cannon.best_possible, "engine power": b.engine.best_possible, "humans": b.crew.humans,
            "cargo slots": b.cargo.normal + b.cargo.special, "battery cells": b.battery_capacity}
     parts = []
+    fewer: dict[tuple[int, int], list[str]] = {}  # (shields before, after) -> the sides
+    for d in ("front", "right", "rear", "left"):
+        n, m = len(a.shield(d).shields), len(b.shield(d).shields)
+        if m < n:
+            fewer.setdefault((n, m), []).append(d)
+    for (n, m), sides in fewer.items():
+        over = f"over the {' and '.join(sides)}"
+        parts.append(f"the shield {over}" if n == 1 and m == 0 else
+                     f"{n - m} of the {n} shields {over}" + (" (none left there)" if m == 0 else ""))
     told = set()
     for colour in sorted({c for c, _ in a.crew.aliens} - {c for c, _ in b.crew.aliens}):
         what = ALIEN_GIVES.get(colour)
@@ -566,6 +576,19 @@ class Recommendations:
         }
 
 
+def _distinct(vs: Sequence[Variant]) -> list[Variant]:
+    """``vs`` with one variant per change and square: of several turns (or catalogue tiles) of one
+    kind of tile on one square, the first (the best ranked) stands for them."""
+    seen: set[Any] = set()
+    out = []
+    for v in vs:
+        key = (v.kind, v.squares, (v.pile.kind, v.pile.attrs) if v.pile is not None else v.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
 def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect | None:
     """The effect of ``v`` against ``base`` (the ship's result of ``runs`` runs with ``seed``);
     None when the variant did exactly what the ship did in every run."""
@@ -635,7 +658,7 @@ def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | 
 
     if len(pool) > top:
         first = flown(pool, screen_runs, screen_seed)
-        build = [e.variant for e in rank(first.values()) if e.variant.group == "build"][:top]
+        build = _distinct([e.variant for e in rank(first.values()) if e.variant.group == "build"])[:top]
         flight = [v for v in pool if v.group == "flight" and id(v) in first]
         best_added = []
         for _, vs, _ in added:  # each type's two best, so the final runs pick its square and turn
