@@ -26,8 +26,8 @@ from pathlib import Path
 
 from engine_timing import ROOT, header
 
-from shipcheck import engine
-from shipcheck.cards import load_cards
+from shipcheck import engine, runtime
+from shipcheck.cards import find_card, load_cards
 from shipcheck.errors import InputError
 from shipcheck.round.exact import card_odds
 from shipcheck.shipfile import load_ship
@@ -53,7 +53,8 @@ def main() -> None:
     a = ap.parse_args()
     header("bench_exact_fights")
     t0 = time.monotonic()
-    ready = engine.warm(600.0)
+    ready = engine.compiled_call("joint", lambda: card_odds(load_ship(ROOT / "examples" / "class-III-hauler.toml"),
+                                                            [find_card("III-16")], assume_weakest=True))[0]
     print(f"compiled engine ready: {ready} ({time.monotonic() - t0:.1f} s to load or compile)")
     types = FIGHTS + (("meteor_swarm",) if a.meteors else ())
     print()
@@ -73,13 +74,12 @@ def main() -> None:
                     refused.append(f"{card.full_id} ({card.type}): {exc}".splitlines()[0])
                     continue
                 fast = median_cpu(lambda s=ship, c=card: card_odds(s, [c], assume_weakest=True), a.repeat)
-                compiled = engine.compiled_ready
-                engine.compiled_ready = lambda: False  # type: ignore[assignment]  # the plain copy, as one-shot odds
+                runtime.state.force = "plain"  # the plain copy, as one-shot odds
                 try:
                     card_odds(ship, [card], assume_weakest=True)
                     slow = median_cpu(lambda s=ship, c=card: card_odds(s, [c], assume_weakest=True), a.repeat)
                 finally:
-                    engine.compiled_ready = compiled  # type: ignore[assignment]
+                    runtime.state.force = None
                 for k, v in (("compiled", fast), ("plain", slow)):
                     worst[k] = max(worst[k], (v, f"{card.full_id} on {stem}"))
                 print(f"| {stem} | {card.full_id} | {card.type} | {fast * 1e3:.1f} | {slow * 1e3:.1f} | "

@@ -7,7 +7,7 @@ III-10 then the first three of III-11, and ten meteors turning round the ship. T
 
 Columns: ``odds`` as a library call in a process that has used it before (large distributions go
 to the engine's compiled pass, ``shipcheck.engine.exact.forward``, small ones stay in Python); the Python kernel
-alone (``SHIPCHECK_EXACT_ENGINE=python``); the Fraction engine. Then whole ``shipcheck odds``
+alone (``shipcheck.runtime.state.force = "plain"``); the Fraction engine. Then whole ``shipcheck odds``
 processes on the largest case, where the first use of numba in a process costs its import and
 start (about half a second).
 
@@ -25,9 +25,10 @@ import sys
 from engine_timing import FULL_CLASS_III, ROOT, cpu, header
 from oracle.reference import forward_fractions  # the slow reference lives in the tests
 
+from shipcheck import runtime
 from shipcheck.cards import find_card
 from shipcheck.flight import FlightModel, parse_attack
-from shipcheck.odds import ENGINE_ENV, odds
+from shipcheck.odds import odds
 from shipcheck.shipfile import load_ship
 
 SIDES = ("front", "right", "rear", "left")
@@ -44,19 +45,19 @@ def sequences() -> dict[str, list]:  # type: ignore[type-arg]
 
 
 def python_odds(ship, atk):  # type: ignore[no-untyped-def]
-    os.environ[ENGINE_ENV] = "python"
+    runtime.state.force = "plain"
     try:
         return odds(ship, atk)
     finally:
-        del os.environ[ENGINE_ENV]
+        runtime.state.force = None
 
 
 def process_cpu(engine: str, path: str, atk: list, repeat: int) -> float:  # type: ignore[type-arg]
-    """Median CPU seconds (user + system) of a whole ``shipcheck odds`` process."""
+    """Median CPU seconds of a whole ``shipcheck odds`` process (``engine``: "plain" sets SHIPCHECK_JIT=0)."""
     args = [sys.executable, "-m", "shipcheck", "odds", path, "--no-cache", "--format", "json"]
     for a in atk:
         args += ["-a", str(a)]
-    env = {**os.environ, ENGINE_ENV: engine}
+    env = {**os.environ, **({"SHIPCHECK_JIT": "0"} if engine == "plain" else {})}
     times = []
     for _ in range(repeat):
         before = os.times()
@@ -99,8 +100,8 @@ def main() -> None:
     path = str(FULL_CLASS_III[0].relative_to(ROOT))
     reps = max(3, args.repeat // 2)
     print(f"`shipcheck odds {path}` with the 10 meteors round the ship, whole process (CPU s, median of {reps}):")
-    for engine in ("python", "auto"):
-        print(f"- {ENGINE_ENV}={engine}: {process_cpu(engine, path, atk, reps):.3f}")
+    for engine in ("plain", "auto"):
+        print(f"- {engine}: {process_cpu(engine, path, atk, reps):.3f}")
 
 
 if __name__ == "__main__":

@@ -4,22 +4,15 @@ For each class a full example ship flies its round against the class's default f
 opponents) with drawn decks. Timed in this process, in CPU seconds (median of ``--repeat``), each
 after a warm-up call:
 
-- ``compiled``: the one round engine (:mod:`shipcheck.engine`) compiled, built-in policies (on the
-  module compiled ahead of time, :mod:`shipcheck.aot`, when the builder has made it; on numba's
-  engine with ``SHIPCHECK_AOT=0``);
+- ``compiled``: the one round engine (:mod:`shipcheck.engine`) compiled, built-in policies;
 - ``own policy``: the same engine with a policy of one's own in Python (a ``DefaultPolicy``
   subclass overriding ``take_reward``, as docs/rounds.md shows), asked at its decisions;
-- ``plain``: the same engine as plain Python (``SHIPCHECK_ROUND_ENGINE=plain``).
+- ``plain``: the same engine as plain Python (``shipcheck.runtime.state.force = "plain"``).
 
 Then the fixed costs of a whole-round process, in fresh processes (CPU seconds, medians of
-``--procs``): ``import numpy, numba``; the engine loaded from numba's cache before the first run,
-in a library caller's process and with the command line's settings (one OpenBLAS thread, no BLAS
-probe: ``shipcheck.cli.main``); the CPU a ``shipcheck simulate SHIP --round 3 --runs 1`` process
-has spent when its engine's first run starts (on the engine compiled ahead of time, and on numba's
-with ``SHIPCHECK_AOT=0``), and the whole of that process; and with ``--cold``
-the compile with an empty cache. Issue 19's targets are printed beside the figures; the fixed
-cost's also at the issue's speed, where ``import numpy, numba`` took 0.34 s (its CPU times vary
-twofold with the hour on a shared machine; the ratio to that import does not).
+``--procs``): ``import numpy, numba``; the engine loaded from numba's cache with a round's imports;
+the CPU a ``shipcheck simulate SHIP --round 3 --runs 1`` process has spent when its engine's first
+run starts, and the whole of that process; and with ``--cold`` the compile with an empty cache.
 
     python benchmarks/bench_round.py [--runs 20000] [--own-runs 4000] [--plain-runs 300] [--repeat 3] [--procs 5] [--cold]
 """
@@ -40,9 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from shipcheck import engine  # noqa: E402
+from shipcheck import engine, runtime  # noqa: E402
 from shipcheck.round import DefaultPolicy, simulate_round  # noqa: E402
-from shipcheck.round.engine import ENGINE_ENV  # noqa: E402
 from shipcheck.shipfile import load_ship  # noqa: E402
 
 CASES = [
@@ -53,7 +45,6 @@ CASES = [
 ]
 TARGET_III = 35_000
 TARGET_OWN = 2_000
-TARGET_FIXED = 0.6
 
 
 class Careful(DefaultPolicy):
@@ -66,9 +57,7 @@ class Careful(DefaultPolicy):
 
 
 def rate(ship: object, rnd: str, runs: int, repeat: int, *, policy: object = "default", plain: bool = False) -> float:
-    old = os.environ.pop(ENGINE_ENV, None)
-    if plain:
-        os.environ[ENGINE_ENV] = "plain"
+    runtime.state.force = "plain" if plain else None
     try:
         simulate_round(ship, round=rnd, runs=min(runs, 64), seed=99, policy=policy)  # type: ignore[arg-type]
         times = []
@@ -77,9 +66,7 @@ def rate(ship: object, rnd: str, runs: int, repeat: int, *, policy: object = "de
             simulate_round(ship, round=rnd, runs=runs, seed=100 + k, policy=policy)  # type: ignore[arg-type]
             times.append(time.process_time() - t0)
     finally:
-        os.environ.pop(ENGINE_ENV, None)
-        if old is not None:
-            os.environ[ENGINE_ENV] = old
+        runtime.state.force = None
     return runs / statistics.median(times)
 
 
@@ -103,8 +90,6 @@ def process_cpu(cmd: list[str]) -> float:
 
 
 IMPORT = "import time; t0 = time.process_time(); import numpy, numba; print(time.process_time() - t0)"
-#: ``import numpy, numba`` when issue 19 measured the old process at 0.93 s of CPU
-ISSUE_IMPORT = 0.34
 
 # the command line's process, its CPU when the engine's first run starts (then it stops); the engine
 # is wrapped as the command imports it, so nothing is imported before the command line's own start
@@ -144,7 +129,7 @@ import time
 t0 = time.process_time()
 from shipcheck import engine
 from shipcheck.round import simulate_round
-assert engine.warm(600.0)
+assert engine.ready()
 print(time.process_time() - t0)
 """
 
@@ -165,11 +150,7 @@ def main() -> None:
     a = ap.parse_args()
     print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}, {platform.platform()}, {os.cpu_count()} CPUs, "
           f"python {platform.python_version()}, load {os.getloadavg()[0]:.1f} (CPU seconds, medians)")
-    assert engine.warm(600.0), "the compiled engine did not load"
-    from shipcheck import aot
-
-    print("compiled rounds fly on " + ("the engine compiled ahead of time (shipcheck.aot)" if aot.load() is not None
-                                       else "numba's engine (no module compiled ahead of time here)"))
+    assert engine.ready(), "the compiled engine did not load"
     print("| class | round | ship | compiled (rounds/s) | own policy | plain | compiled / own | compiled / plain |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     wanted = a.classes.split(",")
@@ -188,25 +169,17 @@ def main() -> None:
     print(f"load {os.getloadavg()[0]:.1f}")
     hauler = str(CASES[2][2])
     child(LOAD)  # writes the bytecode caches
-    imp, load, lean, first, numba, whole = [], [], [], [], [], []
+    imp, load, first, whole = [], [], [], []
     exe = Path(sys.executable).with_name("shipcheck")
     for _ in range(a.procs):  # interleaved, so that a slow minute weighs on every figure alike
         imp.append(child(IMPORT))
         load.append(child(LOAD))
-        lean.append(child(LOAD, env={"OPENBLAS_NUM_THREADS": "1", "SHIPCHECK_NUMBA_BLAS": "0"}))
         first.append(child(FIRST_RUN, hauler))
-        numba.append(child(FIRST_RUN, hauler, env={"SHIPCHECK_AOT": "0"}))
         whole.append(process_cpu([str(exe), "simulate", hauler, "--round", "3", "--runs", "1", "--seed", "1"]))
-    scale = ISSUE_IMPORT / statistics.median(imp)
-    at_issue = statistics.median(first) * scale
     print(f"fresh processes, CPU s, median of {a.procs}: import numpy, numba {med(imp)}; engine loaded from the "
-          f"cache with the round's imports, before the first run: in a library caller's process {med(load)}, "
-          f"with the command line's settings {med(lean)}; `shipcheck simulate class-III-hauler --round 3 --runs 1` "
-          f"at its first run {med(first)}, {statistics.median(first) / statistics.median(imp):.2f}x the import, "
-          f"{at_issue:.2f} s at the issue's speed (import {ISSUE_IMPORT} s; target <= {TARGET_FIXED}: "
-          f"{'met' if at_issue <= TARGET_FIXED else 'missed'}); on numba's engine (SHIPCHECK_AOT=0) {med(numba)}, "
-          f"{statistics.median(numba) / statistics.median(imp):.2f}x the import, "
-          f"{statistics.median(numba) * scale:.2f} s at the issue's speed; the whole process {med(whole)}", flush=True)
+          f"cache with the round's imports {med(load)}; `shipcheck simulate class-III-hauler --round 3 --runs 1` "
+          f"at its first run {med(first)}, {statistics.median(first) / statistics.median(imp):.2f}x the import; "
+          f"the whole process {med(whole)}", flush=True)
     if a.cold:
         with tempfile.TemporaryDirectory() as cache:
             cold = child(LOAD, env={"NUMBA_CACHE_DIR": cache})

@@ -24,9 +24,8 @@ from typing import Any
 
 from .model import Ship
 
-_ENGINE = ("cards.py", "flight.py", "kernel.py", "model.py", "odds.py", "rules.py", "shipfile.py", "topology.py",
-           *(f"engine/{name}.py" for name in ("bits", "charges", "crew", "exact", "flight", "goods", "hull", "layout",
-                                              "power")))
+#: the modules that compute odds besides the engine's sources (:func:`shipcheck.runtime.sources`)
+_ODDS = ("cards.py", "flight.py", "kernel.py", "model.py", "odds.py", "rules.py", "shipfile.py")
 FORMAT = 1
 
 
@@ -48,12 +47,14 @@ def code_version() -> str:
     from . import __version__
 
     h = hashlib.sha256(__version__.encode())
+    from .runtime import sources
+
     here = Path(__file__).resolve().parent
-    for name in _ENGINE:
+    for path in [here / name for name in _ODDS] + sources():
         try:
-            h.update((here / name).read_bytes())
+            h.update(path.read_bytes())
         except OSError:
-            h.update(name.encode())
+            h.update(path.name.encode())
     return f"{__version__}+{h.hexdigest()[:16]}"
 
 

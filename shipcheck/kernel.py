@@ -108,6 +108,7 @@ class Kernel:
         from .engine.layout import OFFS, SPEC, Description, SoloRules, V, geometry, ship_tables
 
         self.m = m
+        self.warming = False  # compiled functions while the compiled exact engine is first loaded
         n = m.n
         self.n = n
         self.full = m.full
@@ -182,9 +183,9 @@ class Kernel:
         return np.asarray(self.spec_list, dtype=np.int64)
 
     def _fn(self, module: str, name: str) -> Any:
-        from . import engine, jit
+        from . import engine, runtime
 
-        plain = not (jit.compiled_loaded() and engine.compiled_ready())
+        plain = not (runtime.started() or self.warming)
         key = (module, name, plain)
         fn = _FUNCTIONS.get(key)
         if fn is None:  # looked up once per process (a lookup costs as much as a small call)

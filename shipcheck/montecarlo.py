@@ -41,18 +41,9 @@ from .errors import InputError
 from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
 from .kernel import bits
 from .model import Ship
-from .parallel import (
-    DASK_HINT,
-    check_memory,
-    check_scheduler,
-    chunk_plan,
-    chunk_rng,
-    chunk_runner,
-    positive_int,
-    seed_of,
-    worker_payload,
-)
+from .runtime.workers import DASK_HINT, chunk_plan, chunk_rng, chunk_runner, worker_payload
 from .tally import Z95, sums_mean_ci, sums_mean_se
+from .validate import check_memory, check_scheduler, positive_int, seed_of
 
 __all__ = ["SimulationResult", "RunsNotKept", "simulate", "simulate_naive", "mean_ci", "mean_se", "sums_mean_ci",
            "sums_mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
@@ -531,12 +522,12 @@ def simulate(
         ``SeedSequence(entropy=seed, spawn_key=(i,))``, so ``batch`` is part of the stream.
     workers
         Worker processes: None or 1 runs in this process; N > 1 uses a process pool (see
-        :mod:`shipcheck.parallel`), capped by the number of chunks and of CPUs. With
+        :mod:`shipcheck.runtime.workers`), capped by the number of chunks and of CPUs. With
         ``scheduler="local"`` the size of the Dask cluster (default 2).
     scheduler
         Dask backend (``pip install 'shipcheck[dask]'``): ``"local"`` starts a ``LocalCluster``;
         another string is a scheduler address (``tcp://host:port``; one that does not answer within
-        :data:`shipcheck.parallel.CONNECT_TIMEOUT` seconds is an :class:`InputError`); a
+        :data:`shipcheck.runtime.workers.CONNECT_TIMEOUT` seconds is an :class:`InputError`); a
         ``distributed.Client`` is used as is.
     precision
         Adaptive mode: chunks are drawn in order until the width of the 95 % interval of

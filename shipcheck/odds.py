@@ -15,7 +15,6 @@ docstring for how the battery choices are reduced without losing the optimum.
 from __future__ import annotations
 
 import gc
-import os
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -244,9 +243,6 @@ def _odds(ship: Ship, atk: tuple[Attack, ...], policy: Policy | str, m: FlightMo
     return OddsResult(ship, atk, policy.name, weights, 36 ** len(atk), m, expanded)
 
 
-#: ``SHIPCHECK_EXACT_ENGINE=python`` keeps the default policy's pass in Python, ``=compiled`` hands
-#: it to the compiled kernel from the first attack (where the model allows it); for comparisons
-ENGINE_ENV = "SHIPCHECK_EXACT_ENGINE"
 #: attacks whose weights fit in int64 (36**12 < 2**63): the compiled kernel plays at most these
 COMPILED_ATTACKS = 12
 #: (states) x (attacks left) from which the pass goes to the compiled kernel: importing numba costs
@@ -254,14 +250,16 @@ COMPILED_ATTACKS = 12
 COMPILED_FROM = 20_000
 COMPILED_LOADED_FROM = 500
 #: (attack, state) values the optimal policy works out as plain Python before it loads the compiled
-#: engine, when this install's is built (:func:`shipcheck.prebuild.built`): about the CPU loading it
-#: costs (0.7 s); from there on a value costs about a third (benchmarks/RESULTS.md)
+#: engine: about the CPU loading it costs (0.7 s); from there on a value costs about a third
+#: (benchmarks/RESULTS.md)
 OPTIMAL_COMPILED_FROM = 1_000
 
 
 def _engine(k: Kernel, engine: str | None) -> str:
     """``"python"``, ``"compiled"`` (forced) or ``"auto"`` for this model."""
-    choice = (engine or os.environ.get(ENGINE_ENV, "") or "auto").strip().lower()
+    from . import runtime
+
+    choice = (engine or {"plain": "python"}.get(runtime.state.force or "", runtime.state.force) or "auto").lower()
     if choice == "python":
         return "python"
     return "compiled" if choice == "compiled" else "auto"
@@ -273,7 +271,7 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
 
     Large distributions go to the engine's compiled pass (:func:`shipcheck.engine.exact.forward`:
     the same rules, compiled), for as many attacks as int64 weights allow; ``engine`` (or
-    :data:`ENGINE_ENV`) forces one engine.
+    ``shipcheck.runtime.state.force``) forces one engine.
     """
     dist = {k.initial(): 1}
     expanded = 0
@@ -283,13 +281,16 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
         if mode != "python" and i < COMPILED_ATTACKS:
             stop = min(len(atk), COMPILED_ATTACKS)
             work = len(dist) * (stop - i)
-            from . import jit
+            from . import engine as rules
+            from . import runtime
 
-            if mode == "compiled" or work >= (COMPILED_LOADED_FROM if jit.compiled_loaded() else COMPILED_FROM):
-                if not jit.compiled():  # numba missing, off or broken: the Python driver gives the same answer
+            if mode == "compiled" or work >= (COMPILED_LOADED_FROM if runtime.started() else COMPILED_FROM):
+                part, start = atk[i:stop], dist
+                ok, got = rules.compiled_call("exact", lambda: k.forward_compiled(part, start))  # noqa: B023
+                if not ok or got is None:  # numba missing, off or broken: the Python driver gives the same answer
                     mode = "python"
                 else:
-                    dist, e = k.forward_compiled(atk[i:stop], dist)
+                    dist, e = got
                     expanded += e
                     i = stop
                     continue
@@ -310,15 +311,37 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
     return dist, expanded
 
 
-def _load_compiled() -> None:
-    """Load the compiled engine for a long search, where it is built and not loaded yet (the kernel
-    asks it from then on: the same rules, the same numbers)."""
-    from . import engine, jit, prebuild
+def prefer_compiled(ship: Ship) -> bool:
+    """Load (or compile, once, with a progress bar) the compiled exact engine in this process, for a
+    caller about to ask many exact questions (the placement advisor): every pass then runs compiled.
+    False where the engine runs plain."""
+    from .flight import parse_attack
 
-    if os.environ.get(ENGINE_ENV, "").strip().lower() == "python" or engine.compiled_ready():
+    k = FlightModel(ship).kernel
+    _load_compiled(k, parse_attack("small-meteor:front"))
+    from . import runtime
+
+    return runtime.loaded("exact")
+
+
+def _load_compiled(k: Kernel, attack: Attack) -> None:
+    """Load (or compile, with a progress bar) the compiled exact engine for a long search: the kernel
+    asks it from then on (the same rules, the same numbers)."""
+    from . import engine, runtime
+
+    if runtime.state.force == "plain" or runtime.loaded("exact"):
         return
-    if prebuild.built() and jit.compiled():
-        engine.warm(wait=30.0)
+
+    def first() -> None:  # every engine function the exact passes call, compiled (or loaded) here
+        k.warming = True
+        try:
+            k.forward_compiled([attack], {k.initial(): 1})
+            k.transitions(k.initial(), attack)
+            _optimal(k.m.ship, (attack,), k.m)
+        finally:
+            k.warming = False
+
+    engine.compiled_call("exact", first)
 
 
 def _forward(m: FlightModel, atk: tuple[Attack, ...], policy: Policy) -> tuple[dict[int, int], int]:
@@ -556,7 +579,7 @@ class OptimalPolicy(Policy):
             return v
         if self._plain and len(self._value) >= OPTIMAL_COMPILED_FROM:
             self._plain = False
-            _load_compiled()
+            _load_compiled(self.k, self.attacks[ai])
         a = self.attacks[ai]
         mask = p & k.full
         surv = neg = 0

@@ -336,3 +336,70 @@ def deck(value: Any, *, edition: str | None = None, key: str = "deck") -> Deck |
             raise _bad(key, "[]", "at least one card id, e.g. ['I-05']", what="an empty deck")
         return fixed_deck(list(value), edition)
     raise _bad(key, _shown(value), "None (drawn), a Deck, a deck file path or a non-empty list of card ids")
+
+
+#: a fresh seed fits a JSON number that any script holds exactly (IEEE double)
+SEED_BITS = 53
+
+
+def positive_int(name: str, v: Any) -> int:
+    """``v`` as an int >= 1, or an :class:`InputError` naming the argument (:func:`count`)."""
+    from .validate import count
+
+    return count(v, key=name, minimum=1)
+
+
+def fresh_seed() -> int:
+    """A new random seed below 2**53, so JSON readers hold it exactly and a run can be repeated."""
+    import secrets
+
+    return secrets.randbits(SEED_BITS)
+
+
+def seed_of(rng: Any, seed: Any) -> int:
+    """The integer seed of a run: from ``seed``, from ``rng`` (int, SeedSequence or Generator) or fresh."""
+    import numpy as np
+
+    if rng is not None and seed is not None:
+        raise InputError("give either `rng` or `seed`, not both", key="seed", expected="one of `rng` and `seed`")
+    src = seed if seed is not None else rng
+    name = "seed" if seed is not None else "rng"
+    if src is None:
+        return fresh_seed()
+    if isinstance(src, (bool, np.bool_, int, np.integer)) or name == "seed":
+        from .validate import seed as valid_seed
+
+        return valid_seed(src, key=name)  # type: ignore[return-value]
+    if name == "rng" and isinstance(src, np.random.SeedSequence):
+        if not src.spawn_key and isinstance(src.entropy, (int, np.integer)):
+            return int(src.entropy)
+        words = src.generate_state(4, np.uint32)  # a spawned or list-seeded sequence: fold to 128 bits
+        return sum(int(w) << (32 * i) for i, w in enumerate(words))
+    if name == "rng" and isinstance(src, np.random.Generator):
+        return int.from_bytes(src.bytes(16), "little")
+    raise InputError(f"bad `{name}`", key=name, value=src,
+                     expected="an int seed" + (", a numpy SeedSequence or a numpy Generator" if name == "rng" else ""))
+
+
+_DASK_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+
+
+def check_scheduler(scheduler: Any) -> None:
+    """An :class:`InputError` for a ``scheduler`` that is neither None, ``"local"``, a scheduler
+    address (``tcp://host:port``, ``host:port``) nor a ``distributed.Client``."""
+    if scheduler is None or scheduler == "local":
+        return
+    if isinstance(scheduler, str):
+        scheme, sep, rest = scheduler.partition("://")
+        if not sep:
+            scheme, rest = "tcp", scheduler
+        host, colon, port = rest.rpartition(":")
+        if scheme not in _DASK_SCHEMES or (scheme != "inproc" and (not colon or not host or not port.isdecimal()
+                                                                    or not port.isascii())):
+            raise InputError("bad Dask scheduler address", key="scheduler", value=scheduler,
+                             expected="'local', or an address like tcp://127.0.0.1:8786 "
+                                      f"(schemes {', '.join(_DASK_SCHEMES)})")
+        return
+    if type(scheduler).__name__ != "Client":
+        raise InputError("bad `scheduler`", key="scheduler", value=type(scheduler).__name__,
+                         expected="None, 'local', a scheduler address or a distributed.Client")

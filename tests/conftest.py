@@ -25,37 +25,22 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """On a fresh install, start building the compiled round engine at full priority as the suite
-    starts (a command's ahead-of-need builder runs niced, and the suite's workers would leave it
-    little of the two cores): the tests that fly rounds fly plain only until it is done."""
+    """Compile the engine once, in the process that starts the suite, before any test runs: each test
+    process then loads it from the cache (``shipcheck compile``; nothing where it is cached already)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    from shipcheck import prebuild
+    from shipcheck import runtime
 
-    if (prebuild.built() and not prebuild.aot_wanted()) or prebuild.failed() or prebuild.busy():
+    if not runtime.compiled() or all(runtime.cached(e) for e in ("round", "joint", "exact")):
         return
-    if os.environ.get("SHIPCHECK_JIT", "").strip().lower() in ("0", "off", "no", "false", "plain"):
-        return
-    prebuild.start()
+    import subprocess
+    import sys
 
-
-@pytest.fixture(scope="session", autouse=True)
-def _round_engine_compiled_once() -> None:
-    """Every test process waits for the compiled round engine before its first test: on a fresh
-    install one builder process compiles it (numba, about 45 s of CPU; started as the suite begins,
-    see :func:`pytest_configure`) while the workers wait, then each loads it from numba's disk
-    cache. Rounds flown before it is ready would fly as plain Python, 40 times slower (the tests of
-    that path set it up themselves: tests/test_round_first_use.py, tests/test_engine_modes.py)."""
-    import time
-
-    from shipcheck import engine, prebuild
-
-    engine.warm(900.0)
-    # then the builder's compile ahead of time (shipcheck.aot, some 20 s more), so that every
-    # test's round flies on the same engine whichever test runs first
-    end = time.monotonic() + 600.0
-    while prebuild.busy() and time.monotonic() < end:
-        time.sleep(0.5)
+    # two processes: the round engine in one, the exact engines in the other (two cores)
+    code = "from shipcheck.cli.setup import {}; {}()"
+    procs = [subprocess.Popen([sys.executable, "-c", code.format(f, f)]) for f in ("compile_round", "compile_exact")]
+    for p in procs:
+        p.wait()
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shipcheck import jit
+from shipcheck import runtime
 from shipcheck.engine import bits
 
 WORDS = st.integers(min_value=1, max_value=2**63 - 1)
@@ -34,5 +34,5 @@ def test_plain_bits_by_hand(x: int) -> None:
 @given(WORDS)
 def test_compiled_bits_are_the_plain_ones(x: int) -> None:
     w = np.int64(x)  # (the compiled functions where numba is there, else the plain ones again)
-    assert jit.compiled() or bits.low_bit is bits._low_bit_plain
+    assert runtime.compiled() or bits.low_bit is bits._low_bit_plain
     assert (int(bits.low_bit(w)), int(bits.high_bit(w)), int(bits.popcount(w))) == _plain(x)

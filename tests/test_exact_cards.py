@@ -149,17 +149,16 @@ def test_policies_of_ones_own_equal_the_oracle(name: str) -> None:
 
 
 def test_the_plain_and_the_compiled_joint_pass_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    from shipcheck import engine, jit
+    from shipcheck import runtime
 
-    if not jit.compiled():
+    if not runtime.compiled():
         pytest.skip("numba is not importable here")
     s = load_ship(EXAMPLES / "class-III-hauler.toml")
     opp = [load_ship(EXAMPLES / "class-I-scout.toml"), load_ship(EXAMPLES / "class-II-freighter.toml")]
     cards = {c.id: c for c in CARDS if c.edition == "2007"}
     results = []
     for plain in (True, False):
-        monkeypatch.setattr(engine, "compiled_ready", lambda plain=plain: not plain)
-        monkeypatch.setattr(jit, "compiled_loaded", lambda plain=plain: not plain)
+        monkeypatch.setattr(runtime.state, "force", "plain" if plain else "compiled")
         for ids, o in ((["III-16"], []), (["II-01", "I-03", "I-10"], opp)):
             r = card_odds(s, [cards[i] for i in ids], opponents=o, assume_weakest=not o)
             results.append((plain, r.distribution, r.events))

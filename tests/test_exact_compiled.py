@@ -115,9 +115,11 @@ def test_every_model_goes_to_the_compiled_pass() -> None:
 def test_odds_gives_the_same_answer_on_either_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     s = load_ship(EXAMPLES / "class-III-hauler.toml")
     attacks = [str(a) for a in find_card("III-10").attacks()]
-    monkeypatch.setenv("SHIPCHECK_EXACT_ENGINE", "python")
+    from shipcheck import runtime
+
+    monkeypatch.setattr(runtime.state, "force", "plain")
     slow = odds(s, attacks)
-    monkeypatch.setenv("SHIPCHECK_EXACT_ENGINE", "compiled")
+    monkeypatch.setattr(runtime.state, "force", "compiled")
     fast = odds(s, attacks)
     assert fast.weights == slow.weights
     assert (fast.p_survive, fast.expected_lost, fast.states_expanded) == (slow.p_survive, slow.expected_lost,
@@ -125,10 +127,10 @@ def test_odds_gives_the_same_answer_on_either_engine(monkeypatch: pytest.MonkeyP
 
 
 def test_without_numba_the_python_driver_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    from shipcheck import jit
+    from shipcheck import runtime
 
     s = load_ship(EXAMPLES / "class-III-hauler.toml")
     attacks = as_attacks([str(a) for a in find_card("III-10").attacks()])
     want = _forward_default(FlightModel(s).kernel, attacks, engine="python")
-    monkeypatch.setattr(jit, "compiled", lambda: False)  # numba missing, off or broken
+    monkeypatch.setattr(runtime, "compiled", lambda: False)  # numba missing, off or broken
     assert _forward_default(FlightModel(s).kernel, attacks, engine="compiled") == want

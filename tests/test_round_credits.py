@@ -18,6 +18,7 @@ from roundkit import A, C, D, fly, pair
 from shipbuild import PILOT, ship, tile
 
 import shipcheck
+from shipcheck import runtime
 from shipcheck.round.engine import ACCOUNT, SOURCES, TYPES
 from shipcheck.round.policy import DefaultPolicy
 from shipcheck.round.result import by_source_lines
@@ -29,7 +30,7 @@ SRC = {k: i for i, k in enumerate(SOURCES)}
 @pytest.fixture(params=["compiled", "plain"])
 def engine(request, monkeypatch):  # type: ignore[no-untyped-def]
     if request.param == "plain":
-        monkeypatch.setenv("SHIPCHECK_ROUND_ENGINE", "plain")
+        monkeypatch.setattr(runtime.state, "force", "plain")
     return request.param
 
 

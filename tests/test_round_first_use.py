@@ -1,7 +1,6 @@
-"""A round on the engine's first use, or where it cannot be compiled: the progress callback of
-``simulate_round`` moves within a chunk while runs fly on the plain engine (the compiled engine's
-build takes tens of seconds: a bar that waited for the end of a 4096-run chunk sat still all that
-time), and the command line's output says how the engine ran (it flies with ``--workers 1``)."""
+"""A round where the engine runs plain: the progress callback of ``simulate_round`` moves within a
+chunk (a slice at a time), and the command line's output says how the engine ran; a refused round
+says only why, before any compile."""
 
 from __future__ import annotations
 
@@ -10,13 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from shipcheck import engine
+from shipcheck import engine, runtime
 from shipcheck.round import simulate_round
-from shipcheck.round.engine import ENGINE_ENV
 
 
 def test_progress_moves_per_plain_slice_within_one_chunk(monkeypatch):
-    monkeypatch.setenv(ENGINE_ENV, "plain")
+    monkeypatch.setattr(runtime.state, "force", "plain")
     seen: list[tuple[int, int]] = []
     runs = 2 * engine.PLAIN_SLICE + 5
     r = simulate_round("examples/class-I-scout.toml", round=1, runs=runs, seed=3, batch=4096,
@@ -30,7 +28,7 @@ def test_progress_moves_per_plain_slice_within_one_chunk(monkeypatch):
 
 
 def test_progress_counts_the_runs_of_earlier_chunks(monkeypatch):
-    monkeypatch.setenv(ENGINE_ENV, "plain")
+    monkeypatch.setattr(runtime.state, "force", "plain")
     seen: list[int] = []
     simulate_round("examples/class-I-scout.toml", round=1, runs=90, seed=3, batch=40,
                    progress=lambda done, total: seen.append(done))
@@ -49,7 +47,7 @@ main()
 
 
 def test_the_command_line_says_once_why_rounds_flew_as_plain_python():
-    env = {k: v for k, v in os.environ.items() if k not in (ENGINE_ENV, "SHIPCHECK_JIT")}
+    env = {k: v for k, v in os.environ.items() if k != "SHIPCHECK_JIT"}
     proc = subprocess.run([sys.executable, "-c", BLOCKED], capture_output=True, text=True, cwd=ROOT, timeout=600,
                           env={**env, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr
@@ -58,32 +56,10 @@ def test_the_command_line_says_once_why_rounds_flew_as_plain_python():
     assert len(notes) == 1 and "numba is not importable" in " ".join(proc.stdout.split())  # lines fold
 
 
-def test_the_builder_compiles_the_install_that_starts_it(tmp_path, monkeypatch):
-    """Started from a folder that holds another ``shipcheck`` package (a checkout of the project),
-    the builder still imports the one that started it: before, ``python -m`` took the folder's,
-    which found its own engine built and ended at once, and every round compiled for itself."""
-    from shipcheck import prebuild
-
-    decoy = tmp_path / "checkout"
-    (decoy / "shipcheck" / "engine").mkdir(parents=True)
-    (decoy / "shipcheck" / "__init__.py").write_text("")
-    (decoy / "shipcheck" / "engine" / "__init__.py").write_text("")
-    marker = tmp_path / "decoy-ran"
-    (decoy / "shipcheck" / "engine" / "build.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
-    monkeypatch.chdir(decoy)
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("SHIPCHECK_JIT", "0")  # the real builder then ends at once: numba off (exit 3)
-    monkeypatch.delenv(prebuild.ENV, raising=False)
-    proc = prebuild.start()
-    assert isinstance(proc, subprocess.Popen)
-    assert proc.wait(timeout=120) == 3
-    assert not marker.exists()
-
-
 def test_a_refused_round_says_only_why_even_before_the_engine_is_built(tmp_path: Path):
-    # an empty numba cache and no builder: the engine is not built, and a bad argument is refused
+    # an empty numba cache: the engine is not compiled, and a bad argument is refused
     # with its one line, without a "compiling the round engine" line before it
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "SHIPCHECK_ENGINE_BUILDER": "0"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     for args in (["simulate", "examples/class-I-scout.toml", "--round", "1", "--runs", str(10**12)],
                  ["simulate", "examples/class-I-scout.toml", "--round", "1", "--deck", str(tmp_path / "none.toml")],
                  ["place", "examples/class-I-scout.toml", "cannon:0111", "--runs", str(10**17)]):

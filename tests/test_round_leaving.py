@@ -19,6 +19,7 @@ from roundkit import A, D, fly, pair
 from shipbuild import PILOT, ship, tile
 
 import shipcheck
+from shipcheck import runtime
 from shipcheck.round.engine import CAUSES
 from shipcheck.round.policy import DefaultPolicy
 from shipcheck.rules import check
@@ -31,7 +32,7 @@ U, CAN, ENG = "3333", "0333", "3303"
 def engine(request, monkeypatch):  # type: ignore[no-untyped-def]
     """Every test here runs on the engine compiled and as plain Python."""
     if request.param == "plain":
-        monkeypatch.setenv("SHIPCHECK_ROUND_ENGINE", "plain")
+        monkeypatch.setattr(runtime.state, "force", "plain")
     return request.param
 
 

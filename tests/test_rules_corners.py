@@ -5,7 +5,7 @@ with an occupied cabin next to no other (under either reading of the rule), and 
 
 Everything goes through the public API (``simulate_round`` with a fixed deck, ``odds --card``) or
 the command line. Each whole-round case is flown by the engine compiled and as plain Python
-(``SHIPCHECK_ROUND_ENGINE=plain``, docs/rounds.md). The ships are small class I ships
+(``shipcheck.runtime.state.force``, docs/architecture.md). The ships are small class I ships
 (pilot cabin on (7,7); columns and rows 5-9 are the 2d6 sums that name them); round 1 rules: start
 spacing 2 (the leader on 0, then -2, -4, -6, -8), arrival 4-3-2-1 (five-player rules: 4-4-3-2-1),
 best-looking +2 (five-player rules: the two lowest exposed-connector counts, ties included). Days
@@ -24,6 +24,7 @@ import pytest
 from clikit import run
 
 import shipcheck
+from shipcheck import runtime
 from shipcheck.round import CAUSES
 
 # -- the ships ---------------------------------------------------------------------------------------
@@ -92,9 +93,7 @@ def write(folder: Path, *kinds: str) -> list[str]:
 def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each whole-round case on the engine compiled and as plain Python."""
     if request.param == "plain":
-        monkeypatch.setenv("SHIPCHECK_ROUND_ENGINE", "plain")
-    else:
-        monkeypatch.delenv("SHIPCHECK_ROUND_ENGINE", raising=False)
+        monkeypatch.setattr(runtime.state, "force", "plain")
     return str(request.param)
 
 

@@ -36,8 +36,8 @@ from .. import validate as valid
 from ..defaults import MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
 from ..errors import InputError, Locator
 from ..model import AsideTile, Ship, Tile
-from ..parallel import seed_of
 from ..rules import check
+from ..validate import seed_of
 from .deck import RoundCards, round_cards
 from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from .measure import Flight, fly, tile_params
@@ -355,6 +355,14 @@ def advise(
         notes.append("the ship is illegal already: placements are those that add no rule break")
     if not ship.board.verified:
         notes.append(f"board {ship.board.name} is provisional (verified = false)")
+    if exact and len(cands) > 1:  # many exact questions: compiled from the first (loaded once per process)
+        from ..odds import prefer_compiled
+
+        prefer_compiled(ship)
+    if credits and cands:
+        from .. import engine
+
+        engine.ready()  # compiled (on its first use, with its bar) before the first round
     base_flight: Flight | None = fly(ship, rc) if exact and cands else None
     flights: dict[tuple[Any, ...], Flight] = {}
     placed = []

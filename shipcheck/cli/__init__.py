@@ -47,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "new": "authoring:new_cmd",
     "schema": "authoring:schema_cmd",
     "serve": "serve:serve_cmd",
+    "compile": "setup:compile_cmd",
 }
 
 
@@ -108,12 +109,10 @@ def _root(
     Example:
       shipcheck check examples/blue-round1.toml
     """
-    from .. import prebuild
+    from .. import runtime
+    from ._common import compile_progress
 
-    # once per install, at the end of the command: the round engine compiles while the user reads its
-    # answer. Not at its start: a first whole round decides for itself, on its first runs, whether to
-    # fly plain on every core before the build or beside it (shipcheck.firstround)
-    ctx.call_on_close(prebuild.prestart)
+    runtime.state.progress = compile_progress  # the engine's first compile shows a bar
 
 
 cli = typer.main.get_command(app)
@@ -127,17 +126,10 @@ def _usage_line(exc: Any) -> str:
 
 
 def _lean_start() -> None:
-    """Settings for this process and the ones it starts, each kept where the user set it already.
-
-    One OpenBLAS thread (``OPENBLAS_NUM_THREADS=1``), before numpy is imported: each extra thread
-    OpenBLAS starts spins for about 0.1 s of CPU as it waits for work, and the command line
-    multiplies no large matrices. And ``SHIPCHECK_NUMBA_BLAS=0``: numba loads the round engine
-    without importing scipy's linear algebra (:func:`shipcheck.jit.no_blas_probe`). Together
-    a fifth to a third of a whole round's CPU before its first run."""
-    from ..jit import BLAS_ENV
-
+    """One OpenBLAS thread (``OPENBLAS_NUM_THREADS=1``, kept where the user set it), before numpy is
+    imported: each extra thread spins for about 0.1 s of CPU as it starts, and the command line
+    multiplies no large matrices."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    os.environ.setdefault(BLAS_ENV, "0")
 
 
 def main(argv: list[str] | None = None) -> NoReturn:

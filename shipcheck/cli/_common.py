@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -269,14 +270,60 @@ def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (),
             typer.echo(line.rstrip())
 
 
-def round_compile_note(wait: float = 1.5) -> None:
-    """Say on stderr when the round engine is about to be compiled (its first use)."""
-    from ..round.engine import compile_note
+#: the rich displays showing on stderr now; a compile's bar pauses them (:func:`compile_progress`)
+_LIVE: list[Any] = []
+_PAUSED = threading.Event()
 
-    note = compile_note(wait)
-    if note:
-        for line in fold(f"shipcheck: {note}"):  # the terminal's width, as every other line
-            typer.echo(line, err=True)
+
+def _show(live: Any) -> None:
+    if not _PAUSED.is_set():
+        live.start()
+        _LIVE.append(live)
+
+
+def _hide(live: Any) -> None:
+    if live in _LIVE:
+        _LIVE.remove(live)
+        live.stop()
+
+
+@contextmanager
+def compile_progress(what: str, estimate: float) -> Iterator[None]:
+    """Shown while the engine compiles (:data:`shipcheck.runtime.state` ``.progress``): on a terminal
+    a bar that moves with the time it usually takes, else one line on stderr."""
+    if not sys.stderr.isatty():
+        typer.echo(f"shipcheck: {what}...", err=True)
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), console=Console(stderr=True),
+                   transient=True)
+    task = bar.add_task(what, total=estimate)
+    done = threading.Event()
+    t0 = time.monotonic()
+
+    def move() -> None:
+        while not done.wait(0.25):  # the compile tells nothing of its progress: time, up to 95 %
+            bar.update(task, completed=min(time.monotonic() - t0, 0.95 * estimate))
+
+    mover = threading.Thread(target=move, name="shipcheck-compile-bar", daemon=True)
+    _PAUSED.set()  # a spinner or a bar of the command waits while this one shows
+    paused = list(_LIVE)
+    for live in paused:
+        _hide(live)
+    bar.start()
+    mover.start()
+    try:
+        yield
+    finally:
+        done.set()
+        mover.join()
+        bar.stop()
+        _PAUSED.clear()
+        for live in paused:
+            _show(live)
 
 
 def print_json(obj: Any) -> None:
@@ -398,7 +445,7 @@ def spinner(description: str, *, delay: float = 1.0) -> Iterator[Callable[[str],
 
     def start() -> None:
         started.set()
-        status.start()
+        _show(status)
 
     timer = threading.Timer(delay, start)
     timer.daemon = True
@@ -408,17 +455,15 @@ def spinner(description: str, *, delay: float = 1.0) -> Iterator[Callable[[str],
     finally:
         timer.cancel()
         if started.is_set():
-            status.stop()
+            _hide(status)
 
 
 @contextmanager
-def progress_bar(description: str = "simulating", *, delay: float = 1.0,
-                 compile_note: bool = False) -> Iterator[Callable[[int, int], None]]:
+def progress_bar(description: str = "simulating", *, delay: float = 1.0) -> Iterator[Callable[[int, int], None]]:
     """A ``progress(done, total)`` callback drawing a transient rich bar on stderr.
 
     The bar appears only once ``delay`` seconds have passed, so short runs print nothing, and it
-    disappears when the block ends. ``compile_note``: at the first progress (the run's arguments
-    checked, the first runs flown), say on stderr when the round engine is still being compiled.
+    disappears when the block ends.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -429,15 +474,10 @@ def progress_bar(description: str = "simulating", *, delay: float = 1.0,
     t0 = time.monotonic()
     started = False
 
-    noted = not compile_note
-
     def update(done: int, total: int) -> None:
-        nonlocal started, noted
-        if not noted:
-            noted = True
-            round_compile_note(wait=0.0)
+        nonlocal started
         if not started and time.monotonic() - t0 >= delay:
-            bar.start()
+            _show(bar)
             started = True
         bar.update(task, completed=done, total=total)
 
@@ -445,4 +485,4 @@ def progress_bar(description: str = "simulating", *, delay: float = 1.0,
         yield update
     finally:
         if started:
-            bar.stop()
+            _hide(bar)

@@ -323,7 +323,7 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
     from ..round import simulate_round
 
     rnd = {1: "1", 2: "2"}.get(s.board.level, "3")
-    with progress_bar(compile_note=True) as bar:
+    with progress_bar() as bar:
         r = simulate_round(s, round=rnd, opponents=[load_ship(o) for o in opponents], deck=[c.id for c in cards],
                            edition=cards[0].edition, runs=runs, seed=seed, workers=workers, scheduler=scheduler,
                            progress=bar, assume_weakest=assume_weakest, keep_runs=False)

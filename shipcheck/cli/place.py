@@ -78,20 +78,11 @@ def place_cmd(
     from ..advice import advise
 
     s = load_ship(ship)
-    from ._common import round_compile_note, spinner
-
-    noted = not credits
-
-    def first_rounds(done: int, total: int) -> None:
-        # said once the arguments are checked and the first rounds fly, not before a refusal
-        nonlocal noted
-        if not noted:
-            noted = True
-            round_compile_note(wait=0.0)
+    from ._common import spinner
 
     with spinner("weighing every square and rotation"):
         a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed,
-                   rules=rules_file, progress=first_rounds)
+                   rules=rules_file)
     if show_n is not None and show_n > len(a.placements):
         raise InputError("no such placement", key="--show", value=show_n,
                          expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")

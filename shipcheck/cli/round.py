@@ -42,7 +42,7 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
     s = load_ship(ship)
     others = [load_ship(o) for o in opponents] if opponents else None
     try:
-        with progress_bar("flying rounds", compile_note=True) as bar:
+        with progress_bar("flying rounds") as bar:
             r = simulate_round(s, round=round_, opponents=others, deck=deck, edition=edition, runs=runs, seed=seed,
                                batch=batch, workers=workers, scheduler=scheduler, policy=policy,
                                opponent_policy=opponent_policy, progress=bar, rules=rules,

@@ -1,19 +1,47 @@
 """Bit operations on tile masks (``int64`` words).
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.jit import bit_tools, jit
+from shipcheck.runtime import jit, numba_for
 
 _i = np.int64
 
 _M1, _M2, _M4, _H01 = _i(0x5555555555555555), _i(0x3333333333333333), _i(0x0F0F0F0F0F0F0F0F), _i(0x0101010101010101)
-_cttz, _ctlz = bit_tools(__name__)  # compiled: one instruction each where the processor has it
+
+
+def _bit_tools(numba):  # type: ignore[no-untyped-def]
+    """Intrinsics counting the trailing and the leading zero bits of an ``int64`` (LLVM's ``cttz`` and
+    ``ctlz``: one instruction each where the processor has it; numba's documented ``@intrinsic``);
+    ``(None, None)`` where the engine is plain."""
+    if numba is None:
+        return None, None
+    from llvmlite import ir
+    from numba import types
+    from numba.extending import intrinsic
+
+    def counter(name):  # type: ignore[no-untyped-def]
+        def typer(typingctx, src):  # type: ignore[no-untyped-def]
+            if isinstance(src, types.Integer):
+                def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+                    value = context.cast(builder, args[0], signature.args[0], types.int64)
+                    return getattr(builder, name)(value, ir.Constant(ir.IntType(1), 0))
+
+                return types.int64(types.int64), codegen
+            return None
+
+        typer.__name__ = name
+        return intrinsic(typer)
+
+    return counter("cttz"), counter("ctlz")
+
+
+_cttz, _ctlz = _bit_tools(numba_for(__name__))
 
 
 # (a round's plain flights pass Python ints, which need no int(): numpy's ints, from int64 tables,

@@ -12,12 +12,12 @@ by halves that left, then the rows a card compares and moves with; ``w`` the scr
 (:func:`shipcheck.engine.run.play`).
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .bits import popcount
 from .crew import crew_count, diplomat, epidemic, lose_crew, lose_crew_default, manned

@@ -1,12 +1,12 @@
 """Battery charges: drawing them hull by hull, and the cyan Techie's free charge.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .crew import alien_tile
 from .layout import BATTILE, CYAN, GIDX, MULTI, NBAT, NONE, OFFS, SPEC, SPENT, TECHIE, V

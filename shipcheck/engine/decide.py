@@ -8,12 +8,12 @@ question; otherwise the built-in code next to the decision point answers. The ru
 the answer are the same either way.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import call_back, jit, objmode_for
+from shipcheck.runtime import call_back, jit, objmode_for
 
 from .layout import ASK, POLICY, TID, V
 

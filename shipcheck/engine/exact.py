@@ -14,14 +14,14 @@ engine's own (:func:`shipcheck.engine.flight.flight_step`).
 (weighted by how many of the 36 pairs give it), the state after the default policy's defence.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .crew import wake
 from .flight import apply_decision, decide_default, flight_step, left_open, needs_defence, situation, situation_lines

@@ -9,12 +9,12 @@ Techie's free charge lent to the decision, and destroys what the decision leaves
 off and crew goes with them: :func:`shipcheck.engine.hull.destroy`).
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .bits import high_bit, low_bit
 from .charges import draw, lend, lent_charges, settle

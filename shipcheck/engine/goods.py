@@ -1,12 +1,12 @@
 """Goods: what fits, loading, losing them.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .charges import draw
 from .layout import (

@@ -2,12 +2,12 @@
 connectors, a IIA half leaving the flight.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 from shipcheck.topology import exposed_connectors
 
 from .bits import low_bit, popcount

@@ -10,14 +10,14 @@ whole numbers out of ``36 ** rolls`` (the caller gives the most rolls the card c
 so they stay in ``int64``); a state's weight is kept per joint state it came from.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .cards import after_card, card_step, crewless, new_card
 from .layout import (

@@ -26,15 +26,15 @@ from typing import Any
 import numpy as np
 
 from shipcheck.cards import Attack, Card
-from shipcheck.jit import PLAIN_SUFFIX
 from shipcheck.model import ALIENS
+from shipcheck.runtime import PLAIN_SUFFIX
 from shipcheck.topology import Side
 
 __all__ = ["card_tables", "initial_rows", "ship_tables"]
 
 # attack kinds, alien colours, specialisations, card types, causes (the orders of KINDS, ALIENS,
 # SPECIALISATIONS, engine.TYPES and race.CAUSES; tests/test_round_fast.py checks them)
-# the compiled engine's words are int64. Its plain copy (shipcheck.jit.plain_package) takes Python's
+# the compiled engine's words are int64. Its plain copy (shipcheck.runtime.plain_package) takes Python's
 # own ints: a round flies it on tables of Python ints (engine.python_ints), which numpy's int64
 # constants would turn back into int64, and slower, at every operation they meet (the same values:
 # no word of the engine overflows as plain Python, as masks stop at bit 61)

@@ -1,12 +1,12 @@
 """Engine power and firepower, and the fight against an enemy.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .bits import low_bit
 from .charges import all_charges, charged, charges_in, draw, free_charge, lend, lent_charges, settle

@@ -1,14 +1,14 @@
 """A whole run: the cards in order, then the scoring.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .bits import low_bit
 from .cards import (

@@ -4,14 +4,14 @@ exact passes (:mod:`.exact`, :mod:`.joint`): equal states merge by adding their 
 A table is ``(tk, tw, used, cap, cnt)``: keys, weights, which slots are taken, the capacity (a power
 of two) and how many are taken; read it with :func:`table_rows`. As plain Python (no numba) the same
 functions keep a dict of the keys' bytes instead (``tk``; the other fields unused): the same
-results, at Python's dict speed. Part of :mod:`shipcheck.engine` (see :mod:`shipcheck.jit`).
+results, at Python's dict speed. Part of :mod:`shipcheck.engine` (see :mod:`shipcheck.runtime`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .layout import _i
 

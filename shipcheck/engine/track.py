@@ -1,12 +1,12 @@
 """The flight track: moves counting empty spaces, flight order, the weakest ship.
 
 Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.jit.jit`).
+subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import jit
+from shipcheck.runtime import jit
 
 from .layout import F_HH, F_MOVERS, F_ON, F_ORDER, F_OUT, F_POS, F_STEPS, F_VALUES, OFF
 

@@ -8,14 +8,35 @@ operations. Its memory belongs to the array it views, which must stay alive whil
 (:func:`shipcheck.engine.run.play` keeps its arrays until its end). Nothing here decides a rule.
 
 Part of the engine (:mod:`shipcheck.engine`): plain functions in the subset of Python numba
-compiles (:func:`shipcheck.jit.jit`); as plain Python :func:`unowned` returns the array itself.
+compiles (:func:`shipcheck.runtime.jit`); as plain Python :func:`unowned` returns the array itself.
 """
 
 from __future__ import annotations
 
-from shipcheck.jit import jit, unowned_tools
+from shipcheck.runtime import jit, numba_for
 
-carray, int64_pointer = unowned_tools(__name__)
+
+def _tools(numba):  # type: ignore[no-untyped-def]
+    """``numba.carray`` and an intrinsic making an ``int64`` pointer of an address (numba's documented
+    ``@intrinsic`` example); ``(None, None)`` where the engine is plain."""
+    if numba is None:
+        return None, None
+    from numba import types
+    from numba.extending import intrinsic
+
+    @intrinsic  # type: ignore[misc]
+    def int64_pointer(typingctx, src):  # type: ignore[no-untyped-def]
+        if isinstance(src, types.Integer):
+            def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+                return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+            return types.CPointer(types.int64)(types.uintp), codegen
+        return None
+
+    return numba.carray, int64_pointer
+
+
+carray, int64_pointer = _tools(numba_for(__name__))
 
 
 def _unowned_plain(a):  # type: ignore[no-untyped-def]

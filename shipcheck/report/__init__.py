@@ -282,9 +282,9 @@ def report(
     """
     from .. import validate as valid
     from ..defaults import default_round
-    from ..parallel import seed_of
     from ..round import build_deck, round_rules, simulate_round
     from ..round.result import RUN_BYTES
+    from ..validate import seed_of
 
     loaded: list[tuple[Ship, str | None]] = []
     for name, given in (("ship", ship), ("other", other)):

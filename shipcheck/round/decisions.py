@@ -107,7 +107,7 @@ def flight_step(m: ShipModel, st: RState, attack: Attack, ai: int, oi: int, poli
     """Outcome ``oi`` of ``attack`` (attack ``ai`` of its card) against ship ``m`` in round state
     ``st``, defended as the flight ``policy`` decides (asked in Python, as a round asks it; the
     engine's default policy runs compiled: :meth:`ShipModel.flight_step`)."""
-    from shipcheck import engine, jit
+    from shipcheck import engine, runtime
 
     if type(policy) is FlightDefault:
         return m.flight_step(st, attack, ai, oi)
@@ -115,25 +115,25 @@ def flight_step(m: ShipModel, st: RState, attack: Attack, ai: int, oi: int, poli
     kind, d = L.KINDS.index(attack.kind), L.DIRECTIONS.index(attack.side)
     S = m.tables().copy()
     S[0, L.V, L.ASK] = 1 << int(L.D_FLIGHT)
-    key = jit.new_key()
+    key = runtime.new_key()
     S[:, L.V, L.TID] = key
 
     def answer(dec: int, p: int, x: np.ndarray, a0: int, a1: int, a2: int, tmp: np.ndarray) -> int:
         return flight_answer(m, policy, x, a0, a1, a2, tmp)
 
-    jit.callbacks[key] = answer
+    runtime.state.callbacks[key] = answer
     try:
         x = m.row(st)
         with np.errstate(over="ignore"):
             engine.function("flight", "flight_step")(S, 0, x, kind, d, roll, ai, np.zeros(64, dtype=np.int64),
                                                      np.zeros(L.TMP, dtype=np.int64))
     finally:
-        jit.callbacks.pop(key, None)
+        runtime.state.callbacks.pop(key, None)
     return m.state_of(x)
 
 
 class Answers:
-    """The answers of a table's players' own policies (registered in :data:`shipcheck.jit.callbacks`
+    """The answers of a table's players' own policies (registered in ``shipcheck.runtime.state.callbacks``
     while the engine flies their runs), kept per distinct question."""
 
     def __init__(self, table: Any, cards: Sequence[Card]) -> None:

@@ -15,7 +15,6 @@ are compiled with the rules, and a policy of one's own is asked in Python at the
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,8 +29,8 @@ from .policy import RoundPolicy
 from .rulebook import RoundRules
 from .state import COLOURS, ShipModel
 
-__all__ = ["ACCOUNT", "CAUSES", "ROLLS", "SOURCES", "TYPES", "Chunk", "Job", "Table", "build_table",
-           "compile_note", "play", "run_chunk"]
+__all__ = ["ACCOUNT", "CAUSES", "ROLLS", "SOURCES", "TYPES", "Chunk", "Job", "Table", "build_table", "compile_note", "play",
+           "run_chunk"]
 
 TYPES = tuple(CARD_TYPES)  # card type index used in per-type accounting
 #: per card type and player, summed over runs: cards met, components lost, credits paid during the
@@ -43,8 +42,6 @@ SOURCES = ("cards", "goods", "arrival", "best_looking", "penalty")
 #: causes of giving up (rules §10.1), as stored in RoundResult arrays (0: finished)
 CAUSES = ("finished", "no_humans", "no_engine_power", "lapped", "hyperspace_last_card", "voluntary")
 ROLLS = 8  # rolls of two dice reserved per card slot (the most any card needs: 7 meteors, 3x2 sabotage)
-#: ``SHIPCHECK_ROUND_ENGINE=plain`` flies rounds as plain Python even where numba is (for comparisons)
-ENGINE_ENV = "SHIPCHECK_ROUND_ENGINE"
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,7 +91,7 @@ class Table:
         self.prices = rules.goods
         #: the most goods of one colour a player can hold (the depth of the goods' provenance)
         self.goods_depth = max([sum(n + sp for _, n, sp, _ in m.holds) for m in models] + [1])
-        from shipcheck.jit import new_key
+        from shipcheck.runtime import new_key
 
         self.key = new_key()
         self._tables: dict[Any, Any] = {}
@@ -156,67 +153,38 @@ def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int,
 
 
 def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray,
-         tick: Callable[[int], Any] | None = None) -> Chunk:
+         tick: Callable[[int], Any] | None = None, *, plain: bool = False) -> Chunk:
     """Play rounds with given decks (``(runs, slots)`` indices into ``cards``) and dice
     (``(runs, slots, ROLLS)`` pair indices 0-35, ``6 * (die1 - 1) + die2 - 1``) on the engine.
-    ``tick(runs_done)`` after each slice the plain engine flies while the compiled one is being
-    built (a progress bar that moves on the first use)."""
-    from shipcheck import engine, firstround, jit
+    ``tick(runs_done)`` after each slice the plain engine flies; ``plain``: fly plain Python even
+    where numba compiles (for comparisons)."""
+    from shipcheck import engine, runtime
 
     from .decisions import Answers
 
     t = table.tables(cards)
     n = decks.shape[0]
     out = engine.Outputs(table.P, n, len(TYPES), len(ACCOUNT), len(SOURCES), max(m.n for m in table.models))
-    plain = os.environ.get(ENGINE_ENV, "").strip().lower() == "plain"
     if table._answers is None or table._answers.cards != tuple(cards):
         table._answers = Answers(table, cards)
     table._answers.bound()
-    jit.callbacks[table.key] = table._answers
+    runtime.state.callbacks[table.key] = table._answers
     try:
         engine.play(t, np.ascontiguousarray(decks, dtype=np.int64), np.ascontiguousarray(rolls, dtype=np.int64),
-                    out, plain=plain, tick=tick, first=firstround)
+                    out, plain=plain, tick=tick)
     finally:
-        jit.callbacks.pop(table.key, None)
+        runtime.state.callbacks.pop(table.key, None)
     return Chunk(credits=out.credits, lost=out.lost, survived=out.survived, gave_up=out.gave_up, days=out.days,
                  place=out.place, card_credits=out.card_credits, by_type=out.by_type,
                  tile_lost=[out.tile_lost[p, : m.n].copy() for p, m in enumerate(table.models)], sources=out.sources)
 
 
-def compile_note(wait: float = 1.5) -> str | None:
-    """A line to show before a round when the compiled engine is not ready within ``wait`` seconds
-    (its first use: it is then built in the background while the first runs fly as plain Python),
-    or when it cannot be compiled at all; None when it is ready."""
-    from shipcheck import engine, jit
+def compile_note() -> str | None:
+    """A line to show before a round whose engine compiles first (its first use), or runs plain."""
+    from shipcheck import engine, runtime
 
-    if os.environ.get(ENGINE_ENV, "").strip().lower() == "plain":
+    if runtime.loaded("round"):
         return None
-    from shipcheck import aot
-
-    if aot.load() is not None:  # compiled ahead of time: nothing to load or build
-        return None
-    if not jit.compiled():
-        return f"the round engine runs as plain Python, much slower: {jit.reason()}"
-    from shipcheck import firstround as first
-
-    if first.mode() == "spread":
-        from shipcheck import prebuild
-
-        return (f"the round engine is not compiled yet: this round flies as plain Python on {first.workers()} cores; "
-                + ("the engine is being compiled meanwhile, in a process of its own" if prebuild.busy() else
-                   "the engine is compiled after it (once, in a process of its own, about a minute of CPU)"))
-    if first.undecided():  # its first runs decide (plain on every core, or the builder now): no load to wait for
-        return None
-    if engine.warm(wait):
-        return None
-    from shipcheck import prebuild
-
-    if prebuild.built():  # loading it from numba's disk cache: a second or so, nothing to say
-        return None
-    if jit.cache_note():  # nowhere to cache it: the note at the end says so (once)
-        return ("compiling the round engine for this process (it cannot be cached here); the first runs fly on "
-                "the plain engine meanwhile")
-    return ("compiling the round engine for its first use (about a minute of CPU, once, in a process of its own: "
-            "then it is cached); the first runs fly on the plain engine meanwhile"
-            if prebuild.busy() else
-            "compiling the round engine for this process; the first runs fly on the plain engine meanwhile")
+    if not runtime.compiled():
+        return f"the round engine runs as plain Python, much slower: {runtime.reason()}"
+    return None if runtime.cached("round") else engine.ENTRIES["round"][0]

@@ -161,30 +161,19 @@ _passes = [0]
 
 def _plain_pass() -> bool:
     """Whether this pass flies the plain copy of the engine rather than the compiled one (the same
-    rules, the same numbers). Compiled where it is loaded in this process already. Else plain for
-    the process's first pass: a one-shot ``shipcheck odds`` asks one question, which costs less
-    plain (about 0.1 s) than loading the compiled engine (about 0.5 s of CPU). From the second pass
-    on (a notebook, a script asking many, the workbench) the compiled engine is loaded where this
-    install's is built, and flies that pass and every later one, 5-7 times faster.
-    ``SHIPCHECK_EXACT_ENGINE=python`` keeps every pass plain, ``=compiled`` loads it for the first."""
-    import os
-
-    from shipcheck import engine, jit, prebuild
-    from shipcheck.odds import ENGINE_ENV
+    rules, the same numbers): compiled where it is loaded in this process already; else plain for
+    the process's first pass (a one-shot ``shipcheck odds`` costs less plain, about 0.1 s, than
+    loading numba, about 0.5 s); compiled from the second pass on (a notebook, ``place``, the
+    workbench), 5-7 times faster. ``shipcheck.runtime.state.force`` forces one."""
+    from shipcheck import runtime
 
     _passes[0] += 1
-    force = os.environ.get(ENGINE_ENV, "").strip().lower()
-    if force == "python":
+    if runtime.state.force == "plain":
         return True
-    if jit.compiled_loaded() and engine.compiled_ready():
+    if runtime.loaded("joint"):
         return False
-    if (force == "compiled" or (_passes[0] > 1 and prebuild.built())) and jit.compiled():
-        if not engine.warm(engine.LOAD_WAIT):
-            return True
-        # numba's load leaves ~100,000 young objects: swept once here, with the load, rather than
-        # in a later pass (a collection of the middle generation over them costs three passes)
-        gc.collect(1)
-        return False
+    if runtime.state.force == "compiled" or _passes[0] > 1:
+        return not runtime.compiled()
     return True
 
 
@@ -194,7 +183,7 @@ def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rule
     distribution and, per card, what it met."""
     import numpy as np
 
-    from shipcheck import engine, jit
+    from shipcheck import engine, runtime
     from shipcheck.engine import layout as L
 
     from .decisions import Answers
@@ -211,12 +200,15 @@ def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rule
     plain = _plain_pass()
     o_pos, o_out, o_cred, o_sold, o_hh, o_g, length = (
         int(v) for v in engine.function("joint", "layout_of", plain=True)(P, W))
+    if not plain:  # compiled (on its first use, with a progress bar) for these types, on no states
+        plain = not engine.compiled_call("joint", lambda: engine.function("joint", "card", plain=False)(
+            S, C, R, 0, np.zeros((0, length), dtype=np.int64), 1, t["prices"], t["depth"]))[0]
     v0 = engine.function("joint", "begin", plain=plain)(S, R, t["init"], t["start"], t["prices"])
     step = engine.function("joint", "card", plain=plain)
     dist: dict[bytes, int] = {np.asarray(v0, dtype=np.int64).tobytes(): 1}  # weights out of ``denom``
     denom = 1
     events: list[dict[str, Any]] = []
-    jit.callbacks[table.key] = Answers(table, cards)
+    runtime.state.callbacks[table.key] = Answers(table, cards)
     try:
         for ci, c in enumerate(cards):
             rolls = rolls_needed(c)
@@ -259,7 +251,7 @@ def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rule
                            LOSE: Fraction(fought[1 + int(L.LOSE)], denom), "credits": Fraction(credits, denom)})
             events.append(ev)
     finally:
-        jit.callbacks.pop(table.key, None)
+        runtime.state.callbacks.pop(table.key, None)
     m = models[0]
     offsets = tuple(int(v) for v in S[0, L.OFFS, :4])
     ship_rows: dict[bytes, int] = {}  # the ship's own row: opponents' states summed out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import closing, nullcontext
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +11,9 @@ import numpy as np
 
 from shipcheck import validate as valid
 from shipcheck.errors import InputError
-from shipcheck.firstround import planned
 from shipcheck.model import Ship
-from shipcheck.parallel import chunk_plan, chunk_rng, chunk_runner, seed_of, worker_payload
+from shipcheck.runtime.workers import chunk_plan, chunk_rng, chunk_runner, worker_payload
+from shipcheck.validate import seed_of
 
 from ..defaults import MAX_RUNS_ROUND, RUNS_ROUND, default_round
 from .deck import Deck, build_deck
@@ -96,14 +96,16 @@ def _run(job: Job, seed: int, batch: int, runs: int, workers: int | None, schedu
         nonlocal table
         if table is None:
             table = build_table(job)
-        # the bar moves within a chunk too while the first runs fly plain (the compile's first use)
+        # the bar moves within a chunk too where the runs fly plain
         tick = None if progress is None else (lambda k: progress(out.done + k, runs))
         return run_chunk(table, job.deck, chunk_rng(seed, i), n, tick=tick)
 
-    here = scheduler is None and (workers is None or workers == 1 or -(-runs // batch) <= 1)
+    if scheduler is None and (workers or 1) > 1 and runs > batch:
+        from shipcheck import engine
+
+        engine.ready()  # compiled (or loaded) once here, before the workers start: they inherit it
     with chunk_runner(_task, job, seed=seed, n_chunks=-(-runs // batch), workers=workers, scheduler=scheduler,
-                      local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results, \
-            (planned(runs) if here else nullcontext()):  # flown here: on the engine's first use, see shipcheck.firstround
+                      local=local, what="the policies") as run, closing(run(chunk_plan(runs, batch))) as results:
         for c in results:
             out.add(c)
             if progress is not None:
@@ -227,9 +229,9 @@ def simulate_round(
     if scheduler is None and (workers is None or workers == 1 or -(-runs // batch) <= 1):
         # flown in this process (as chunk_runner runs it: the command line passes --workers 1): how
         # the engine ran here (plain Python and why, compiled in memory only)
-        from shipcheck import engine
+        from shipcheck import runtime
 
-        notes += engine.notes()
+        notes += runtime.notes()
     return _assemble(job, key, s, batch, gathered, tuple(notes))
 
 

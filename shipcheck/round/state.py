@@ -485,9 +485,9 @@ _FUNCTIONS: dict[tuple[str, str, bool], Any] = {}
 def _function(module: str, name: str) -> Any:
     """:func:`shipcheck.engine.function` ``(module, name)``, looked up once per process and engine
     (a lookup costs as much as a small call)."""
-    from shipcheck import engine
+    from shipcheck import engine, runtime
 
-    key = (module, name, engine.compiled_ready())
+    key = (module, name, runtime.started())
     fn = _FUNCTIONS.get(key)
     if fn is None:
         fn = _FUNCTIONS[key] = engine.function(module, name, plain=not key[2])

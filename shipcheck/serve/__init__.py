@@ -106,11 +106,12 @@ def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int 
         load(ws, str(ws.named), key="SHIP")  # a file that cannot be read: exit 2 now, with its errors
     token = secrets.token_urlsafe(32)
     sock = _bind(host, port)
+    import threading
+
     from shipcheck import engine
 
-    # load (or build) the compiled engine in the background while the page opens: the exact odds
-    # of every edit and the rounds then run compiled instead of as plain Python
-    engine.warm(0.0)
+    # load (or compile) the round engine in the background while the page opens
+    threading.Thread(target=engine.ready, name="shipcheck-engine", daemon=True).start()
     if open_browser and sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
                                                                or os.environ.get("WAYLAND_DISPLAY")):
         # without a graphical session, webbrowser would start a text browser in this terminal

@@ -310,8 +310,8 @@ def _runs(body: dict[str, Any], default: int, most: int) -> int:
 
 def round_job(ws: Workspace, body: dict[str, Any]) -> Any:
     """Whole rounds (``shipcheck simulate SHIP --round N``), as a job streaming its progress."""
-    from ..parallel import fresh_seed
     from ..round import simulate_round
+    from ..validate import fresh_seed
 
     s, name = ship_of(ws, body)
     rnd = valid.round_key(body["round"]) if body.get("round") is not None else default_round(s.board)

@@ -1,0 +1,138 @@
+"""What a user feels, against a baseline installed beside the working tree (issue: one way to run the
+engine). Each case runs as a whole process (or, for the in-process rates, in one process per tree),
+both trees compiled and warm, no on-disk odds cache; prints the figures and the ratio now/baseline.
+
+    python benchmarks/bench_runtime.py [--baseline 6c64870] [--repeat 3] [--only NAME ...]
+
+The baseline is checked out with ``git worktree`` and installed into a venv of its own under the
+user's cache folder (once). The working tree runs on the interpreter that runs this script (a venv
+where the project is installed). Figures go to stdout; record them in benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HAULER = "examples/class-III-hauler.toml"
+HALF = "examples/building/class-III-half.toml"
+TWELVE = ["large-meteor:front", "small-meteor:left", "heavy-shot:front", "light-shot:right", "small-meteor:rear",
+          "large-meteor:left", "light-shot:front", "small-meteor:right", "heavy-shot:left", "small-meteor:front",
+          "large-meteor:right", "light-shot:rear"]
+
+#: name -> (the shipcheck arguments, what is compared: "cpu", "wall" or "rss")
+PROCESSES: dict[str, tuple[list[str], str]] = {
+    "place (credits + exact loss)": (["place", HALF, "cannon:0111"], "wall"),
+    "place --no-credits (exact loss)": (["place", HALF, "cannon:0111", "--no-credits"], "wall"),
+    "odds --policy optimal III-16": (["odds", HAULER, "--card", "III-16", "--policy", "optimal", "--no-cache"], "cpu"),
+    "odds --policy optimal III-10": (["odds", HAULER, "--card", "III-10", "--policy", "optimal", "--no-cache"], "cpu"),
+    "odds, 12 attacks": (["odds", HAULER, *[x for a in TWELVE for x in ("--attack", a)], "--no-cache"], "wall"),
+    "odds, 12 attacks (memory)": (["odds", HAULER, *[x for a in TWELVE for x in ("--attack", a)], "--no-cache"], "rss"),
+    "small odds question": (["odds", "examples/class-I-scout.toml", "--attack", "small-meteor:front", "--no-cache"],
+                            "cpu"),
+    "check": (["check", "examples/blue-round1.toml"], "cpu"),
+    "odds --card III-16 --assume-weakest": (["odds", HAULER, "--card", "III-16", "--assume-weakest", "--no-cache"],
+                                            "cpu"),
+    "10,000-run class III round": (["simulate", HAULER, "--round", "3", "--runs", "10000", "--seed", "1"], "wall"),
+}
+
+INPROC = """
+import time, shipcheck
+from shipcheck import load_ship, odds, check
+ship = load_ship("examples/class-III-hauler.toml")
+t0 = time.perf_counter(); odds(ship, ["small-meteor:front"] * 4 + ["large-meteor:front"] * 3)
+first = time.perf_counter() - t0
+t0 = time.perf_counter(); odds(ship, ["small-meteor:left"] * 4 + ["large-meteor:left"] * 3)
+second = time.perf_counter() - t0
+ships = [load_ship(p) for p in ("examples/class-III-hauler.toml", "examples/class-IIIa-longboat.toml",
+                                "examples/class-IIIC-torus.toml")]
+n, t0 = 0, time.perf_counter()
+while time.perf_counter() - t0 < 3:
+    for s in ships:
+        check(s); n += 1
+rate = n / (time.perf_counter() - t0)
+shipcheck.simulate_round(ship, round=3, runs=2000, seed=1)
+t0 = time.perf_counter(); shipcheck.simulate_round(ship, round=3, runs=40000, seed=2)
+rounds = 40000 / (time.perf_counter() - t0)
+print(f"{first * 1000:.2f} {second * 1000:.2f} {rate:.0f} {rounds:.0f}")
+"""
+
+
+def baseline_python(rev: str) -> Path:
+    """A venv holding ``rev`` installed (made once, under the user's cache folder)."""
+    from platformdirs import user_cache_dir
+
+    home = Path(user_cache_dir("shipcheck", appauthor=False)) / f"bench-{rev}"
+    tree, venv = home / "tree", home / "venv"
+    if not (venv / "bin" / "shipcheck").exists():
+        home.mkdir(parents=True, exist_ok=True)
+        if not tree.exists():
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev], check=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(tree)], check=True)
+    return venv / "bin" / "python"
+
+
+def run(python: Path, args: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """(wall s, CPU s, max RSS MB) of ``python -m shipcheck ARGS`` as a process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run([str(python), "-m", "shipcheck", *args], cwd=ROOT, env=env, capture_output=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{python} shipcheck {' '.join(args)}: exit {proc.returncode}\n{proc.stderr.decode()[-800:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, after.ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--baseline", default="6c64870")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", nargs="*", default=None)
+    a = ap.parse_args()
+    trees = {"baseline": baseline_python(a.baseline), "now": Path(sys.executable)}
+    env = {**os.environ, "SHIPCHECK_NO_CACHE": "1", "OPENBLAS_NUM_THREADS": "1"}
+    print(f"# bench_runtime {datetime.datetime.now().isoformat(timespec='seconds')} on {platform.node()} "
+          f"({os.cpu_count()} CPUs, {platform.python_version()}), load {os.getloadavg()[0]:.2f}; "
+          f"baseline {a.baseline}")
+    for python in trees.values():  # compiled and warm: every case once, untimed
+        subprocess.run([str(python), "-m", "shipcheck", "compile"], cwd=ROOT, env=env, capture_output=True)
+        for args, _ in PROCESSES.values():
+            run(python, args, env)
+    print(f"{'case':40} {'what':5} {'baseline':>10} {'now':>10} {'now/base':>9}")
+    for name, (args, what) in PROCESSES.items():
+        if a.only and not any(o in name for o in a.only):
+            continue
+        got: dict[str, list[float]] = {k: [] for k in trees}
+        for _ in range(a.repeat):
+            for k, python in trees.items():  # interleaved: a busy minute weighs on both
+                wall, cpu, rss = run(python, args, env)
+                got[k].append({"wall": wall, "cpu": cpu, "rss": rss}[what])
+        b, n = statistics.median(got["baseline"]), statistics.median(got["now"])
+        unit = "MB" if what == "rss" else "s"
+        print(f"{name:40} {what:5} {b:9.2f}{unit[0]} {n:9.2f}{unit[0]} {n / b:8.2f}x")
+    if not a.only:
+        rows = {}
+        for k, python in trees.items():
+            out = subprocess.run([str(python), "-c", INPROC], cwd=ROOT, env=env, capture_output=True, text=True)
+            rows[k] = [float(x) for x in out.stdout.split()] if out.returncode == 0 else None
+        labels = ("7-meteor odds, first call (ms)", "7-meteor odds, second call (ms)", "checker, class III ships/s",
+                  "class III rounds/s in-process")
+        for i, label in enumerate(labels):
+            b, n = (rows[k][i] if rows[k] else float("nan") for k in ("baseline", "now"))
+            print(f"{label:40} {'':5} {b:10.1f} {n:10.1f} {n / b:8.2f}x")
+
+
+if __name__ == "__main__":
+    main()

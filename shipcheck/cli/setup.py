@@ -1,0 +1,66 @@
+"""``shipcheck compile``: compile the flight engine ahead of its first use (CI, container images)."""
+
+from __future__ import annotations
+
+import time
+
+import typer
+
+from ._common import command
+
+
+def compile_round() -> bool:
+    """Compile (or load) the round engine."""
+    from .. import engine
+
+    return engine.ready()
+
+
+def compile_exact() -> dict[str, bool]:
+    """Compile (or load) the exact engines, each with a small real question."""
+    from .. import engine, runtime
+    from ..cards import find_card
+    from ..flight import FlightModel, parse_attack
+    from ..round import exact
+    from ..shipfile import parse_ship
+    from ..starter import starter_ship
+
+    ship = parse_ship(starter_ship("II"))
+    k = FlightModel(ship).kernel
+    done = {"exact": engine.compiled_call(
+        "exact", lambda: k.forward_compiled([parse_attack("small-meteor:front")], {k.initial(): 1}))[0]}
+    runtime.state.force = "compiled"
+    try:
+        exact.card_odds(ship, [find_card("II-09")])  # a meteor swarm: the joint engine
+    finally:
+        runtime.state.force = None
+    done["joint"] = runtime.loaded("joint")
+    return done
+
+
+def _engines() -> dict[str, bool]:
+    return {"round": compile_round(), **compile_exact()}
+
+
+@command("compile")
+def compile_cmd() -> None:
+    """Compile the flight engine now, once, into the cache (otherwise it compiles on first use).
+
+    For CI jobs and container images: later rounds and exact odds load it in about a second.
+    Where numba is missing or SHIPCHECK_JIT=0, says so: the engine then runs as plain Python.
+
+    \b
+    Example:
+      shipcheck compile
+    """
+    from .. import runtime
+
+    if not runtime.compiled():
+        typer.echo(f"the engine runs as plain Python (nothing to compile): {runtime.reason()}")
+        return
+    t0 = time.monotonic()
+    done = _engines()
+    where = runtime.state.cache or "memory only (no writable cache folder)"
+    typer.echo(f"compiled: {', '.join(k for k, v in done.items() if v)} in {time.monotonic() - t0:.1f} s; cache: {where}")
+    for note in runtime.notes():
+        typer.echo(f"note: {note}", err=True)

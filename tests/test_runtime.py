@@ -1,0 +1,135 @@
+"""The runtime (``shipcheck.runtime``): commands that need no engine import no numba and start no
+process; nothing is written inside the package; the compiled cache lives in the user's cache
+folder, under a key that changes with the engine's sources; ``shipcheck compile`` compiles ahead."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+import shipcheck
+from shipcheck import runtime
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = Path(shipcheck.__file__).resolve().parent
+BLUE = ROOT / "examples" / "blue-round1.toml"
+HAULER = ROOT / "examples" / "class-III-hauler.toml"
+
+# a command run inside a process that reports, as it ends, whether numba was imported and which
+# processes it started (every process on the machine carrying this run's mark in its environment)
+WATCH = """
+import atexit, os, sys
+def _report():
+    mark = os.environ["SHIPCHECK_TEST_MARK"]
+    others = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"SHIPCHECK_TEST_MARK={mark}".encode() in f.read().split(b"\\0"):
+                    others.append(pid)
+        except OSError:
+            pass
+    sys.stderr.write(f"\\nWATCH numba={'numba' in sys.modules} others={len(others)}\\n")
+atexit.register(_report)
+sys.argv = ["shipcheck"] + sys.argv[1:]
+from shipcheck.cli import main
+main()
+"""
+
+
+def watched(*args: str) -> tuple[int, bool, int]:
+    """Run ``shipcheck ARGS``: its exit code, whether it imported numba, how many processes it left
+    running as it ended."""
+    env = {**os.environ, "SHIPCHECK_TEST_MARK": uuid.uuid4().hex, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", WATCH, *args], capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=600)
+    line = [x for x in proc.stderr.splitlines() if x.startswith("WATCH ")][-1]
+    fields = dict(part.split("=") for part in line.split()[1:])
+    return proc.returncode, fields["numba"] == "True", int(fields["others"])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("args", [
+    ["check", str(BLUE)], ["fix", str(BLUE)], ["show", str(BLUE)], ["tiles"], ["boards"], ["cards"], ["rules", "C1"],
+    ["new", "--class", "II"], ["schema", "ship"], ["stats", str(HAULER)],
+    ["place", str(HAULER), "cannon:0111", "--no-exact", "--no-credits"],
+], ids=lambda a: a[0] + ("-" + a[-1] if a[-1].startswith("--") else ""))
+def test_commands_without_the_engine_import_no_numba_and_leave_no_process(args: list[str]) -> None:
+    code, numba, others = watched(*args)
+    assert code in (0, 1)
+    assert not numba, f"`shipcheck {' '.join(args)}` imported numba"
+    assert others == 0, f"`shipcheck {' '.join(args)}` left {others} processes running"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_round_leaves_nothing_running_and_writes_nothing_in_the_package() -> None:
+    def package_files() -> set[Path]:
+        return {p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
+    before = package_files()
+    code, numba, others = watched("simulate", str(HAULER), "--round", "3", "--runs", "300", "--seed", "1",
+                                  "--workers", "2")
+    assert code == 0 and others == 0
+    assert numba == runtime.compiled()
+    assert package_files() == before
+    # numba's cache files never go beside the sources, whatever the install
+    assert not [p for p in PACKAGE.rglob("*") if p.suffix in (".nbi", ".nbc")]
+
+
+def test_the_compiled_cache_is_in_the_user_cache_folder() -> None:
+    if not runtime.compiled():
+        pytest.skip(f"numba is not available: {runtime.reason()}")
+    here = runtime.cache_dir()
+    assert PACKAGE not in here.parents and here.name.startswith("numba-")
+
+
+def test_an_edited_engine_gets_a_new_cache_key(tmp_path: Path) -> None:
+    """The key hashes the engine's sources: an edit (here a comment) means a new folder, never stale
+    code; a key's folder unused for two weeks is removed when a new one is made."""
+    tree = tmp_path / "tree"
+    shutil.copytree(PACKAGE, tree / "shipcheck", ignore=shutil.ignore_patterns("__pycache__"))
+    code = "from shipcheck import runtime; print(runtime.cache_dir())"
+    env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def key() -> Path:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
+                             cwd=tmp_path)
+        return Path(out.stdout.strip())
+
+    first = key()
+    assert key() == first and first.is_dir()
+    stale = first.parent / "numba-0123456789abcdef"
+    stale.mkdir()
+    old = first.stat().st_mtime - (runtime.KEEP_DAYS + 1) * 86400
+    os.utime(stale, (old, old))
+    bits = tree / "shipcheck" / "engine" / "bits.py"
+    bits.write_text(bits.read_text() + "\n# an edit\n")
+    second = key()
+    assert second != first and second.parent == first.parent
+    assert first.exists() and not stale.exists()
+
+
+def test_the_compile_command_compiles_every_entry_point() -> None:
+    proc = subprocess.run([sys.executable, "-m", "shipcheck", "compile"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=1800)
+    assert proc.returncode == 0, proc.stderr
+    if runtime.compiled():
+        assert proc.stdout.startswith("compiled: round, exact, joint")
+        assert all(runtime.cached(e) for e in ("round", "joint", "exact"))
+    else:
+        assert "plain Python" in proc.stdout
+
+
+def test_the_compile_command_says_when_the_engine_runs_plain() -> None:
+    proc = subprocess.run([sys.executable, "-m", "shipcheck", "compile"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, env={**os.environ, "SHIPCHECK_JIT": "0"})
+    assert proc.returncode == 0
+    assert "plain Python" in proc.stdout and "SHIPCHECK_JIT=0" in proc.stdout
