@@ -379,3 +379,7 @@ def test_a_change_that_takes_something_away_says_what_it_costs() -> None:
     double = [p for p in pile_types("2007") if p.kind == "double_cannon"]
     shield_away = next(v for v in swaps(s, double) if v.text.startswith("swap the shield at (5,6)"))
     assert costs(s, shield_away.ship) == "it costs 1 of the 2 shields over the front and right"
+    # the only battery: all of them
+    lone = ship(PILOT + tile((8, 7), "battery", "0003", cells=2))
+    gone = next(v for v in variants(lone, moves=False) if v.kind == "remove")
+    assert costs(lone, gone.ship) == "it costs all the ship's battery cells (2)"

@@ -384,8 +384,9 @@ def costs(ship: Ship, new: Ship, before: Any = None) -> str:
             parts.append(f"the {colour} alien")
     for what in have:
         if what not in told and now[what] < have[what]:
-            parts.append(f"{num(have[what] - now[what])} of {'its' if parts else 'the ship' + chr(39) + 's'} "
-                         f"{num(have[what])} {what}")
+            whose = "its" if parts else "the ship's"
+            parts.append(f"all {whose} {what} ({num(have[what])})" if now[what] <= 0 else
+                         f"{num(have[what] - now[what])} of {whose} {num(have[what])} {what}")
     if not parts:
         return ""
     return "it costs " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
