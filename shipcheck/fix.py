@@ -7,6 +7,7 @@ ship needs repair: it loads in a fifth of the time ``scipy.optimize`` took):
 - ``x_i`` = 1 when the tile on square ``i`` is kept; maximise the number kept;
 - ``x_i`` = 0 for a tile that is B1 or E1 on its own;
 - ``x_i + x_j <= 1`` for every pair that breaks C1, C2, C3, E2 or K1;
+- at most one kept square of those naming one catalogue tile (T1); none when a copy is set aside;
 - per hull group, all kept tiles lie in one piece of the join graph: one flow commodity per group,
   from one root (the pilot cabin where the board has a start square, else the group's first kept
   tile) to every kept tile of the group, over joins between kept tiles only.
@@ -33,7 +34,7 @@ from .errors import check_type
 from .model import Ship
 from .rules import FIXABLE, RULES, CheckReport, Layout, Violation, check
 
-CONSTRUCTION = FIXABLE  # B1, C1, C2, C3, E1, E2, K1, S1: the codes removal mends
+CONSTRUCTION = FIXABLE  # B1, C1, C2, C3, E1, E2, K1, S1, T1: the codes removal mends
 CREW = frozenset({"A1", "A2", "A3"})
 _SINGLE = frozenset({"B1", "E1"})  # a tile breaking one of these can never be kept
 _PAIR = frozenset({"C1", "C2", "C3", "E2", "K1"})  # the two squares can never both be kept
@@ -274,6 +275,12 @@ def _solve(ship: Ship, report: CheckReport, *, keep: set[int] = frozenset(),  # 
         p.lo[root] = 1.0  # the pilot cabin stays (contract)
     for a, b in sorted(pairs):
         p.row([(a, 1.0), (b, 1.0)], -INF, 1.0)
+    for viol in report.violations:  # T1: one copy of a catalogue tile at most (none if one is set aside)
+        if viol.code == "T1":
+            aside = any(a.id == tiles[viol.cells[0]].id for a in ship.aside)
+            group = [(pos[c], 1.0) for c in viol.cells if c in pos]
+            if group:
+                p.row(group, -INF, 0.0 if aside else 1.0)
     for _h, members in sorted(groups.items()):
         if len(members) >= 2:
             _connect(p, members, root, nbrs, comp_of)

@@ -98,6 +98,8 @@ CANNON_KINDS = FREE_CANNONS + CHARGED_CANNONS
 ENGINE_KINDS = ("engine", "double_engine", "cannon_engine")
 BATTERY_KINDS = ("battery", "battery_hold")
 CABIN_KINDS = ("start_cabin", "cabin", "luxury_cabin")  # hold awake humans
+#: what an unknown kind's error expects: where the kinds are listed, not all of them on one line
+KIND_EXPECTED = f"one of the {len(KINDS)} tile kinds `shipcheck tiles --kinds` lists"
 
 
 

@@ -684,6 +684,13 @@ _FUNCTIONAL = {
 }
 
 
+def _twice_message(tid: str, at: tuple[str, ...], aside: int) -> str:
+    where_ = " and ".join(at) if len(at) <= 2 else ", ".join(at[:-1]) + " and " + at[-1]
+    extra = f", and set aside {aside} time{'s' if aside > 1 else ''}" if aside else ""
+    return (f"catalogue tile {tid} stands at {where_}{extra}: each printed tile exists once in the box "
+            "(use another copy's id, or kind and sides)")
+
+
 def _rule_codes(codes: Any, name: str) -> set[str] | None:
     """A set of known rule codes from a library argument (any case), or None."""
     if codes is None:
@@ -811,6 +818,19 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
         if len(where_) > 1:
             out.append(later("A3", tuple(sq[i] for i in where_), "{} {} aliens aboard; at most one per colour".format,
                              len(where_), al))
+    # T1: a catalogue tile named twice (each printed tile exists once in the box)
+    named: dict[str, list[int]] = {}
+    for t in ship.tiles:
+        if t.id is not None:
+            named.setdefault(t.id, []).append(t.at)
+    for a in ship.aside:
+        if a.id is not None and a.id in named:
+            named[a.id].append(-1)  # set aside: named again, on no square
+    for tid, where_ in named.items():
+        if len(where_) > 1:
+            on = sorted(i for i in where_ if i >= 0)
+            out.append(later("T1", tuple(sq[i] for i in on), _twice_message, tid, tuple(names[i] for i in on),
+                             len(where_) - len(on)))
     # W1: components that serve nothing
     for t in servers:
         target, kinds = _SERVES[t.kind]
@@ -986,6 +1006,17 @@ RULES: dict[str, Rule] = {
              '\n[[tile]]\nat = [7, 8]\nkind = "cabin"\nsides = "3100"\n',
              fixable=False,
              source="Base game rulebook, “Disposição da Tripulação”; The Big Expansion, “ALIENÍGENAS AZUIS” and “NAVES DE CLASSE IIA”."),
+        Rule("T1", "tile-used-twice", "error",
+             "The file names one catalogue tile (`id`) more than once: on several squares, or on a "
+             "square and among the components set aside. Reported on every square holding it.",
+             "Each printed tile exists once in the box, so a ship built from it cannot hold the same tile "
+             "twice. Name another copy of the same kind (`shipcheck tiles` lists them), or give `kind` and "
+             "`sides`. `fix` keeps one of the copies.",
+             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nid = "2007:1"\n'
+                   '\n[[tile]]\nat = [6, 7]\nid = "2007:1"\nrot = 180\n'),
+             _ship(_PILOT + '\n[[tile]]\nat = [8, 7]\nid = "2007:1"\n'
+                   '\n[[tile]]\nat = [6, 7]\nid = "2007:2"\nrot = 180\n'),
+             source="Base game rulebook, “CONSTRUIR NAVES” (ships are built from the one set of printed tiles in the box)."),
         Rule("W1", "idle-component", "warning",
              "A life support, booster or reactor furnace is joined to nothing it can serve.",
              "Legal, but it does nothing: life support serves an ordinary cabin, boosters their shield, "

@@ -28,6 +28,7 @@ from .errors import (
 from .model import (
     CREW_VALUES,
     GOODS,
+    KIND_EXPECTED,
     KINDS,
     AsideTile,
     Ship,
@@ -131,7 +132,7 @@ def _tile_body(raw: dict[str, Any], *, file: Any, loc: Locator, table: str,
     if kind is None:
         col.add(err("a tile needs `kind` and `sides`, or a catalogue `id`", "kind", None, "a tile kind"))
     elif not isinstance(kind, str) or kind not in KINDS:
-        col.add(err("unknown tile kind", "kind", kind, "one of " + ", ".join(KINDS), hint=suggest(kind, KINDS)))
+        col.add(err("unknown tile kind", "kind", kind, KIND_EXPECTED, hint=suggest(kind, KINDS)))
     else:
         info = KINDS[kind]
     sides: Any = raw.get("sides")

@@ -29,7 +29,8 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").rglob("*.to
 
 
 def assert_same(ship: Ship) -> None:
-    new, old = check(ship), baseline.check(ship)
+    # T1 (a catalogue tile named twice) came after the baseline: its own cases test it (tests/cases)
+    new, old = check(ship, ignore={"T1"}), baseline.check(ship)
     assert [(v.code, v.cells, v.message) for v in new.violations] == \
         [(v.code, v.cells, v.message) for v in old.violations]
     assert (new.exposed_connectors, new.exposed_by_side) == (old.exposed_connectors, old.exposed_by_side)
@@ -40,7 +41,7 @@ def assert_same(ship: Ship) -> None:
     assert [astuple(j) for j in lay.joints] == [astuple(j) for j in ref.joints]
     for sel in ({"C1", "S1"}, {"W1"}):
         assert check(ship, select=sel) == baseline.check(ship, select=sel)
-        assert check(ship, ignore=sel) == baseline.check(ship, ignore=sel)
+        assert check(ship, ignore=sel | {"T1"}) == baseline.check(ship, ignore=sel)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -232,7 +232,8 @@ def test_mirror_symmetry(text: str) -> None:
 
     r1, r2 = check(ship), check(mirrored)
     assert r1.exposed_connectors == r2.exposed_connectors
-    expected = {code: {mirror_index(ship, i) for i in cells} for code, cells in r1.codes().items()}
+    # a mirrored catalogue tile is no printed tile (it keeps no id): T1 has nothing to mirror
+    expected = {code: {mirror_index(ship, i) for i in cells} for code, cells in r1.codes().items() if code != "T1"}
     compare_codes(expected, r2.codes(), tie_decides_the_ship(ship) or tie_decides_the_ship(mirrored))
 
 

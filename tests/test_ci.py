@@ -208,3 +208,21 @@ def test_pre_commit_hook_runs_check() -> None:
     hook = next(h for h in hooks if h["id"] == "shipcheck")
     assert hook["entry"].startswith("shipcheck check") and hook["language"] == "python"
     assert "toml" in hook["types"]
+
+
+# -- one output flag for every format ---------------------------------------------------------------
+@pytest.mark.parametrize("form", ["concise", "json-lines", "github", "sarif"])
+def test_format_takes_every_output_format(capsys: pytest.CaptureFixture[str], form: str) -> None:
+    # --format and --output-format are one option: the same output, byte for byte
+    args = ("check", str(MISTAKES / "loose-piece.toml"))
+    got = run(capsys, *args, "--format", form)
+    assert got == run(capsys, *args, "--output-format", form)
+    assert got[0] == 1 and got[1]
+
+
+def test_unknown_format_and_clashing_flags_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "check", str(MISTAKES / "loose-piece.toml"), "--format", "xml")
+    assert code == 2 and out == "" and "'xml' is not one of" in err and "'concise'" in err
+    code, out, err = run(capsys, "check", str(MISTAKES / "loose-piece.toml"), "--format", "json",
+                         "--output-format", "concise")
+    assert code == 2 and out == "" and "--output-format" in err and "Traceback" not in err

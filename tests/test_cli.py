@@ -327,3 +327,56 @@ def test_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "cards" in out
     code, _, err = run(capsys, "cards", "--type", "space_kraken")
     assert code == 2 and "space_kraken" in err
+
+
+# -- error lines fit the terminal -------------------------------------------------------------------
+@pytest.mark.parametrize("columns", [50, 80])
+def test_error_lines_fold_to_the_terminal(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+    # a misspelt kind says where the kinds are listed (not all 23 on one line), folded to the width
+    monkeypatch.setenv("COLUMNS", str(columns))
+    bad = tmp_path / "kind.toml"
+    bad.write_text('format = 1\nclass = "I"\n[[tile]]\nat = [7, 7]\nkind = "cabbin"\nsides = "3333"\n',
+                   encoding="utf-8")
+    for args in (("check", str(bad)), ("show", str(bad)), ("tiles", "--kind", "cabbin")):
+        code, _, err = run(capsys, *args)
+        lines = err.splitlines()
+        assert code == 2 and lines[0].startswith("shipcheck: error:") and len(lines) >= 2
+        assert all(len(x) <= columns for x in lines) and all(x.startswith("  ") for x in lines[1:])
+        text = " ".join(x.strip() for x in lines)
+        assert "`shipcheck tiles --kinds`" in text and "did you mean `cabin`?" in text
+        assert "stasis_chamber" not in text
+
+
+def test_tiles_lists_the_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    from shipcheck.model import KINDS
+
+    code, out, _ = run(capsys, "tiles", "--kinds", "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and [r["kind"] for r in rows] == list(KINDS)
+    assert {r["kind"]: r["copies"] for r in rows}["cannon"] == 23  # the 2007 catalogue (rules.md §2.2)
+    code, out, _ = run(capsys, "tiles", "--kinds")
+    assert code == 0 and all(k in out for k in KINDS)
+
+
+def test_error_lines_stay_whole_for_scripts(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # stderr read by a script (no terminal, no COLUMNS): one line per error, for grep
+    monkeypatch.delenv("COLUMNS", raising=False)
+    code, _, err = run(capsys, "tiles", "--kind", "cabbin")
+    assert code == 2 and len(err.splitlines()) == 1 and len(err) < 200
+
+
+@pytest.mark.parametrize("columns", [50, 80, 120])
+def test_top_help_never_cuts_inside_a_parenthesis(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+    from shipcheck.cli import COMMANDS
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, _ = run(capsys, "--help")
+    listed = out.split("Commands:", 1)[1].splitlines()
+    rows = {x.split()[0]: x for x in listed if x.strip() and x.startswith("  ") and x.split()[0] in COMMANDS}
+    assert code == 0 and set(rows) == set(COMMANDS)
+    for line in rows.values():
+        assert line.count("(") == line.count(")"), line
+        assert len(line) <= columns and not line.rstrip(".").endswith(("e.g", "(")), line

@@ -199,7 +199,7 @@ def test_quiet_hides_the_notes(case: str, command: Callable[..., tuple[int, str,
 
 def test_round_notes_name_the_ships_once(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "400")
-    code, out, _ = run(capsys, "simulate", FREIGHTER, "--round", "2", "--runs", "20", "--seed", "1")
+    code, out, _ = run(capsys, "simulate", FREIGHTER, "--round", "2", "--runs", "20", "--seed", "1", "--notes")
     notes = [x for x in out.splitlines() if x.startswith("note:")]
     assert code == 0 and len(notes) == len(set(notes))
     caps = [x for x in notes if "cap" in x]

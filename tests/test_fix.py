@@ -419,3 +419,29 @@ def test_no_private_name_of_highspy_or_numba() -> None:
                 if parts[0] in ("highspy", "numba") and any(p.startswith("_") for p in parts[1:]):
                     found.append(f"{path.relative_to(package)}:{node.lineno} {n}")
     assert not found, found
+
+
+# -- T1: a catalogue tile named twice ---------------------------------------------------------------
+def _ids(s: Ship, squares) -> list:
+    return sorted(t.id for t in s.tiles if t.at in squares)
+
+
+def test_tile_used_twice_keeps_one_copy() -> None:
+    # 2007:1 (battery, W universal) three times round the pilot: two copies go, the ship is legal
+    s = ship('format = 1\nclass = "I"\n' + PILOT + '\n[[tile]]\nat = [8, 7]\nid = "2007:1"\n'
+             '\n[[tile]]\nat = [6, 7]\nid = "2007:1"\nrot = 180\n\n[[tile]]\nat = [7, 6]\nid = "2007:1"\nrot = 270\n')
+    r = fix(s)
+    assert_sound(r)
+    assert r.lost == 2 and r.fell_off == ()
+    assert [t.id for t in r.fixed.tiles].count("2007:1") == 1
+    assert all(r.why[i] == ["T1"] for i in r.removed)
+
+
+def test_tile_used_twice_with_a_copy_set_aside() -> None:
+    # the set-aside copy cannot be removed: the welded one goes
+    s = ship('format = 1\nclass = "I"\n' + PILOT + '\n[[tile]]\nat = [8, 7]\nid = "2007:1"\n'
+             '\n[[aside]]\nid = "2007:1"\n')
+    r = fix(s)
+    assert_sound(r)
+    assert names(s, r.removed) == [[8, 7]]
+    assert check(r.fixed).legal

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from clikit import run
+from hypothesis import given
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = ROOT / "examples" / "blue-round1.toml"
@@ -147,3 +149,23 @@ def test_simulate_without_attacks_names_every_way_to_say_what_to_fly(capsys: pyt
     assert "--attack" in err and "--card" in err and "--round" in err
     code, _, err = run(capsys, "odds", str(BLUE))
     assert code == 2 and "--attack" in err and "--card" in err and "--round" not in err
+
+
+# -- an uncertain outcome never shows as certain -----------------------------------------------------
+def test_percent_of_an_uncertain_outcome_is_never_100_or_0() -> None:
+    from shipcheck.cli._common import pct
+
+    # the survival: 9,795,158,237 of 9,795,520,512 dice outcomes (99.9963 %)
+    assert pct(Fraction(9795158237, 9795520512)) == "99.996 %"
+    assert pct(Fraction(1, 10**9)) == "0.0000001 %"
+    assert pct(1 - Fraction(1, 10**20)) == ">99.999999999999 %" and pct(Fraction(1, 10**20)) == "<0.000000000001 %"
+    # certain and ordinary outcomes keep their two decimals
+    assert (pct(Fraction(1)), pct(Fraction(0)), pct(Fraction(35, 36))) == ("100.00 %", "  0.00 %", " 97.22 %")
+
+
+@given(st.fractions(min_value=0, max_value=1))
+def test_percent_keeps_certainty_apart(p) -> None:
+    from shipcheck.cli._common import pct
+
+    shown = pct(p).strip(" %<>")
+    assert (float(shown) in (0.0, 100.0)) == (p in (0, 1))

@@ -328,10 +328,14 @@ def test_place_says_what_is_provisional_and_takes_a_rules_file(capsys: pytest.Ca
     args = ("place", SHIP, "cannon:0111", "--no-exact",
             "--runs", "20", "--seed", "1", "--round", "2")
     code, out, _ = run(capsys, *args)
-    assert code == 0 and "note: provisional track" in out and "note: opponents: the default class I field" in out
+    # by default the provisional values are counted on one line, the cautions printed in full
+    assert code == 0 and "provisional track" not in out and "note: opponents: the default class I field" in out
+    assert "values are provisional: `--notes` lists them" in out
+    code, out, _ = run(capsys, *args, "--notes")
+    assert code == 0 and "note: provisional track" in out and "--notes` lists" not in out
     rules = tmp_path / "rules.toml"
     rules.write_text("format = 1\n[round.2]\ntrack = 30\n", encoding="utf-8")
-    code, out, _ = run(capsys, *args, "--rules", str(rules))
+    code, out, _ = run(capsys, *args, "--rules", str(rules), "--notes")
     assert code == 0 and "provisional track" not in out and "provisional arrival" in out
     # the rules' deck weighs the exact loss: a round 1 drawing no level-I card meets no attack card
     rules.write_text("format = 1\n[round.1]\ndeck = { II = 8 }\n", encoding="utf-8")
@@ -344,3 +348,11 @@ def test_place_says_what_is_provisional_and_takes_a_rules_file(capsys: pytest.Ca
     with pytest.raises(InputError) as exc:
         advise(load_ship(SHIP), "cannon:0111", credits=False, rules=5)
     assert exc.value.key == "rules"
+
+
+def test_a_tile_the_ship_holds_already_has_no_placement_and_says_why() -> None:
+    # each printed tile exists once (rule T1): 2007:1 welded at (8,7) cannot be placed again
+    s = ship(PILOT + '\n[[tile]]\nat = [8, 7]\nid = "2007:1"\n')
+    a = advise(s, "2007:1", credits=False, exact=False)
+    assert a.placements == () and a.set_aside and "holds 2007:1 already" in a.reason and "T1" in a.reason
+    assert advise(s, "2007:2", credits=False, exact=False).placements

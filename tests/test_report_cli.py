@@ -71,12 +71,28 @@ def test_report_json_and_two_ships(capsys: pytest.CaptureFixture[str], tmp_path:
     assert doc["ships"][0]["round"]["opponents"][0]["name"] == "Scout"
 
 
-def test_report_refuses_to_overwrite_a_users_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_report_refuses_to_overwrite_a_users_file(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # long temporary paths stay whole
+    # a working folder holding the user's files: the report goes into a folder named after the ship,
+    # and says so; the user's files are left as they were
     (tmp_path / "index.html").write_text("mine")
+    (tmp_path / "notes.txt").write_text("also mine")
+    code, out, err = run(capsys, "report", BLUE, "--out", str(tmp_path), "--runs", "20", "--no-advice")
+    own = tmp_path / "blue-round-1"
+    assert code == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["blue-round-1", "index.html", "notes.txt"]
+    assert (tmp_path / "index.html").read_text() == "mine" and (own / "index.html").is_file()
+    assert f"holds other files (2): the report goes into its own folder {own}" in " ".join(out.split())
+    assert f"open {own / 'index.html'}" in " ".join(out.split())
+    # again: the report's own folder is rewritten in place
+    code, out, _ = run(capsys, "report", BLUE, "--out", str(tmp_path), "--runs", "20", "--no-advice")
+    assert code == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["blue-round-1", "index.html", "notes.txt"]
+    # a file of the user's in the way inside the report's folder: refused, nothing written
+    (own / "index.html").write_text("mine too")
     code, out, err = run(capsys, "report", BLUE, "--out", str(tmp_path), "--runs", "20", "--no-advice")
     assert code == 2
     assert err.startswith("shipcheck: error: ") and "index.html" in err and len(err.splitlines()) == 1
-    assert (tmp_path / "index.html").read_text() == "mine"
+    assert (own / "index.html").read_text() == "mine too"
 
 
 @pytest.mark.parametrize("args,needle", [

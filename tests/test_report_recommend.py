@@ -196,14 +196,18 @@ OPEN = ship(PILOT + tile((7, 6), "cabin", "3333"))
 
 def test_additions_name_the_tile_and_its_square_and_are_legal() -> None:
     from shipcheck.advice.pile import pile_types
-    from shipcheck.report.recommend import additions
+    from shipcheck.report.recommend import additions, flight_signature
 
     types = pile_types("2007")[:4]
     found = additions(OPEN, types, per_type=3)
     assert [pt for pt, _, _ in found] == list(types)
     for pt, vs, why in found:
-        assert vs and not why and len(vs) <= 3
-        assert len({v.squares for v in vs}) == len(vs)  # one placement a square
+        assert vs and not why and len({v.squares for v in vs}) <= 3
+        # on each square every turn a round can tell apart, once, best score first
+        for sq in {v.squares for v in vs}:
+            here = [v for v in vs if v.squares == sq]
+            assert len({flight_signature(v.ship) for v in here}) == len(here)
+            assert [v.score for v in here] == sorted((v.score for v in here), reverse=True)
         for v in vs:
             assert v.kind == "add" and v.group == "build" and v.pile is pt
             assert check(v.ship).legal and len(v.ship.tiles) == len(OPEN.tiles) + 1
@@ -211,7 +215,52 @@ def test_additions_name_the_tile_and_its_square_and_are_legal() -> None:
             assert new is not None and (new.kind, new.attrs) == (pt.kind, pt.attrs) and new.id == v.tile
             assert v.text.startswith(("add a ", "add an ")) and f" {pt.name} at {OPEN.board.cell_text(v.squares[0])}" in v.text
             assert v.tile is not None and v.tile in v.text
-        assert [v.score for v in vs] == sorted((v.score for v in vs), reverse=True)
+
+
+# the ship: no shield, connectors open to the front, one free square (5,7) beside the cabin
+# (6,7); the shield that scores best there (fewest open connectors) covers the rear and left
+BARE = ship(PILOT + tile((6, 7), "cabin", "3333") + tile((8, 7), "cabin", "3333")
+            + tile((6, 6), "structural", "3333") + tile((7, 6), "structural", "3333")
+            + tile((8, 6), "structural", "3333") + tile((7, 5), "structural", "3333")
+            + tile((7, 8), "engine", "1000") + tile((6, 8), "engine", "1000")
+            + tile((8, 8), "battery", "1000", cells=3) + tile((9, 7), "cargo", "0003", slots=2))
+
+
+def test_a_new_shield_is_turned_by_what_it_does_to_the_round() -> None:
+    from shipcheck.advice.pile import pile_types
+    from shipcheck.report.recommend import additions, recommend
+    from shipcheck.round import simulate_round
+
+    assert check(BARE).legal and check(BARE).exposed_by_side[0] == 3
+    shield = [p for p in pile_types("2007") if p.kind == "shield"]
+    (_, vs, _), = additions(BARE, shield)
+    # every turn of every pattern is a candidate; the score alone would pick one covering the rear
+    from shipcheck.fix import square_of
+
+    assert {v.squares for v in vs} == {(square_of(BARE.board, (5, 7)),)}
+    assert "covering the rear and left" in vs[0].text and any("covering the front" in v.text for v in vs)
+
+    def fly(s, policy, runs, seed):  # type: ignore[no-untyped-def]
+        # small meteors from the front, and from every side once: covering the front is what counts
+        return simulate_round(s, round=1, opponents=[], deck=["I-11", "I-10", "I-11"], runs=runs, seed=seed,
+                              policy=policy, keep_runs=True).players[0]
+
+    rec = recommend(BARE, fly, runs=400, seed=2, screen_runs=100, candidates=[], pile=shield)
+    (added,) = rec.additions
+    assert added.effect is not None and "covering the front" in added.effect.variant.text
+    assert added.effect.credits_ci[0] > 0 and added.tried == len(vs)
+
+
+def test_additions_and_swaps_bring_a_copy_the_ship_does_not_hold() -> None:
+    from shipcheck.advice.pile import pile_types
+    from shipcheck.report.recommend import additions, swaps
+
+    # the ship holds the first copy of a shield pattern already: another copy comes in (rule T1)
+    held = ship(PILOT + '\n[[tile]]\nat = [7, 6]\nid = "2007:115"\n')
+    assert check(held).legal
+    types = [p for p in pile_types("2007") if p.kind in ("shield", "cabin")]
+    found = [v for _, vs, _ in additions(held, types) for v in vs] + swaps(held, types)
+    assert found and all(check(v.ship).legal and v.tile != "2007:115" for v in found)
 
 
 def test_no_addition_on_a_full_board_says_why() -> None:
@@ -311,3 +360,26 @@ def test_the_page_names_the_best_change_with_its_interval() -> None:
     page = _advice({}, "", SimpleNamespace(advice=rec, name="Guarded"))  # type: ignore[arg-type]
     assert "Best change:" in page and "+1.25 credits" in page and "(+0.75 to +1.75)" in page
     assert "for the next build" in page and "No single change" not in page
+
+
+def test_a_change_that_takes_something_away_says_what_it_costs() -> None:
+    from shipcheck.advice.pile import pile_types
+    from shipcheck.report.recommend import costs, swaps
+
+    # the freighter's purple alien in the cabin (6,6) gives 2 of its 6 firepower (rules §7: +2 to a
+    # firepower above 0); swapping that cabin away loses the alien, and the sentence says so
+    s = load_ship("examples/class-II-freighter.toml")
+    shield = [p for p in pile_types("2007") if p.kind == "shield"]
+    away = next(v for v in swaps(s, shield) if v.text.startswith("swap the cabin at (6,6)"))
+    assert costs(s, away.ship) == "it costs the purple alien and with it 2 of the ship's 6 firepower"
+    removed = next(v for v in variants(s, moves=False) if v.text == "remove the cargo at (9,7)")
+    assert costs(s, removed.ship) == "it costs 2 of the ship's 12 cargo slots"
+    assert costs(s, s) == ""
+    # its two shields both cover the front and right: one swapped away leaves one there
+    double = [p for p in pile_types("2007") if p.kind == "double_cannon"]
+    shield_away = next(v for v in swaps(s, double) if v.text.startswith("swap the shield at (5,6)"))
+    assert costs(s, shield_away.ship) == "it costs 1 of the 2 shields over the front and right"
+    # the only battery: all of them
+    lone = ship(PILOT + tile((8, 7), "battery", "0003", cells=2))
+    gone = next(v for v in variants(lone, moves=False) if v.kind == "remove")
+    assert costs(lone, gone.ship) == "it costs all the ship's battery cells (2)"

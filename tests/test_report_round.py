@@ -173,3 +173,46 @@ def test_card_by_card_shows_the_goods_value_of_planets(freighter_round) -> None:
     assert goods in widths
     subtitle = next(t.get_text() for t in ax.texts if "per kind of card" in t.get_text())
     assert "planets" not in subtitle.partition("nothing earned")[2]  # not among the cards that brought nothing
+
+
+def test_card_by_card_bars_sit_on_their_own_line(freighter_round) -> None:  # type: ignore[no-untyped-def]
+    # every bar is centred within its card type's line, however many bars the type has: a type with
+    # only losses (a meteor swarm) draws them on its own label, not beside the next one
+    _, v = freighter_round
+    fig = plots.card_types_figure(v)
+    ax = fig.axes[0]
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    rows = {r.type: r for r in v.by_type}
+    label = {plots.CARD_TYPE_LABEL.get(t, t): r for t, r in rows.items()}
+    for k, name in enumerate(names):
+        r = label[name]
+        here = [b for b in ax.patches if abs(b.get_y() + b.get_height() / 2 - k) < 0.5]
+        values = [x for x in (r.credits, r.goods, r.lost) if x]
+        assert sorted(b.get_width() for b in here) == sorted(values)
+        if here:  # a type shown only for giving up has no bar
+            centre = sum(b.get_y() + b.get_height() / 2 for b in here) / len(here)
+            assert centre == pytest.approx(k)
+    assert any(sum(1 for x in (label[n].credits, label[n].goods, label[n].lost) if x) == 1 for n in names)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["credit rewards", "goods value", "components lost"]
+
+
+def test_the_gap_names_its_cause_in_the_ships_parameters() -> None:
+    from shipcheck.report.data import field_gap
+
+    # the slow trader: 8.1 less from goods, 2.0 less from arrival; each with its parameter
+    slow = dict(SHIP, goods=1.0, arrival=1.0)
+    trader = dict(SHIP, goods=9.1, arrival=3.5, cards=1.5, penalty=-5.7)
+    gap = field_gap([_row("Blue", True, slow, days=0.0, engine=1.0, cargo=4, card_goods=(("planets", 1.0),)),
+                     _row("Trader II", False, trader, days=5.0, engine=4.0, cargo=10, card_goods=(("planets", 9.1),))])
+    assert gap is not None and gap.source == "goods"
+    assert gap.sentence == ("You earn 5.4 less than Trader II: 8.1 less from goods alone (it brings home 8.1 more in "
+                            "goods from planets, with 10 cargo slots against 4), made up in part by the others; and "
+                            "2.5 less from arrival: it flies 5 spaces further, with engine power up to 4 against 1.")
+    # a ship losing its components to meteors from the front
+    open_front = dict(SHIP, penalty=-5.8)
+    gap = field_gap([_row("Blue", True, open_front, lost=5.8, front_open=6,
+                          card_lost=(("meteor_swarm", 4.9), ("pirates", 0.9))),
+                     _row("Other", False, SHIP, lost=1.0, front_open=1, card_lost=(("meteor_swarm", 0.6),))])
+    assert gap is not None and gap.source == "penalty"
+    assert gap.why == ("it loses 4.8 fewer components (you lose 4.3 more to meteor swarm, with 6 connectors open to "
+                       "the front against 1)")

@@ -47,11 +47,16 @@ def test_deck_key_lists_a_fixed_deck():
 def test_to_frame_one_row_per_run_and_player():
     r = shipcheck.simulate_round(A(), opponents=[D(), C()], runs=50, seed=2, keep_runs=True)
     f = r.to_frame()
-    assert len(f) == 150 and set(f["player"]) == {0, 1, 2}
+    # the ships by name, as by_source names them, in launch order; one set of credit columns
+    names = [p.name for p in r.players]
+    assert len(f) == 150 and list(f["ship"].cat.categories) == names == list(r.by_source.index)
     assert {"credits", "lost", "days", "gave_up", "finished", "survived", "place"} <= set(f.columns)
+    assert "player" not in f.columns and "card_credits" not in f.columns
     assert set(f["gave_up"].cat.categories) == set(CAUSES)
-    mine = f[f["player"] == 0]
+    mine = f[f["ship"] == r.ship_result.name]
     assert np.array_equal(mine["credits"].to_numpy(), r.credits)
+    means = f.groupby("ship", observed=True)[list(r.by_source.columns)].mean()
+    assert np.allclose(means.to_numpy(), r.by_source.to_numpy())
 
 
 def test_same_seed_same_numbers_other_batch_other_stream():

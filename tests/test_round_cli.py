@@ -65,3 +65,23 @@ def test_round_text_shows_the_goods_each_card_type_loaded(capsys: pytest.Capture
     header = next(ln for ln in out.splitlines() if ln.strip().startswith("card") and "goods" in ln).split()
     row = next(ln for ln in out.splitlines() if ln.strip().startswith("planets")).split()
     assert float(row[header.index("goods")]) == pytest.approx(goods, abs=0.005)
+
+
+def test_round_counts_provisional_values_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # a level-II round rests on several provisional values: one line counts them, --notes lists them,
+    # JSON keeps them all; cautions (the default field) are printed in full either way
+    ship = str(ROOT / "examples" / "class-II-freighter.toml")
+    args = ("simulate", ship, "--round", "2", "--runs", "40", "--seed", "3")
+    code, out, _ = run(capsys, *args, "--format", "json")
+    kept = [n for n in json.loads(out)["notes"] if "provisional" in n]
+    assert code == 0 and len(kept) >= 2
+    code, out, _ = run(capsys, *args)
+    lines = [x for x in out.splitlines() if x.startswith("note:")]
+    assert code == 0 and f"note: {len(kept)} values are provisional: `--notes` lists them" in lines
+    assert not any(x.startswith("note: provisional") for x in lines)
+    assert "note: opponents: the default class II field (Trader II, Racer II, Fighter II)" in lines
+    code, listed, _ = run(capsys, *args, "--notes")
+    assert code == 0 and "`--notes` lists" not in listed
+    assert sum(x.startswith("note:") and "provisional" in x for x in listed.splitlines()) >= len(kept) - 1
+    code, out, _ = run(capsys, *args, "--notes", "--quiet")
+    assert code == 0 and "note:" not in out

@@ -44,7 +44,9 @@ def test_import_cli_is_light() -> None:
 
 
 @pytest.mark.parametrize("args", [["check", str(BLUE)], ["show", str(BLUE)], ["check", "--format", "json", str(BLUE)],
-                                  ["rules", "C1"]],
+                                  ["rules", "C1"],
+                                  # a usage error is said before the engines are imported
+                                  ["simulate", str(BLUE)], ["odds", str(BLUE)]],
                          ids=lambda a: " ".join(a[:1] + [x for x in a[1:] if x.startswith("-")]))
 def test_light_commands_import_nothing_heavy(args: list[str]) -> None:
     heavy = imported_modules("-m", "shipcheck", *args) & HEAVY

@@ -102,9 +102,10 @@ def _joins(a: int, b: int, seam: bool) -> bool:
 
 
 def why_none(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | None = None) -> str:
-    """Why ``tile`` has no legal placement on ``ship``, in a few words: no open connector, none of a
-    type the tile can join, every square beside one blocked by a barrel or an exhaust or off the
-    board, or the rules the tile breaks there in every rotation."""
+    """Why ``tile`` has no legal placement on ``ship``, in a few words: the ship holds that printed
+    tile already (T1), no open connector, none of a type the tile can join, every square beside one
+    blocked by a barrel or an exhaust or off the board, or the rules the tile breaks there in every
+    rotation."""
     from collections import Counter
 
     from ..rules import RULES
@@ -112,6 +113,9 @@ def why_none(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | None = N
     b = ship.board
     base = base or check(ship)
     tiles = ship.by_index
+    if tile.id is not None and any(t.id == tile.id for t in ship.tiles):
+        return (f"the ship holds {tile.id} already, and each printed tile exists once (rule T1): name another "
+                "copy (`shipcheck tiles` lists them)")
     openings: list[tuple[int, int, int]] = []  # (empty square, side of the tile facing it, connector)
     off_board = 0
     for i, t in tiles.items():

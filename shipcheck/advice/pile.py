@@ -15,7 +15,7 @@ cabins are not in the pile.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import AsideTile
@@ -32,6 +32,13 @@ class PileType:
     attrs: tuple[tuple[str, Any], ...]
     count: int
     patterns: tuple[AsideTile, ...]
+    copies: tuple[tuple[AsideTile, ...], ...] = field(default=(), repr=False)  # per pattern, every copy
+
+    def fresh(self, k: int, used: set[str]) -> AsideTile | None:
+        """The first copy of pattern ``k`` (as printed: its own sides) whose id is not in ``used`` (the
+        tiles a ship holds already: each printed tile exists once, rule T1); None when all are used."""
+        copies = self.copies[k] if k < len(self.copies) else (self.patterns[k],)
+        return next((t for t in copies if t.id not in used), None)
 
     @property
     def name(self) -> str:
@@ -77,9 +84,10 @@ def pile_types(edition: str = "2007") -> tuple[PileType, ...]:
         groups.setdefault((t.kind, t.attrs), []).append(t)
     out = []
     for (kind, attrs), tiles in groups.items():
-        seen: dict[tuple[Any, ...], AsideTile] = {}
+        seen: dict[tuple[Any, ...], list[AsideTile]] = {}
         for t in tiles:
-            seen.setdefault(_pattern(t), t)
-        out.append(PileType(kind, attrs, len(tiles), tuple(seen.values())))
+            seen.setdefault(_pattern(t), []).append(t)
+        out.append(PileType(kind, attrs, len(tiles), tuple(ts[0] for ts in seen.values()),
+                            tuple(tuple(ts) for ts in seen.values())))
     order = {key: k for k, key in enumerate(groups)}
     return tuple(sorted(out, key=lambda p: (-p.count, order[(p.kind, p.attrs)])))

@@ -26,7 +26,7 @@ import typer
 from typer.core import TyperGroup
 
 from ..errors import InputError
-from ._common import EXIT_OK, EXIT_USAGE, EXIT_VIOLATIONS, report_input_error, version
+from ._common import EXIT_OK, EXIT_USAGE, EXIT_VIOLATIONS, error_lines, report_input_error, version
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_USAGE", "EXIT_VIOLATIONS", "app", "build", "cli", "main"]
 
@@ -122,7 +122,7 @@ def _usage_line(exc: Any) -> str:
     ctx = getattr(exc, "ctx", None)
     hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
     message = " ".join(exc.format_message().split())
-    return f"shipcheck: error: {message}{hint}\n"
+    return f"{message}{hint}"
 
 
 def _lean_start() -> None:
@@ -147,8 +147,8 @@ def main(argv: list[str] | None = None) -> NoReturn:
             ctx = getattr(exc, "ctx", None)
             sys.stdout.write(ctx.get_help() + "\n" if ctx is not None else "")
         else:
-            sys.stderr.write(_usage_line(exc) if getattr(exc, "ctx", None) is not None or exc.exit_code == 2
-                             else f"shipcheck: error: {' '.join(exc.format_message().split())}\n")
+            error_lines([_usage_line(exc) if getattr(exc, "ctx", None) is not None or exc.exit_code == 2
+                         else " ".join(exc.format_message().split())])
         sys.exit(EXIT_USAGE)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

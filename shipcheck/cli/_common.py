@@ -50,8 +50,18 @@ def input_error_lines(exc: InputError) -> list[str]:
 
 
 def report_input_error(exc: InputError) -> None:
-    """Write every error of ``exc`` to stderr, one ``shipcheck: error: ...`` line each."""
-    sys.stderr.write("".join(f"shipcheck: error: {line}\n" for line in input_error_lines(exc)))
+    """Write every error of ``exc`` to stderr, one ``shipcheck: error: ...`` line each (folded as
+    :func:`error_lines` says)."""
+    error_lines(input_error_lines(exc))
+
+
+def error_lines(lines: list[str]) -> None:
+    """``shipcheck: error: LINE`` on stderr for each line. On a terminal, or when ``COLUMNS`` gives a
+    width, each folds to the width with its continuation lines indented; read by a script (stderr not
+    a terminal, no ``COLUMNS``) each error stays one line, for grep."""
+    wrap = sys.stderr.isatty() or os.environ.get("COLUMNS", "").strip().isdigit()
+    sys.stderr.write("".join(f"{part}\n" for line in lines
+                             for part in (fold(f"shipcheck: error: {line}") if wrap else [f"shipcheck: error: {line}"])))
 
 
 def as_options(exc: InputError, options: dict[str, str]) -> InputError:
@@ -84,8 +94,31 @@ def fold_shell(line: str, w: int) -> list[str]:
     return out
 
 
+def short_help(text: str, limit: int) -> str:
+    """The first sentence of a command's help for the list of commands, at most ``limit`` characters:
+    parentheses are left out before the sentence is cut, and a cut never falls inside one."""
+    words = text.partition("\n\n")[0].split()
+    for i, word in enumerate(words):
+        if word.endswith(".") and word not in ("e.g.", "i.e.") and (i == len(words) - 1 or not words[i + 1][0].islower()):
+            words = words[:i + 1]
+            break
+    line = " ".join(words)
+    if len(line) > limit:
+        line = re.sub(r"\s*\([^()]*\)", "", line)
+    if len(line) <= limit:
+        return line
+    cut = line[:max(limit - 3, 1)].rsplit(" ", 1)[0]
+    if cut.count("(") > cut.count(")"):
+        cut = cut[:cut.rindex("(")].rstrip()
+    return cut.rstrip(",;:") + "..."
+
+
 class FittedCommand(TyperCommand):
-    """A command whose help fits the terminal: example lines fold with shell continuations."""
+    """A command whose help fits the terminal: example lines fold with shell continuations; its line
+    in the list of commands is never cut inside a parenthesis (:func:`short_help`)."""
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return short_help(self.short_help or self.help or "", limit)
 
     def get_help(self, ctx: Any) -> str:
         w = width()
@@ -177,6 +210,23 @@ def echo(obj: Any = "") -> None:
 def note(text: str) -> None:
     """A note: one line, folded with an indent."""
     echo(printable(f"note: {text}"))
+
+
+def notes(items: Any, *, listed: bool = False, quiet: bool = False) -> None:
+    """A command's notes after its answer. Cautions print in full; provisional values (two or more)
+    are counted on one line that says ``--notes`` lists them (``listed``: print every note;
+    ``quiet``: none). ``--format json`` keeps every note whatever the flags."""
+    if quiet:
+        return
+    items = list(items)
+    held = [] if listed else [n for n in items if "provisional" in n]
+    if len(held) < 2:
+        held = []
+    for n in items:
+        if n not in held:
+            echo(f"note: {n}")
+    if held:
+        echo(f"note: {len(held)} values are provisional: `--notes` lists them")
 
 
 def table(head: list[str], rows: list[list[str]], *, drop: tuple[int, ...] = (), text: int | None = None,
@@ -295,7 +345,17 @@ def print_rich(renderable: Any) -> None:
 
 
 def pct(p: Any) -> str:
-    return f"{float(p) * 100:6.2f} %"
+    """A probability as ``" 97.22 %"``. An uncertain one (strictly between 0 and 1) never shows as
+    100.00 % or 0.00 %: it gets the digits it needs (``99.9963 %``), and past 12 of them
+    ``>99.999999999999 %`` or ``<0.000000000001 %``."""
+    text = f"{float(p) * 100:6.2f} %"
+    if not 0 < p < 1 or text not in ("100.00 %", "  0.00 %"):
+        return text
+    for digits in range(3, 13):
+        text = f"{float(p) * 100:6.{digits}f}"
+        if float(text) not in (0.0, 100.0):
+            return text + " %"
+    return (">99." + "9" * 12 if p > 0.5 else "<0." + "0" * 11 + "1") + " %"
 
 
 # -- describing a ship ----------------------------------------------------------------------------

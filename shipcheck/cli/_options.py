@@ -78,6 +78,9 @@ Editions = Literal["2007", "2021"]
 
 FormatOpt = Annotated[Fmt, typer.Option("--format", "-f", help="text for people, json for scripts.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Hide the notes (provisional values, cautions).")]
+NotesOpt = Annotated[bool, typer.Option(
+    "--notes", help="List every note. By default the provisional values are counted on one line; "
+                    "--format json always lists them.")]
 ShipArg = Annotated[str, typer.Argument(metavar="SHIP", show_default=False)]
 
 
@@ -114,5 +117,5 @@ def deck_opt(help: str = "A deck file fixing the cards and their order. Default:
 
 
 __all__ = ["ROUND_CHOICES", "RUNS_COMPARE", "RUNS_FLIGHT", "RUNS_ROUND", "SHORT_FLAGS", "Editions", "Fmt",
-           "FormatOpt", "QuietOpt", "ShipArg", "deck_opt", "edition_opt", "opponent_opt", "round_opt", "round_value",
+           "FormatOpt", "NotesOpt", "QuietOpt", "ShipArg", "deck_opt", "edition_opt", "opponent_opt", "round_opt", "round_value",
            "rules_opt", "runs_opt", "runs_value", "seed_opt", "seed_value"]

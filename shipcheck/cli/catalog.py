@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import InputError
-from ..model import KINDS
+from ..errors import InputError, suggest
+from ..model import KIND_EXPECTED, KINDS
 from ..render import render_board
 from ..shipfile import catalogue_entries
 from ..topology import Board, builtin_board, builtin_names
@@ -29,6 +29,8 @@ def tiles_cmd(
     = False,
     tile_id: Annotated[str | None, typer.Option("--id", metavar="ID", show_default=False,
                                                 help="Draw one tile (e.g. 2007:5) in its four rotations.")] = None,
+    kinds: Annotated[bool, typer.Option("--kinds", help="List the tile kinds a ship file may name, with the "
+                                                         "edition's copies of each.")] = False,
     fmt: FormatOpt = "text",
 ) -> None:
     """List the tile catalogue of an edition (the tiles a ship file names by `id`), find a tile by
@@ -41,12 +43,17 @@ def tiles_cmd(
       shipcheck tiles --kind engine
       shipcheck tiles --sides 1113 --any-rotation
       shipcheck tiles --id 2007:5
+      shipcheck tiles --kinds
       shipcheck tiles --edition 2021 --format json
     """
     from ..shipfile import find_tiles
 
     if kind is not None and kind not in KINDS:
-        raise InputError("unknown tile kind", key="--kind", value=kind, expected="one of " + ", ".join(KINDS))
+        raise InputError("unknown tile kind", key="--kind", value=kind, expected=KIND_EXPECTED,
+                         hint=suggest(kind, KINDS))
+    if kinds:
+        _kinds(edition, fmt)
+        return
     if tile_id is not None:
         _draw_tile(tile_id, edition, fmt)
         return
@@ -83,6 +90,21 @@ def tiles_cmd(
     echo(f"{len(rows)} tile{'s' if len(rows) != 1 else ''}")
     if sides and not any_rotation and not rows:
         echo("none as printed; try --any-rotation for tiles that show these connectors once turned")
+
+
+def _kinds(edition: str, fmt: str) -> None:
+    """Every kind of the ship format: its code in drawings, what it is, the edition's copies."""
+    counts: dict[str, int] = {}
+    for r in catalogue_entries(edition):
+        counts[r["kind"]] = counts.get(r["kind"], 0) + 1
+    if fmt == "json":
+        print_json([{"kind": k, "code": info.code, "description": info.description, "copies": counts.get(k, 0)}
+                    for k, info in KINDS.items()])
+        return
+    rows = [[k, info.code, str(counts.get(k, 0)), info.description] for k, info in KINDS.items()]
+    table(["kind", "code", f"in {edition}", "what"], rows, left=(0, 1, 3), text=3)
+    echo(f"{len(KINDS)} kinds; those with no copy in the {edition} catalogue come from the expansions (see "
+         "docs/ship-format.md)")
 
 
 def _draw_tile(tile_id: str, edition: str, fmt: str) -> None:

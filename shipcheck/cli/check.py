@@ -24,6 +24,7 @@ from ._common import (
     command,
     draw,
     echo,
+    error_lines,
     exit_with,
     header,
     input_error_lines,
@@ -67,13 +68,13 @@ OutputFormat = Literal["text", "concise", "json", "json-lines", "github", "sarif
 @command("check")
 def check_cmd(
     ships: Annotated[list[str], typer.Argument(metavar="SHIP...", show_default=False)],
-    fmt: Annotated[Literal["text", "json"] | None, typer.Option(
-        "--format", "-f", show_default=False,
-        help="text for people, json for scripts (the same as --output-format).  [default: text]")] = None,
+    fmt: Annotated[OutputFormat | None, typer.Option(
+        "--format", "-f", metavar="FORMAT", show_default=False,
+        help="text for people, concise (file:line: CODE message), json for scripts, json-lines, github (Actions "
+             "annotations) or sarif (code scanning).  [default: text]")] = None,
     output_format: Annotated[OutputFormat | None, typer.Option(
         "--output-format", metavar="FORMAT", show_default=False,
-        help="text, concise (file:line: CODE message), json, json-lines, github (Actions annotations) or "
-             "sarif (code scanning).  [default: text]")] = None,
+        help="The same as --format (the name of the `output-format` setting).")] = None,
     select: Annotated[str | None, typer.Option(metavar="CODES", show_default=False,
                                                help="Only these rule codes, comma-separated (e.g. C1,C2).")] = None,
     ignore: Annotated[str | None, typer.Option(metavar="CODES", show_default=False,
@@ -117,6 +118,9 @@ def check_cmd(
     settings = load_settings(config)
     sel = codes(select, "--select") if select else settings.select
     ign = codes(ignore, "--ignore") if ignore else settings.ignore
+    if fmt is not None and output_format is not None and fmt != output_format:
+        raise InputError("--format and --output-format are one option given twice", key="--output-format",
+                         value=output_format, expected=f"the same format as --format ({fmt}), or only one of them")
     form = output_format or fmt or settings.output_format or "text"
     found = find_ship_files(ships, exclude=[*settings.exclude, *(exclude or ())], root=settings.root)
     many = len(ships) > 1 or any(Path(p).is_dir() for p in ships)
@@ -140,7 +144,7 @@ def check_cmd(
     if form != "text" or unreadable:
         for u in unreadable:
             if form in ("text", "json"):
-                sys.stderr.write(f"shipcheck: error: {u.message}\n")
+                error_lines([u.message])
     _print_check(form, results, unreadable, many, do_draw, len(found.skipped), quiet)
     if unreadable:
         exit_with(EXIT_USAGE)

@@ -17,6 +17,7 @@ from ._common import (
     draw,
     echo,
     header,
+    notes,
     pct,
     print_json,
     progress_bar,
@@ -28,6 +29,7 @@ from ._options import (
     RUNS_ROUND,
     Editions,
     FormatOpt,
+    NotesOpt,
     QuietOpt,
     ShipArg,
     deck_opt,
@@ -70,6 +72,16 @@ def flight_cards(ship: Ship, card: list[str] | tuple[str, ...]) -> list[Any]:
     return out
 
 
+def one_source(attack: list[str], card: list[str], *, rounds: bool = False) -> None:
+    """``--attack`` or ``--card``, not both, not neither (``rounds``: or ``--round``, checked by the
+    caller): a usage error said before anything slow is imported."""
+    if bool(attack) == bool(card):
+        what = "--attack KIND:FROM or --card ID (each repeatable), not both" + (
+            ", or --round N for whole rounds" if rounds and not attack else "")
+        raise InputError(f"give {what}", key="--attack/--card" + ("/--round" if rounds else ""), value=None,
+                         expected="one of them")
+
+
 def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: list[str] = [],  # noqa: B006
                    assume_weakest: bool = False, *, rounds: bool = False) -> tuple[list[Any], str, list[Any]]:
     """The attacks named by ``--attack`` or by ``--card`` meteor swarms, a line describing them, and
@@ -78,11 +90,7 @@ def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: li
     from ..flight import parse_attack
     from ..round.exact import CARD_TYPES
 
-    if bool(attack) == bool(card):
-        what = "--attack KIND:FROM or --card ID (each repeatable), not both" + (
-            ", or --round N for whole rounds" if rounds and not attack else "")
-        raise InputError(f"give {what}", key="--attack/--card" + ("/--round" if rounds else ""), value=None,
-                         expected="one of them")
+    one_source(attack, card, rounds=rounds)
     if attack:
         _no_fight(opponents, assume_weakest, rounds)
         atk = [parse_attack(a, key="--attack") for a in attack]
@@ -215,6 +223,7 @@ def odds_cmd(
     no_cache: Annotated[bool, typer.Option(
         "--no-cache", help="Compute again instead of reading the on-disk cache of exact results "
                            "(SHIPCHECK_NO_CACHE=1 turns the cache off).")] = False,
+    all_notes: NotesOpt = False,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -229,6 +238,7 @@ def odds_cmd(
       shipcheck odds examples/class-III-hauler.toml --card III-10 --policy optimal
       shipcheck odds examples/class-I-scout.toml --card I-03 --card I-16 --assume-weakest
     """
+    one_source(attack or [], card or [])  # a usage error comes before the engines are imported
     from fractions import Fraction
 
     from .. import cache
@@ -242,7 +252,7 @@ def odds_cmd(
     if not cards and card and policy == "default" and s.cyan_specialisation == "techie":
         cards = flight_cards(s, card)  # meteor swarms as cards: the round model counts his free charge
     if cards:
-        _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt, quiet)
+        _card_odds(s, ship, cards, what, policy, opponents, assume_weakest, fmt, quiet, all_notes)
         return
     key = cache.odds_key(s, atk, policy)
     d = None if no_cache else cache.load(key)
@@ -280,7 +290,7 @@ def odds_cmd(
 
 
 def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opponents: list[str],
-               assume_weakest: bool, fmt: str, quiet: bool) -> None:
+               assume_weakest: bool, fmt: str, quiet: bool, listed: bool = False) -> None:
     """``odds --card`` with fights or combat zones: the exact round model (shipcheck.round.exact)."""
     from ..round.exact import card_odds
     from ._common import spinner
@@ -298,9 +308,7 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
          "it; meteors and shots defended as in odds")
     for line in card_outcome_lines(list(r.events)):
         echo(line)
-    if not quiet:
-        for n in r.notes:
-            echo(f"note: {n}")
+    notes(r.notes, listed=listed, quiet=quiet)
     draw_losses(s, r.p_lost())
     echo(f"survive:        {pct(r.p_survive)}  ({r.p_survive})")
     echo(f"expected lost:  {float(r.expected_lost):.4f}  ({r.expected_lost})")
@@ -310,7 +318,7 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
 
 def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: list[str],
                     assume_weakest: bool, runs: int, seed: int | None, workers: int, scheduler: str | None,
-                    fmt: str, quiet: bool) -> None:
+                    fmt: str, quiet: bool, listed: bool = False) -> None:
     """``simulate --card`` with fights or combat zones: the round engine on a fixed deck."""
     from ..round import simulate_round
 
@@ -331,9 +339,7 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
     me = r.ship_result
     flight_header(s, path, what, quiet)
     echo(f"{r.runs} runs, seed {r.seed}; the round's default decisions (docs/rounds.md)")
-    if not quiet:
-        for n in out["notes"]:
-            echo(f"note: {n}")
+    notes(out["notes"], listed=listed, quiet=quiet)
     draw_losses(s, [(t.at, c / r.runs) for t, c in zip(s.tiles, me.tile_lost)])
     estimate_lines(me)
 
@@ -383,6 +389,7 @@ def simulate_cmd(
         min=0, max=10**9, metavar="N",
         help="With --round: credits in every player's purse before the round (the penalty takes no more than the "
              "purse holds).")] = 0,
+    all_notes: NotesOpt = False,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -399,9 +406,9 @@ def simulate_cmd(
       shipcheck simulate examples/blue-round1.toml --card I-09 --dask --workers 2 --seed 1
       shipcheck simulate examples/class-I-scout.toml --round 1 --runs 2000 --seed 1
     """
-    from ..montecarlo import simulate as mc
-
     attack, card, opponents = attack or [], card or [], opponents or []
+    if round_ is None:
+        one_source(attack, card, rounds=True)  # a usage error comes before the engines are imported
     if dask and scheduler is None:
         scheduler = "local"
     round_only = {"--deck": deck is not None, "--edition": edition is not None,
@@ -417,7 +424,7 @@ def simulate_cmd(
         run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
                   policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs or RUNS_ROUND,
                   seed=seed, workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt, quiet=quiet,
-                  purse=purse)
+                  purse=purse, listed=all_notes)
         return
     used = [k for k, v in round_only.items() if v]
     if used:
@@ -436,10 +443,13 @@ def simulate_cmd(
             raise InputError("cards with fights fly under the default policy, for --runs runs",
                              key="--policy" if policy != "default" else "--precision",
                              expected="--policy default, no --precision")
-        _simulate_cards(s, ship, cards, what, opponents, assume_weakest, runs, seed, workers, scheduler, fmt, quiet)
+        _simulate_cards(s, ship, cards, what, opponents, assume_weakest, runs, seed, workers, scheduler, fmt, quiet,
+                        all_notes)
         return
     if precision is not None and not 0 < precision < 1:
         raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")
+    from ..montecarlo import simulate as mc
+
     try:
         with progress_bar() as bar:
             r = mc(s, atk, runs=runs, seed=seed, workers=workers, scheduler=scheduler, precision=precision,

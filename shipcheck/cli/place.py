@@ -8,8 +8,8 @@ import typer
 
 from ..errors import InputError
 from ..shipfile import load_ship
-from ._common import command, draw, echo, header, print_json, provisional, table
-from ._options import RUNS_COMPARE, FormatOpt, QuietOpt, ShipArg, round_opt, rules_opt, runs_opt, seed_opt
+from ._common import command, draw, echo, header, notes, print_json, provisional, table
+from ._options import RUNS_COMPARE, FormatOpt, NotesOpt, QuietOpt, ShipArg, round_opt, rules_opt, runs_opt, seed_opt
 
 _TILE_HELP = ('The tile in hand: a catalogue id ("2007:5", see `shipcheck tiles`) or KIND:SIDES with sides '
               "N E S W as printed, and the kind's attributes after another colon: cannon:0111, "
@@ -54,6 +54,7 @@ def place_cmd(
     rules_file: Annotated[str | None, rules_opt("A TOML file overriding the round's provisional numbers (track, "
                                                 "rewards, caps, deck, card rules) for the rounds flown and the "
                                                 "deck weighing the exact loss; see docs/rounds.md.")] = None,
+    all_notes: NotesOpt = False,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -121,6 +122,4 @@ def place_cmd(
         order = ["cells", "cargo", "crew", "fire", "engine", "blocked", "survive", "score", "95% interval", "exposed"]
         table(head, rows, drop=tuple(head.index(c) for c in order if c in head), text=len(head) - 1, left=(1,))
     echo("advice: " + a.reason)
-    if not quiet:  # after the answer, as simulate --round and report print them
-        for note in a.notes:
-            echo(f"note: {note}")
+    notes(a.notes, listed=all_notes, quiet=quiet)  # after the answer, as simulate --round and report print them

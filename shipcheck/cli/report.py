@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ._common import command, echo, print_json
+from ._common import command, echo, notes, print_json
 from ._options import (
     RUNS_COMPARE,
     Editions,
     FormatOpt,
+    NotesOpt,
     QuietOpt,
     deck_opt,
     edition_opt,
@@ -49,7 +50,9 @@ def report_cmd(
                                                                 "part).")] = False,
     out: Annotated[str | None, typer.Option(
         "--out", metavar="DIR", show_default=False,
-        help="Folder to write into. Default: reports/<ship name>/ (reports/<a>-vs-<b>/ for two ships).")] = None,
+        help="Folder to write into; one that holds other files gets a folder named after the ship inside it. "
+             "Default: reports/<ship name>/ (reports/<a>-vs-<b>/ for two ships).")] = None,
+    all_notes: NotesOpt = False,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "text",
 ) -> None:
@@ -58,32 +61,43 @@ def report_cmd(
     figure beside it as PNG and SVG.
 
     Given two ships, compares them side by side on the same decks and dice. Files the report did not
-    write itself are never overwritten (the folder keeps a manifest of what it wrote).
+    write itself are never overwritten (the folder keeps a manifest of what it wrote), and a --out
+    folder holding other files gets the report in a folder of its own inside it, named after the ship.
 
     \b
     Examples:
       shipcheck report examples/class-II-freighter.toml --seed 1
       shipcheck report examples/blue-round1.toml examples/class-I-scout.toml --out /tmp/blue-vs-scout
     """
+    from ..errors import printable
     from ..report import report as make_report
+    from ..report.output import foreign_files
     from ._common import spinner
 
     with spinner("report") as stage:
         rep = make_report(ship, other, round=rnd, opponents=list(opponents) if opponents else None, deck=deck,
                           edition=edition, runs=runs or RUNS_COMPARE, seed=seed, recommendations=not no_advice,
                           progress=stage, rules=rules_file)
-        folder = Path(out) if out else Path("reports") / "-vs-".join(slug(s.name) for s in rep.ships)
+        name = "-vs-".join(slug(s.name) for s in rep.ships)
+        folder = Path(out) if out else Path("reports") / name
+        others = foreign_files(folder) if out else []
+        if others:  # a working folder: the report goes into a folder of its own inside it, never among them
+            folder = folder / name
         stage("drawing the figures")
         written = rep.write(folder)
     if fmt == "json":
         print_json({"out": str(folder), "files": [str(p) for p in written], **rep.to_dict()})
         return
-    say(rep, folder, written, quiet=quiet)
+    if others:
+        echo(f"{printable(out or '')} holds other files ({len(others)}): the report goes into its own folder "
+             f"{printable(str(folder))}")
+    say(rep, folder, written, quiet=quiet, all_notes=all_notes)
 
 
-def say(rep: Report, folder: Path, written: list[Path], *, quiet: bool = False) -> None:
+def say(rep: Report, folder: Path, written: list[Path], *, quiet: bool = False, all_notes: bool = False) -> None:
     """The text ``shipcheck report`` prints about report ``rep``, written into ``folder`` (the
-    ``written`` files), folded to the terminal's width; ``quiet`` leaves the notes out."""
+    ``written`` files), folded to the terminal's width; ``quiet`` leaves the notes out, ``all_notes``
+    lists every provisional value."""
     from ..report.data import pct, round_name
 
     seed_used = rep.settings.get("seed")
@@ -106,7 +120,5 @@ def say(rep: Report, folder: Path, written: list[Path], *, quiet: bool = False) 
         c = rep.comparison
         echo(f"{rep.ships[1].name} minus {rep.ships[0].name}: {c.credits:+.2f} credits per round "
              f"({c.credits_ci[0]:+.2f} to {c.credits_ci[1]:+.2f}), same decks and dice")
-    if not quiet:
-        for note in rep.notes:
-            echo(f"note: {note}")
+    notes(rep.notes, listed=all_notes, quiet=quiet)
     echo(f"wrote {len(written)} files; open {folder / 'index.html'}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError
-from ._common import echo, header, pct, print_json, progress_bar, provisional, table, width
+from ._common import echo, header, notes, pct, print_json, progress_bar, provisional, table, width
 
 
 def _histogram(dist: dict[int, float], width: int = 40, max_rows: int = 24) -> list[str]:
@@ -32,7 +32,8 @@ def _causes(shares: dict[str, float]) -> str:
 
 def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules: str | None,
         edition: str | None, policy: str, opponent_policy: str, five_player: bool, runs: int, seed: int | None,
-        workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False, purse: int = 0) -> None:
+        workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False, purse: int = 0,
+        listed: bool = False) -> None:
     from ..round import simulate_round
     from ..round.deck import card_label
     from ..round.result import by_source_lines
@@ -100,5 +101,4 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
         table(["ship", "credits", "finished", "survived", "lost"], rows, drop=(3, 4), left=(0,), indent=2)
     if r.notes and not quiet:
         echo("")
-        for n in r.notes:
-            echo(f"note: {n}")
+        notes(r.notes, listed=listed)

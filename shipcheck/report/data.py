@@ -487,6 +487,10 @@ class PlayerRow:
     firepower: float = 0.0  # the most firepower it can bring (every charge spent)
     card_credits: tuple[tuple[str, float], ...] = ()  # per card type: credits earned on it per run
     card_goods: tuple[tuple[str, float], ...] = ()  # per card type: goods it loaded still aboard, per run
+    engine: float = 0.0  # the most engine power it can bring (every charge spent)
+    cargo: int = 0  # cargo slots, special ones included
+    front_open: int = 0  # connectors open to the front (what small meteors from the front hit)
+    card_lost: tuple[tuple[str, float], ...] = ()  # per card type: components lost on it per run
 
     def source(self, name: str) -> float:
         return dict(self.by_source).get(name, 0.0)
@@ -522,9 +526,12 @@ def _why(source: str, me: PlayerRow, other: PlayerRow, ahead_is_me: bool) -> str
     a, b = (me, other) if ahead_is_me else (other, me)
     if source == "arrival":
         d = a.days - b.days
+        # the cause in the ships' parameters: engine power moves a ship along the track
+        power = f", with engine power up to {a.engine:g} against {b.engine:g}" if a.engine != b.engine else ""
         if d >= 0.5:
-            return f"{who} fl{'y' if ahead_is_me else 'ies'} {d:.0f} space{'s' if round(d) != 1 else ''} further"
-        return f"{who} finish{'' if ahead_is_me else 'es'} more often ({pct(a.p_finish)} against {pct(b.p_finish)})"
+            return f"{who} fl{'y' if ahead_is_me else 'ies'} {d:.0f} space{'s' if round(d) != 1 else ''} further{power}"
+        return (f"{who} finish{'' if ahead_is_me else 'es'} more often ({pct(a.p_finish)} against {pct(b.p_finish)})"
+                f"{power}")
     if source in ("goods", "cards"):
         # the card type that makes most of the difference
         mine, theirs = dict(a.card_goods if source == "goods" else a.card_credits), \
@@ -535,7 +542,8 @@ def _why(source: str, me: PlayerRow, other: PlayerRow, ahead_is_me: bool) -> str
             return f"{whose} {'goods sell' if source == 'goods' else 'cards pay'} for more"
         kind = top.replace("_", " ")
         if source == "goods":
-            return f"{who} bring{'' if ahead_is_me else 's'} home {diff[top]:.1f} more in goods from {kind}"
+            slots = f", with {a.cargo} cargo slots against {b.cargo}" if a.cargo != b.cargo else ""
+            return f"{who} bring{'' if ahead_is_me else 's'} home {diff[top]:.1f} more in goods from {kind}{slots}"
         why = f"{who} earn{'' if ahead_is_me else 's'} {diff[top]:.1f} more on {kind}"
         if top in ENEMIES and a.firepower != b.firepower:
             why += f" (firepower up to {a.firepower:g} against {b.firepower:g})"
@@ -543,7 +551,22 @@ def _why(source: str, me: PlayerRow, other: PlayerRow, ahead_is_me: bool) -> str
     if source == "best_looking":
         return (f"{who} {'show' if ahead_is_me else 'shows'} fewer exposed connectors ({a.exposed} against "
                 f"{b.exposed})")
-    return f"{who} lose{'' if ahead_is_me else 's'} {b.lost - a.lost:.1f} fewer components"
+    return f"{who} lose{'' if ahead_is_me else 's'} {b.lost - a.lost:.1f} fewer components" + _losses(b, a, ahead_is_me)
+
+
+def _losses(loser: PlayerRow, winner: PlayerRow, loser_is_other: bool) -> str:
+    """Where the ship losing more components loses them: the card type making most of the difference,
+    and for meteors the connectors it leaves open to the front (what small meteors hit)."""
+    mine, theirs = dict(loser.card_lost), dict(winner.card_lost)
+    diff = {t: mine.get(t, 0.0) - theirs.get(t, 0.0) for t in set(mine) | set(theirs)}
+    top = max(diff, key=lambda t: (diff[t], t), default=None)
+    if top is None or diff[top] < 0.05:
+        return ""
+    who = "it loses" if loser_is_other else "you lose"
+    out = f" ({who} {diff[top]:.1f} more to {top.replace('_', ' ')}"
+    if top == "meteor_swarm" and loser.front_open != winner.front_open:
+        out += f", with {loser.front_open} connectors open to the front against {winner.front_open}"
+    return out + ")"
 
 
 def field_gap(players: Sequence[PlayerRow]) -> Gap | None:
@@ -567,11 +590,17 @@ def field_gap(players: Sequence[PlayerRow]) -> Gap | None:
     why = _why(source, me, best, ahead_is_me=gap > 0)
     words = SOURCE_WORDS.get(source, source)
     if abs(part) <= abs(gap) + 0.05:
-        sentence = f"You earn {abs(gap):.1f} {more} than {best.name}{field}, {abs(part):.1f} of it from {words}: {why}."
+        sentence = f"You earn {abs(gap):.1f} {more} than {best.name}{field}, {abs(part):.1f} of it from {words}: {why}"
     else:  # one part is more than the whole gap: the others make some of it up
         sentence = (f"You earn {abs(gap):.1f} {more} than {best.name}{field}: {abs(part):.1f} {more} from {words} "
-                    f"alone ({why}), made up in part by the others.")
-    return Gap(best.name, gap, source, part, why, sentence)
+                    f"alone ({why}), made up in part by the others")
+    # a second shortfall as real (a credit or more, a quarter of the first) is named with its cause too
+    if gap < 0:
+        second = min((k for k in parts if k != source), key=lambda k: parts[k], default=None)
+        if second is not None and parts[second] <= -1.0 and parts[second] <= 0.25 * part:
+            sentence += (f"; and {abs(parts[second]):.1f} less from {SOURCE_WORDS.get(second, second)}: "
+                         f"{_why(second, me, best, ahead_is_me=False)}")
+    return Gap(best.name, gap, source, part, why, sentence + ".")
 
 
 @dataclass(frozen=True, repr=False)
@@ -601,24 +630,34 @@ class RoundView:
                 f"{c.ci[1]:.2f}), p_finish {self.p_finish:.3f}, lost {self.lost.mean:.2f}, {len(self.players)} ships>")
 
 
-def round_data(result: Any) -> RoundView:
-    """The round figures' numbers, from a :class:`~shipcheck.round.RoundResult`."""
+def _player_row(k: int, p: Any) -> PlayerRow:
+    """One ship's row of the field: its round figures and the parameters the gap sentence names."""
     import numpy as np
 
     from ..errors import printable
     from ..rules import check
     from ..stats import stats
 
+    st, rep, types = stats(p.ship), check(p.ship), p.card_types()
+    front = rep.exposed_by_side[int(p.ship.front_side)]  # by board side: the ship's front
+    return PlayerRow(printable(p.name), k == 0, p.credits_mean, tuple(p.credits_ci), p.p_finish, tuple(p.p_finish_ci),
+                     p.p_survive, tuple(p.by_source.items()), float(np.mean(p.days, dtype=np.float64)),
+                     p.expected_lost, rep.exposed_connectors, float(st.cannon.max),
+                     tuple((t, v["expected_credits"]) for t, v in types.items()),
+                     tuple((t, v.get("expected_goods_value", 0.0)) for t, v in types.items()),
+                     engine=float(st.engine.max), cargo=st.cargo.normal + st.cargo.special, front_open=front,
+                     card_lost=tuple((t, v["expected_lost"]) for t, v in types.items()))
+
+
+def round_data(result: Any) -> RoundView:
+    """The round figures' numbers, from a :class:`~shipcheck.round.RoundResult`."""
+
+
     me = result.players[0]
     rows = tuple(CardTypeRow(t, v["drawn"], v["expected_lost"], v["expected_credits"], v["p_gave_up"],
                              v.get("expected_goods_value", 0.0))
                  for t, v in me.card_types().items())
-    players = tuple(PlayerRow(printable(p.name), k == 0, p.credits_mean, tuple(p.credits_ci), p.p_finish, tuple(p.p_finish_ci),
-                              p.p_survive, tuple(p.by_source.items()), float(np.mean(p.days, dtype=np.float64)),
-                              p.expected_lost, check(p.ship).exposed_connectors, float(stats(p.ship).cannon.max),
-                              tuple((t, v["expected_credits"]) for t, v in p.card_types().items()),
-                              tuple((t, v.get("expected_goods_value", 0.0)) for t, v in p.card_types().items()))
-                    for k, p in enumerate(result.players))
+    players = tuple(_player_row(k, p) for k, p in enumerate(result.players))
     return RoundView(
         round=str(result.round), runs=result.runs, seed=result.seed, deck=result.deck.describe(), policy=me.policy,
         credits=distribution(me.credits), lost=distribution(me.lost), p_survive=me.p_survive,

@@ -57,6 +57,18 @@ def read_manifest(out: Path) -> dict[str, str]:
     return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
 
 
+def foreign_files(out: Path) -> list[str]:
+    """Names in an existing folder that no report wrote there (its manifest aside): the user's own
+    files, among which a report would be scattered (empty for a new folder or a report folder)."""
+    if not out.is_dir() or out.is_symlink():
+        return []
+    ours = set(read_manifest(out)) | {MANIFEST}
+    try:
+        return sorted(p.name for p in out.iterdir() if p.name not in ours)
+    except OSError:
+        return []
+
+
 def inline_images(figures: dict[str, Any]) -> dict[str, str]:
     """Each figure as an SVG data URI (crisp on any screen)."""
     from .html import data_uri

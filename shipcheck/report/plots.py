@@ -642,6 +642,22 @@ def _card_subtitle(data: Any, rows: list[Any]) -> str:
     return CARD_SUBTITLE + ("\nnothing earned, loaded or lost: " + ", ".join(idle) if idle else "")
 
 
+def _card_bars(ax: Axes, rows: list[Any], h: float = 0.27) -> list[Any]:
+    """Each card type's bars centred on its label: only the bars it has (a meteor swarm's losses
+    alone sit on the swarm's line, not beside the next label). The legend's handles, one a kind."""
+    from matplotlib.patches import Patch
+
+    bars = (("credits", "credit rewards", SOURCE_COLOURS["cards"]), ("goods", "goods value", SOURCE_COLOURS["goods"]),
+            ("lost", "components lost", "#e76f51"))
+    drawn = [[a for a, _, _ in bars if getattr(r, a)] for r in rows]
+    for attr, _, colour in bars:
+        at = [(k + (have.index(attr) - (len(have) - 1) / 2) * h, getattr(r, attr))
+              for k, (r, have) in enumerate(zip(rows, drawn, strict=True)) if attr in have]
+        if at:
+            ax.barh([p for p, _ in at], [v for _, v in at], height=h, color=colour, zorder=2)
+    return [Patch(color=colour, label=label) for _, label, colour in bars]
+
+
 def plot_card_types(data: Any, *, ax: Axes, look: Look = WIDE,
                     scale: tuple[tuple[str, ...], float] | None = None) -> None:
     """Per card type: components lost and credits earned per round, and the share of rounds ended there.
@@ -652,10 +668,7 @@ def plot_card_types(data: Any, *, ax: Axes, look: Look = WIDE,
     if look.phone:  # no room on the right: where it gives up goes under the name
         names = [n + (f"\ngives up {r.gave_up:.1%}" if r.gave_up >= 0.0005 else "") for n, r in zip(names, rows)]
     y = np.arange(len(rows))
-    h = 0.27
-    ax.barh(y - h, [r.credits for r in rows], height=h, color=SOURCE_COLOURS["cards"], label="credit rewards", zorder=2)
-    ax.barh(y, [r.goods for r in rows], height=h, color=SOURCE_COLOURS["goods"], label="goods value", zorder=2)
-    ax.barh(y + h, [r.lost for r in rows], height=h, color="#e76f51", label="components lost", zorder=2)
+    handles = _card_bars(ax, rows)
     right = max([r.credits for r in rows] + [r.goods for r in rows] + [r.lost for r in rows] + [0.1])
     if scale is not None:
         right = max(right, scale[1])
@@ -677,7 +690,7 @@ def plot_card_types(data: Any, *, ax: Axes, look: Look = WIDE,
     # under the whole figure, centred on it: the names take the left margin
     fig = ax.get_figure(root=True)
     assert fig is not None
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 0.02), bbox_transform=fig.transFigure,
+    ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.02), bbox_transform=fig.transFigure,
               ncol=2 if look.phone else 3, frameon=False, fontsize=look.fs(8))
     _titles(ax, "Card by card", _card_subtitle(data, rows), flush=True, look=look)
 

@@ -208,36 +208,59 @@ def _score_weights() -> dict[str, float]:
     return WEIGHTS
 
 
+def _used(ship: Ship) -> set[str]:
+    """The catalogue ids the ship holds, welded or set aside: a change brings in another copy (T1)."""
+    return {t.id for t in ship.tiles if t.id} | {a.id for a in ship.aside if a.id}
+
+
+def _every_turn(ship: Ship, at: int, found: list[tuple[float, Ship]]) -> list[tuple[float, Ship]]:
+    """Of the legal ships ``found`` with a new tile on ``at`` (every pattern, every turn, each with its
+    score), one per way a round can tell them apart (:func:`flight_signature`: where a shield covers,
+    where barrels point, which sides are open), best score first: each is flown, none is ruled out by
+    the score alone."""
+    seen: set[Any] = set()
+    out = []
+    for score, placed in sorted(found, key=lambda x: -x[0]):  # stable: catalogue order on equal scores
+        sig = flight_signature(placed)
+        if sig not in seen:
+            seen.add(sig)
+            out.append((score, placed))
+    return out
+
+
 def additions(ship: Ship, types: Sequence[PileType], *,
               per_type: int = 4) -> list[tuple[PileType, list[Variant], str]]:
-    """For each pile type, up to ``per_type`` legal placements on free squares, each on its own square:
-    the placement advisor's best there (:func:`shipcheck.advice.advise` by score, without flying), over
-    every connector pattern of the type in the catalogue, best squares first; and, when there is
-    none, why."""
+    """For each pile type, its ``per_type`` best free squares (by the placement advisor's score,
+    :func:`shipcheck.advice.advise` without flying, over every connector pattern of the type in the
+    catalogue), and on each of them every turn of every pattern that a round can tell apart
+    (:func:`_every_turn`): which way a shield faces or a barrel points is for the round to decide,
+    not the score. Each addition names a copy the ship does not hold yet. When no square fits, why."""
     from ..advice import advise
     from ..advice.legal import candidate_squares
 
     name = ship.board.cell_text
     out: list[tuple[PileType, list[Variant], str]] = []
     free = candidate_squares(ship)
+    used = _used(ship)
     for pt in types:
         if not free:
             out.append((pt, [], "every buildable square next to the ship is built"))
             continue
-        best: dict[int, tuple[float, Ship]] = {}
-        for pattern in pt.patterns:
-            adv = advise(ship, pattern, credits=False, exact=False)
-            for p in adv.placements:
-                sq = int(p.index)
-                if sq not in best or p.score > best[sq][0]:
-                    best[sq] = (p.score, p.ship)
-        chosen = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:per_type]
+        found: dict[int, list[tuple[float, Ship]]] = {}
+        for k in range(len(pt.patterns)):
+            copy = pt.fresh(k, used)
+            if copy is None:
+                continue
+            for p in advise(ship, copy, credits=False, exact=False).placements:
+                found.setdefault(int(p.index), []).append((p.score, p.ship))
+        chosen = sorted(found, key=lambda sq: (-max(sc for sc, _ in found[sq]), sq))[:per_type]
         vs = []
-        for sq, (score, placed) in chosen:
-            t = placed.tile_at(sq)
-            assert t is not None
-            vs.append(Variant("add", f"add {_a(pt.name)} at {name(sq)}{_what(ship, t)}{_as(t)}", placed,
-                              squares=(sq,), tile=t.id, pile=pt, score=score))
+        for sq in chosen:
+            for score, placed in _every_turn(ship, sq, found[sq]):
+                t = placed.tile_at(sq)
+                assert t is not None
+                vs.append(Variant("add", f"add {_a(pt.name)} at {name(sq)}{_what(ship, t)}{_as(t)}", placed,
+                                  squares=(sq,), tile=t.id, pile=pt, score=score))
         why = "" if vs else (f"none of the {pt.count} in the pile fits a free square beside the ship: its connectors "
                              "do not match the open ones there, or a barrel or an exhaust would be blocked")
         out.append((pt, vs, why))
@@ -265,24 +288,29 @@ def _fits(ship: Ship, at: int, t: Tile) -> bool:
 
 
 def swaps(ship: Ship, types: Sequence[PileType], *, per_type: int = 3) -> list[Variant]:
-    """For each pile type, up to ``per_type`` legal swaps: a tile of another type (never the pilot
-    cabin) replaced by one of this type, in the catalogue pattern and turn that scores best there
-    (the advisor's score: what the tile brings minus what the replaced one brought, exposed and
-    blocked squares), each on its own square, best first."""
+    """For each pile type, its ``per_type`` best swaps: a tile of another type (never the pilot cabin)
+    replaced by one of this type, squares ranked by the best advisor's score there (what the tile
+    brings minus what the replaced one brought, exposed and blocked squares); on each of those
+    squares every pattern and turn a round can tell apart (:func:`_every_turn`), best score first.
+    Each swap names a copy the ship does not hold yet."""
     from ..advice.measure import tile_params
 
     w = _score_weights()
     name = ship.board.cell_text
     base = check(ship)
     b = ship.board
+    used = _used(ship)
     out = []
     for pt in types:
-        best: dict[int, tuple[float, Ship, Tile]] = {}
+        found: dict[int, list[tuple[float, Ship]]] = {}
         for old in ship.tiles:
             if old.kind == "start_cabin" or (old.kind, old.attrs) == (pt.kind, pt.attrs):
                 continue
             lost = tile_params(ship, old)
-            for pattern in pt.patterns:
+            for k in range(len(pt.patterns)):
+                pattern = pt.fresh(k, used - {old.id} if old.id else used)
+                if pattern is None:
+                    continue
                 for rot in _rotations(pattern):
                     nt = Tile(at=old.at, kind=pt.kind, sides=pattern.sides, rot=rot, attrs=pattern.attrs,
                               id=pattern.id)
@@ -299,15 +327,87 @@ def swaps(ship: Ship, types: Sequence[PileType], *, per_type: int = 3) -> list[V
                     score = (-w["exposed"] * (rep.exposed_connectors - base.exposed_connectors) - w["blocked"] * blocked
                              + sum(w[k] * float(gained[k] - lost[k]) for k in ("engine", "firepower", "crew", "cargo",
                                                                                 "battery")))
-                    if old.at not in best or score > best[old.at][0]:
-                        best[old.at] = (score, new, nt)
-        chosen = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:per_type]
-        for sq, (score, new, nt) in chosen:
+                    found.setdefault(old.at, []).append((score, new))
+        chosen = sorted(found, key=lambda sq: (-max(sc for sc, _ in found[sq]), sq))[:per_type]
+        for sq in chosen:
             old_t = ship.tile_at(sq)
             assert old_t is not None
-            out.append(Variant("swap", f"swap the {old_t.kind.replace('_', ' ')} at {name(sq)} for {_a(pt.name)}"
-                                       f"{_what(ship, nt)}{_as(nt)}", new, squares=(sq,), tile=nt.id, pile=pt,
-                               score=score))
+            for score, new in _every_turn(ship, sq, found[sq]):
+                nt = new.tile_at(sq)
+                assert nt is not None
+                out.append(Variant("swap", f"swap the {old_t.kind.replace('_', ' ')} at {name(sq)} for {_a(pt.name)}"
+                                           f"{_what(ship, nt)}{_as(nt)}", new, squares=(sq,), tile=nt.id, pile=pt,
+                                   score=score))
+    return out
+
+
+#: what each alien colour gives the ship (rules §7): the parameter its bonus adds to
+ALIEN_GIVES = {"purple": "firepower", "orange": "engine power"}
+
+
+def costs(ship: Ship, new: Ship, before: Any = None) -> str:
+    """What a change takes away from the ship, in words, or "" when nothing falls: the sides no
+    shield covers any more, the aliens it loses with the bonus they gave, and any fall in firepower,
+    engine power (every double charged), humans, cargo slots or battery cells, each as a share of
+    the ship's ("2 of the ship's 6 firepower"). ``before``: the ship's
+    :func:`~shipcheck.stats.stats`, when the caller has it."""
+    from ..stats import stats
+
+    a = before if before is not None else stats(ship)
+    b = stats(new)
+
+    def num(x: Any) -> str:
+        return f"{float(x):g}"
+
+    have = {"firepower": a.cannon.best_possible, "engine power": a.engine.best_possible, "humans": a.crew.humans,
+            "cargo slots": a.cargo.normal + a.cargo.special, "battery cells": a.battery_capacity}
+    now = {"firepower": b.cannon.best_possible, "engine power": b.engine.best_possible, "humans": b.crew.humans,
+           "cargo slots": b.cargo.normal + b.cargo.special, "battery cells": b.battery_capacity}
+    parts = []
+    fewer: dict[tuple[int, int], list[str]] = {}  # (shields before, after) -> the sides
+    for d in ("front", "right", "rear", "left"):
+        n, m = len(a.shield(d).shields), len(b.shield(d).shields)
+        if m < n:
+            fewer.setdefault((n, m), []).append(d)
+    for (n, m), sides in fewer.items():
+        over = f"over the {' and '.join(sides)}"
+        parts.append(f"the shield {over}" if n == 1 and m == 0 else
+                     f"{n - m} of the {n} shields {over}" + (" (none left there)" if m == 0 else ""))
+    told = set()
+    for colour in sorted({c for c, _ in a.crew.aliens} - {c for c, _ in b.crew.aliens}):
+        what = ALIEN_GIVES.get(colour)
+        if what is not None and now[what] < have[what]:
+            parts.append(f"the {colour} alien and with it {num(have[what] - now[what])} of the ship's "
+                         f"{num(have[what])} {what}")
+            told.add(what)
+        else:
+            parts.append(f"the {colour} alien")
+    for what in have:
+        if what not in told and now[what] < have[what]:
+            whose = "its" if parts else "the ship's"
+            parts.append(f"all {whose} {what} ({num(have[what])})" if now[what] <= 0 else
+                         f"{num(have[what] - now[what])} of {whose} {num(have[what])} {what}")
+    if not parts:
+        return ""
+    return "it costs " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+
+
+def _priced(ship: Ship, effects: Sequence[Effect]) -> dict[int, Effect]:
+    """Each effect of a change that takes something from the ship (not an addition, not a policy),
+    its sentence saying what (:func:`costs`); by ``id`` of the original variant."""
+    from ..stats import stats
+
+    before = None
+    out: dict[int, Effect] = {}
+    for e in effects:
+        v = e.variant
+        if id(v) in out or v.group != "build" or v.kind == "add":
+            continue
+        if before is None:
+            before = stats(ship)
+        cost = costs(ship, v.ship, before)
+        if cost:
+            out[id(v)] = replace(e, variant=replace(v, text=f"{v.text}; {cost}"))
     return out
 
 
@@ -477,6 +577,19 @@ class Recommendations:
         }
 
 
+def _distinct(vs: Sequence[Variant]) -> list[Variant]:
+    """``vs`` with one variant per change and square: of several turns (or catalogue tiles) of one
+    kind of tile on one square, the first (the best ranked) stands for them."""
+    seen: set[Any] = set()
+    out = []
+    for v in vs:
+        key = (v.kind, v.squares, (v.pile.kind, v.pile.attrs) if v.pile is not None else v.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
 def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect | None:
     """The effect of ``v`` against ``base`` (the ship's result of ``runs`` runs with ``seed``);
     None when the variant did exactly what the ship did in every run."""
@@ -494,11 +607,12 @@ def measure(fly: Fly, base: Any, v: Variant, runs: int, seed: int) -> Effect | N
 PILE_TYPES = 8
 PER_TYPE = 4
 SWAPS_PER_TYPE = 3
+FINAL_PER_TYPE = 2  # of each type's additions, those measured again on the report's own runs
 
 
 def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | None = None, top: int = 5,
               policies: Sequence[str] = (), candidates: Sequence[Variant] | None = None,
-              base: Any = None, pile: int = PILE_TYPES, edition: str | None = None,
+              base: Any = None, pile: int | Sequence[PileType] = PILE_TYPES, edition: str | None = None,
               per_type: int = PER_TYPE, swaps_per_type: int = SWAPS_PER_TYPE) -> Recommendations:
     """Rank legal variants of ``ship`` by their effect on credits, with common random numbers.
 
@@ -506,16 +620,20 @@ def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | 
     ``lost``, ``gave_up``); the same seed must give the same decks and dice whatever the ship.
 
     The candidates are the single changes of :func:`variants` (or ``candidates``) and, for the
-    ``pile`` most common tile types of the edition's pile (0: none), up to ``per_type`` free squares
-    each (:func:`additions`) and ``swaps_per_type`` swaps (:func:`swaps`). Every candidate is
-    screened on ``screen_runs`` runs (default ``runs // 10``, at least 100 or ``runs``) of a stream
-    derived from ``seed``; then, on ``runs`` runs of ``seed`` itself, the ``top`` best changes of the
-    ship (by credits, then fewer losses), every other policy, and each pile type's best square are
-    measured again, and those come back. ``base`` is the ship's own flight of those ``runs`` runs
+    ``pile`` most common tile types of the edition's pile (0: none; or the types themselves), up to ``per_type`` free squares
+    each (:func:`additions`) and ``swaps_per_type`` swapped squares (:func:`swaps`), each in every
+    turn a round can tell apart. Every candidate is screened on ``screen_runs`` runs (default
+    ``runs // 10``, at least 100 or ``runs``) of a stream derived from ``seed``; then, on ``runs``
+    runs of ``seed`` itself, the ``top`` best changes of the ship (by credits, then fewer losses),
+    every other policy, and each pile type's two best additions are measured again, and those come
+    back (each type with the better of its two). ``base`` is the ship's own flight of those ``runs`` runs
     when the caller has it already.
     """
     cands = list(candidates) if candidates is not None else variants(ship, policies=policies)
-    types = pile_types(edition or ship.edition)[:pile] if pile > 0 else ()
+    if isinstance(pile, int):
+        types: Sequence[PileType] = pile_types(edition or ship.edition)[:pile] if pile > 0 else ()
+    else:
+        types = tuple(pile)
     added = additions(ship, types, per_type=per_type) if types else []
     pool = cands + (swaps(ship, types, per_type=swaps_per_type) if types else []) + [v for _, vs, _ in added for v in vs]
     screened = len(pool)
@@ -541,19 +659,19 @@ def recommend(ship: Ship, fly: Fly, *, runs: int, seed: int, screen_runs: int | 
 
     if len(pool) > top:
         first = flown(pool, screen_runs, screen_seed)
-        build = [e.variant for e in rank(first.values()) if e.variant.group == "build"][:top]
+        build = _distinct([e.variant for e in rank(first.values()) if e.variant.group == "build"])[:top]
         flight = [v for v in pool if v.group == "flight" and id(v) in first]
         best_added = []
-        for _, vs, _ in added:
+        for _, vs, _ in added:  # each type's two best, so the final runs pick its square and turn
             tried = rank(first[id(v)] for v in vs if id(v) in first)
-            if tried:
-                best_added.append(tried[0].variant)
+            best_added += [e.variant for e in tried[:FINAL_PER_TYPE]]
     else:
         build = [v for v in pool if v.group == "build"]
         flight = [v for v in pool if v.group == "flight"]
         best_added = [v for _, vs, _ in added for v in vs]
     final = list({id(v): v for v in (*build, *flight, *best_added)}.values())
     effects = flown(final, runs, seed, base)
+    effects |= _priced(ship, list(effects.values()))  # a change that takes something away says what
     chosen = rank(effects[id(v)] for v in (*build, *flight) if id(v) in effects)
     adds = []
     for pt, vs, why in added:

@@ -366,24 +366,24 @@ class RoundResult:
                             columns=[*SOURCES, "credits"])
 
     def to_frame(self) -> Any:
-        """One row per run and player: credits and their sources (``cards``, ``goods``, ``arrival``,
-        ``best_looking``, ``penalty``: they add up to ``credits``), card credits, lost, days, place,
-        survived, finished, gave-up cause. It needs the per-run arrays: ``simulate_round(...,
-        keep_runs=True)`` (else :class:`RunsNotKept`)."""
+        """One row per run and ship: ``ship`` (its name, as :attr:`by_source` names it; in launch
+        order, the ship first), ``credits`` and their sources (``cards``, ``goods``, ``arrival``,
+        ``best_looking``, ``penalty``: they add up to ``credits``, as in :attr:`by_source`), lost,
+        days, place, survived, finished, gave-up cause. It needs the per-run arrays:
+        ``simulate_round(..., keep_runs=True)`` (else :class:`RunsNotKept`)."""
         import pandas as pd
 
         if not self.players[0].runs_kept:
             raise RunsNotKept("to_frame() needs the per-run arrays: simulate_round(..., keep_runs=True) keeps them")
 
+        names = [pr.name for pr in self.players]
         frames = []
-        for i, pr in enumerate(self.players):
+        for pr in self.players:
             frames.append(pd.DataFrame({
                 "run": np.arange(pr.runs),
-                "player": i,
-                "name": pr.name,
+                "ship": pr.name,
                 "credits": pr.credits,
                 **{k: pr.sources[:, j] for j, k in enumerate(SOURCES)},
-                "card_credits": pr.card_credits,
                 "lost": pr.lost,
                 "days": pr.days,
                 "place": pr.place,
@@ -391,7 +391,10 @@ class RoundResult:
                 "finished": pr.finished,
                 "gave_up": pd.Categorical.from_codes(pr.gave_up.astype(np.int64), categories=list(CAUSES)),
             }))
-        return pd.concat(frames, ignore_index=True)
+        out = pd.concat(frames, ignore_index=True)
+        if len(set(names)) == len(names):  # grouped by ship, the ships come in launch order
+            out["ship"] = pd.Categorical(out["ship"], categories=names, ordered=True)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``shipcheck simulate --round N --format json`` (contract §5)."""
