@@ -84,6 +84,32 @@ def test_a_round_leaves_nothing_running_and_writes_nothing_in_the_package() -> N
     assert not [p for p in PACKAGE.rglob("*") if p.suffix in (".nbi", ".nbc")]
 
 
+def _installed_package() -> Path | None:
+    """The shipcheck package the environment's console script imports (site-packages, not this checkout)."""
+    out = subprocess.run([sys.executable, "-I", "-c", "import shipcheck, os; print(os.path.dirname(shipcheck.__file__))"],
+                         capture_output=True, text=True, cwd="/")
+    return Path(out.stdout.strip()) if out.returncode == 0 else None
+
+
+def test_the_installed_package_is_left_as_it_was() -> None:
+    """As installed (``pip install .``): a round and exact odds by the console script write nothing
+    under site-packages."""
+    where = _installed_package()
+    script = Path(sys.executable).with_name("shipcheck")
+    if where is None or not script.exists():
+        pytest.skip("shipcheck is not installed in this environment")
+
+    def listing() -> dict[Path, float]:  # (Python's own bytecode aside: an editable install writes it)
+        return {p: p.stat().st_mtime for p in where.rglob("*") if p.is_file() and p.suffix != ".pyc"}
+
+    before = listing()
+    for args in (["simulate", str(HAULER), "--round", "3", "--runs", "200", "--seed", "1"],
+                 ["odds", str(HAULER), "--card", "III-16", "--no-cache"], ["check", str(BLUE)]):
+        proc = subprocess.run([str(script), *args], capture_output=True, text=True, cwd="/", timeout=900)
+        assert proc.returncode in (0, 1), proc.stderr
+    assert listing() == before
+
+
 def test_the_compiled_cache_is_in_the_user_cache_folder() -> None:
     if not runtime.compiled():
         pytest.skip(f"numba is not available: {runtime.reason()}")
