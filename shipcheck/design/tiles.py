@@ -54,7 +54,7 @@ def catalogue_pool(edition: str) -> Pool:
 
 def pile_pool(path: str | Path, edition: str) -> Pool:
     """The ``[[tile]]`` entries of a pile file (a catalogue ``id``, or ``kind`` + ``sides`` and the
-    kind's attributes; no ``at``)."""
+    kind's attributes; no ``at``). A pilot cabin listed is left out: the board's start square holds one."""
     from ..shipfile import _catalogue_tile, _maker, _tile_body
 
     text = read_text_file(Path(path), what="the pile file", limit=PILE_BYTES)
@@ -80,9 +80,8 @@ def pile_pool(path: str | Path, edition: str) -> Pool:
         else:
             kind, sides, attrs = _tile_body(entry, file=path, loc=loc, table="tile", index=n)
             t = AsideTile(kind=kind, sides=sides, attrs=attrs)
-        if t.kind == "start_cabin":
-            raise err("the pilot cabin comes with the board", "kind", t.kind, "any other kind of tile")
-        out.append(t)
+        if t.kind != "start_cabin":  # the pilot cabin comes with the board
+            out.append(t)
     ids = Counter(t.id for t in out if t.id)
     twice = sorted(k for k, v in ids.items() if v > 1)
     if twice:
