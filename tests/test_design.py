@@ -13,13 +13,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from clikit import run
 
 import shipcheck
 from shipcheck.design import design
 from shipcheck.design.tiles import catalogue_pool, pile_pool
 from shipcheck.shipfile import dump_ship, load_ship, parse_ship
-
-from clikit import run
 
 BUDGET = 40
 
