@@ -6,7 +6,9 @@ over the empty buildable squares joined to them, none in front of a barrel or be
 (its *room*): an upper bound on the tiles it can still take. A ship with no entrance is *closed*:
 nothing can be welded to it again, however much of the board is empty. ``fit`` is the share of
 the edition's catalogue tiles (pilot cabins aside) that some entrance takes in some rotation, by
-the rules of joints, exhausts and barrels: how likely the next tile drawn can be welded at all.
+the rules of joints, exhausts and barrels: how likely the next tile drawn can be welded at all;
+``options`` the entrances such a tile finds on average (a ship with several ways to take most
+tiles stays open after a few tiles with one connector have filled some of them).
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ __all__ = ["Growth", "growth"]
 class Growth:
     """``entrances``: squares a tile could be welded on next; ``room``: empty squares reachable
     from them (a bound on the tiles the ship can still take); ``free``: empty buildable squares;
-    ``fit``: the share of catalogue tiles some entrance takes."""
+    ``fit``: the share of catalogue tiles some entrance takes; ``options``: the entrances a
+    catalogue tile fits on, on average."""
 
     entrances: int
     room: int
     free: int
     fit: float
+    options: float
 
     @property
     def closed(self) -> bool:
@@ -55,7 +59,7 @@ def growth(ship: Ship) -> Growth:
             if j in open_ and j not in seen:
                 seen.add(j)
                 todo.append(j)
-    return Growth(len(entrances), len(seen), len(free), _fit(ship, sorted(entrances)))
+    return Growth(len(entrances), len(seen), len(free), *_fit(ship, sorted(entrances)))
 
 
 @functools.lru_cache(maxsize=4)
@@ -73,8 +77,9 @@ def _shapes(edition: str) -> tuple[tuple[tuple[tuple[int, ...], frozenset[int], 
     return tuple(out)
 
 
-def _fit(ship: Ship, entrances: list[int]) -> float:
-    """The share of catalogue tiles that fit on at least one entrance (see the module docstring)."""
+def _fit(ship: Ship, entrances: list[int]) -> tuple[float, float]:
+    """The share of catalogue tiles that fit on at least one entrance, and the entrances a tile fits
+    on, on average (see the module docstring)."""
     b, tiles = ship.board, ship.by_index
     rear = (2 + ship.front_side) % 4
     # per entrance: per side, the facing tile's connector (None: no tile there) and whether it is a seam
@@ -82,9 +87,13 @@ def _fit(ship: Ship, entrances: list[int]) -> float:
                    for s in range(4)) for j in entrances]
     shapes = _shapes(ship.edition)
     if not shapes:
-        return 0.0
-    good = sum(1 for rots in shapes if any(_fits(r, spot, rear) for spot in spots for r in rots))
-    return good / len(shapes)
+        return 0.0, 0.0
+    good = total = 0
+    for rots in shapes:
+        n = sum(1 for spot in spots if any(_fits(r, spot, rear) for r in rots))
+        good += n > 0
+        total += n
+    return good / len(shapes), total / len(shapes)
 
 
 def _fits(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]], spot: tuple[tuple[int | None, bool], ...],
@@ -107,3 +116,4 @@ def _fits(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]], spot: t
         elif mine or other:
             return False
     return joined
+

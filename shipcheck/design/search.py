@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BUDGET", "DesignResult", "Progress", "design"]
 
-BUDGET = 600  #: candidate ships flown by default (docs/design.md: measured on 2 cores)
+BUDGET = 2400  #: candidate ships flown by default (docs/design.md: measured on 2 cores)
 RUNGS = (100, 200, 400, 800)  #: rounds a candidate flies at each rung of successive halving
 TOP_RUNS = RUNGS[-1]
 NEIGHBOURS = 16  #: candidates a generation
