@@ -57,7 +57,7 @@ def main() -> None:
     wall, cpu = time.monotonic() - t0, time.process_time() - c0
     if a.out:
         a.out.write_text(shipcheck.dump_ship(r.ship), encoding="utf-8")
-    print(f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
+    print(f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}, load {load:.1f} at the start")
     print(f"design --class {a.cls} --seed {a.seed} --budget {a.budget} --workers {a.workers or 1}: {wall:.0f} s wall "
           f"({cpu:.0f} s CPU in this process), {r.evaluations} candidates, {len(r.ship.tiles)} tiles, "
