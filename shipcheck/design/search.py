@@ -286,11 +286,11 @@ def design(
     opp = None if opponents is None else tuple(_text(valid.ship(o, key="opponents")) for o in opponents)
     spec = FlightSpec(key, opp, int(flight_ss.generate_state(1, np.uint64)[0] >> 11), None if rules is None else str(rules))
     rng_ = np.random.default_rng(search_ss)
-    starts = [base] if fixed else []
-    starts += _warm_starts(base, pool, fixed)
-    starts += [construct(base, pool, r, fixed=fixed) for r in rng_.spawn(CONSTRUCTIONS)]
     search = _Search(Flights(spec, workers=workers, scheduler=scheduler), budget, time_limit, progress)
-    try:
+    try:  # a Ctrl-C from here on keeps the best ship so far (the start itself, before any flight)
+        starts = [base] if fixed else []
+        starts += _warm_starts(base, pool, fixed)
+        starts += [construct(base, pool, r, fixed=fixed) for r in rng_.spawn(CONSTRUCTIONS)]
         with search.flights:
             _run(search, starts, pool, fixed, rng_)
     except KeyboardInterrupt:
