@@ -417,20 +417,24 @@ def advise(
     ranked = tuple(replace(p, rank=k + 1) for k, p in enumerate(placed))
     if top is not None:
         ranked = ranked[:top]
-    if not ranked:
-        aside, reason = True, f"no legal placement: {why_none(ship, hand, base=base)}; set the tile aside (or put it back)"
-    elif credits:
-        best = ranked[0].credits or 0.0
-        aside = best <= 0
-        reason = (f"no placement raises the expected credits (best {best:+.2f}): set the tile aside (or put it back)"
-                  if aside else f"best placement raises the expected credits by {best:+.2f}")
-    elif ranked[0].score <= 0:
-        aside, reason = True, (f"no placement improves the ship (best score {ranked[0].score:.2f}): "
-                               "set the tile aside (or put it back)")
-    else:
-        aside, reason = False, f"best placement scores {ranked[0].score:.2f}"
+    aside, reason = _verdict(placed, credits) if placed else (
+        True, f"no legal placement: {why_none(ship, hand, base=base)}; set the tile aside (or put it back)")
     return Advice(ship, hand, rc.round, weights, ranked, aside, reason, base_flight is not None, tuple(notes),
                   runs=runs if credits else None, seed=seed if credits else None, ranking=ranking)
+
+
+def _verdict(placed: list[Placement], credits: bool) -> tuple[bool, str]:
+    """Whether to set the tile aside, and why: the rank looks ahead, the advice weighs what the best
+    placement brings now (its credits when flown, else its score)."""
+    if credits:
+        best = max(p.credits or 0.0 for p in placed)
+        if best <= 0:
+            return True, f"no placement raises the expected credits (best {best:+.2f}): set the tile aside (or put it back)"
+        return False, f"best placement raises the expected credits by {best:+.2f}"
+    best = max(p.score for p in placed)
+    if best <= 0:
+        return True, f"no placement improves the ship (best score {best:.2f}): set the tile aside (or put it back)"
+    return False, f"best placement scores {best:.2f}"
 
 
 def _look_ahead(placed: list[Placement], outlook: float, credits: bool) -> tuple[list[Placement], str]:
