@@ -26,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     "Advice": "advice", "advise": "advice", "place": "advice",
     "Attack": "cards", "Card": "cards", "find_card": "cards", "load_cards": "cards",
     "InputError": "errors", "ShipFormatError": "errors", "UnknownNameError": "errors",
+    "DesignResult": "design", "design": "design",
     "FixResult": "fix", "fix": "fix",
     "DEFAULT_POLICY": "flight", "Decision": "flight", "DefaultPolicy": "flight", "FlightModel": "flight",
     "Policy": "flight", "Situation": "flight", "parse_attack": "flight",
@@ -44,9 +45,10 @@ _EXPORTS: dict[str, str] = {
 #: the public API; a test keeps it equal to the names of _EXPORTS
 __all__ = [
     "Advice", "Attack", "Board", "Card", "CheckReport", "DEFAULT_POLICY", "Decision", "DefaultPolicy",
-    "FixResult", "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report",
+    "DesignResult", "FixResult", "FlightModel", "InputError", "KINDS", "OddsResult", "OptimalPolicy", "Policy", "RULES", "Report",
     "RoundResult", "Ship", "ShipFormatError", "ShipStats", "Side", "SimulationResult", "Situation", "Square", "Tile",
-    "UnknownNameError", "Violation", "advise", "builtin_board", "catalogue", "check", "check_many", "dump_ship",
+    "UnknownNameError", "Violation", "advise", "builtin_board", "catalogue", "check", "check_many", "design",
+    "dump_ship",
     "find_card", "fix", "load_board", "load_cards", "load_ship", "odds", "parse_attack", "parse_ship", "place",
     "report", "simulate", "simulate_round", "stats",
 ]
@@ -54,6 +56,7 @@ __all__ = [
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
     from .advice import Advice, advise, place
     from .cards import Attack, Card, find_card, load_cards
+    from .design import DesignResult, design
     from .errors import InputError, ShipFormatError, UnknownNameError
     from .fix import FixResult, fix
     from .flight import DEFAULT_POLICY, Decision, DefaultPolicy, FlightModel, Policy, Situation, parse_attack

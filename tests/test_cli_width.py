@@ -42,6 +42,7 @@ CASES: dict[str, list[str]] = {
     "boards": ["boards"],
     "cards": ["cards"],
     "new": ["new", "--class", "IVC"],
+    "design": ["design", "--class", "III", "--seed", "1", "--budget", "4", "--plot"],
 }
 
 
@@ -139,8 +140,8 @@ def test_the_place_table_keeps_its_main_columns(capsys: pytest.CaptureFixture[st
         return line.replace("95% interval", "95%-interval").replace("shields / exposes", "shields").split()
 
     narrow, wide = head(60), head(200)
-    assert narrow[:4] == ["rank", "square", "rot", "credits"] and set(narrow) < set(wide)
-    assert {"cells", "cargo", "crew", "score", "95%-interval"} <= set(wide)
+    assert narrow[:4] == ["rank", "square", "rot", "value"] and set(narrow) < set(wide)
+    assert {"credits", "cells", "cargo", "crew", "score", "room", "95%-interval"} <= set(wide)
 
 
 def test_folded_lines_keep_every_word(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

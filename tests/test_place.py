@@ -265,12 +265,17 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_ranks_by_credits_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     # the round simulator is part of the package: without --no-credits the change in expected credits
-    # over whole rounds ranks the placements (issue #11), the same numbers as the library's default
+    # over whole rounds joins the look-ahead's value that ranks the placements (issues #11, #29), the
+    # same numbers as the library's default
     code, out, _ = run(capsys, "place", SHIP, "cannon:0111", "--format", "json", "--no-exact", "--runs", "200")
     assert code == 0
     doc = json.loads(out)
     creds = [p["credits"] for p in doc["placements"]]
-    assert creds and creds == sorted(creds, reverse=True)
+    values = [p["value"] for p in doc["placements"]]
+    assert creds and values == sorted(values, reverse=True) and "credits" in doc["ranking"]
+    for p in doc["placements"]:
+        look = p["room"] + 6 * p["options"] + 10 * p["fit"]
+        assert p["value"] == pytest.approx(look + 0.3 * p["score"] + p["credits"])
     assert all(lo <= c <= hi for c, (lo, hi) in zip(creds, (p["credits_ci"] for p in doc["placements"])))
     # the seed is random unless given, and always reported: the library repeats the run from it
     assert doc["runs"] == 200 and isinstance(doc["seed"], int)

@@ -18,10 +18,13 @@ The score of a placement is the weighted sum of its benefits, in rough credits (
             + engine * Δengine + firepower * Δfirepower + crew * Δcrew + cargo * Δcargo
             + battery * Δbattery
 
-The advice is to set the tile aside (or put it back) when no placement scores above 0, or when
-there is no legal placement. By default (``credits=True``) the round simulator also flies every
-placement through whole rounds with common random numbers and the change in expected credits ranks
-them (:mod:`.credits`); ``credits=False`` ranks by the score alone.
+The rank looks ahead (:mod:`.growth`): it orders placements by what the ship can still become,
+``value = outlook × (room + 6 × options + 10 × fit) + 0.3 × score (+ Δcredits when flown)``, and a
+placement that closes the ship in (no tile could ever be welded again) is never first while
+another keeps it open. By default (``credits=True``) the round simulator also flies every placement
+through whole rounds with common random numbers and the change in expected credits joins the value
+(:mod:`.credits`). The advice is to set the tile aside (or put it back) when no placement scores
+above 0 (or raises the credits), or when there is no legal placement.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from ..model import AsideTile, Ship, Tile
 from ..rules import check
 from ..validate import seed_of
 from .deck import RoundCards, round_cards
+from .growth import Growth, growth
 from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from .measure import Flight, fly, tile_params
 
@@ -56,8 +60,12 @@ __all__ = ["WEIGHTS", "Advice", "Placement", "advise", "distinct_rotations", "le
 #: power or firepower or a crew place or a cargo slot about half a credit, a battery cell a quarter
 WEIGHTS: dict[str, float] = {
     "weld": 1.0, "exposed": 0.5, "blocked": 0.5, "loss": 1.0, "survive": 20.0, "engine": 0.5, "firepower": 0.5, "crew": 0.5, "cargo": 0.5,
-    "battery": 0.25,
+    "battery": 0.25, "outlook": 1.0,
 }
+#: the look-ahead's parts (rough credits: a square the ship can still reach is worth about a tile)
+#: and the share of the score in the rank; see :mod:`.growth`
+LOOK = {"room": 1.0, "options": 6.0, "fit": 10.0}
+SCORE_SHARE = 0.3
 PARAMS = ("engine", "firepower", "crew", "cargo", "battery")
 
 
@@ -136,6 +144,8 @@ class Placement:
     rank: int = 0
     credits: float | None = None  # with ``credits=True``: change in expected credits over the round
     credits_ci: tuple[float, float] | None = None  # its 95 % interval (paired runs)
+    growth: Growth | None = None  # what the ship can still become (look-ahead)
+    value: float = 0.0  # what ranks it (see the module docstring)
 
     @property
     def at(self) -> tuple[int, int]:
@@ -173,6 +183,10 @@ class Placement:
         }
         d.update({k: num(v) for k, v in self.params.items()})
         d.update({"alien": self.alien, "shields": list(self.shields), "exposes": list(self.exposes)})
+        if self.growth is not None:
+            g = self.growth
+            d.update({"value": self.value, "room": g.room, "entrances": g.entrances, "fit": g.fit,
+                      "options": g.options, "closes_in": g.closed})
         if self.credits is not None:
             d["credits"] = self.credits
             d["credits_ci"] = list(self.credits_ci or ())
@@ -196,6 +210,7 @@ class Advice:
     notes: tuple[str, ...] = ()
     runs: int | None = None  # rounds flown per placement (None: no credits flown)
     seed: int | None = None  # their seed
+    ranking: str = ""  # how the rank was formed, in words
 
     def __repr__(self) -> str:
         n = len(self.placements)
@@ -222,7 +237,7 @@ class Advice:
             "tile": _tile_text(self.tile), "round": self.round, "weights": self.weights,
             "set_aside": self.set_aside, "reason": self.reason,
             "placements": [p.to_dict() for p in self.placements], "notes": list(self.notes),
-            "runs": self.runs, "seed": self.seed,
+            "runs": self.runs, "seed": self.seed, "ranking": self.ranking,
         }
 
     def to_frame(self) -> pd.DataFrame:
@@ -233,10 +248,10 @@ class Advice:
 
         from ..rules import _col_row
 
-        cols = ["rank", "col", "row", "at", "square", "rot", "score", "exposed", "blocked", "loss", "survive", "own",
-                *PARAMS, "alien", "shields", "exposes"]
+        cols = ["rank", "col", "row", "at", "square", "rot", "value", "score", "exposed", "blocked", "loss", "survive",
+                "own", *PARAMS, "alien", "shields", "exposes", "room", "entrances", "fit", "options", "closes_in"]
         if any(p.credits is not None for p in self.placements):
-            cols[6:6] = ["credits", "credits_ci"]
+            cols[7:7] = ["credits", "credits_ci"]
         rows = []
         for p in self.placements:
             d = p.to_dict()
@@ -406,26 +421,43 @@ def advise(
                                                  notes=notes)))
         placed = [replace(p, credits=effects[first[k]].credits, credits_ci=effects[first[k]].credits_ci)
                   for p, k in zip(placed, keys)]
-        placed.sort(key=lambda p: (-(p.credits or 0.0), -p.score, p.index, p.turns))
-    else:
-        placed.sort(key=lambda p: (-p.score, p.index, p.turns))
+    placed, ranking = _look_ahead(placed, weights["outlook"], credits)
     ranked = tuple(replace(p, rank=k + 1) for k, p in enumerate(placed))
     if top is not None:
         ranked = ranked[:top]
-    if not ranked:
-        aside, reason = True, f"no legal placement: {why_none(ship, hand, base=base)}; set the tile aside (or put it back)"
-    elif credits:
-        best = ranked[0].credits or 0.0
-        aside = best <= 0
-        reason = (f"no placement raises the expected credits (best {best:+.2f}): set the tile aside (or put it back)"
-                  if aside else f"best placement raises the expected credits by {best:+.2f}")
-    elif ranked[0].score <= 0:
-        aside, reason = True, (f"no placement improves the ship (best score {ranked[0].score:.2f}): "
-                               "set the tile aside (or put it back)")
-    else:
-        aside, reason = False, f"best placement scores {ranked[0].score:.2f}"
+    aside, reason = _verdict(placed, credits) if placed else (
+        True, f"no legal placement: {why_none(ship, hand, base=base)}; set the tile aside (or put it back)")
     return Advice(ship, hand, rc.round, weights, ranked, aside, reason, base_flight is not None, tuple(notes),
-                  runs=runs if credits else None, seed=seed if credits else None)
+                  runs=runs if credits else None, seed=seed if credits else None, ranking=ranking)
+
+
+def _verdict(placed: list[Placement], credits: bool) -> tuple[bool, str]:
+    """Whether to set the tile aside, and why: the rank looks ahead, the advice weighs what the best
+    placement brings now (its credits when flown, else its score)."""
+    if credits:
+        best = max(p.credits or 0.0 for p in placed)
+        if best <= 0:
+            return True, f"no placement raises the expected credits (best {best:+.2f}): set the tile aside (or put it back)"
+        return False, f"best placement raises the expected credits by {best:+.2f}"
+    best = max(p.score for p in placed)
+    if best <= 0:
+        return True, f"no placement improves the ship (best score {best:.2f}): set the tile aside (or put it back)"
+    return False, f"best placement scores {best:.2f}"
+
+
+def _look_ahead(placed: list[Placement], outlook: float, credits: bool) -> tuple[list[Placement], str]:
+    """The placements ranked by what the ship can still become, and that rule in words."""
+    out = []
+    for p in placed:
+        g = growth(p.ship)
+        look = LOOK["room"] * g.room + LOOK["options"] * g.options + LOOK["fit"] * g.fit
+        out.append(replace(p, growth=g, value=outlook * look + SCORE_SHARE * p.score + (p.credits or 0.0)))
+    open_ = any(p.growth is not None and not p.growth.closed for p in out)
+    out.sort(key=lambda p: (open_ and p.growth is not None and p.growth.closed, -p.value, -p.score, p.index, p.turns))
+    words = (f"value = {outlook:g} x look-ahead (room + 6 x options + 10 x fit) + 0.3 x score"
+             + (" + change in credits" if credits else "")
+             + "; a placement that closes the ship in never first while another keeps it open")
+    return out, words
 
 
 def place(

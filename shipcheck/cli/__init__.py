@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "check": "check:check_cmd",
     "fix": "check:fix_cmd",
     "place": "place:place_cmd",
+    "design": "design:design_cmd",
     "rules": "check:rules_cmd",
     "stats": "flight:stats_cmd",
     "odds": "flight:odds_cmd",

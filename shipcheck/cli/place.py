@@ -38,7 +38,8 @@ def place_cmd(
         "--weigh", metavar="NAME=X,...", show_default=False,
         help="Weights of the score: weld, exposed, blocked, loss, survive, engine, firepower, crew, cargo, battery "
              "(defaults weld=1,exposed=0.5,blocked=0.5,loss=1,survive=20,engine=0.5,firepower=0.5,crew=0.5,"
-             "cargo=0.5,battery=0.25).")] = None,
+             "cargo=0.5,battery=0.25), and of the look-ahead in the rank, outlook=1 (0: rank without "
+             "looking ahead).")] = None,
     show_n: Annotated[int | None, typer.Option("--show", min=1, metavar="N", show_default=False,
                                                help="Draw the ship with the N-th placement welded.")] = None,
     exact: Annotated[bool, typer.Option(
@@ -104,7 +105,7 @@ def place_cmd(
          + (f"; credits from {a.runs:,} rounds a placement, seed {a.seed}" if a.seed is not None else ""))
     if a.placements:
         cred_head = ["credits", "95% interval"] if credits else []
-        head = ["rank", "square", "rot", *cred_head, "score", "exposed", "blocked", "loss", "survive", "engine",
+        head = ["rank", "square", "rot", "value", *cred_head, "score", "room", "exposed", "blocked", "loss", "survive", "engine",
                 "fire", "crew", "cargo", "cells", "shields / exposes"]
         rows = []
         for p in a.placements:
@@ -114,12 +115,15 @@ def place_cmd(
                      if p.shields or p.exposes else "")
             cred = [f"{p.credits:+.2f}", f"{p.credits_ci[0]:+.2f}..{p.credits_ci[1]:+.2f}"] \
                 if p.credits is not None and p.credits_ci is not None else ["-", "-"] if credits else []
-            rows.append([str(p.rank), p.square, str(p.rot), *cred, f"{p.score:+.2f}", _fmt(p.exposed),
+            room = "-" if p.growth is None else str(p.growth.room) + (" closed" if p.growth.closed else "")
+            rows.append([str(p.rank), p.square, str(p.rot), f"{p.value:.1f}", *cred, f"{p.score:+.2f}", room, _fmt(p.exposed),
                          str(p.blocked),
                          _fmt(p.loss), _fmt(p.survive), _fmt(pr["engine"]), _fmt(pr["firepower"]), _fmt(pr["crew"]),
                          _fmt(pr["cargo"]), _fmt(pr["battery"]), cover + (" (alien may board)" if p.alien else "")])
         # on a narrow terminal the lesser columns go first (--format json has them all)
-        order = ["cells", "cargo", "crew", "fire", "engine", "blocked", "survive", "score", "95% interval", "exposed"]
+        order = ["cells", "cargo", "crew", "fire", "engine", "blocked", "survive", "score", "95% interval", "exposed",
+                 "room"]
         table(head, rows, drop=tuple(head.index(c) for c in order if c in head), text=len(head) - 1, left=(1,))
+    echo("ranked by: " + a.ranking)
     echo("advice: " + a.reason)
     notes(a.notes, listed=all_notes, quiet=quiet)  # after the answer, as simulate --round and report print them

@@ -540,6 +540,7 @@ function renderHand() {
     const here = adv.placements.filter((p) => p.rot === S.hand.rot).length;
     advice = adv.placements.length
       ? `<span class="small">${here} legal square${here === 1 ? '' : 's'} at this turn (${adv.placements.length} placements in all)` +
+        ` · <span title="${esc(adv.ranking || '')}">${adv.credits ? 'ranked by credits' : 'ranked by score'} + look-ahead</span>` +
         ` · ${esc(adv.reason)}</span>`
       : `<span class="small">${esc(adv.reason)}</span>`;
     if (adv.placements.length) {

@@ -1,0 +1,172 @@
+"""`shipcheck design` and shipcheck.design (contract §7): legal, catalogue tiles once, reproducible on
+any worker count and on Dask, the JSON keys, --out and --force, Ctrl-C keeps the best ship so far."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from clikit import run
+
+import shipcheck
+from shipcheck.design import design
+from shipcheck.design.tiles import catalogue_pool, pile_pool
+from shipcheck.shipfile import dump_ship, load_ship, parse_ship
+
+BUDGET = 40
+
+
+@pytest.fixture(scope="module")
+def one() -> shipcheck.DesignResult:
+    return design("II", seed=11, budget=BUDGET)
+
+
+def _ids(ship: shipcheck.Ship) -> list[str | None]:
+    return [t.id for t in ship.tiles if not t.implied]
+
+
+def test_result_is_legal_and_each_catalogue_tile_once(one: shipcheck.DesignResult) -> None:
+    assert shipcheck.check(one.ship).legal
+    ids = _ids(one.ship)
+    assert None not in ids
+    assert max(Counter(ids).values()) == 1
+    assert set(ids) <= {t.id for t in catalogue_pool("2007").tiles}
+    # the file written loads back as the same tiles and passes check
+    again = parse_ship(dump_ship(one.ship))
+    assert shipcheck.check(again).legal and _ids(again) == ids
+
+
+def test_result_summaries(one: shipcheck.DesignResult) -> None:
+    assert one.evaluations <= BUDGET and one.budget == BUDGET and one.seed == 11
+    assert "\n" not in repr(one) and repr(one).startswith("<DesignResult class II")
+    df = one.to_frame()
+    assert list(df.columns) == ["evaluations", "best_mean"] and len(df) == len(one.history)
+    best = [m for _, m in one.history]
+    assert best == sorted(best)  # the best so far never falls
+    assert abs(sum(one.by_source.values()) - one.credits) < 1e-6
+    lo, hi = one.credits_ci
+    assert lo <= one.credits <= hi
+    assert [n for n, _ in one.field] == ["Trader II", "Racer II", "Fighter II"]
+
+
+def test_same_seed_same_ship_on_two_workers(one: shipcheck.DesignResult) -> None:
+    two = design("II", seed=11, budget=BUDGET, workers=2)
+    assert dump_ship(two.ship) == dump_ship(one.ship)
+    assert two.history == one.history
+
+
+def test_same_ship_on_a_dask_cluster(one: shipcheck.DesignResult) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster:
+        r = design("II", seed=11, budget=BUDGET, scheduler=cluster.scheduler_address)
+    assert dump_ship(r.ship) == dump_ship(one.ship)
+
+
+def test_another_seed_searches_otherwise(one: shipcheck.DesignResult) -> None:
+    other = design("II", seed=12, budget=BUDGET)
+    assert other.history != one.history
+
+
+def test_a_pile_is_all_it_uses(tmp_path: Path) -> None:
+    pile = load_ship(Path(__file__).parent.parent / "examples" / "class-I-scout.toml")
+    ids = [t.id for t in pile.tiles if t.id]
+    f = tmp_path / "pile.toml"
+    f.write_text("".join(f'[[tile]]\nid = "{i}"\n\n' for i in ids) + '[[tile]]\nkind = "cargo"\nsides = "3333"\nslots = 2\n')
+    r = design("I", pile=f, seed=1, budget=12)
+    assert shipcheck.check(r.ship).legal
+    used = Counter(t.id or (t.kind, t.sides) for t in r.ship.tiles if not t.implied)
+    allowed = Counter(ids) + Counter({("cargo", "3333"): 1})
+    assert not used - allowed
+    assert r.tiles_from == str(f)
+
+
+def test_a_pile_with_a_square_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "pile.toml"
+    f.write_text('[[tile]]\nid = "2007:5"\nat = [7, 8]\n')
+    code, _, err = run(capsys, "design", "--class", "I", "--pile", str(f), "--budget", "2")
+    assert code == 2 and "pile.toml" in err and "`at`" in err and "pile.toml:3:" in err
+    with pytest.raises(shipcheck.InputError):
+        pile_pool(f, "2007")
+
+
+def test_from_keeps_the_ship_and_adds(tmp_path: Path) -> None:
+    start = shipcheck.parse_ship('format = 1\nclass = "I"\n[[tile]]\nat = [7, 6]\nid = "2007:19"\n')
+    assert shipcheck.check(start).legal
+    r = design(start=start, seed=2, budget=8)
+    assert r.ship.tile_at(start.tiles[0].at if not start.tiles[0].implied else start.tiles[1].at) is not None
+    kept = {(int(t.at), t.id, t.rot) for t in start.tiles}
+    assert kept <= {(int(t.at), t.id, t.rot) for t in r.ship.tiles}
+    assert len(r.ship.tiles) > len(start.tiles) and shipcheck.check(r.ship).legal
+
+
+def test_interrupt_keeps_the_best_so_far() -> None:
+    seen = []
+
+    def stop(p: object) -> None:
+        seen.append(p)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    r = design("II", seed=11, budget=BUDGET, progress=stop)
+    assert r.stopped == "interrupted" and shipcheck.check(r.ship).legal
+    assert r.evaluations < BUDGET
+
+
+def test_cli_json_out_and_force(tmp_path: Path, capsys: pytest.CaptureFixture[str], one: shipcheck.DesignResult) -> None:
+    out = tmp_path / "designed.toml"
+    code, text, _ = run(capsys, "design", "--class", "II", "--seed", "11", "--budget", str(BUDGET), "--out", str(out),
+                        "--format", "json")
+    assert code == 0
+    d = json.loads(text)
+    for key in ("class", "edition", "round", "seed", "budget", "evaluations", "ship", "tiles", "credits", "field",
+                "history"):
+        assert key in d
+    assert (d["class"], d["edition"], d["round"], d["seed"], d["budget"]) == ("II", "2007", 2, 11, BUDGET)
+    assert d["ship"] == str(out) and d["tiles"] == len(one.ship.tiles)
+    assert set(d["credits"]) >= {"mean", "ci", "by_source"} and d["field"][0]["ship"] == "Trader II"
+    assert d["history"] == [list(h) for h in one.history]
+    assert load_ship(out).tiles == one.ship.tiles
+    assert run(capsys, "check", str(out))[0] == 0
+    before = out.read_text()
+    code, _, err = run(capsys, "design", "--class", "II", "--seed", "12", "--budget", "3", "--out", str(out))
+    assert code == 2 and "--force" in err and out.read_text() == before
+    code, text, _ = run(capsys, "design", "--class", "II", "--seed", "12", "--budget", "3", "--out", str(out),
+                        "--force", "--plot")
+    assert code == 0 and out.read_text() != before and "best mean so far" in text
+
+
+def test_cli_time_stops_early_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = run(capsys, "design", "--class", "I", "--seed", "1", "--budget", "100000", "--time", "0.001",
+                        "--format", "json")
+    d = json.loads(text)
+    assert code == 0 and d["stopped"] == "time" and d["evaluations"] < 100000
+    assert any("time limit" in n for n in d["notes"])
+
+
+def test_cli_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "design", "--class", "XII", "--budget", "2")
+    assert code == 2 and "XII" in err
+    code, _, err = run(capsys, "design", "--budget", "2")
+    assert code == 2 and "--class" in err
+    code, _, err = run(capsys, "design", "--class", "I", "--workers", "2", "--scheduler", "tcp://x:1")
+    assert code == 2 and "--scheduler" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group")
+def test_ctrl_c_writes_the_best_so_far_and_exits_130(tmp_path: Path) -> None:
+    out = tmp_path / "best.toml"
+    p = subprocess.Popen([sys.executable, "-m", "shipcheck", "design", "--class", "I", "--seed", "1", "--budget",
+                          "100000", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    time.sleep(8)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    assert shipcheck.check(load_ship(out)).legal

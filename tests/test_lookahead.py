@@ -1,0 +1,106 @@
+"""The advisor looks ahead (issue 29): what a ship can still become, and a first rank that never
+closes the ship in while another placement keeps it open; seeded piles welded at the first rank
+grow a class II starter to 18 tiles or more."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from clikit import run
+
+import shipcheck
+from shipcheck.advice.growth import growth
+from shipcheck.shipfile import catalogue, parse_ship
+from shipcheck.starter import starter_ship
+
+LONE = 'format = 1\nclass = "I"\n'
+# the pilot cabin (7,7) of class I with a tile on each side whose only connector faces it
+BOXED = LONE + "".join(f'[[tile]]\nat = [{c}, {r}]\nkind = "structural"\nsides = "{s}"\n'
+                       for c, r, s in ((7, 6, "0010"), (8, 7, "0001"), (7, 8, "1000"), (6, 7, "0100")))
+
+
+def test_a_lone_pilot_cabin_can_grow_on_every_side() -> None:
+    ship = parse_ship(LONE)
+    g = growth(ship)
+    board = ship.board
+    beside = [j for j in board.nb[board.start] if j >= 0 and board.buildable(j)]
+    assert g.entrances == len(beside) == 4
+    assert g.free == sum(1 for i in range(board.size) if board.buildable(i)) - 1
+    assert g.room == g.free  # the board is one connected region
+    assert not g.closed and 0 < g.fit <= 1 and g.options >= g.fit
+
+
+def test_a_boxed_in_ship_is_closed() -> None:
+    ship = parse_ship(BOXED)
+    assert shipcheck.check(ship).legal
+    g = growth(ship)
+    assert (g.entrances, g.room, g.fit, g.options) == (0, 0, 0.0, 0.0)
+    assert g.closed and g.free > 0
+    a = shipcheck.advise(ship, "structural:1111", credits=False, exact=False)
+    assert not a.placements and "no legal placement" in a.reason
+
+
+def test_barrels_and_exhausts_take_room() -> None:
+    # a cannon above the pilot cabin points at the square in front of it: that square is lost
+    ship = parse_ship(LONE + '[[tile]]\nat = [7, 6]\nkind = "cannon"\nsides = "0333"\n')
+    g, before = growth(ship), growth(parse_ship(LONE))
+    front = ship.board.nb[ship.board.nb[ship.board.start][0]][0]
+    assert ship.board.buildable(front)
+    assert g.free == before.free - 1
+    assert g.room <= g.free - 1
+
+
+def _walk(seed: int, **kw: object) -> tuple[shipcheck.Ship, list[shipcheck.Advice]]:
+    """Weld at the first rank every tile of a seeded shuffle of the 2007 catalogue (40 draws)."""
+    ship = parse_ship(starter_ship("II"))
+    ids = list(catalogue("2007"))
+    seen = []
+    for k in np.random.default_rng(seed).permutation(len(ids))[:40]:
+        a = shipcheck.advise(ship, ids[k], credits=False, **kw)
+        if a.placements:
+            seen.append(a)
+            ship = a.placements[0].ship
+    return ship, seen
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_forty_draws_build_a_legal_ship_of_eighteen_tiles(seed: int) -> None:
+    ship, seen = _walk(seed)
+    assert shipcheck.check(ship).legal
+    assert len(ship.tiles) >= 18
+    for a in seen:
+        if any(not p.growth.closed for p in a.placements):
+            assert not a.placements[0].growth.closed
+
+
+def test_never_first_a_placement_that_closes_in_even_when_its_value_is_higher() -> None:
+    from dataclasses import replace
+
+    from shipcheck.advice import _look_ahead
+
+    _, seen = _walk(6, exact=False, weigh="outlook=0,exposed=100")
+    mixed = [a for a in seen if len({p.growth.closed for p in a.placements}) == 2]
+    assert mixed, "no draw offered both kinds of placement"
+    for a in mixed:
+        assert not a.placements[0].growth.closed
+        # the closing placements made the most valuable by far: still ranked after the open ones
+        dear = [replace(p, score=1000.0) if p.growth.closed else p for p in a.placements]
+        for outlook in (0.0, 1.0):
+            ranked, _ = _look_ahead(dear, outlook, False)
+            assert not ranked[0].growth.closed
+            assert [p.growth.closed for p in ranked] == sorted(p.growth.closed for p in ranked)
+
+
+def test_place_says_how_the_rank_was_formed(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    f = tmp_path / "start.toml"
+    f.write_text(starter_ship("II"))
+    code, out, _ = run(capsys, "place", str(f), "2007:80", "--no-credits", "--no-exact", "--format", "json")
+    d = json.loads(out)
+    assert code == 0 and "look-ahead" in d["ranking"] and "closes the ship in" in d["ranking"]
+    values = [p["value"] for p in d["placements"]]
+    assert values == sorted(values, reverse=True)
+    assert {"room", "entrances", "fit", "options", "closes_in"} <= set(d["placements"][0])
+    code, out, _ = run(capsys, "place", str(f), "2007:80", "--no-credits", "--no-exact")
+    assert code == 0 and "ranked by: value" in out
