@@ -24,7 +24,7 @@ from .. import validate as valid
 from ..defaults import RUNS_COMPARE, default_round
 from ..errors import InputError
 from ..model import Ship
-from ..parallel import seed_of
+from ..validate import seed_of
 from .flights import Flights, FlightSpec
 from .moves import construct, neighbour
 from .tiles import Pool, catalogue_pool, pile_pool, tile_key
