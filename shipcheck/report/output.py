@@ -60,10 +60,10 @@ def read_manifest(out: Path) -> dict[str, str]:
 def foreign_files(out: Path) -> list[str]:
     """Names in an existing folder that no report wrote there (its manifest aside): the user's own
     files, among which a report would be scattered (empty for a new folder or a report folder)."""
-    if not out.is_dir() or out.is_symlink():
-        return []
-    ours = set(read_manifest(out)) | {MANIFEST}
-    try:
+    try:  # (a name too long to look up is refused, with its reason, when the report is written)
+        if not out.is_dir() or out.is_symlink():
+            return []
+        ours = set(read_manifest(out)) | {MANIFEST}
         return sorted(p.name for p in out.iterdir() if p.name not in ours)
     except OSError:
         return []
