@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import checker_baseline  # noqa: E402
 
-from shipcheck.fix import brute_force_fix, construction_errors, fix  # noqa: E402
+from shipcheck.check.fix import brute_force_fix, construction_errors, fix  # noqa: E402
+from shipcheck.check.rules import check  # noqa: E402
 from shipcheck.model import KINDS, OPPOSITE, Ship, Tile, compatible  # noqa: E402
-from shipcheck.rules import check  # noqa: E402
 from shipcheck.shipfile import load_ship  # noqa: E402
 from shipcheck.topology import builtin_board  # noqa: E402
 

@@ -1,7 +1,7 @@
 """The checker against the checker of an earlier commit, in one process, interleaved.
 
 Run from the repository root: ``python benchmarks/bench_check_revision.py [REV]`` (default
-``HEAD``; a clean tree makes that the checker itself). ``shipcheck/rules.py`` as it stood at REV is
+``HEAD``; a clean tree makes that the checker itself). ``shipcheck/check/rules.py`` as it stood at REV is
 loaded as a second module of the package (the rest of the package is today's) and timed side by
 side with today's on the ships of ``bench_check_fix.py``: best of many short runs, so the ratio holds
 on a loaded machine. Both must give the same violations, messages included.
@@ -26,13 +26,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_check_fix import SEED, messy_ship, paired_rates  # noqa: E402
 
-from shipcheck.rules import check  # noqa: E402
+from shipcheck.check.rules import check  # noqa: E402
 from shipcheck.shipfile import load_ship  # noqa: E402
 
 
 def rules_at(rev: str) -> ModuleType:
-    """``shipcheck/rules.py`` at ``rev``, as the module ``shipcheck._rules_at_rev``."""
-    text = subprocess.run(["git", "show", f"{rev}:shipcheck/rules.py"], cwd=ROOT, check=True,
+    """``shipcheck/check/rules.py`` at ``rev``, as the module ``shipcheck._rules_at_rev``."""
+    text = subprocess.run(["git", "show", f"{rev}:shipcheck/check/rules.py"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rules.py"

@@ -29,7 +29,7 @@ from engine_timing import ROOT, header
 from shipcheck import engine, runtime
 from shipcheck.cards import find_card, load_cards
 from shipcheck.errors import InputError
-from shipcheck.round.exact import card_odds
+from shipcheck.round.cardodds import card_odds
 from shipcheck.shipfile import load_ship
 
 FIGHTS = ("pirates", "smugglers", "slavers", "combat_zone", "sabotage")

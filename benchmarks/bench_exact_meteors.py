@@ -27,8 +27,8 @@ from oracle.reference import forward_fractions  # the slow reference lives in th
 
 from shipcheck import runtime
 from shipcheck.cards import find_card
-from shipcheck.flight import FlightModel, parse_attack
-from shipcheck.odds import odds
+from shipcheck.flight.chain import FlightModel, parse_attack
+from shipcheck.flight.odds import odds
 from shipcheck.shipfile import load_ship
 
 SIDES = ("front", "right", "rear", "left")

@@ -27,7 +27,7 @@ SHIP = ROOT / "examples" / "mistakes" / "loose-piece.toml"
 LIBRARY_FIX = (
     "import json\n"
     "from shipcheck.shipfile import load_ship\n"
-    "from shipcheck.fix import fix\n"
+    "from shipcheck.check.fix import fix\n"
     f"print(json.dumps(fix(load_ship({str(SHIP)!r})).to_dict()))\n"
 )
 

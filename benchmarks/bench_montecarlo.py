@@ -28,9 +28,9 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from shipcheck.cards import find_card  # noqa: E402
-from shipcheck.montecarlo import simulate, simulate_naive  # noqa: E402
-from shipcheck.odds import odds  # noqa: E402
-from shipcheck.rules import check  # noqa: E402
+from shipcheck.check.rules import check  # noqa: E402
+from shipcheck.flight.montecarlo import simulate, simulate_naive  # noqa: E402
+from shipcheck.flight.odds import odds  # noqa: E402
 from shipcheck.shipfile import load_ship, parse_ship  # noqa: E402
 from shipcheck.topology import builtin_board  # noqa: E402
 

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shipcheck.cards import load_cards  # noqa: E402
-from shipcheck.flight import DEFAULT_POLICY, FlightModel  # noqa: E402
-from shipcheck.odds import odds  # noqa: E402
+from shipcheck.flight.chain import DEFAULT_POLICY, FlightModel  # noqa: E402
+from shipcheck.flight.odds import odds  # noqa: E402
 from shipcheck.shipfile import load_ship  # noqa: E402
 
 

@@ -20,8 +20,8 @@ from engine_timing import FULL_CLASS_III, cpu, header
 from oracle.reference import UnreducedOptimal  # the slow reference lives in the tests
 
 from shipcheck.cards import find_card
-from shipcheck.flight import FlightModel
-from shipcheck.odds import odds
+from shipcheck.flight.chain import FlightModel
+from shipcheck.flight.odds import odds
 from shipcheck.shipfile import load_ship
 
 CARDS = ("III-03", "III-09", "III-10", "III-11", "III-16")

@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shipcheck.advice import advise, parse_tile  # noqa: E402
-from shipcheck.advice.deck import round_cards  # noqa: E402
 from shipcheck.advice.legal import weld  # noqa: E402
-from shipcheck.odds import odds  # noqa: E402
-from shipcheck.rules import check  # noqa: E402
+from shipcheck.advice.roundcards import round_cards  # noqa: E402
+from shipcheck.check.rules import check  # noqa: E402
+from shipcheck.flight.odds import odds  # noqa: E402
 from shipcheck.shipfile import load_ship  # noqa: E402
 
 SHIP = ROOT / "examples" / "building" / "class-III-half.toml"

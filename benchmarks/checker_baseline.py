@@ -1,6 +1,6 @@
 """The checker as it was before joints became bit operations (commit a33b830), kept as the baseline.
 
-``benchmarks/bench_check_fix.py`` times it against :func:`shipcheck.rules.check` in the same process,
+``benchmarks/bench_check_fix.py`` times it against :func:`shipcheck.check.rules.check` in the same process,
 and ``tests/test_checker_baseline.py`` asserts both give identical reports on random ships.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shipcheck.check.rules import RULES, SIDE_LETTERS, CheckReport, Violation, ship_notes
 from shipcheck.model import (
     BATTERY_KINDS,
     CANNON_KINDS,
@@ -19,7 +20,6 @@ from shipcheck.model import (
     Tile,
     compatible,
 )
-from shipcheck.rules import RULES, SIDE_LETTERS, CheckReport, Violation, ship_notes
 
 
 # -- the geometry every rule shares ---------------------------------------------------------------

@@ -54,8 +54,8 @@ def exact_vs_fractions(ship: Any, attacks: Any, repeat: int) -> tuple[float, flo
     a fresh flight model, and the kernel's result; asserts they agree fraction for fraction."""
     from oracle.reference import forward_fractions  # the slow reference lives in the tests
 
-    from shipcheck.flight import FlightModel
-    from shipcheck.odds import odds
+    from shipcheck.flight.chain import FlightModel
+    from shipcheck.flight.odds import odds
 
     tn, tb, r, (ref, _) = paired(lambda: odds(ship, attacks), lambda: forward_fractions(FlightModel(ship), attacks),
                                  repeat)

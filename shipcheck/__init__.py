@@ -9,7 +9,7 @@ True
 
 The public names below are imported on first use, so ``import shipcheck`` loads no numpy, scipy,
 pandas or rich. Four functions share their module's name (``fix``, ``odds``, ``report``, ``stats``):
-``shipcheck.fix`` is the function; reach the module with ``from shipcheck.fix import ...``.
+``shipcheck.fix`` is the function; reach the module with ``from shipcheck.check.fix import ...``.
 """
 
 from __future__ import annotations
@@ -27,19 +27,19 @@ _EXPORTS: dict[str, str] = {
     "Attack": "cards", "Card": "cards", "find_card": "cards", "load_cards": "cards",
     "InputError": "errors", "ShipFormatError": "errors", "UnknownNameError": "errors",
     "DesignResult": "design", "design": "design",
-    "FixResult": "fix", "fix": "fix",
-    "DEFAULT_POLICY": "flight", "Decision": "flight", "DefaultPolicy": "flight", "FlightModel": "flight",
-    "Policy": "flight", "Situation": "flight", "parse_attack": "flight",
+    "FixResult": "check.fix", "fix": "check.fix",
+    "DEFAULT_POLICY": "flight.chain", "Decision": "flight.chain", "DefaultPolicy": "flight.chain", "FlightModel": "flight.chain",
+    "Policy": "flight.chain", "Situation": "flight.chain", "parse_attack": "flight.chain",
     "KINDS": "model", "Ship": "model", "Side": "topology", "Tile": "model",
-    "SimulationResult": "montecarlo", "simulate": "montecarlo",
-    "OddsResult": "odds", "OptimalPolicy": "odds", "odds": "odds",
+    "SimulationResult": "flight.montecarlo", "simulate": "flight.montecarlo",
+    "OddsResult": "flight.odds", "OptimalPolicy": "flight.odds", "odds": "flight.odds",
     "Report": "report", "report": "report",
     "RoundResult": "round", "simulate_round": "round",
-    "RULES": "rules", "CheckReport": "rules", "Violation": "rules", "check": "rules",
+    "RULES": "check.rules", "CheckReport": "check.rules", "Violation": "check.rules", "check": "check.rules",
     "catalogue": "shipfile", "dump_ship": "shipfile", "load_ship": "shipfile", "parse_ship": "shipfile",
-    "ShipStats": "stats", "stats": "stats",
+    "ShipStats": "flight.stats", "stats": "flight.stats",
     "Board": "topology", "builtin_board": "topology", "load_board": "topology", "Square": "topology",
-    "check_many": "walk",
+    "check_many": "check.walk",
 }
 
 #: the public API; a test keeps it equal to the names of _EXPORTS
@@ -54,22 +54,30 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time the names load lazily
-    from .advice import Advice, advise, place
-    from .cards import Attack, Card, find_card, load_cards
-    from .design import DesignResult, design
-    from .errors import InputError, ShipFormatError, UnknownNameError
-    from .fix import FixResult, fix
-    from .flight import DEFAULT_POLICY, Decision, DefaultPolicy, FlightModel, Policy, Situation, parse_attack
-    from .model import KINDS, Ship, Tile
-    from .montecarlo import SimulationResult, simulate
-    from .odds import OddsResult, OptimalPolicy, odds
-    from .report import Report, report
-    from .round import RoundResult, simulate_round
-    from .rules import RULES, CheckReport, Violation, check
-    from .shipfile import catalogue, dump_ship, load_ship, parse_ship
-    from .stats import ShipStats, stats
-    from .topology import Board, Side, Square, builtin_board, load_board
-    from .walk import check_many
+    from shipcheck.advice import Advice, advise, place
+    from shipcheck.cards import Attack, Card, find_card, load_cards
+    from shipcheck.check.fix import FixResult, fix
+    from shipcheck.check.rules import RULES, CheckReport, Violation, check
+    from shipcheck.check.walk import check_many
+    from shipcheck.design import DesignResult, design
+    from shipcheck.errors import InputError, ShipFormatError, UnknownNameError
+    from shipcheck.flight.chain import (
+        DEFAULT_POLICY,
+        Decision,
+        DefaultPolicy,
+        FlightModel,
+        Policy,
+        Situation,
+        parse_attack,
+    )
+    from shipcheck.flight.montecarlo import SimulationResult, simulate
+    from shipcheck.flight.odds import OddsResult, OptimalPolicy, odds
+    from shipcheck.flight.stats import ShipStats, stats
+    from shipcheck.model import KINDS, Ship, Tile
+    from shipcheck.report import Report, report
+    from shipcheck.round import RoundResult, simulate_round
+    from shipcheck.shipfile import catalogue, dump_ship, load_ship, parse_ship
+    from shipcheck.topology import Board, Side, Square, builtin_board, load_board
 
 
 class _Package(types.ModuleType):
@@ -86,7 +94,7 @@ class _Package(types.ModuleType):
 
     def __setattr__(self, name: str, value: Any) -> None:
         if isinstance(value, types.ModuleType) and name in _EXPORTS:
-            return  # `import shipcheck.fix` binds the module; `shipcheck.fix` stays the function
+            return  # `import shipcheck.check.fix` binds the module; `shipcheck.fix` stays the function
         super().__setattr__(name, value)
 
     def __dir__(self) -> list[str]:

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field, replace
 from html import escape as _html_escape
 from typing import Any
 
-from .topology import BUILTIN_CLASSES, Board
-from .topology import DIRECTION_SIDE as DIRECTION_SIDE  # geometry, kept importable from here (see above)
-from .topology import OPPOSITE as OPPOSITE
-from .topology import SIDES as SIDES
-from .topology import Side as Side
+from shipcheck.topology import BUILTIN_CLASSES, Board
+from shipcheck.topology import DIRECTION_SIDE as DIRECTION_SIDE  # geometry, kept importable from here (see above)
+from shipcheck.topology import OPPOSITE as OPPOSITE
+from shipcheck.topology import SIDES as SIDES
+from shipcheck.topology import Side as Side
 
 SMOOTH, SINGLE, DOUBLE, UNIVERSAL = 0, 1, 2, 3
 CONNECTOR_NAMES = ("smooth", "single", "double", "universal")
@@ -142,7 +142,7 @@ class Tile:
     def __post_init__(self) -> None:
         if isinstance(self.rot, bool) or not isinstance(self.rot, int) and not hasattr(self.rot, "__index__") \
                 or self.rot not in (0, 1, 2, 3):
-            from .errors import InputError  # a Tile built by hand: say so rather than fail deep in a check
+            from shipcheck.errors import InputError  # a Tile built by hand: say so rather than fail deep in a check
 
             raise InputError("bad rotation of a Tile", key="rot", value=self.rot,
                              expected="quarter turns 0-3 (ship files and JSON give degrees: 90 is 1)")
@@ -281,12 +281,12 @@ class Ship:
         return text
 
     def _repr_html_(self) -> str:
-        from .render import render_ship
+        from shipcheck.render import render_ship
 
         return f"<p>{_html_escape(repr(self))}</p>" + render_ship(self).html()
 
     def __rich__(self) -> Any:
-        from .render import render_ship
+        from shipcheck.render import render_ship
 
         return render_ship(self).__rich__()
 
@@ -351,7 +351,7 @@ class Ship:
         return replace(self, tiles=tuple(out), front=front)
 
     def to_toml(self) -> str:
-        from .shipfile import dump_ship
+        from shipcheck.shipfile import dump_ship
 
         return dump_ship(self)
 

@@ -23,10 +23,10 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from .topology import DIE_CHARS, HULL_CHARS, Board, Label
+from shipcheck.topology import DIE_CHARS, HULL_CHARS, Board, Label
 
 if TYPE_CHECKING:  # render draws the ship model's objects; it never builds one (model imports render)
-    from .model import Ship, Tile
+    from shipcheck.model import Ship, Tile
 
 CELL_W = 7
 CELL_H = 3

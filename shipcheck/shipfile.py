@@ -13,8 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .data import data_path
-from .errors import (
+from shipcheck.data import data_path
+from shipcheck.errors import (
     Collector,
     InputError,
     Locator,
@@ -25,16 +25,8 @@ from .errors import (
     read_toml,
     suggest,
 )
-from .model import (
-    CREW_VALUES,
-    GOODS,
-    KIND_EXPECTED,
-    KINDS,
-    AsideTile,
-    Ship,
-    Tile,
-)
-from .topology import BOARD_BYTES, BUILTIN_CLASSES, Board, builtin_board, parse_board
+from shipcheck.model import CREW_VALUES, GOODS, KIND_EXPECTED, KINDS, AsideTile, Ship, Tile
+from shipcheck.topology import BOARD_BYTES, BUILTIN_CLASSES, Board, builtin_board, parse_board
 
 EDITIONS = ("2007", "2021")
 _SHIP_KEYS = {"format", "class", "board", "edition", "name", "front", "dice", "tile", "aside", "meta"}

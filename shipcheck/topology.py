@@ -12,8 +12,8 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from .data import data_path
-from .errors import Collector, Locator, UnknownNameError, read_text_file, read_toml, short_repr, suggest
+from shipcheck.data import data_path
+from shipcheck.errors import Collector, Locator, UnknownNameError, read_text_file, read_toml, short_repr, suggest
 
 
 class Side(IntEnum):
@@ -46,7 +46,7 @@ def exposed_connectors(present, connectors, faced):  # type: ignore[no-untyped-d
     side is present); an empty square or the edge of the board leaves a connector exposed. Bitmasks
     in, a bitmask out: a bit per tile with an exposed connector on that side.
 
-    The one home of the rule: the checker (:meth:`shipcheck.rules.Layout.exposed`, masks over
+    The one home of the rule: the checker (:meth:`shipcheck.check.rules.Layout.exposed`, masks over
     squares) and the flight engine (:func:`shipcheck.engine.hull.exposed`, masks over a ship's tiles,
     compiled with it) both ask it. Written in the subset of Python numba compiles."""
     return present & connectors & ~faced

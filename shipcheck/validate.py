@@ -30,13 +30,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .defaults import ROUNDS
-from .errors import InputError, check_type, short_repr, suggest
-from .errors import shown_value as _shown
+from shipcheck.defaults import ROUNDS
+from shipcheck.errors import InputError, check_type, short_repr, suggest
+from shipcheck.errors import shown_value as _shown
 
 if TYPE_CHECKING:
-    from .model import Ship
-    from .round.deck import Deck
+    from shipcheck.model import Ship
+    from shipcheck.round.deck import Deck
 
 __all__ = [
     "OPTIONS",
@@ -278,12 +278,12 @@ def callback(value: Any, *, key: str, expected: str) -> Callable[..., Any] | Non
 # -- ships and files ------------------------------------------------------------------------------
 def ship(value: Any, *, key: str = "ship") -> Ship:
     """A :class:`~shipcheck.model.Ship`, or a ship file path (loaded)."""
-    from .model import Ship
+    from shipcheck.model import Ship
 
     if isinstance(value, Ship):
         return value
     if isinstance(value, (str, Path)):
-        from .shipfile import load_ship
+        from shipcheck.shipfile import load_ship
 
         return load_ship(value)
     raise _bad(key, _shown(value), "a Ship or a ship file path")
@@ -295,7 +295,7 @@ def opponents(value: Any, *, key: str = "opponents", at_most: int = 4) -> list[S
         return None
     expected = f"None (the default field) or a list of at most {at_most} Ships or ship file paths"
     if isinstance(value, (str, Path, bytes)) or not isinstance(value, Iterable) or isinstance(value, Mapping):
-        from .model import Ship
+        from shipcheck.model import Ship
 
         hint = "a list: [the ship]" if isinstance(value, (Ship, str, Path)) else None
         raise _bad(key, _shown(value), expected + (f"; {hint}" if hint else ""))
@@ -321,7 +321,7 @@ def deck(value: Any, *, edition: str | None = None, key: str = "deck") -> Deck |
     card ids (in ``edition``)."""
     if value is None:
         return None
-    from .round.deck import Deck, fixed_deck, load_deck_file
+    from shipcheck.round.deck import Deck, fixed_deck, load_deck_file
 
     if isinstance(value, Deck):
         return value
@@ -344,7 +344,7 @@ SEED_BITS = 53
 
 def positive_int(name: str, v: Any) -> int:
     """``v`` as an int >= 1, or an :class:`InputError` naming the argument (:func:`count`)."""
-    from .validate import count
+    from shipcheck.validate import count
 
     return count(v, key=name, minimum=1)
 
@@ -367,7 +367,7 @@ def seed_of(rng: Any, seed: Any) -> int:
     if src is None:
         return fresh_seed()
     if isinstance(src, (bool, np.bool_, int, np.integer)) or name == "seed":
-        from .validate import seed as valid_seed
+        from shipcheck.validate import seed as valid_seed
 
         return valid_seed(src, key=name)  # type: ignore[return-value]
     if name == "rng" and isinstance(src, np.random.SeedSequence):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from shipcheck.fix import CONSTRUCTION
+from shipcheck.check.fix import CONSTRUCTION
+from shipcheck.check.rules import check
 from shipcheck.model import Ship
-from shipcheck.rules import check
 
 
 def brute_force_fix(ship: Ship, max_tiles: int = 12) -> int | None:

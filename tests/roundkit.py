@@ -18,8 +18,8 @@ import numpy as np
 
 from shipcheck.cards import find_card
 from shipcheck.model import Ship
+from shipcheck.round.chunks import ROLLS, Chunk, Job, build_table, play
 from shipcheck.round.deck import fixed_deck
-from shipcheck.round.engine import ROLLS, Chunk, Job, build_table, play
 from shipcheck.round.policy import RoundPolicy, resolve_policy
 from shipcheck.round.rulebook import round_rules
 from tests.shipbuild import ship, tile

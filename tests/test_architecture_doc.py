@@ -19,7 +19,7 @@ TEXT = PAGE.read_text(encoding="utf-8")
 PACKAGE = ROOT / "shipcheck"
 #: the features a rule's row may name (the page's legend above the table)
 FEATURES = ("odds", "card MC", "rounds", "heat map", "advisor", "check")
-#: a dotted name in backticks, such as `engine.flight.apply_decision` or `shipcheck.runtime.plain_package`
+#: a dotted name in backticks, such as `engine.defence.apply_decision` or `shipcheck.runtime.plain_package`
 DOTTED = re.compile(r"`((?:shipcheck\.)?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`")
 
 

@@ -11,10 +11,10 @@ import pytest
 from clikit import run
 from test_schema import SHIP, errors
 
-from shipcheck.rules import check
-from shipcheck.schema import schema_text
+from shipcheck.check.rules import check
+from shipcheck.check.schema import schema_text
+from shipcheck.check.starter import starter_classes
 from shipcheck.shipfile import load_ship
-from shipcheck.starter import starter_classes
 
 
 @pytest.mark.parametrize(("cls", "edition"), starter_classes(), ids=lambda x: x)

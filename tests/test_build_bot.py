@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shipcheck.rules import check
+from shipcheck.check.rules import check
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 import build_bot  # noqa: E402  (examples/ is not a package; a broken example must fail here)

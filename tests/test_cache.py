@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from shipcheck import cache
 from shipcheck.cli import main
-from shipcheck.flight import parse_attack
+from shipcheck.flight import oddscache as cache
+from shipcheck.flight.chain import parse_attack
 from shipcheck.shipfile import load_ship, parse_ship
 
 ROOT = Path(__file__).resolve().parents[1]

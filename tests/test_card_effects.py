@@ -2,9 +2,9 @@
 components lost, the charges left, whether it leaves the flight), not its credits alone.
 
 Each case plays one card once on the engine's plain copy (:func:`shipcheck.engine.function`, the
-rules a round flies) from the round's launch: the tables a round builds (``round.engine``), the
+rules a round flies) from the round's launch: the tables a round builds (``round.chunks``), the
 card's own function (the one home the architecture page names), then what follows every card
-(``engine.cards.after_card``). ``tools/mutate_cards.py`` changes one line of a card's effect in a
+(``engine.encounters.after_card``). ``tools/mutate_cards.py`` changes one line of a card's effect in a
 copy of the package and runs this file: every change must fail some case here.
 
 Ships (class I board, columns 5-9, rows 5-9; round 1: the leader starts on 0, the next on -2):
@@ -25,8 +25,8 @@ import pytest
 from shipcheck import engine
 from shipcheck.engine import layout as L
 from shipcheck.model import Ship
+from shipcheck.round.chunks import CAUSES, ROLLS, Job, build_table
 from shipcheck.round.deck import fixed_deck
-from shipcheck.round.engine import CAUSES, ROLLS, Job, build_table
 from shipcheck.round.policy import resolve_policy
 from shipcheck.round.rulebook import round_rules
 from tests.roundkit import ENGINE, A, B, C, D, E, pair

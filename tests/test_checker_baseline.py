@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from shipcheck.check.rules import Layout, check
 from shipcheck.model import KINDS, Ship, Tile
-from shipcheck.rules import Layout, check
 from shipcheck.shipfile import load_ship, parse_ship
 from shipcheck.topology import BUILTIN_CLASSES, builtin_board
 

@@ -22,8 +22,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shipcheck.check.rules import Layout, check
 from shipcheck.model import CREW_VALUES, GOODS, KINDS, Ship
-from shipcheck.rules import Layout, check
 from shipcheck.shipfile import catalogue, dump_ship, parse_ship
 from shipcheck.topology import BUILTIN_CLASSES, builtin_board
 

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from clikit import run
 
-from shipcheck.walk import check_many, find_ship_files
+from shipcheck.check.walk import check_many, find_ship_files
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -157,7 +157,7 @@ def test_github_annotations(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_github_escapes_newlines_and_commas() -> None:
-    from shipcheck.outputs import _gh_data, _gh_prop
+    from shipcheck.check.outputs import _gh_data, _gh_prop
 
     assert _gh_data("a%b\nc") == "a%25b%0Ac" and _gh_prop("x,y:z") == "x%2Cy%3Az"
 

@@ -11,7 +11,7 @@ import pytest
 from clikit import run
 
 from shipcheck.cards import load_cards
-from shipcheck.rules import RULES, check
+from shipcheck.check.rules import RULES, check
 from shipcheck.shipfile import dump_ship, load_ship, parse_ship
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -49,7 +49,7 @@ CASES: dict[str, list[str]] = {
 @pytest.fixture(scope="module")
 def blue_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path, list[Path]]:
     """The report case (`shipcheck report BLUE --runs 20 --no-advice --seed 1`), computed and
-    written once: every width, loud and quiet, renders it (`shipcheck.cli.report.say`)."""
+    written once: every width, loud and quiet, renders it (`shipcheck.cli.reporting.say`)."""
     import shipcheck
 
     assert CASES["report"] == NOTED["report"] == ["report", BLUE, "--runs", "20", "--no-advice", "--seed", "1"]
@@ -65,7 +65,7 @@ def command(capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest) 
     def out(case: str, *args: str) -> tuple[int, str, str]:
         if case != "report":
             return run(capsys, *args)
-        from shipcheck.cli.report import say
+        from shipcheck.cli.reporting import say
 
         capsys.readouterr()
         rep, folder, written = request.getfixturevalue("blue_report")  # (made on the first report case)

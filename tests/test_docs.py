@@ -202,10 +202,10 @@ def test_every_page_is_linked_from_the_index() -> None:
 
 
 def test_rules_page_is_generated_from_the_registry() -> None:
-    from shipcheck.ruledoc import rules_markdown
+    from shipcheck.check.ruledoc import rules_markdown
 
     assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == rules_markdown(), (
-        "run `python -m shipcheck.ruledoc > docs/rules.md`")
+        "run `python -m shipcheck.check.ruledoc > docs/rules.md`")
 
 
 def test_every_tile_kind_and_ship_key_is_documented() -> None:

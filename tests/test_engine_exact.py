@@ -21,8 +21,8 @@ from oracle.reference import UnreducedOptimal, forward_fractions
 from shipbuild import PILOT, ship, tile
 
 from shipcheck.cards import find_card
-from shipcheck.flight import DEFAULT_POLICY, FlightModel
-from shipcheck.odds import OptimalPolicy, odds
+from shipcheck.flight.chain import DEFAULT_POLICY, FlightModel
+from shipcheck.flight.odds import OptimalPolicy, odds
 from shipcheck.shipfile import load_ship
 
 SQUARES_I = [(c, r) for r, row in zip(range(5, 10), ["..#..", ".###.", "##S##", "#####", "##.##"])

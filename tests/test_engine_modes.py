@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from shipcheck import engine, runtime
+from shipcheck.round.chunks import ROLLS, Job, build_table
 from shipcheck.round.deck import build_deck
-from shipcheck.round.engine import ROLLS, Job, build_table
 from shipcheck.round.field import default_field
 from shipcheck.round.policy import DefaultPolicy, RacingPolicy
 from shipcheck.round.rulebook import round_rules

@@ -31,8 +31,8 @@ from oracle.round.engine import play_memo
 from shipbuild import PILOT, ship, tile
 
 from shipcheck.cards import load_cards
+from shipcheck.round.chunks import ROLLS, Chunk, Job, build_table, play
 from shipcheck.round.deck import build_deck, fixed_deck
-from shipcheck.round.engine import ROLLS, Chunk, Job, build_table, play
 from shipcheck.round.field import default_field
 from shipcheck.round.policy import DefaultPolicy, RacingPolicy, RoundPolicy, resolve_policy
 from shipcheck.round.rulebook import round_rules
@@ -330,7 +330,7 @@ def test_the_kernels_constants_follow_the_python_tables():
     from shipcheck.engine import layout as kernel
     from shipcheck.engine import layout as tables
     from shipcheck.model import ALIENS
-    from shipcheck.round.engine import CAUSES, TYPES
+    from shipcheck.round.chunks import CAUSES, TYPES
     from shipcheck.round.state import SPECIALISATIONS
 
     assert [TYPES.index(t) for t in ("slavers", "smugglers", "pirates", "stardust", "epidemic", "sabotage",
@@ -350,9 +350,9 @@ def test_the_note_says_when_the_engine_is_compiled(tmp_path):
     """With an empty cache the round engine compiles on its first use, and the note says so; where it
     is loaded, nothing is said."""
     from shipcheck import engine as flight_engine
-    from shipcheck.round import engine
+    from shipcheck.round import chunks as engine
 
-    code = "from shipcheck.round.engine import compile_note; print(compile_note())"
+    code = "from shipcheck.round.chunks import compile_note; print(compile_note())"
     empty = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
     assert "compiling the round engine" in empty.stdout
@@ -401,7 +401,7 @@ def test_the_managers_bonus_stays_in_his_half_in_both_engines():
 def _own(name: str, **methods: object) -> RoundPolicy:
     """A policy overriding ``methods`` (functions of the policy's arguments), on the engine's
     RoundPolicy and, as its ``oracle``, the same methods on the oracle's."""
-    from shipcheck.flight import DEFAULT_POLICY
+    from shipcheck.flight.chain import DEFAULT_POLICY
 
     flight = methods.pop("flight", DEFAULT_POLICY)
     pkg = type(name, (DefaultPolicy,), {"name": name, "flight": flight, **methods})
@@ -418,14 +418,14 @@ class _NoShields:
     stationary = True
 
     def decide(self, sit):  # type: ignore[no-untyped-def]
-        from shipcheck.flight import DEFAULT_POLICY, Decision
+        from shipcheck.flight.chain import DEFAULT_POLICY, Decision
 
         d = DEFAULT_POLICY.decide(sit)
         return Decision() if d.shield else d
 
 
 def _flight_policy():  # type: ignore[no-untyped-def]
-    from shipcheck.flight import Policy
+    from shipcheck.flight.chain import Policy
 
     return type("NoShields", (Policy,), dict(_NoShields.__dict__))()
 

@@ -1,4 +1,4 @@
-"""Exact odds of fight cards (:func:`shipcheck.round.exact.card_odds`, on the engine's joint states:
+"""Exact odds of fight cards (:func:`shipcheck.round.cardodds.card_odds`, on the engine's joint states:
 :mod:`shipcheck.engine.joint`) against the oracle and against the round engine, roll for roll.
 
 - The oracle (``tests/oracle/round/exact.py``: the cards written out once more in plain Python over
@@ -27,9 +27,9 @@ from oracle.round.exact import card_odds as oracle_card_odds
 from test_engine_vs_oracle import ships
 
 from shipcheck.cards import load_cards
+from shipcheck.round.cardodds import card_odds, rolls_needed
+from shipcheck.round.chunks import ROLLS, Job, build_table, play
 from shipcheck.round.deck import fixed_deck
-from shipcheck.round.engine import ROLLS, Job, build_table, play
-from shipcheck.round.exact import card_odds, rolls_needed
 from shipcheck.round.policy import resolve_policy
 from shipcheck.round.rulebook import round_rules
 from shipcheck.round.state import ShipModel
@@ -170,7 +170,7 @@ def test_a_flight_policy_of_ones_own_on_one_roll_equals_the_oracle() -> None:
     from oracle.round.state import ShipModel as OracleModel
     from test_engine_vs_oracle import _flight_policy
 
-    from shipcheck.flight import DEFAULT_POLICY, parse_attack
+    from shipcheck.flight.chain import DEFAULT_POLICY, parse_attack
     from shipcheck.round.decisions import flight_step
 
     s = load_ship(EXAMPLES / "class-II-freighter.toml")

@@ -1,7 +1,7 @@
 """The compiled forward pass (:func:`shipcheck.engine.exact.forward`) against the Python driver.
 
 ``odds`` hands large distributions of the default policy to the engine's compiled pass; the
-Python driver (:class:`shipcheck.kernel.Kernel`, the engine's functions called one state and
+Python driver (:class:`shipcheck.flight.kernel.Kernel`, the engine's functions called one state and
 effect at a time) must give the same integer weights for the same packed states, and expand the
 same states. Random small ships (shields, boosters, cannons, batteries, cabins, aliens; one hull
 and two), random attack sequences, the full class III examples, and sequences longer than int64
@@ -19,8 +19,8 @@ from shipbuild import PILOT, ship, tile
 from test_engine_exact import ATTACKS, HULL_A, HULL_B, SQUARES_I, tiles_on
 
 from shipcheck.cards import find_card
-from shipcheck.flight import FlightModel, as_attacks
-from shipcheck.odds import COMPILED_ATTACKS, _engine, _forward_default, odds
+from shipcheck.flight.chain import FlightModel, as_attacks
+from shipcheck.flight.odds import COMPILED_ATTACKS, _engine, _forward_default, odds
 from shipcheck.shipfile import load_ship
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

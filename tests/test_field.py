@@ -10,10 +10,10 @@ import pytest
 
 import shipcheck
 from shipcheck.cards import load_cards
+from shipcheck.check.rules import check
+from shipcheck.flight.stats import stats
 from shipcheck.round.field import FIELD_CLASSES, field_ships
-from shipcheck.rules import check
 from shipcheck.shipfile import catalogue
-from shipcheck.stats import stats
 
 # the bounds docs/rounds.md gives for every ship of the class's field
 MAX_EXPOSED = {"I": 2, "II": 3, "III": 6, "IIIa": 6}

@@ -13,9 +13,9 @@ from fixkit import brute_force_fix
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shipcheck.fix import CONSTRUCTION, FixResult, fix
+from shipcheck.check.fix import CONSTRUCTION, FixResult, fix
+from shipcheck.check.rules import check
 from shipcheck.model import KINDS, Ship, Tile
-from shipcheck.rules import check
 from shipcheck.shipfile import load_ship, parse_ship
 from shipcheck.topology import builtin_board
 

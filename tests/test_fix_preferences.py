@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fix import assert_sound, random_tile
 
+from shipcheck.check.fix import CONSTRUCTION, fix
+from shipcheck.check.rules import check
 from shipcheck.errors import InputError
-from shipcheck.fix import CONSTRUCTION, fix
 from shipcheck.model import Ship, Tile
-from shipcheck.rules import check
 from shipcheck.shipfile import load_ship
 from shipcheck.topology import builtin_board
 

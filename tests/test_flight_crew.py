@@ -14,8 +14,8 @@ from shipbuild import PILOT, ship, tile
 from test_odds import random_ships
 
 from shipcheck.cards import Attack
-from shipcheck.flight import ALIEN, DEFAULT_POLICY, FlightModel, State
-from shipcheck.odds import odds
+from shipcheck.flight.chain import ALIEN, DEFAULT_POLICY, FlightModel, State
+from shipcheck.flight.odds import odds
 
 P = {s: F(6 - abs(s - 7), 36) for s in range(2, 13)}
 

@@ -13,9 +13,9 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shipcheck.check.rules import check
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
-from shipcheck.rules import check
 from shipcheck.shipfile import dump_ship, parse_ship
 from shipcheck.topology import Board, parse_board
 

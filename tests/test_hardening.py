@@ -17,14 +17,14 @@ from clikit import run
 from shipbuild import COMMENTED
 
 from shipcheck.cards import Attack, find_card, load_cards
+from shipcheck.check.fix import fix
+from shipcheck.check.rules import check
 from shipcheck.errors import InputError, UnknownNameError, short_repr
-from shipcheck.fix import fix
-from shipcheck.montecarlo import simulate
-from shipcheck.odds import odds
-from shipcheck.rules import check
+from shipcheck.flight.montecarlo import simulate
+from shipcheck.flight.odds import odds
+from shipcheck.flight.stats import stats
 from shipcheck.runtime import workers as parallel
 from shipcheck.shipfile import MAX_TILES, catalogue, edit_ship_text, load_ship, parse_ship, save_text
-from shipcheck.stats import stats
 from shipcheck.topology import BOARD_BYTES, builtin_board, load_board
 
 ROOT = Path(__file__).resolve().parents[1]

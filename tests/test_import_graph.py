@@ -172,11 +172,11 @@ def test_the_graph_sees_what_it_should() -> None:
     top = graph(deferred=False)
     everything = graph(deferred=True)
     assert "shipcheck.topology" in top["shipcheck.model"]  # module level
-    assert "shipcheck.cli._common" in top["shipcheck.cli.flight"]  # relative, from a package's module
-    assert "shipcheck.montecarlo" not in top["shipcheck.cli.flight"]  # deferred: inside simulate_cmd ...
-    assert "shipcheck.montecarlo" in everything["shipcheck.cli.flight"]  # ... and seen with deferred imports
+    assert "shipcheck.cli._common" in top["shipcheck.cli.fly"]  # relative, from a package's module
+    assert "shipcheck.flight.montecarlo" not in top["shipcheck.cli.fly"]  # deferred: inside simulate_cmd ...
+    assert "shipcheck.flight.montecarlo" in everything["shipcheck.cli.fly"]  # ... and seen with deferred imports
     assert "shipcheck.render" not in everything["shipcheck.model"]  # only in Ship's showing methods
-    assert "shipcheck.flight" not in everything["shipcheck.kernel"]  # only under TYPE_CHECKING
+    assert "shipcheck.flight.chain" not in everything["shipcheck.flight.kernel"]  # only under TYPE_CHECKING
     # a circle is found where there is one
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []

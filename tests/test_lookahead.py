@@ -12,8 +12,8 @@ from clikit import run
 
 import shipcheck
 from shipcheck.advice.growth import growth
+from shipcheck.check.starter import starter_ship
 from shipcheck.shipfile import catalogue, parse_ship
-from shipcheck.starter import starter_ship
 
 LONE = 'format = 1\nclass = "I"\n'
 # the pilot cabin (7,7) of class I with a tile on each side whose only connector faces it

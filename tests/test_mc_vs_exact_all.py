@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from shipcheck.cards import load_cards
-from shipcheck.flight import FlightModel
-from shipcheck.montecarlo import simulate
-from shipcheck.odds import odds
+from shipcheck.flight.chain import FlightModel
+from shipcheck.flight.montecarlo import simulate
+from shipcheck.flight.odds import odds
 from shipcheck.shipfile import load_ship
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.toml"))

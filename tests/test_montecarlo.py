@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from scipy.stats import binomtest
 from shipbuild import PILOT, ship, tile
 
-from shipcheck import montecarlo
 from shipcheck.cards import find_card
+from shipcheck.check.rules import check
 from shipcheck.cli._common import progress_bar
-from shipcheck.flight import parse_attack
-from shipcheck.montecarlo import SimulationResult, simulate, simulate_naive
-from shipcheck.odds import odds
-from shipcheck.rules import check
+from shipcheck.flight import montecarlo
+from shipcheck.flight.chain import parse_attack
+from shipcheck.flight.montecarlo import SimulationResult, simulate, simulate_naive
+from shipcheck.flight.odds import odds
 from shipcheck.shipfile import load_ship
 
 ROOT = Path(__file__).resolve().parents[1]

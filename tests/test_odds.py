@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shipbuild import PILOT, ship, tile
 
-from shipcheck.flight import Decision, DefaultPolicy, Policy
-from shipcheck.odds import odds
+from shipcheck.flight.chain import Decision, DefaultPolicy, Policy
+from shipcheck.flight.odds import odds
 from shipcheck.shipfile import parse_ship
 
 
@@ -255,5 +255,5 @@ def test_ia_front_turns_the_attacks() -> None:
     # an engine must point to the chosen rear (W), which is E1-free with rot 90
     e = parse_ship('format = 1\nclass = "IA"\nfront = "E"\n\n[[tile]]\nat = {col = 1, row = 2}\n'
                    'kind = "engine"\nsides = "0300"\nrot = 90\n')
-    from shipcheck.rules import check
+    from shipcheck.check.rules import check
     assert "E1" not in check(e).codes()

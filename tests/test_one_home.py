@@ -4,7 +4,7 @@ every feature that flies it, and nothing else needs changing.
 The package is copied to a temporary folder, one rule is edited in the text of its one home (the
 function docs/architecture.md names for it), and the copy is run in a fresh process as plain
 Python (``SHIPCHECK_JIT=0``: no numba compile of the edited engine). The rule: against a large
-meteor, a cannon that bears and fires destroys it (``shipcheck.engine.flight.left_open``).
+meteor, a cannon that bears and fires destroys it (``shipcheck.engine.defence.left_open``).
 Edited so that the fired cannon no longer stops the meteor, the exact odds (``odds --card``), the
 Monte Carlo flight (``simulate --card``), whole rounds (``simulate --round``) and the report's heat
 map of meteor losses all lose more components; with the rule written back they give the first
@@ -15,7 +15,7 @@ function (``kernel.Kernel.left_open``), so its odds move too.
 
 Two more rules are changed the same way, each in its one home:
 
-- which means of defence a roll offers (``shipcheck.engine.flight.offers``): with no cannon offered
+- which means of defence a roll offers (``shipcheck.engine.defence.offers``): with no cannon offered
   against a large meteor, the default policy (the engine's ``decide_default``), the optimal
   policy's search (``odds.OptimalPolicy``, through ``kernel.offers``) and the Monte Carlo flight
   all lose more;
@@ -45,7 +45,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIP = "examples/class-I-scout.toml"  # a double cannon at the nose: large meteors from the front are shot
-HOME = "shipcheck/engine/flight.py"
+HOME = "shipcheck/engine/defence.py"
 FUNCTION = "left_open"
 #: the rule as written: a cannon fired at a line stops what comes down it (after checking it bears)
 RULE = """            if not stops(kind, CANNON) or not _bears(S, p, x, c, side, tol, tmp[SIT + SIT_LINE + li]):
@@ -197,7 +197,7 @@ def test_the_rule_changed_here_is_named_in_the_architecture_page() -> None:
     """docs/architecture.md names this function as the home of the cannon's defence."""
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     rows = [line for line in page.splitlines() if line.startswith("|") and "cannon" in line.lower()]
-    assert any(f"engine.flight.{FUNCTION}" in row for row in rows), rows
+    assert any(f"engine.defence.{FUNCTION}" in row for row in rows), rows
 
 
 @pytest.fixture(scope="module")
@@ -243,7 +243,7 @@ def test_the_other_rules_changed_here_are_named_in_the_architecture_page() -> No
     """docs/architecture.md names these functions as the rules' one homes."""
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     rows = [line for line in page.splitlines() if line.startswith("|")]
-    assert any("`engine.flight.offers`" in row and "defence" in row.lower() for row in rows), rows
+    assert any("`engine.defence.offers`" in row and "defence" in row.lower() for row in rows), rows
     assert any("`topology.exposed_connectors`" in row and "exposed" in row.lower() for row in rows), rows
     assert any("`engine.hull.lost_tiles`" in row and "lost" in row.lower() for row in rows), rows
 
@@ -255,7 +255,7 @@ def more(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     tree = _copy(tmp_path_factory.mktemp("one-home-more") / "tree")
     out = {"before": _fly(tree, "more.py")}
     for name, rel, function, rule, changed in (
-            ("offers", "shipcheck/engine/flight.py", "offers", OFFERS, OFFERS_CHANGED),
+            ("offers", "shipcheck/engine/defence.py", "offers", OFFERS, OFFERS_CHANGED),
             ("exposed", "shipcheck/topology.py", "exposed_connectors", EXPOSED, EXPOSED_CHANGED),
             ("lost", "shipcheck/engine/hull.py", "lost_tiles", LOST, LOST_CHANGED)):
         _edit(tree / rel, rule, changed, function)
@@ -325,13 +325,13 @@ def test_an_aliens_bonus_moves_stats_and_a_round_together(tmp_path: Path) -> Non
 
 #: (module, text): a second copy of a rule the engine holds, which the module must not write again
 SECOND_COPIES = (
-    ("shipcheck/stats.py", "_best_split"),  # stats' own hull split of its ladders
-    ("shipcheck/stats.py", "raw_ladder"),  # stats' own ladder sums
-    ("shipcheck/flight.py", "redirect_map"),  # the flight model's own roll-to-line
-    ("shipcheck/flight.py", "d1 + d2"),
-    ("shipcheck/odds.py", ".barrels"),  # the optimal search's own bearing
-    ("shipcheck/odds.py", 'direction == "front"'),  # ... and its own bearing tolerance
-    ("shipcheck/kernel.py", 'direction == "front"'),
+    ("shipcheck/flight/stats.py", "_best_split"),  # stats' own hull split of its ladders
+    ("shipcheck/flight/stats.py", "raw_ladder"),  # stats' own ladder sums
+    ("shipcheck/flight/chain.py", "redirect_map"),  # the flight model's own roll-to-line
+    ("shipcheck/flight/chain.py", "d1 + d2"),
+    ("shipcheck/flight/odds.py", ".barrels"),  # the optimal search's own bearing
+    ("shipcheck/flight/odds.py", 'direction == "front"'),  # ... and its own bearing tolerance
+    ("shipcheck/flight/kernel.py", 'direction == "front"'),
 )
 
 

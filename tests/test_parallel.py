@@ -18,7 +18,7 @@ from proctools import alive as _alive
 from proctools import group as _group
 
 from shipcheck.errors import InputError
-from shipcheck.montecarlo import simulate
+from shipcheck.flight.montecarlo import simulate
 from shipcheck.runtime import workers as parallel
 from shipcheck.runtime.workers import chunk_plan, chunk_runner, cpu_count
 from shipcheck.validate import fresh_seed, seed_of

@@ -15,11 +15,11 @@ from shipbuild import PILOT, ship, tile
 from test_checker_properties import ship_texts
 
 from shipcheck.advice import advise, legal_placements, parse_tile, parse_weights, place, weld
-from shipcheck.advice.deck import round_cards
+from shipcheck.advice.roundcards import round_cards
+from shipcheck.check.rules import check
 from shipcheck.errors import InputError
+from shipcheck.flight.odds import odds
 from shipcheck.model import KINDS, AsideTile, Ship
-from shipcheck.odds import odds
-from shipcheck.rules import check
 from shipcheck.shipfile import load_ship, parse_ship
 
 

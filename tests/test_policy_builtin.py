@@ -29,9 +29,9 @@ from test_engine_vs_oracle import (
     ships,
 )
 
+from shipcheck.round.chunks import ROLLS, Job, build_table, play
 from shipcheck.round.decisions import METHODS, asks
 from shipcheck.round.deck import fixed_deck
-from shipcheck.round.engine import ROLLS, Job, build_table, play
 from shipcheck.round.policy import DefaultPolicy, PlanetOption, RacingPolicy, RoundPolicy, View
 from shipcheck.round.rulebook import round_rules
 from shipcheck.round.state import CODE, ShipModel

@@ -9,7 +9,7 @@ import re
 import shlex
 from pathlib import Path
 
-from shipcheck.rules import check
+from shipcheck.check.rules import check
 from shipcheck.shipfile import parse_ship
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,8 +8,10 @@ import pytest
 from shipbuild import PILOT, ship, tile
 
 from shipcheck.cards import Attack, Card
-from shipcheck.fix import fix
-from shipcheck.report.data import (
+from shipcheck.check.fix import fix
+from shipcheck.check.rules import check
+from shipcheck.flight.stats import stats
+from shipcheck.report.figures import (
     EMPTY,
     OFF,
     START,
@@ -23,8 +25,6 @@ from shipcheck.report.data import (
     swarm_table,
     swarm_weights,
 )
-from shipcheck.rules import check
-from shipcheck.stats import stats
 
 N, E, S, W = 0, 1, 2, 3
 

@@ -12,11 +12,11 @@ from shipbuild import PILOT, ship, tile
 
 import shipcheck
 from shipcheck.cards import Attack, Card
+from shipcheck.check.rules import check
 from shipcheck.errors import InputError
 from shipcheck.report import plots
-from shipcheck.report.data import meteor_data, pct, ship_data
+from shipcheck.report.figures import meteor_data, pct, ship_data
 from shipcheck.report.output import MANIFEST, read_manifest, render
-from shipcheck.rules import check
 
 SMALL = ship(PILOT + tile((7, 6), "cannon", "0030") + tile((7, 8), "engine", "3000")
              + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2), extra='name = "Tiny"\n')

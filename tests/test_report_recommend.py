@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from shipbuild import PILOT, ship, tile
 
+from shipcheck.check.rules import check
 from shipcheck.report.recommend import paired, variants
-from shipcheck.rules import check
 from shipcheck.shipfile import load_ship
 
 
@@ -235,7 +235,7 @@ def test_a_new_shield_is_turned_by_what_it_does_to_the_round() -> None:
     shield = [p for p in pile_types("2007") if p.kind == "shield"]
     (_, vs, _), = additions(BARE, shield)
     # every turn of every pattern is a candidate; the score alone would pick one covering the rear
-    from shipcheck.fix import square_of
+    from shipcheck.check.fix import square_of
 
     assert {v.squares for v in vs} == {(square_of(BARE.board, (5, 7)),)}
     assert "covering the rear and left" in vs[0].text and any("covering the front" in v.text for v in vs)

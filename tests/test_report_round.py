@@ -9,7 +9,7 @@ import pytest
 
 import shipcheck
 from shipcheck.report import plots
-from shipcheck.report.data import distribution, round_data, round_table, swarm_weights
+from shipcheck.report.figures import distribution, round_data, round_table, swarm_weights
 
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = ROOT / "examples" / "blue-round1.toml"
@@ -77,7 +77,7 @@ def test_swarm_weights_follow_the_rounds_deck() -> None:
 
 # -- where the credits come from, and the biggest gap to the field ---------------------------------
 def _row(name: str, ship: bool, parts: dict[str, float], **kw: object):  # type: ignore[no-untyped-def]
-    from shipcheck.report.data import PlayerRow
+    from shipcheck.report.figures import PlayerRow
 
     total = sum(parts.values())
     return PlayerRow(name, ship, total, (total, total), 1.0, (1.0, 1.0), 1.0, tuple(parts.items()), **kw)  # type: ignore[arg-type]
@@ -87,7 +87,7 @@ SHIP = {"cards": 2.0, "goods": 6.0, "arrival": 2.0, "best_looking": 1.0, "penalt
 
 
 def test_the_gap_sentence_of_the_issue() -> None:
-    from shipcheck.report.data import field_gap
+    from shipcheck.report.figures import field_gap
 
     # Racer II earns 14.1, 3.2 more from arrival (it ends 6 spaces further along), 0.9 more elsewhere
     racer = {"cards": 2.4, "goods": 6.2, "arrival": 5.2, "best_looking": 1.3, "penalty": -1.0}
@@ -109,7 +109,7 @@ def test_the_gap_sentence_of_the_issue() -> None:
     ("penalty", {"lost": 4.5}, {"lost": 1.5}, "it loses 3.0 fewer components"),
 ])
 def test_the_gap_says_why(source: str, mine: dict, theirs: dict, why: str) -> None:  # type: ignore[type-arg]
-    from shipcheck.report.data import field_gap
+    from shipcheck.report.figures import field_gap
 
     other = dict(SHIP)
     other[source] += 3.0 if source != "goods" else 4.5
@@ -118,7 +118,7 @@ def test_the_gap_says_why(source: str, mine: dict, theirs: dict, why: str) -> No
 
 
 def test_a_ship_ahead_of_the_field() -> None:
-    from shipcheck.report.data import field_gap
+    from shipcheck.report.figures import field_gap
 
     worse = dict(SHIP, goods=3.0)
     gap = field_gap([_row("Blue", True, SHIP, card_goods=(("planets", 6.0),)),
@@ -129,7 +129,7 @@ def test_a_ship_ahead_of_the_field() -> None:
 
 
 def test_a_part_bigger_than_the_gap_is_said_as_such() -> None:
-    from shipcheck.report.data import field_gap
+    from shipcheck.report.figures import field_gap
 
     other = dict(SHIP, arrival=5.0, penalty=-3.0)  # +3 arrival, -2 penalty: 1 more in all
     gap = field_gap([_row("Blue", True, SHIP, days=0.0), _row("Other", False, other, days=4.0)])
@@ -197,7 +197,7 @@ def test_card_by_card_bars_sit_on_their_own_line(freighter_round) -> None:  # ty
 
 
 def test_the_gap_names_its_cause_in_the_ships_parameters() -> None:
-    from shipcheck.report.data import field_gap
+    from shipcheck.report.figures import field_gap
 
     # the issue's slow trader: 8.1 less from goods, 2.0 less from arrival; each with its parameter
     slow = dict(SHIP, goods=1.0, arrival=1.0)

@@ -130,8 +130,8 @@ def test_summaries_stream_the_same_numbers_without_the_per_run_arrays():
     assert streamed.to_dict() == kept.to_dict()
     assert streamed.by_source.equals(kept.by_source)
     assert kept.credits_mean == pytest.approx(float(np.mean(kept.credits)))
-    with pytest.raises(shipcheck.montecarlo.RunsNotKept, match="keep_runs=True"):
+    with pytest.raises(shipcheck.flight.montecarlo.RunsNotKept, match="keep_runs=True"):
         _ = streamed.credits
-    with pytest.raises(shipcheck.montecarlo.RunsNotKept, match="keep_runs=True"):
+    with pytest.raises(shipcheck.flight.montecarlo.RunsNotKept, match="keep_runs=True"):
         streamed.to_frame()
     assert len(kept.to_frame()) == 700 * 3

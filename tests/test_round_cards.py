@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shipcheck.round.engine import CAUSES
+from shipcheck.round.chunks import CAUSES
 from shipcheck.round.policy import DefaultPolicy
 from tests.roundkit import A, B, C, D, E, fly, gunship, pair
 

@@ -19,7 +19,7 @@ from shipbuild import PILOT, ship, tile
 
 import shipcheck
 from shipcheck import runtime
-from shipcheck.round.engine import ACCOUNT, SOURCES, TYPES
+from shipcheck.round.chunks import ACCOUNT, SOURCES, TYPES
 from shipcheck.round.policy import DefaultPolicy
 from shipcheck.round.result import by_source_lines
 

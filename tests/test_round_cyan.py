@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from shipcheck.round.engine import CAUSES
+from shipcheck.round.chunks import CAUSES
 from shipcheck.round.policy import DefaultPolicy, View
 from shipcheck.round.state import Firepower, ShipModel
 from tests.roundkit import A, fly, pair
@@ -236,7 +236,7 @@ def test_odds_and_simulate_count_the_techie_on_cards_and_say_where_they_cannot(t
 
     from shipcheck.cards import find_card
     from shipcheck.cli import main
-    from shipcheck.round.exact import card_odds
+    from shipcheck.round.cardodds import card_odds
 
     def run(*args: str) -> str:
         with pytest.raises(SystemExit) as ei:

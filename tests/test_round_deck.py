@@ -81,7 +81,7 @@ def test_bad_deck_files_name_the_key(tmp_path, text, key):
 def test_common_random_numbers_two_ships_see_the_same_decks_and_dice():
     """With one seed, run r draws the same deck and the same dice whatever the ships: the chunk's
     generator is consumed by the deck draw and then by a fixed block of rolls per card slot."""
-    from shipcheck.round.engine import ROLLS
+    from shipcheck.round.chunks import ROLLS
 
     rules = round_rules("1")
     deck = build_deck(rules)

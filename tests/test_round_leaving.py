@@ -20,9 +20,9 @@ from shipbuild import PILOT, ship, tile
 
 import shipcheck
 from shipcheck import runtime
-from shipcheck.round.engine import CAUSES
+from shipcheck.check.rules import check
+from shipcheck.round.chunks import CAUSES
 from shipcheck.round.policy import DefaultPolicy
-from shipcheck.rules import check
 
 NO_HUMANS = CAUSES.index("no_humans")
 U, CAN, ENG = "3333", "0333", "3303"

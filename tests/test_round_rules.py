@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from shipcheck.rules import check
+from shipcheck.check.rules import check
 from shipcheck.shipfile import load_ship
 from tests.roundkit import ENGINE, C, fly
 from tests.shipbuild import ship, tile
@@ -99,6 +99,6 @@ def test_reactor_furnace_burns_a_good_left_over_to_recharge_a_battery():
         return ship(tile((7, 7), "start_cabin", "0111") + tile((7, 8), "double_engine", "1000")
                     + tile((8, 7), "cargo", "0001", slots=1) + tile((6, 7), "battery", "0110", cells=2, charge=0)
                     + tile((6, 8), "reactor_furnace" if furnace else "structural", "1000"))
-    from shipcheck.round.engine import CAUSES
+    from shipcheck.round.chunks import CAUSES
     assert fly(["I-12", "I-05"], [fuelled(True)]).gave_up[0, 0] == 0
     assert fly(["I-12", "I-05"], [fuelled(False)]).gave_up[0, 0] == CAUSES.index("no_engine_power")

@@ -15,7 +15,7 @@ from clikit import run
 import shipcheck
 from shipcheck.cards import find_card
 from shipcheck.errors import InputError
-from shipcheck.round.exact import card_odds
+from shipcheck.round.cardodds import card_odds
 from tests.roundkit import A, D, gunship
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from shipcheck.rules import RULES, check
+from shipcheck.check.rules import RULES, check
 from shipcheck.shipfile import parse_ship
 from shipcheck.topology import Board
 

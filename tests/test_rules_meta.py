@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from shipcheck.rules import RULES, check
+from shipcheck.check.rules import RULES, check
 from shipcheck.shipfile import parse_ship
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"

@@ -10,9 +10,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from shipcheck.check.rules import RULES
+from shipcheck.check.schema import NAMES, board_schema, schema_path, schema_text, ship_schema
 from shipcheck.data import data_path
-from shipcheck.rules import RULES
-from shipcheck.schema import NAMES, board_schema, schema_path, schema_text, ship_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 MALFORMED = ROOT / "tests" / "malformed"
@@ -58,7 +58,7 @@ def test_schemas_are_valid_draft7() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_packaged_schema_is_up_to_date(name: str) -> None:
     assert schema_path(name).read_text(encoding="utf-8") == schema_text(name), (
-        "run `python -m shipcheck.schema` to write the schemas again")
+        "run `python -m shipcheck.check.schema` to write the schemas again")
 
 
 def ship_files() -> list[Path]:

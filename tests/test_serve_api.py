@@ -413,7 +413,7 @@ def test_odds_of_attacks_and_cards_are_jobs_computed_in_a_worker(client: Any, fo
 @pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="the worker's memory is read in /proc")
 def test_exact_odds_past_the_workers_memory_are_stopped_and_said(client: Any, folder: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from shipcheck.serve import workers
+    from shipcheck.serve import oddsjobs as workers
 
     monkeypatch.setattr(workers, "MAX_RSS", 1)  # any worker is past it at the first look
     twelve = ["large-meteor:front", "small-meteor:left", "heavy-shot:rear", "light-shot:right"] * 3

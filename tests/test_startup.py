@@ -62,9 +62,9 @@ def test_small_exact_odds_start_no_compiler() -> None:
 
 
 def test_public_names_load_lazily_and_resolve() -> None:
-    code = ("import shipcheck, sys; assert 'shipcheck.odds' not in sys.modules; "
-            "import shipcheck.fix; f = shipcheck.fix; assert callable(f) and f.__module__ == 'shipcheck.fix'; "
-            "assert shipcheck.stats.__module__ == 'shipcheck.stats'; "
+    code = ("import shipcheck, sys; assert 'shipcheck.flight.odds' not in sys.modules; "
+            "import shipcheck.check.fix; f = shipcheck.fix; assert callable(f) and f.__module__ == 'shipcheck.check.fix'; "
+            "assert shipcheck.stats.__module__ == 'shipcheck.flight.stats'; "
             "assert set(shipcheck.__all__) <= set(dir(shipcheck)); "
             "[getattr(shipcheck, n) for n in shipcheck.__all__]")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)

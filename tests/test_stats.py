@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 from shipbuild import PILOT, ship, tile
 
-from shipcheck.stats import render_stats, stats
+from shipcheck.flight.stats import render_stats, stats
 
 # 2d6: P(sum s) = (6 - |s - 7|)/36
 P = {s: F(6 - abs(s - 7), 36) for s in range(2, 13)}

@@ -145,8 +145,8 @@ def test_shell_completion(capsys: pytest.CaptureFixture[str], monkeypatch: pytes
 
 @pytest.mark.parametrize("width", [60, 80, 120])
 def test_stats_fold_to_the_terminal_width(width: int) -> None:
+    from shipcheck.flight.stats import render_stats, stats
     from shipcheck.shipfile import load_ship
-    from shipcheck.stats import render_stats, stats
 
     st = stats(load_ship(ROOT / "examples" / "class-III-hauler.toml"))
     folded = render_stats(st, width=width)

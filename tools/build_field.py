@@ -49,10 +49,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from shipcheck.advice.deck import round_cards  # noqa: E402
+from shipcheck.advice.roundcards import round_cards  # noqa: E402
 from shipcheck.cards import load_cards  # noqa: E402
+from shipcheck.check.rules import check  # noqa: E402
 from shipcheck.model import DIRECTION_SIDE, Side, Tile  # noqa: E402
-from shipcheck.rules import check  # noqa: E402
 from shipcheck.shipfile import catalogue, parse_ship  # noqa: E402
 from shipcheck.topology import Board, builtin_board  # noqa: E402
 
@@ -562,8 +562,8 @@ def table(cls: str, *, runs: int = 2000, seed: int = 1) -> str:
     `shipcheck stats` says of each, and how each does in the class's round (``runs`` rounds, one
     seed) as an opponent of the example ship (seats 2-4) and in seat 1 against the rest."""
     from shipcheck import load_ship, simulate_round
+    from shipcheck.flight.stats import stats
     from shipcheck.round.field import field_ships
-    from shipcheck.stats import stats
 
     rnd = CLASSES[cls]
     field = list(field_ships(cls))

@@ -2,7 +2,7 @@
 effect changes?
 
 The package, its game data and the tests are copied to a temporary folder; for each mutation in
-:data:`MUTATIONS` one line of the engine (``shipcheck/engine/cards.py`` and the fight in
+:data:`MUTATIONS` one line of the engine (``shipcheck/engine/encounters.py`` and the fight in
 ``power.py``) is changed in the copy, the targeted tests (``tests/test_card_effects.py`` by
 default) run against it as plain Python, and the line is put back. A mutation no test fails
 *survives*: a rule the tests do not hold. The result is printed as a table (docs/architecture.md
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CARDS = "shipcheck/engine/cards.py"
+CARDS = "shipcheck/engine/encounters.py"
 POWER = "shipcheck/engine/power.py"
 
 

@@ -35,16 +35,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import validate as valid
-from ..defaults import MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
-from ..errors import InputError, Locator
-from ..model import AsideTile, Ship, Tile
-from ..rules import check
-from ..validate import seed_of
-from .deck import RoundCards, round_cards
-from .growth import Growth, growth
-from .legal import Candidate, distinct_rotations, legal_placements, weld, why_none
-from .measure import Flight, fly, tile_params
+from shipcheck import validate as valid
+from shipcheck.advice.growth import Growth, growth
+from shipcheck.advice.legal import Candidate, distinct_rotations, legal_placements, weld, why_none
+from shipcheck.advice.measure import Flight, fly, tile_params
+from shipcheck.advice.roundcards import RoundCards, round_cards
+from shipcheck.check.rules import check
+from shipcheck.defaults import MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
+from shipcheck.errors import InputError, Locator
+from shipcheck.model import AsideTile, Ship, Tile
+from shipcheck.validate import seed_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -80,7 +80,7 @@ def parse_tile(text: str | AsideTile | Tile, edition: str = "2007") -> AsideTile
         return AsideTile(kind=text.kind, sides=text.sides, attrs=text.attrs, id=text.id)
     valid.instance(text, str, key="tile", expected='a catalogue id "2007:5", KIND:SIDES[:NAME=VALUE,...] or a Tile')
     edition = valid.choice(edition, valid.EDITIONS, key="edition")
-    from ..shipfile import _tile_body, catalogue
+    from shipcheck.shipfile import _tile_body, catalogue
 
     spec = text.strip()
     head, _, rest = spec.partition(":")
@@ -150,7 +150,7 @@ class Placement:
     @property
     def at(self) -> tuple[int, int]:
         """The square as in the ship file and the JSON: ``(col, row)``."""
-        from ..rules import _col_row
+        from shipcheck.check.rules import _col_row
 
         return _col_row(self.ship.board, self.index)
 
@@ -228,7 +228,7 @@ class Advice:
     def _repr_html_(self) -> str:
         from html import escape
 
-        from ..render import render_ship
+        from shipcheck.render import render_ship
 
         return f"<p>{escape(repr(self))}</p>" + render_ship(self.ship, marks=self.marks()).html()
 
@@ -246,7 +246,7 @@ class Advice:
         (degrees), ``score`` and the numbers behind it (floats)."""
         import pandas as pd
 
-        from ..rules import _col_row
+        from shipcheck.check.rules import _col_row
 
         cols = ["rank", "col", "row", "at", "square", "rot", "value", "score", "exposed", "blocked", "loss", "survive",
                 "own", *PARAMS, "alien", "shields", "exposes", "room", "entrances", "fit", "options", "closes_in"]
@@ -282,7 +282,7 @@ def flight_key(c: Candidate) -> tuple[Any, ...]:
     The engines read a tile's sides only as "connector or smooth" (a small meteor bounces off a smooth
     side, plating shrugs off a hit on one), and the rest of the ship is the same in every candidate.
     """
-    from ..rules import Layout
+    from shipcheck.check.rules import Layout
 
     t = c.tile
     joins = tuple(Layout.of(c.ship).adj[c.at])
@@ -302,7 +302,7 @@ def _blocked(c: Candidate) -> int:
 
 
 def _alien_option(c: Candidate) -> bool:
-    from ..rules import Layout
+    from shipcheck.check.rules import Layout
 
     t = c.tile
     if t.kind not in ("life_support", "cabin"):
@@ -349,7 +349,7 @@ def advise(
     credits = bool(valid.flag(credits, key="credits"))
     run_bytes = 0
     if credits:
-        from ..round.result import RUN_BYTES
+        from shipcheck.round.result import RUN_BYTES
 
         run_bytes = 2 * 5 * RUN_BYTES  # the ship's runs and one placement's, up to five players each
     runs = valid.runs(runs, minimum=2, maximum=MAX_RUNS_COMPARE, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
@@ -358,7 +358,7 @@ def advise(
     rules = valid.rules(rules)
     levels = None
     if rules is not None:  # a rules file may change the deck too: its attack cards weigh the exact loss
-        from ..round import round_rules
+        from shipcheck.round import round_rules
 
         rr = round_rules(rnd, rules)
         levels = rr.deck
@@ -371,11 +371,11 @@ def advise(
     if not ship.board.verified:
         notes.append(f"board {ship.board.name} is provisional (verified = false)")
     if exact and len(cands) > 1:  # many exact questions: compiled from the first (loaded once per process)
-        from ..odds import prefer_compiled
+        from shipcheck.flight.odds import prefer_compiled
 
         prefer_compiled(ship)
     if credits and cands:
-        from .. import engine
+        from shipcheck import engine
 
         engine.ready()  # compiled (on its first use, with its bar) before the first round
     base_flight: Flight | None = fly(ship, rc) if exact and cands else None
@@ -410,7 +410,7 @@ def advise(
     if credits:
         flown_seed = seed  # random unless given (above); the result says which
     if credits and placed:
-        from .credits import credit_effects
+        from shipcheck.advice.credits import credit_effects
 
         # placements that fly alike fly whole rounds alike too: one simulation per flight key
         keys = [flight_key(c) for c in cands]

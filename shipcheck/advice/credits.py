@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..model import Ship
+from shipcheck.model import Ship
 
 __all__ = ["CreditEffect", "credit_effects"]
 
@@ -38,8 +38,8 @@ def credit_effects(ship: Ship, ships: Sequence[Ship], *, round: str, runs: int, 
     exception it raises stops the work and reaches the caller. ``rules``: a rules file, as
     :func:`shipcheck.simulate_round` takes it; the round's notes (its provisional values, the
     opponents) are added to ``notes`` when a list is given."""
-    from ..round import simulate_round
-    from ..round.result import paired
+    from shipcheck.round import simulate_round
+    from shipcheck.round.result import paired
 
     def fly(s: Ship):  # type: ignore[no-untyped-def]
         return simulate_round(s, round=round, runs=runs, seed=seed, rules=rules, keep_runs=True)  # paired: every run

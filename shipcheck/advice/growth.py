@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ..model import Ship, Tile, compatible
+from shipcheck.model import Ship, Tile, compatible
 
 __all__ = ["Growth", "growth"]
 
@@ -65,7 +65,7 @@ def growth(ship: Ship) -> Growth:
 @functools.lru_cache(maxsize=4)
 def _shapes(edition: str) -> tuple[tuple[tuple[tuple[int, ...], frozenset[int], frozenset[int]], ...], ...]:
     """Each catalogue tile (pilot cabins aside) as its distinct rotations: sides, barrels, exhausts."""
-    from ..shipfile import catalogue
+    from shipcheck.shipfile import catalogue
 
     out = []
     for t in catalogue(edition).values():

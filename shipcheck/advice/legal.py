@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..model import AsideTile, Ship, Tile
-from ..rules import CheckReport, Layout, check, geometry
+from shipcheck.check.rules import CheckReport, Layout, check, geometry
+from shipcheck.model import AsideTile, Ship, Tile
 
 __all__ = ["Candidate", "distinct_rotations", "legal_placements", "weld", "why_none"]
 
@@ -108,7 +108,7 @@ def why_none(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | None = N
     rotation."""
     from collections import Counter
 
-    from ..rules import RULES
+    from shipcheck.check.rules import RULES
 
     b = ship.board
     base = base or check(ship)

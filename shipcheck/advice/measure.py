@@ -22,12 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..cards import Attack
-from ..engine.layout import cannon_power, engine_power, hold_slots
-from ..flight import FlightModel
-from ..model import CABIN_KINDS, Ship, Tile
-from ..odds import OddsResult, odds
-from .deck import RoundCards
+from shipcheck.advice.roundcards import RoundCards
+from shipcheck.cards import Attack
+from shipcheck.engine.layout import cannon_power, engine_power, hold_slots
+from shipcheck.flight.chain import FlightModel
+from shipcheck.flight.odds import OddsResult, odds
+from shipcheck.model import CABIN_KINDS, Ship, Tile
 
 __all__ = ["Flight", "fly", "tile_params"]
 

@@ -18,7 +18,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import AsideTile
+from shipcheck.model import AsideTile
 
 __all__ = ["PileType", "pile_types"]
 
@@ -63,7 +63,7 @@ class PileType:
 def _pattern(t: AsideTile) -> tuple[Any, ...]:
     """What a tile looks like up to a turn: the smallest of its four turned connector sides, barrels,
     exhausts and shield cover (two cannons that are mirror images are different patterns)."""
-    from ..model import Tile
+    from shipcheck.model import Tile
 
     def look(rot: int) -> tuple[Any, ...]:
         p = Tile(at=0, kind=t.kind, sides=t.sides, rot=rot, attrs=t.attrs)
@@ -75,7 +75,7 @@ def _pattern(t: AsideTile) -> tuple[Any, ...]:
 @functools.cache
 def pile_types(edition: str = "2007") -> tuple[PileType, ...]:
     """The edition's tile types, most copies first (ties in catalogue order)."""
-    from ..shipfile import catalogue
+    from shipcheck.shipfile import catalogue
 
     groups: dict[tuple[str, tuple[tuple[str, Any], ...]], list[AsideTile]] = {}
     for t in catalogue(edition).values():

@@ -25,29 +25,29 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from ..errors import InputError
-from ._common import EXIT_OK, EXIT_USAGE, EXIT_VIOLATIONS, error_lines, report_input_error, version
+from shipcheck.cli._common import EXIT_OK, EXIT_USAGE, EXIT_VIOLATIONS, error_lines, report_input_error, version
+from shipcheck.errors import InputError
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_USAGE", "EXIT_VIOLATIONS", "app", "build", "cli", "main"]
 
 #: command name -> "module:function" in this package, in the order `--help` lists them
 COMMANDS: dict[str, str] = {
-    "show": "check:show",
-    "check": "check:check_cmd",
-    "fix": "check:fix_cmd",
+    "show": "checker:show",
+    "check": "checker:check_cmd",
+    "fix": "checker:fix_cmd",
     "place": "place:place_cmd",
-    "design": "design:design_cmd",
-    "rules": "check:rules_cmd",
-    "stats": "flight:stats_cmd",
-    "odds": "flight:odds_cmd",
-    "simulate": "flight:simulate_cmd",
-    "report": "report:report_cmd",
+    "design": "designing:design_cmd",
+    "rules": "checker:rules_cmd",
+    "stats": "fly:stats_cmd",
+    "odds": "fly:odds_cmd",
+    "simulate": "fly:simulate_cmd",
+    "report": "reporting:report_cmd",
     "tiles": "catalog:tiles_cmd",
     "boards": "catalog:boards_cmd",
     "cards": "catalog:cards_cmd",
     "new": "authoring:new_cmd",
     "schema": "authoring:schema_cmd",
-    "serve": "serve:serve_cmd",
+    "serve": "serving:serve_cmd",
     "compile": "setup:compile_cmd",
 }
 
@@ -110,8 +110,8 @@ def _root(
     Example:
       shipcheck check examples/blue-round1.toml
     """
-    from .. import runtime
-    from ._common import compile_progress
+    from shipcheck import runtime
+    from shipcheck.cli._common import compile_progress
 
     runtime.state.progress = compile_progress  # the engine's first compile shows a bar
 
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
     try:
         rv: Any = cli.main(args=argv, prog_name="shipcheck", standalone_mode=False)
     except InputError as exc:
-        from ..validate import as_option
+        from shipcheck.validate import as_option
 
         report_input_error(as_option(exc))  # a library argument's name becomes the option's
         sys.exit(EXIT_USAGE)

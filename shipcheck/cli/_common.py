@@ -19,11 +19,11 @@ from typing import Any, TypeVar
 import typer
 from typer.core import TyperCommand
 
-from ..errors import InputError, printable
-from ..model import Ship
-from ..render import Styled, render_ship
-from ..rules import RULES, CheckReport
-from ..topology import BUILTIN_CLASSES, Board
+from shipcheck.check.rules import RULES, CheckReport
+from shipcheck.errors import InputError, printable
+from shipcheck.model import Ship
+from shipcheck.render import Styled, render_ship
+from shipcheck.topology import BUILTIN_CLASSES, Board
 
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
@@ -39,7 +39,7 @@ def version() -> str:
 
         return dist_version("shipcheck")
     except (ImportError, PackageNotFoundError):
-        from .. import __version__
+        from shipcheck import __version__
 
         return __version__
 
@@ -67,7 +67,7 @@ def error_lines(lines: list[str]) -> None:
 def as_options(exc: InputError, options: dict[str, str]) -> InputError:
     """The library's error for an argument, renamed to the command-line option that gave it
     (``{"seed": "--seed"}``); other errors are returned as they are (:func:`shipcheck.validate.as_option`)."""
-    from ..validate import as_option
+    from shipcheck.validate import as_option
 
     return as_option(exc, options)
 
@@ -391,7 +391,7 @@ def provisional(board: Board) -> str | None:
 
 def draw(ship: Ship, marks: dict[int, str] | None = None, styles: dict[int, str] | None = None) -> None:
     """The ship drawn on its board; with narrower squares when the usual drawing would not fit."""
-    from ..render import narrow_cells
+    from shipcheck.render import narrow_cells
 
     pic = render_ship(ship, marks=marks, color=color(), mark_styles=styles)
     if max(len(line.rstrip()) for line in pic.plain.splitlines()) > width():

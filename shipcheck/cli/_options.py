@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ..defaults import RUNS_COMPARE, RUNS_FLIGHT, RUNS_ROUND
+from shipcheck.defaults import RUNS_COMPARE, RUNS_FLIGHT, RUNS_ROUND
 
 #: short flag -> the long option it stands for, in every command
 SHORT_FLAGS: dict[str, str] = {
@@ -40,7 +40,7 @@ ROUND_CHOICES = ("1", "2", "3", "3a", "learning")
 # -- the one validation of --round, --runs, --seed ------------------------------------------------
 def round_value(value: str | None) -> str | None:
     """``--round``: 1, 2, 3, 3a or learning (None: the board's level, decided by the library)."""
-    from .. import validate
+    from shipcheck import validate
 
     return None if value is None else validate.round_key(value, key="--round")
 
@@ -48,14 +48,14 @@ def round_value(value: str | None) -> str | None:
 def runs_value(value: int | None) -> int | None:
     """``--runs``: a whole number of runs, at least 1 (None: the command's default); the library
     checks the memory the runs would need."""
-    from .. import validate
+    from shipcheck import validate
 
     return None if value is None else validate.count(value, key="--runs")
 
 
 def seed_value(value: int | None) -> int | None:
     """``--seed``: a whole number >= 0 (None: a random seed, which the output reports)."""
-    from .. import validate
+    from shipcheck import validate
 
     return validate.seed(value, key="--seed")
 

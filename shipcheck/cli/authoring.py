@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 
 import typer
 
-from ..errors import InputError
-from ..topology import BUILTIN_CLASSES
-from ._common import command
-from ._options import Editions, edition_opt
+from shipcheck.cli._common import command
+from shipcheck.cli._options import Editions, edition_opt
+from shipcheck.errors import InputError
+from shipcheck.topology import BUILTIN_CLASSES
 
 
 @command("new")
@@ -28,7 +28,7 @@ def new_cmd(
       shipcheck new --class II > my-ship.toml
       shipcheck new --class II --edition 2021 --name "Red, round 2"
     """
-    from ..starter import starter_ship
+    from shipcheck.check.starter import starter_ship
 
     if cls not in BUILTIN_CLASSES:
         raise InputError("unknown ship class", key="--class", value=cls, expected="one of " + ", ".join(BUILTIN_CLASSES))
@@ -46,6 +46,6 @@ def schema_cmd(
       shipcheck schema ship > ship.schema.json
       shipcheck schema board > board.schema.json
     """
-    from ..schema import schema_path
+    from shipcheck.check.schema import schema_path
 
     sys.stdout.write(schema_path(which).read_text(encoding="utf-8"))

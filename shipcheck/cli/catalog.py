@@ -6,13 +6,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import InputError, suggest
-from ..model import KIND_EXPECTED, KINDS
-from ..render import render_board
-from ..shipfile import catalogue_entries
-from ..topology import Board, builtin_board, builtin_names
-from ._common import command, echo, print_json, print_rich, table
-from ._options import Editions, FormatOpt, edition_opt
+from shipcheck.cli._common import command, echo, print_json, print_rich, table
+from shipcheck.cli._options import Editions, FormatOpt, edition_opt
+from shipcheck.errors import InputError, suggest
+from shipcheck.model import KIND_EXPECTED, KINDS
+from shipcheck.render import render_board
+from shipcheck.shipfile import catalogue_entries
+from shipcheck.topology import Board, builtin_board, builtin_names
 
 
 @command("tiles")
@@ -46,7 +46,7 @@ def tiles_cmd(
       shipcheck tiles --kinds
       shipcheck tiles --edition 2021 --format json
     """
-    from ..shipfile import find_tiles
+    from shipcheck.shipfile import find_tiles
 
     if kind is not None and kind not in KINDS:
         raise InputError("unknown tile kind", key="--kind", value=kind, expected=KIND_EXPECTED,
@@ -108,8 +108,8 @@ def _kinds(edition: str, fmt: str) -> None:
 
 
 def _draw_tile(tile_id: str, edition: str, fmt: str) -> None:
-    from ..render import render_tiles
-    from ..shipfile import catalogue
+    from shipcheck.render import render_tiles
+    from shipcheck.shipfile import catalogue
 
     ed = tile_id.split(":", 1)[0] if ":" in tile_id else edition
     if ed not in ("2007", "2021"):
@@ -124,7 +124,7 @@ def _draw_tile(tile_id: str, edition: str, fmt: str) -> None:
         return
     attrs = ", ".join(f"{k}={v}" for k, v in entry.attrs)
     echo(f"{full}: {entry.kind} ({KINDS[entry.kind].code}), sides {entry.sides}" + (f", {attrs}" if attrs else ""))
-    from ._common import color
+    from shipcheck.cli._common import color
 
     echo(render_tiles(entry, color=color()))
 
@@ -199,7 +199,7 @@ def cards_cmd(
       shipcheck cards --level 1
       shipcheck cards --type meteor_swarm --format json
     """
-    from ..cards import CARD_TYPES, load_cards
+    from shipcheck.cards import CARD_TYPES, load_cards
 
     if card_type is not None and card_type not in CARD_TYPES:
         raise InputError("unknown card type", key="--type", value=card_type,

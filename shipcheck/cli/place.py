@@ -6,10 +6,20 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import InputError
-from ..shipfile import load_ship
-from ._common import command, draw, echo, header, notes, print_json, provisional, table
-from ._options import RUNS_COMPARE, FormatOpt, NotesOpt, QuietOpt, ShipArg, round_opt, rules_opt, runs_opt, seed_opt
+from shipcheck.cli._common import command, draw, echo, header, notes, print_json, provisional, table
+from shipcheck.cli._options import (
+    RUNS_COMPARE,
+    FormatOpt,
+    NotesOpt,
+    QuietOpt,
+    ShipArg,
+    round_opt,
+    rules_opt,
+    runs_opt,
+    seed_opt,
+)
+from shipcheck.errors import InputError
+from shipcheck.shipfile import load_ship
 
 _TILE_HELP = ('The tile in hand: a catalogue id ("2007:5", see `shipcheck tiles`) or KIND:SIDES with sides '
               "N E S W as printed, and the kind's attributes after another colon: cannon:0111, "
@@ -76,10 +86,10 @@ def place_cmd(
       shipcheck place examples/building/class-I-start.toml 2007:5 --top 3 --format json
       shipcheck place examples/building/class-III-half.toml shield:1111 --no-credits --weigh loss=3 --show 1
     """
-    from ..advice import advise
+    from shipcheck.advice import advise
 
     s = load_ship(ship)
-    from ._common import spinner
+    from shipcheck.cli._common import spinner
 
     with spinner("weighing every square and rotation"):
         a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed,

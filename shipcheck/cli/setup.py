@@ -6,24 +6,24 @@ import time
 
 import typer
 
-from ._common import command
+from shipcheck.cli._common import command
 
 
 def compile_round() -> bool:
     """Compile (or load) the round engine."""
-    from .. import engine
+    from shipcheck import engine
 
     return engine.ready()
 
 
 def compile_exact() -> dict[str, bool]:
     """Compile (or load) the exact engines, each with a small real question."""
-    from .. import engine, runtime
-    from ..cards import find_card
-    from ..flight import FlightModel, parse_attack
-    from ..round import exact
-    from ..shipfile import parse_ship
-    from ..starter import starter_ship
+    from shipcheck import engine, runtime
+    from shipcheck.cards import find_card
+    from shipcheck.check.starter import starter_ship
+    from shipcheck.flight.chain import FlightModel, parse_attack
+    from shipcheck.round import cardodds as exact
+    from shipcheck.shipfile import parse_ship
 
     ship = parse_ship(starter_ship("II"))
     k = FlightModel(ship).kernel
@@ -53,7 +53,7 @@ def compile_cmd() -> None:
     Example:
       shipcheck compile
     """
-    from .. import runtime
+    from shipcheck import runtime
 
     if not runtime.compiled():
         typer.echo(f"the engine runs as plain Python (nothing to compile): {runtime.reason()}")

@@ -8,7 +8,7 @@ random numbers, workers or Dask), :mod:`.search` the search and its :class:`Desi
 
 from __future__ import annotations
 
-from .search import BUDGET, DesignResult, Progress, design
-from .tiles import Pool, catalogue_pool, pile_pool
+from shipcheck.design.search import BUDGET, DesignResult, Progress, design
+from shipcheck.design.tiles import Pool, catalogue_pool, pile_pool
 
 __all__ = ["BUDGET", "DesignResult", "Pool", "Progress", "catalogue_pool", "design", "pile_pool"]

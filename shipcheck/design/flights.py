@@ -32,8 +32,8 @@ class FlightSpec:
 
 def fly_text(text: str, runs: int, spec: FlightSpec) -> float:
     """The mean credits of the ship written as ``text`` over ``runs`` rounds (worker entry point)."""
-    from ..round import simulate_round
-    from ..shipfile import parse_ship
+    from shipcheck.round import simulate_round
+    from shipcheck.shipfile import parse_ship
 
     ship = parse_ship(text)
     opponents = None if spec.opponents is None else [parse_ship(o) for o in spec.opponents]
@@ -107,7 +107,7 @@ def _client(scheduler: Any) -> tuple[Any, bool]:
         return scheduler, False
     if isinstance(scheduler, (str, Path)):
         return Client(str(scheduler), timeout=10), True
-    from ..errors import InputError
+    from shipcheck.errors import InputError
 
     raise InputError("bad scheduler", key="scheduler", value=scheduler,
                      expected="a Dask scheduler address (tcp://host:port) or a dask.distributed.Client")

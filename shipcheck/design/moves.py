@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from ..advice import advise
-from ..advice.legal import legal_placements, weld
-from ..model import AsideTile, Ship, Tile
-from ..rules import Layout, check
-from .tiles import Pool
+from shipcheck.advice import advise
+from shipcheck.advice.legal import legal_placements, weld
+from shipcheck.check.rules import Layout, check
+from shipcheck.design.tiles import Pool
+from shipcheck.model import AsideTile, Ship, Tile
 
 __all__ = ["construct", "neighbour"]
 

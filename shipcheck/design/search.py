@@ -20,19 +20,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import validate as valid
-from ..defaults import RUNS_COMPARE, default_round
-from ..errors import InputError
-from ..model import Ship
-from ..validate import seed_of
-from .flights import Flights, FlightSpec
-from .moves import construct, neighbour
-from .tiles import Pool, catalogue_pool, pile_pool, tile_key
+from shipcheck import validate as valid
+from shipcheck.defaults import RUNS_COMPARE, default_round
+from shipcheck.design.flights import Flights, FlightSpec
+from shipcheck.design.moves import construct, neighbour
+from shipcheck.design.tiles import Pool, catalogue_pool, pile_pool, tile_key
+from shipcheck.errors import InputError
+from shipcheck.model import Ship
+from shipcheck.validate import seed_of
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..round import RoundResult
+    from shipcheck.round import RoundResult
 
 __all__ = ["BUDGET", "DesignResult", "Progress", "design"]
 
@@ -112,7 +112,7 @@ def _round_json(key: str) -> int | str:
 def _start_ship(cls: str | None, start: Any, edition: str | None) -> tuple[Ship, frozenset[int]]:
     if start is not None:
         ship = valid.ship(start, key="start")
-        from ..rules import check
+        from shipcheck.check.rules import check
 
         if not check(ship).legal:
             raise InputError("the ship to build on is not legal (see `shipcheck check`)", file=ship.source,
@@ -123,8 +123,8 @@ def _start_ship(cls: str | None, start: Any, edition: str | None) -> tuple[Ship,
         return ship, frozenset(int(t.at) for t in ship.tiles)
     if cls is None:
         raise InputError("no class to design for", key="--class", value=None, expected="a class, e.g. --class II")
-    from ..shipfile import parse_ship
-    from ..topology import BUILTIN_CLASSES
+    from shipcheck.shipfile import parse_ship
+    from shipcheck.topology import BUILTIN_CLASSES
 
     if cls not in BUILTIN_CLASSES:
         raise InputError("unknown ship class", key="--class", value=cls, expected="one of " + ", ".join(BUILTIN_CLASSES))
@@ -136,7 +136,7 @@ def _warm_starts(base: Ship, pool: Pool, fixed: frozenset[int]) -> list[Ship]:
     """The field ships of the class built from tiles the pool holds (none when building on a ship)."""
     from collections import Counter
 
-    from ..round.field import FIELD_CLASSES, field_ships
+    from shipcheck.round.field import FIELD_CLASSES, field_ships
 
     if fixed or base.board.name not in FIELD_CLASSES:
         return []
@@ -185,7 +185,7 @@ class _Search:
     def race(self, ships: list[Ship]) -> tuple[Ship, str, float] | None:
         """Successive halving: every ship flies RUNGS[0] rounds, the better half RUNGS[1], ... the
         last two TOP_RUNS (two or fewer fly TOP_RUNS at once). The winner, its text and mean."""
-        from ..shipfile import dump_ship
+        from shipcheck.shipfile import dump_ship
 
         cands = list({dump_ship(s): s for s in ships}.items())
         if not cands:
@@ -300,14 +300,14 @@ def design(
 
 
 def _text(ship: Ship) -> str:
-    from ..shipfile import dump_ship
+    from shipcheck.shipfile import dump_ship
 
     return dump_ship(ship)
 
 
 def _result(search: _Search, base: Ship, cls: str, edition: str, key: str, seed: int, pool: Pool, runs: int,
             final_seed: int, opponents: Any, rules: Any) -> DesignResult:
-    from ..rules import check
+    from shipcheck.check.rules import check
 
     best = search.best[0] if search.best is not None else base
     best = replace(best, name=f"Designed {cls} (seed {seed})", source=None)
@@ -319,7 +319,7 @@ def _result(search: _Search, base: Ship, cls: str, edition: str, key: str, seed:
                             key, edition, cls, pool.source, "interrupted",
                             notes=("interrupted: credits are the search's estimate over "
                                    f"{TOP_RUNS} rounds, not a fresh flight",))
-    from ..round import simulate_round
+    from shipcheck.round import simulate_round
 
     r = simulate_round(best, round=key, opponents=opponents, runs=runs, seed=final_seed, rules=rules)
     me = r.ship_result

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, Locator, read_text_file, read_toml
-from ..model import AsideTile, Ship, Tile
+from shipcheck.errors import InputError, Locator, read_text_file, read_toml
+from shipcheck.model import AsideTile, Ship, Tile
 
 __all__ = ["Pool", "catalogue_pool", "pile_pool", "tile_key"]
 
@@ -47,7 +47,7 @@ class Pool:
 
 def catalogue_pool(edition: str) -> Pool:
     """Every tile of the edition's catalogue once, pilot cabins aside."""
-    from ..shipfile import catalogue
+    from shipcheck.shipfile import catalogue
 
     return Pool(tuple(t for t in catalogue(edition).values() if t.kind != "start_cabin"), f"the {edition} catalogue")
 
@@ -55,7 +55,7 @@ def catalogue_pool(edition: str) -> Pool:
 def pile_pool(path: str | Path, edition: str) -> Pool:
     """The ``[[tile]]`` entries of a pile file (a catalogue ``id``, or ``kind`` + ``sides`` and the
     kind's attributes; no ``at``). A pilot cabin listed is left out: the board's start square holds one."""
-    from ..shipfile import _catalogue_tile, _maker, _tile_body
+    from shipcheck.shipfile import _catalogue_tile, _maker, _tile_body
 
     text = read_text_file(Path(path), what="the pile file", limit=PILE_BYTES)
     loc = Locator(text)

@@ -6,11 +6,9 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.runtime import jit
-
-from .bits import low_bit
-from .decide import asked, python
-from .layout import (
+from shipcheck.engine.bits import low_bit
+from shipcheck.engine.decide import asked, python
+from shipcheck.engine.layout import (
     ADJ,
     ALIEN,
     ALMASK,
@@ -37,6 +35,7 @@ from .layout import (
     WAKE_PLACES,
     V,
 )
+from shipcheck.runtime import jit
 
 
 @jit(inline=True)

@@ -4,10 +4,10 @@ pass over a distribution of them.
 A flight state (the tiles aboard, the charges per battery, the crew per cabin, stasis chamber and
 alien tile) packs into ``K`` words of 63 bits: the mask in the low bits of word 0, then a field per
 battery and 3 bits per crew slot (7 for an alien), each field within one word. ``spec`` says where
-(:func:`shipcheck.kernel.Kernel` builds it): ``spec[0]`` words, ``spec[1]`` batteries, ``spec[2]``
+(:func:`shipcheck.flight.kernel.Kernel` builds it): ``spec[0]`` words, ``spec[1]`` batteries, ``spec[2]``
 crew slots, then per battery (word, shift, width), then per crew slot (tile, word, shift).
 :func:`unpack` turns a key into the engine's state row and :func:`pack` back; every rule is the
-engine's own (:func:`shipcheck.engine.flight.flight_step`).
+engine's own (:func:`shipcheck.engine.defence.flight_step`).
 
 :func:`forward` plays attacks one after the other on a distribution (keys and integer weights out of
 36 per attack so far) into an open-addressing table (:mod:`.table`): per state, per outcome of the attack's dice
@@ -21,13 +21,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from shipcheck.engine.crew import wake
+from shipcheck.engine.defence import (
+    apply_decision,
+    decide_default,
+    flight_step,
+    left_open,
+    needs_defence,
+    situation,
+    situation_lines,
+)
+from shipcheck.engine.hull import destroy
+from shipcheck.engine.layout import ALIEN, N_, OFFS, ONL, TMP, V, _i
+from shipcheck.engine.table import new_table, table_add, table_rows
 from shipcheck.runtime import jit
-
-from .crew import wake
-from .flight import apply_decision, decide_default, flight_step, left_open, needs_defence, situation, situation_lines
-from .hull import destroy
-from .layout import ALIEN, N_, OFFS, ONL, TMP, V, _i
-from .table import new_table, table_add, table_rows
 
 FIELD = _i(7)  # a crew field holding an alien
 

@@ -6,10 +6,8 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.runtime import jit
-
-from .charges import draw
-from .layout import (
+from shipcheck.engine.charges import draw
+from shipcheck.engine.layout import (
     ADJ,
     ANY,
     BATCAP,
@@ -31,6 +29,7 @@ from .layout import (
     OFFS,
     V,
 )
+from shipcheck.runtime import jit
 
 
 @jit(inline=True)

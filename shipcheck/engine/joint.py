@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.runtime import jit
-
-from .cards import after_card, card_step, crewless, new_card
-from .layout import (
+from shipcheck.engine.encounters import after_card, card_step, crewless, new_card
+from shipcheck.engine.layout import (
     CI,
     CTYPE,
     F_CRED,
@@ -39,7 +37,8 @@ from .layout import (
     R_P,
     TMP,
 )
-from .table import new_table, table_add, table_rows
+from shipcheck.engine.table import new_table, table_add, table_rows
+from shipcheck.runtime import jit
 
 ROLLS = 36
 

@@ -3,9 +3,9 @@
 The rules (:mod:`shipcheck.engine`) read a ship from one ``int64`` array ``S[player, row, column]``
 and the cards from one array ``C[card, row, column]`` (the rows are named below; one array, not a
 tuple of them, because every compiled call passes its arguments by value). :func:`ship_tables`
-reads them off the ship's description (:class:`~shipcheck.flight.FlightModel`, the tile tables of
+reads them off the ship's description (:class:`~shipcheck.flight.chain.FlightModel`, the tile tables of
 :class:`~shipcheck.round.state.ShipModel` and the line tables of the flight model's
-:class:`~shipcheck.kernel.Kernel`); nothing here is a rule.
+:class:`~shipcheck.flight.kernel.Kernel`); nothing here is a rule.
 
 A player's state in a run is one row of ``int64``: ``[mask, gone, spent, away, charges per battery,
 crew per tile, goods per hold and colour]`` (offsets in row :data:`OFFS`): ``mask`` the tiles aboard,
@@ -379,7 +379,7 @@ def roll_line(board: Any, front: int, direction: str | None, d1: int, d2: int
     on it: then the second die, from the new direction. ``direction``: the attack's ship-relative
     side, the ship's front facing board side ``front``; None for sabotage's rolls, from board side
     ``front`` itself and never redirected. The one home of the rule: the flight model's outcomes
-    (:func:`shipcheck.flight.board_outcomes`) and sabotage's squares (:func:`named_squares`)."""
+    (:func:`shipcheck.flight.chain.board_outcomes`) and sabotage's squares (:func:`named_squares`)."""
     value = d1 + d2 if board.dice == "2d6" else d1
     if direction is None:
         return front, None, value, board.lines_for(Side(front), value)

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.runtime import jit
-
-from .bits import low_bit
-from .cards import (
+from shipcheck.engine.bits import low_bit
+from shipcheck.engine.crew import alien_colours, has, humans
+from shipcheck.engine.encounters import (
     after_card,
     crewless,
     epidemics,
@@ -26,10 +25,9 @@ from .cards import (
     sabotage,
     stardust,
 )
-from .crew import alien_colours, has, humans
-from .goods import goods_counts
-from .hull import come_back, exposed, lost, lost_tiles, lost_words
-from .layout import (
+from shipcheck.engine.goods import goods_counts
+from shipcheck.engine.hull import come_back, exposed, lost, lost_tiles, lost_words
+from shipcheck.engine.layout import (
     ABANDONED_SHIP,
     ABANDONED_STATION,
     ANY,
@@ -75,17 +73,18 @@ from .layout import (
     TMP,
     V,
 )
-from .views import kept, unowned
+from shipcheck.engine.views import kept, unowned
+from shipcheck.runtime import jit
 
 
 @jit
 def play(S, C, R, start, prices, arrival, init, purse, decks, rolls,  # type: ignore[no-untyped-def]
          o_credits, o_lost, o_survived, o_gave_up, o_days, o_place, o_card_credits, o_sources, by_type, tile_lost,
          depth):
-    """Play every run (decks and dice of :mod:`shipcheck.round.engine`'s layout), card by card, then
+    """Play every run (decks and dice of :mod:`shipcheck.round.chunks`'s layout), card by card, then
     the scoring (rules digest §13) into the outputs: per player and run the credits and their
-    sources (``o_sources[p, run]``: round.engine.SOURCES), components lost, survival, the cause of
-    giving up, days, place, card credits; per card type the totals of round.engine.ACCOUNT (the goods
+    sources (``o_sources[p, run]``: round.chunks.SOURCES), components lost, survival, the cause of
+    giving up, days, place, card credits; per card type the totals of round.chunks.ACCOUNT (the goods
     each type loaded still aboard in ``by_type[p, type, 5]``, half credits); per tile the runs it was
     lost in.
 

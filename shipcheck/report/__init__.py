@@ -20,13 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..defaults import MAX_RUNS_COMPARE, RUNS_COMPARE
-from ..fix import FixResult, fix
-from ..model import Ship
-from ..round.result import paired
-from ..rules import CheckReport, check
-from ..stats import ShipStats, stats
-from .data import (
+from shipcheck.check.fix import FixResult, fix
+from shipcheck.check.rules import CheckReport, check
+from shipcheck.defaults import MAX_RUNS_COMPARE, RUNS_COMPARE
+from shipcheck.flight.stats import ShipStats, stats
+from shipcheck.model import Ship
+from shipcheck.report.figures import (
     MeteorData,
     RoundView,
     ShipView,
@@ -44,7 +43,8 @@ from .data import (
     swarm_table,
     swarm_weights,
 )
-from .recommend import Recommendations, recommend
+from shipcheck.report.recommend import Recommendations, recommend
+from shipcheck.round.result import paired
 
 __all__ = ["Report", "ShipReport", "report"]
 
@@ -169,7 +169,7 @@ class Report:
         return f"{head}; {tail}>"
 
     def _repr_html_(self) -> str:
-        from .html import notebook
+        from shipcheck.report.html import notebook
 
         return notebook(self)
 
@@ -178,7 +178,7 @@ class Report:
         ``"credits"``...; with two ships each key is prefixed ``a-`` / ``b-``, and the two ships share
         each figure's colour scale and axes). ``phone=True`` lays them out for a phone (3.5 inches
         wide, no text under 8.7 points: what the page shows on a narrow screen)."""
-        from . import plots
+        from shipcheck.report import plots
 
         look = plots.PHONE if phone else plots.WIDE
         sc = plots.shared_scales(self.ships) if len(self.ships) > 1 else plots.NO_SCALES
@@ -205,7 +205,7 @@ class Report:
         return [(f"{'ab'[k]}-", s) for k, s in enumerate(self.ships)]
 
     def to_dict(self) -> dict[str, Any]:
-        from .. import __version__
+        from shipcheck import __version__
 
         out: dict[str, Any] = {
             "shipcheck": __version__,
@@ -224,7 +224,7 @@ class Report:
     def html(self, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str:
         """The page; ``images`` maps figure keys to ``src`` values (data URIs), ``phone`` the same
         figures laid out for a phone (shown on narrow screens); both drawn when omitted."""
-        from .html import page
+        from shipcheck.report.html import page
 
         return page(self, images, phone)
 
@@ -234,7 +234,7 @@ class Report:
         A file this function did not write before (per the folder's manifest), or one changed since,
         is never overwritten: :class:`~shipcheck.errors.InputError` names it and nothing is written.
         """
-        from .output import write_report
+        from shipcheck.report.output import write_report
 
         return write_report(self, Path(out))
 
@@ -280,11 +280,11 @@ def report(
         A rules file overriding the round's provisional numbers, as :func:`shipcheck.simulate_round`
         takes it.
     """
-    from .. import validate as valid
-    from ..defaults import default_round
-    from ..round import build_deck, round_rules, simulate_round
-    from ..round.result import RUN_BYTES
-    from ..validate import seed_of
+    from shipcheck import validate as valid
+    from shipcheck.defaults import default_round
+    from shipcheck.round import build_deck, round_rules, simulate_round
+    from shipcheck.round.result import RUN_BYTES
+    from shipcheck.validate import seed_of
 
     loaded: list[tuple[Ship, str | None]] = []
     for name, given in (("ship", ship), ("other", other)):
@@ -338,7 +338,7 @@ def report(
         advice = None
         if recommendations:
             say("searching for better variants")
-            from ..round.policy import POLICIES
+            from shipcheck.round.policy import POLICIES
 
             # the figures' own flight is the final measurement's baseline: same runs, same seed
             advice = recommend(flown, lambda v, pol, n, sd: fly(v, pol, n, sd).players[0], runs=runs, seed=s,

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .data import DIRS, Table, pct, round_name
+from shipcheck.report.figures import DIRS, Table, pct, round_name
 
 if TYPE_CHECKING:
-    from . import Report, ShipReport
+    from shipcheck.report import Report, ShipReport
 
 CSS = """
 :root { --ink:#1f2430; --muted:#6b7280; --line:#e5e7eb; --bg:#f7f8fa; --card:#fff; --bad:#d7263d;
@@ -181,7 +181,7 @@ def _columns(blocks: list[str]) -> str:
 def page(rep: Report, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str:
     """The whole page as a string: ``images`` the wide figures' sources, ``phone`` the phone's
     (shown on screens up to 560 pixels wide); each drawn when omitted."""
-    from .. import __version__
+    from shipcheck import __version__
 
     if images is None:
         images = inline_images(rep.figures())
@@ -396,7 +396,7 @@ def _advice(images: dict[str, str], prefix: str, s: ShipReport) -> str:
 
 def inline_images(figures: dict[str, Any]) -> dict[str, str]:
     """Each figure as an SVG data URI (crisp on any screen)."""
-    from .encode import render
+    from shipcheck.report.encode import render
 
     return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
 
@@ -404,8 +404,8 @@ def inline_images(figures: dict[str, Any]) -> dict[str, str]:
 def notebook(rep: Report) -> str:
     """A report in a notebook cell (``Report._repr_html_``): per ship its drawing, the figures at a
     glance and the best changes; ``rep.figures()`` and ``rep.write(folder)`` give the rest."""
-    from .encode import render
-    from .plots import ship_figure
+    from shipcheck.report.encode import render
+    from shipcheck.report.plots import ship_figure
 
     box = "display:inline-block;vertical-align:top;margin:0 18px 8px 0;max-width:520px"
     out = [f"<div><b>{_e(rep.title)}</b>"]

@@ -15,14 +15,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError, printable
-from ..shipfile import save_text
-from .encode import DPI as DPI  # kept importable from here
-from .encode import render
-from .html import data_uri
+from shipcheck.errors import InputError, printable
+from shipcheck.report.encode import DPI as DPI  # kept importable from here
+from shipcheck.report.encode import render
+from shipcheck.report.html import data_uri
+from shipcheck.shipfile import save_text
 
 if TYPE_CHECKING:
-    from . import Report
+    from shipcheck.report import Report
 
 MANIFEST = ".shipcheck-report.json"
 NAME_MAX = 255  # bytes of one file name on the usual file systems
@@ -71,7 +71,7 @@ def foreign_files(out: Path) -> list[str]:
 
 def inline_images(figures: dict[str, Any]) -> dict[str, str]:
     """Each figure as an SVG data URI (crisp on any screen)."""
-    from .html import data_uri
+    from shipcheck.report.html import data_uri
 
     return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
 

@@ -1,6 +1,6 @@
 """Drawing the report's figures: each ``plot_*(data, *, ax)`` draws one ``*_data`` value on an Axes.
 
-The functions only draw: every number comes from :mod:`shipcheck.report.data` (or the round and
+The functions only draw: every number comes from :mod:`shipcheck.report.figures` (or the round and
 recommendation data), so a figure cannot show something its tested data does not hold. They use
 matplotlib's object API on the Axes they are given and never touch pyplot's global state. Shapes
 are gathered into one collection per layer (a ship is hundreds of small shapes; one artist each
@@ -32,9 +32,24 @@ from matplotlib.patches import Circle, FancyArrow, FancyBboxPatch, Patch, Polygo
 from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import blended_transform_factory
 
-from ..errors import printable
-from .data import DIRS, EMPTY, HULL, LOCKED, START, MeteorData, ShipView, TileView, pct
-from .palette import ALIEN, ARROW, BAD, BARREL, FACE, FLAME, GOOD, GRID, INK, LABEL, MUTED, PIPE, SHIELD, WARN
+from shipcheck.errors import printable
+from shipcheck.report.figures import DIRS, EMPTY, HULL, LOCKED, START, MeteorData, ShipView, TileView, pct
+from shipcheck.report.palette import (
+    ALIEN,
+    ARROW,
+    BAD,
+    BARREL,
+    FACE,
+    FLAME,
+    GOOD,
+    GRID,
+    INK,
+    LABEL,
+    MUTED,
+    PIPE,
+    SHIELD,
+    WARN,
+)
 
 # unit vectors of board sides in drawing coordinates (x right, y down: the Axes is inverted)
 _DX = (0.0, 1.0, 0.0, -1.0)
@@ -604,7 +619,7 @@ def plot_distribution(data: Any, *, ax: Axes, title: str, unit: str, colour: str
 
 def plot_credits(data: Any, *, ax: Axes, look: Look = WIDE,
                  scale: tuple[tuple[float, float], float] | None = None) -> None:
-    """The credits the round earns (a :class:`~shipcheck.report.data.RoundView`)."""
+    """The credits the round earns (a :class:`~shipcheck.report.figures.RoundView`)."""
     unit = "credits" if look.phone else "credits (rewards, goods, arrival, minus lost components)"
     plot_distribution(data.credits, ax=ax, title="Credits this round", unit=unit, note=f"finishes {data.p_finish:.0%}",
                       look=look, scale=scale)
@@ -621,7 +636,7 @@ def plot_losses(data: Any, *, ax: Axes, look: Look = WIDE,
 def _card_rows(data: Any, order: tuple[str, ...] | None) -> list[Any]:
     by = {r.type: r for r in data.by_type}
     if order is not None:
-        from .data import CardTypeRow
+        from shipcheck.report.figures import CardTypeRow
 
         return [by.get(t) or CardTypeRow(t, 0.0, 0.0, 0.0, 0.0) for t in order]
     return sorted((r for r in data.by_type if _busy(r)), key=lambda r: -(r.lost + r.credits + r.goods + 10 * r.gave_up))

@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from ..advice.pile import PileType, pile_types
-from ..model import AsideTile, Ship, Tile, compatible
-from ..round.result import paired
-from ..rules import check
+from shipcheck.advice.pile import PileType, pile_types
+from shipcheck.check.rules import check
+from shipcheck.model import AsideTile, Ship, Tile, compatible
+from shipcheck.round.result import paired
 
 SIDE_WORDS = ("front", "right", "rear", "left")
 #: what each kind of change is for: the next build (a welded ship cannot be changed) or the flight
@@ -74,7 +74,7 @@ def flight_signature(ship: Ship) -> tuple[Any, ...]:
     connectors of any type). Two ships with one signature fly every round alike, so a change that
     keeps it needs no measuring. On a wrap-around board every side counts (the first tile of a
     line may have a neighbour across the edge)."""
-    from ..rules import Layout
+    from shipcheck.check.rules import Layout
 
     tiles = ship.by_index
     nb = ship.board.nb
@@ -110,7 +110,7 @@ def _neighbours(ship: Ship, at: int) -> Iterator[int]:
 def variants(ship: Ship, *, policies: Sequence[str] = (), moves: bool = True) -> list[Variant]:
     """Every legal single change of ``ship`` (see the module's docstring), in a stable order.
 
-    Only variants that pass :func:`~shipcheck.rules.check` are kept, and only one of those that
+    Only variants that pass :func:`~shipcheck.check.rules.check` are kept, and only one of those that
     fly alike (:func:`flight_signature`): a turn that changes nothing a flight can tell (a
     symmetric tile, a tile whose turned connectors all stay joined) is skipped. ``policies`` adds
     one variant per other policy name.
@@ -203,7 +203,7 @@ def _as(t: Tile) -> str:
 
 
 def _score_weights() -> dict[str, float]:
-    from ..advice import WEIGHTS
+    from shipcheck.advice import WEIGHTS
 
     return WEIGHTS
 
@@ -235,8 +235,8 @@ def additions(ship: Ship, types: Sequence[PileType], *,
     catalogue), and on each of them every turn of every pattern that a round can tell apart
     (:func:`_every_turn`): which way a shield faces or a barrel points is for the round to decide,
     not the score. Each addition names a copy the ship does not hold yet. When no square fits, why."""
-    from ..advice import advise
-    from ..advice.legal import candidate_squares
+    from shipcheck.advice import advise
+    from shipcheck.advice.legal import candidate_squares
 
     name = ship.board.cell_text
     out: list[tuple[PileType, list[Variant], str]] = []
@@ -293,7 +293,7 @@ def swaps(ship: Ship, types: Sequence[PileType], *, per_type: int = 3) -> list[V
     brings minus what the replaced one brought, exposed and blocked squares); on each of those
     squares every pattern and turn a round can tell apart (:func:`_every_turn`), best score first.
     Each swap names a copy the ship does not hold yet."""
-    from ..advice.measure import tile_params
+    from shipcheck.advice.measure import tile_params
 
     w = _score_weights()
     name = ship.board.cell_text
@@ -350,8 +350,8 @@ def costs(ship: Ship, new: Ship, before: Any = None) -> str:
     shield covers any more, the aliens it loses with the bonus they gave, and any fall in firepower,
     engine power (every double charged), humans, cargo slots or battery cells, each as a share of
     the ship's ("2 of the ship's 6 firepower"). ``before``: the ship's
-    :func:`~shipcheck.stats.stats`, when the caller has it."""
-    from ..stats import stats
+    :func:`~shipcheck.flight.stats.stats`, when the caller has it."""
+    from shipcheck.flight.stats import stats
 
     a = before if before is not None else stats(ship)
     b = stats(new)
@@ -395,7 +395,7 @@ def costs(ship: Ship, new: Ship, before: Any = None) -> str:
 def _priced(ship: Ship, effects: Sequence[Effect]) -> dict[int, Effect]:
     """Each effect of a change that takes something from the ship (not an addition, not a policy),
     its sentence saying what (:func:`costs`); by ``id`` of the original variant."""
-    from ..stats import stats
+    from shipcheck.flight.stats import stats
 
     before = None
     out: dict[int, Effect] = {}
@@ -412,7 +412,7 @@ def _priced(ship: Ship, effects: Sequence[Effect]) -> dict[int, Effect]:
 
 
 def _rotations(t: AsideTile) -> tuple[int, ...]:
-    from ..advice.legal import distinct_rotations
+    from shipcheck.advice.legal import distinct_rotations
 
     return distinct_rotations(t)
 
@@ -552,7 +552,7 @@ class Recommendations:
         verdict, runs."""
         import pandas as pd
 
-        from ..rules import _col_row
+        from shipcheck.check.rules import _col_row
 
         rows = []
         for e in self.measured:

@@ -2,9 +2,9 @@
 
 Rooms: :mod:`~shipcheck.round.rulebook` (the round's numbers, ``tiles/rounds.toml``),
 :mod:`~shipcheck.round.deck` (decks as the rules build them), :mod:`~shipcheck.round.state` (a
-player's ship and state), :mod:`~shipcheck.round.policy` (decisions), :mod:`~shipcheck.round.engine`
+player's ship and state), :mod:`~shipcheck.round.policy` (decisions), :mod:`~shipcheck.round.chunks`
 (chunks of runs on :mod:`shipcheck.engine`, the one home of the rules), :mod:`~shipcheck.round.decisions`
-(what the engine asks a policy of one's own), :mod:`~shipcheck.round.exact` (exact odds of cards),
+(what the engine asks a policy of one's own), :mod:`~shipcheck.round.cardodds` (exact odds of cards),
 :mod:`~shipcheck.round.result` and :mod:`~shipcheck.round.simulate` (the API).
 """
 
@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 #: public name -> submodule; loaded on first use, so importing a light submodule (the CLI asks
-#: ``shipcheck.round.exact`` which card types it plays) does not load numpy
+#: ``shipcheck.round.cardodds`` which card types it plays) does not load numpy
 _EXPORTS = {
     "CAUSES": "engine", "Deck": "deck", "DefaultPolicy": "policy", "Firepower": "state",
     "PlanetOption": "policy", "PlayerResult": "result", "RacingPolicy": "policy", "RoundPolicy": "policy",
@@ -30,13 +30,13 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .deck import Deck, build_deck, fixed_deck, load_deck_file
-    from .engine import CAUSES
-    from .policy import DefaultPolicy, PlanetOption, RacingPolicy, RoundPolicy, View
-    from .result import PlayerResult, RoundResult
-    from .rulebook import RoundRules, round_rules
-    from .simulate import simulate_round
-    from .state import Firepower, ShipModel
+    from shipcheck.round.chunks import CAUSES
+    from shipcheck.round.deck import Deck, build_deck, fixed_deck, load_deck_file
+    from shipcheck.round.policy import DefaultPolicy, PlanetOption, RacingPolicy, RoundPolicy, View
+    from shipcheck.round.result import PlayerResult, RoundResult
+    from shipcheck.round.rulebook import RoundRules, round_rules
+    from shipcheck.round.simulate import simulate_round
+    from shipcheck.round.state import Firepower, ShipModel
 
 
 def __getattr__(name: str) -> Any:

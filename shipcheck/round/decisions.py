@@ -18,12 +18,11 @@ import numpy as np
 
 from shipcheck.cards import Attack, Card
 from shipcheck.engine import layout as L
-from shipcheck.flight import Decision, Outcome, Policy, Situation
-from shipcheck.flight import DefaultPolicy as FlightDefault
-from shipcheck.kernel import offers, write_decision
-
-from .policy import PlanetOption, RacingPolicy, RoundPolicy, View
-from .state import CODE, Firepower, RState, ShipModel
+from shipcheck.flight.chain import Decision, Outcome, Policy, Situation
+from shipcheck.flight.chain import DefaultPolicy as FlightDefault
+from shipcheck.flight.kernel import offers, write_decision
+from shipcheck.round.policy import PlanetOption, RacingPolicy, RoundPolicy, View
+from shipcheck.round.state import CODE, Firepower, RState, ShipModel
 
 __all__ = ["Answers", "asks", "base_policy", "flight_answer"]
 
@@ -52,7 +51,7 @@ def asks(pol: RoundPolicy) -> int:
 
 def _situation(m: ShipModel, x: np.ndarray, kind: int, d: int, roll: int, ai: int, tmp: np.ndarray,
                offsets: tuple[int, ...] | None = None) -> Situation:
-    """The engine's situation of a roll (``tmp[SIT + ...]``) as a :class:`~shipcheck.flight.Situation`."""
+    """The engine's situation of a roll (``tmp[SIT + ...]``) as a :class:`~shipcheck.flight.chain.Situation`."""
     fm = m.fm
     S = m.tables()
     attack_side = L.DIRECTIONS[d]
@@ -125,7 +124,7 @@ def flight_step(m: ShipModel, st: RState, attack: Attack, ai: int, oi: int, poli
     try:
         x = m.row(st)
         with np.errstate(over="ignore"):
-            engine.function("flight", "flight_step")(S, 0, x, kind, d, roll, ai, np.zeros(64, dtype=np.int64),
+            engine.function("defence", "flight_step")(S, 0, x, kind, d, roll, ai, np.zeros(64, dtype=np.int64),
                                                      np.zeros(L.TMP, dtype=np.int64))
     finally:
         runtime.state.callbacks.pop(key, None)

@@ -9,7 +9,7 @@ level-I cards.
 
 Every run draws its deck from the chunk's random stream before any die is rolled, with shapes that
 depend only on the round and the edition: the same seed gives run ``r`` the same deck whatever the
-ships are (see :mod:`shipcheck.round.engine`).
+ships are (see :mod:`shipcheck.round.chunks`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from shipcheck.cards import DEFAULT_EDITION, Card, find_card, format_card_id, lo
 from shipcheck.errors import InputError, Locator, read_text_file, read_toml
 
 if TYPE_CHECKING:
-    from .rulebook import RoundRules
+    from shipcheck.round.rulebook import RoundRules
 
 __all__ = ["Deck", "build_deck", "load_deck_file"]
 

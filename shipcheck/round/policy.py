@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from shipcheck.cards import Card
-from shipcheck.flight import DEFAULT_POLICY, Policy
-
-from .state import CODE, COLOURS, Firepower, RState, ShipModel
+from shipcheck.flight.chain import DEFAULT_POLICY, Policy
+from shipcheck.round.state import CODE, COLOURS, Firepower, RState, ShipModel
 
 __all__ = ["POLICIES", "DefaultPolicy", "PlanetOption", "RacingPolicy", "RoundPolicy", "View", "resolve_policy"]
 

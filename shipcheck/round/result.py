@@ -8,14 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from shipcheck.flight.montecarlo import RunsNotKept, mean_ci
+from shipcheck.flight.montecarlo import _wilson as _wilson_any
+from shipcheck.flight.tally import Counts
 from shipcheck.model import Ship
-from shipcheck.montecarlo import RunsNotKept, mean_ci
-from shipcheck.montecarlo import _wilson as _wilson_any
-from shipcheck.tally import Counts
-
-from .deck import Deck
-from .engine import CAUSES
-from .rulebook import RoundRules
+from shipcheck.round.chunks import CAUSES
+from shipcheck.round.deck import Deck
+from shipcheck.round.rulebook import RoundRules
 
 __all__ = ["RUN_BYTES", "SOURCES", "PlayerResult", "PlayerTally", "RoundResult", "RoundRuns", "RunsNotKept",
            "by_source_lines", "mean_ci", "paired"]
@@ -128,7 +127,7 @@ class PlayerResult:
     credits of run ``r`` (card rewards, arrival, best-looking, goods, bonuses, minus lost
     components); ``card_credits[r]`` the part earned from cards; ``lost[r]`` components that left
     the ship (set-aside ones not included); ``survived[r]`` a human aboard at the end;
-    ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.engine.CAUSES`);
+    ``gave_up[r]`` the cause code (0 finished; see :data:`~shipcheck.round.chunks.CAUSES`);
     ``days[r]`` the final track position counted from the leader's start space (negative: behind
     it); ``place[r]`` the arrival place (0 when the ship gave up); ``sources[r]`` the credits of run
     ``r`` by source (:data:`SOURCES`, columns in that order; they add up to ``credits[r]``).
@@ -272,7 +271,7 @@ class PlayerResult:
 
     def card_types(self) -> dict[str, dict[str, float]]:
         """:attr:`by_card_type` as a dict of dicts: card type -> column -> value (the JSON's form)."""
-        from .engine import TYPES
+        from shipcheck.round.chunks import TYPES
 
         out = {}
         n = self.runs

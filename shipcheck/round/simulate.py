@@ -10,18 +10,17 @@ from typing import Any
 import numpy as np
 
 from shipcheck import validate as valid
+from shipcheck.defaults import MAX_RUNS_ROUND, RUNS_ROUND, default_round
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
+from shipcheck.round.chunks import Chunk, Job, Table, build_table, run_chunk
+from shipcheck.round.deck import Deck, build_deck
+from shipcheck.round.field import default_field
+from shipcheck.round.policy import RoundPolicy, resolve_policy
+from shipcheck.round.result import RUN_BYTES, PlayerResult, PlayerTally, RoundResult, RoundRuns
+from shipcheck.round.rulebook import round_key, round_rules
 from shipcheck.runtime.workers import chunk_plan, chunk_rng, chunk_runner, worker_payload
 from shipcheck.validate import seed_of
-
-from ..defaults import MAX_RUNS_ROUND, RUNS_ROUND, default_round
-from .deck import Deck, build_deck
-from .engine import Chunk, Job, Table, build_table, run_chunk
-from .field import default_field
-from .policy import RoundPolicy, resolve_policy
-from .result import RUN_BYTES, PlayerResult, PlayerTally, RoundResult, RoundRuns
-from .rulebook import round_key, round_rules
 
 __all__ = ["simulate_round"]
 
@@ -157,7 +156,7 @@ def simulate_round(
         Number of rounds and the random stream, as :func:`shipcheck.simulate`: chunk ``i`` of
         ``batch`` runs draws from ``SeedSequence(seed, spawn_key=(i,))``, so the numbers depend on
         the seed and the batch only. With one seed, run ``r`` sees the same deck and dice whatever
-        the ships and policies (see :mod:`shipcheck.round.engine`).
+        the ships and policies (see :mod:`shipcheck.round.chunks`).
     workers, scheduler
         A process pool (``workers=N``) or Dask (``scheduler="local"``, an address or a Client).
     policy, opponent_policy
@@ -248,7 +247,7 @@ def _purse(purse: Any, players: int) -> tuple[int, ...]:
 
 def _notes(job: Job, ships: tuple[Ship, ...]) -> list[str]:
     """The round's notes: one line per provisional value or caution, naming the ships it applies to."""
-    from shipcheck.rules import check
+    from shipcheck.check.rules import check
 
     rr = job.rules
     out = rr.notes() + rr.card_rule_notes({c.type for c in job.deck.cards})

@@ -1,7 +1,7 @@
 """A player's ship in a round: its description, and its state as a policy sees it.
 
 A round state is the tuple ``(mask, charges, crew, goods, gone, away, spent)``: the first three are
-the flight model's :data:`~shipcheck.flight.State` (tiles aboard, charges per battery, occupants per
+the flight model's :data:`~shipcheck.flight.chain.State` (tiles aboard, charges per battery, occupants per
 tile); ``goods`` holds, per cargo hold in grid order, the colour codes of its goods (0 red ... 3 blue,
 most valuable first); ``gone`` is the tiles of halves that left the flight (class IIA), which go back
 to the table and are not lost components; ``away`` is ``()``, or a half in hyperspace while the other
@@ -27,7 +27,7 @@ from shipcheck.cards import Attack, Card
 from shipcheck.engine.layout import CABINS as CABINS
 from shipcheck.engine.layout import SPECIALISATIONS as SPECIALISATIONS
 from shipcheck.engine.layout import Description
-from shipcheck.flight import FlightModel
+from shipcheck.flight.chain import FlightModel
 from shipcheck.model import ALIENS, Ship
 
 if TYPE_CHECKING:
@@ -405,7 +405,7 @@ class ShipModel(Description):
             return int(fn(S, card_table(card) if C is None else C, 0, x, 0, *args))
 
     def open_space_choice(self, st: RState, racing: bool = False) -> int:
-        """The built-in charges on double engines in Open Space (``engine.cards._open_space_default``)."""
+        """The built-in charges on double engines in Open Space (``engine.encounters._open_space_default``)."""
         return self._decide("cards", "_open_space_default", racing, st, None, self._tmp())
 
     def fight_choice(self, st: RState, strength: int) -> Firepower:
@@ -414,12 +414,12 @@ class ShipModel(Description):
         return Firepower(k, b - 1)
 
     def takes_reward(self, st: RState, card: Card, racing: bool = False) -> bool:
-        """Whether the built-in policy takes ``card``'s reward (``engine.cards.take_reward``)."""
+        """Whether the built-in policy takes ``card``'s reward (``engine.encounters.take_reward``)."""
         return bool(self._decide("cards", "take_reward", racing, st, card, self._tmp()))
 
     def accepts_ship(self, st: RState, card: Card, crew_cost: int, racing: bool = False) -> bool:
         """Whether the built-in policy gives ``crew_cost`` crew for an abandoned ship
-        (``engine.cards._accepts_ship``)."""
+        (``engine.encounters._accepts_ship``)."""
         import numpy as np
 
         y = np.zeros_like(self.row(st))
@@ -428,13 +428,13 @@ class ShipModel(Description):
     def accepts_station(self, st: RState, card: Card, goods: Sequence[str], prices: dict[str, int],
                         racing: bool = False) -> bool:
         """Whether the built-in policy docks at an abandoned station for ``goods``
-        (``engine.cards._accepts_station``)."""
+        (``engine.encounters._accepts_station``)."""
         return bool(self._decide("cards", "_accepts_station", racing, st, card, 0, _counts(goods),
                                  _prices(prices), self._tmp()))
 
     def planet_choice(self, st: RState, card: Card, free: int, share: bool, prices: dict[str, int],
                       racing: bool = False, offered: int | None = None) -> int:
-        """The built-in planet (``engine.cards._planet_default``): ``i + 64`` for planet ``i`` shared
+        """The built-in planet (``engine.encounters._planet_default``): ``i + 64`` for planet ``i`` shared
         (five-player rules), ``i`` for a free one, -1 to pass. ``free``: the free planets (a bit
         each); ``share``: whether a taken one may be shared; ``offered``: the planets to choose
         among, when not all of them."""

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from ..errors import InputError
+from shipcheck.errors import InputError
 
 __all__ = ["CACHE_ENV", "ENV", "PLAIN_SUFFIX", "cache_dir", "cached", "call_back", "compiled", "jit", "load",
            "loaded", "new_key", "notes", "numba_for", "objmode_for", "plain_package", "reason", "sources", "started",

@@ -20,8 +20,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from ..errors import InputError
-from ..validate import check_scheduler, count
+from shipcheck.errors import InputError
+from shipcheck.validate import check_scheduler, count
 
 __all__ = ["CONNECT_TIMEOUT", "Terminated", "WorkerError", "chunk_plan", "chunk_rng", "chunk_runner",
            "cpu_count", "worker_payload"]

@@ -30,7 +30,7 @@ __all__ = ["create_app", "serve", "url_of"]
 
 def create_app(*args: Any, **kwargs: Any) -> Any:
     """:func:`shipcheck.serve.app.create_app` (imported on first use)."""
-    from .app import create_app as make
+    from shipcheck.serve.app import create_app as make
 
     return make(*args, **kwargs)
 
@@ -44,7 +44,7 @@ def url_of(host: str, port: int, token: str) -> str:
 
 
 def _bind(host: str, port: int) -> socket.socket:
-    from ..errors import InputError
+    from shipcheck.errors import InputError
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
@@ -125,14 +125,14 @@ def serve(ship: str | Path | None = None, *, host: str = "127.0.0.1", port: int 
 
     import uvicorn
 
-    from .app import create_app as make
-    from .jobs import Job
-    from .workers import Pool
-    from .workspace import Workspace
+    from shipcheck.serve.app import create_app as make
+    from shipcheck.serve.jobs import Job
+    from shipcheck.serve.oddsjobs import Pool
+    from shipcheck.serve.workspace import Workspace
 
     ws = Workspace.start(folder or Path.cwd(), ship)
     if ws.named is not None and ws.named.exists():
-        from .api import load
+        from shipcheck.serve.api import load
 
         load(ws, str(ws.named), key="SHIP")  # a file that cannot be read: exit 2 now, with its errors
     token = secrets.token_urlsafe(32)

@@ -16,18 +16,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .. import validate as valid
-from ..defaults import ROUNDS, RUNS_COMPARE, RUNS_ROUND, default_round
-from ..errors import InputError, suggest
-from ..model import Ship
-from ..rules import RULES, check
-from ..shipfile import EDITIONS, dump_ship, rewrite_ship_text, save_text, tile_lines
-from ..topology import BUILTIN_CLASSES
-from .errors import jsonable, strings, text
-from .jobs import Cancelled, Job
-from .shipdoc import UNNAMED, doc_of, kinds, ship_from_doc, ship_from_text, view
-from .workers import Pool
-from .workspace import Workspace
+from shipcheck import validate as valid
+from shipcheck.check.rules import RULES, check
+from shipcheck.defaults import ROUNDS, RUNS_COMPARE, RUNS_ROUND, default_round
+from shipcheck.errors import InputError, suggest
+from shipcheck.model import Ship
+from shipcheck.serve.jobs import Cancelled, Job
+from shipcheck.serve.oddsjobs import Pool
+from shipcheck.serve.refusals import jsonable, strings, text
+from shipcheck.serve.shipdoc import UNNAMED, doc_of, kinds, ship_from_doc, ship_from_text, view
+from shipcheck.serve.workspace import Workspace
+from shipcheck.shipfile import EDITIONS, dump_ship, rewrite_ship_text, save_text, tile_lines
+from shipcheck.topology import BUILTIN_CLASSES
 
 #: bounds of the work one request may ask for
 LIMITS = {"round_runs": 200_000, "credits_runs": 5_000, "report_runs": 20_000, "attacks": 12, "cards": 6,
@@ -69,8 +69,8 @@ def shown_name(ship: Ship, name: str) -> str:
 def load(ws: Workspace, name: str, key: str = "opponents") -> Ship:
     """A ship file of the workspace (an opponent), its board path confined like the ship's."""
     p = ws.path(name, key=key)
-    from ..errors import read_text_file
-    from ..shipfile import SHIP_BYTES
+    from shipcheck.errors import read_text_file
+    from shipcheck.shipfile import SHIP_BYTES
 
     return ship_from_text(read_text_file(p, what="ship file", limit=SHIP_BYTES), ws, name=ws.display(p),
                           base=p.parent)
@@ -81,7 +81,7 @@ def session(ws: Workspace) -> dict[str, Any]:
     named = None
     if ws.named is not None:
         named = {"path": ws.display(ws.named), "exists": ws.named.is_file()}
-    from .. import __version__
+    from shipcheck import __version__
 
     return {"version": __version__, "root": str(ws.root), "named": named, **_session()}
 
@@ -90,7 +90,7 @@ def session(ws: Workspace) -> dict[str, Any]:
 def _session() -> dict[str, Any]:
     """What ``GET /api/session`` says that never changes (worked out once: the page asks it often,
     and it must answer at once while jobs run)."""
-    from ..report.palette import palette
+    from shipcheck.report.palette import palette
 
     return {
         "classes": list(BUILTIN_CLASSES), "editions": list(EDITIONS), "rounds": list(ROUNDS),
@@ -109,8 +109,8 @@ def tiles(edition: str, kind: str | None = None, sides: str | None = None, any_r
           ) -> dict[str, Any]:
     """The catalogue of an edition, as ``shipcheck tiles`` lists it; ``sides`` finds the tiles that
     show those sides (``rot`` to write for each), in any rotation with ``any_rotation``."""
-    from ..model import KINDS
-    from ..shipfile import catalogue_entries, find_tiles
+    from shipcheck.model import KINDS
+    from shipcheck.shipfile import catalogue_entries, find_tiles
 
     if edition not in EDITIONS:
         raise InputError("unknown edition", key="edition", value=edition, expected='"2007" or "2021"',
@@ -131,8 +131,8 @@ def tiles(edition: str, kind: str | None = None, sides: str | None = None, any_r
 
 
 def cards(edition: str) -> dict[str, Any]:
-    from ..cards import load_cards
-    from ..round.exact import CARD_TYPES
+    from shipcheck.cards import load_cards
+    from shipcheck.round.cardodds import CARD_TYPES
 
     if edition not in EDITIONS:
         raise InputError("unknown edition", key="edition", value=edition, expected='"2007" or "2021"')
@@ -146,7 +146,7 @@ def rule(code: str) -> dict[str, Any]:
     if key not in RULES:
         raise InputError("unknown rule code", key="CODE", value=code, expected="one of " + ", ".join(RULES),
                          hint=suggest(code, RULES))
-    from ..shipfile import parse_ship
+    from shipcheck.shipfile import parse_ship
 
     r = RULES[key]
     out: dict[str, Any] = {"code": r.code, "name": r.name, "severity": r.severity, "summary": r.summary,
@@ -161,7 +161,7 @@ def rule(code: str) -> dict[str, Any]:
 # -- a ship, studied -------------------------------------------------------------------------------
 def check_text(ws: Workspace, body: str, name: str, select: str | None, ignore: str | None) -> dict[str, Any]:
     """``POST /api/check``: what ``shipcheck check FILE --format json`` prints for a ship file's text."""
-    from ..outputs import Checked
+    from shipcheck.check.outputs import Checked
 
     s = ship_from_text(body, ws, name=name)
     rep = check(s, select=_codes(select, "select"), ignore=_codes(ignore, "ignore"))
@@ -170,7 +170,7 @@ def check_text(ws: Workspace, body: str, name: str, select: str | None, ignore: 
 
 def stats_text(ws: Workspace, body: str, name: str) -> dict[str, Any]:
     """``POST /api/stats``: what ``shipcheck stats FILE --format json`` prints."""
-    from ..stats import stats
+    from shipcheck.flight.stats import stats
 
     d = stats(ship_from_text(body, ws, name=name)).to_dict()
     d["ship"] = name
@@ -195,8 +195,8 @@ def analysis(ship: Ship, name: str) -> dict[str, Any]:
     ship's parameters and the drawing. The minimal repair of an illegal ship is not in it: it takes
     an integer program (tens of milliseconds on a broken class III ship), so the page asks
     ``POST /api/fix`` for it once the edit is drawn."""
-    from ..outputs import Checked
-    from ..stats import stats
+    from shipcheck.check.outputs import Checked
+    from shipcheck.flight.stats import stats
 
     t0 = time.perf_counter()
     rep = check(ship)
@@ -238,7 +238,7 @@ def new_ship(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
 
 def fix_ship(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
     """The minimal repair: what ``shipcheck fix --format json`` prints (``ms``: the server's time)."""
-    from ..fix import fix
+    from shipcheck.check.fix import fix
 
     s, name = ship_of(ws, body)
     t0 = time.perf_counter()
@@ -259,12 +259,12 @@ def odds_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
         raise InputError("give `attacks` or `cards` (a list each), not both and not neither", key="attacks",
                          expected='attacks like ["large-meteor:front"] or cards like ["I-09"]')
     if attacks:
-        from ..flight import parse_attack
+        from shipcheck.flight.chain import parse_attack
 
         args: tuple[Any, ...] = (s, [parse_attack(a, key="attacks") for a in attacks], None, (), False)
         what = f"{len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
     else:
-        from ..cards import find_card
+        from shipcheck.cards import find_card
 
         found = [find_card(c) if ":" in c else find_card(c, s.edition) for c in card_ids]
         opponents = [load(ws, o) for o in strings(body, "opponents", most=LIMITS["opponents"])]
@@ -272,7 +272,7 @@ def odds_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
         what = f"{len(card_ids)} card{'s' if len(card_ids) != 1 else ''}"
 
     def work(job: Job) -> Any:
-        from .workers import TooBig, WorkerFailed
+        from shipcheck.serve.oddsjobs import TooBig, WorkerFailed
 
         stage = f"computing the exact odds of {what}"
         job.progress(stage=stage, seconds=0.0)
@@ -286,7 +286,7 @@ def odds_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
         try:
             d = pool.run(exact_odds, args, stop=job.cancelled.is_set, tick=tick)
         except TooBig:
-            from .workers import MAX_RSS
+            from shipcheck.serve.oddsjobs import MAX_RSS
 
             raise InputError("the exact odds of this question need more memory than the workbench gives them",
                              key="attacks" if attacks else "cards", value=what,
@@ -307,11 +307,11 @@ def exact_odds(ship: Ship, attacks: list[Any] | None, cards: list[Any] | None, o
     """What ``shipcheck odds --format json`` gives (run in a worker process), and ``seconds``."""
     t0 = time.perf_counter()
     if attacks is not None:
-        from ..odds import odds
+        from shipcheck.flight.odds import odds
 
         d = odds(ship, attacks).to_dict()
     else:
-        from ..round.exact import card_odds
+        from shipcheck.round.cardodds import card_odds
 
         d = card_odds(ship, cards or [], opponents=opponents, assume_weakest=assume_weakest).to_dict()
     d = jsonable(d)
@@ -322,7 +322,7 @@ def exact_odds(ship: Ship, attacks: list[Any] | None, cards: list[Any] | None, o
 def place(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
     """The placement advisor without flying rounds: every legal square and rotation of the tile in
     hand, ranked by score (``shipcheck place SHIP TILE --no-credits``)."""
-    from ..advice import advise
+    from shipcheck.advice import advise
 
     s, _ = ship_of(ws, body)
     tile = text(body, "tile", limit=200)
@@ -341,7 +341,7 @@ def _advice(a: Any) -> dict[str, Any]:
 
 def credits_job(ws: Workspace, body: dict[str, Any]) -> Any:
     """The advisor's ranking by the round's credits (``shipcheck place``), as a job."""
-    from ..advice import advise
+    from shipcheck.advice import advise
 
     s, _ = ship_of(ws, body)
     tile = text(body, "tile", limit=200)
@@ -349,7 +349,7 @@ def credits_job(ws: Workspace, body: dict[str, Any]) -> Any:
         raise InputError("missing `tile`", key="tile", expected='a catalogue id ("2007:5") or KIND:SIDES')
     runs = _runs(body, 1000, LIMITS["credits_runs"])
     seed = valid.seed(body.get("seed"))
-    from ..advice import parse_tile
+    from shipcheck.advice import parse_tile
 
     parse_tile(tile, s.edition)  # a bad tile is a 400 before the job starts
 
@@ -357,7 +357,7 @@ def credits_job(ws: Workspace, body: dict[str, Any]) -> Any:
         def progress(done: int, total: int) -> None:
             job.progress(done=done, total=total, stage="flying placements")
 
-        from ..round.engine import compile_note
+        from shipcheck.round.chunks import compile_note
 
         job.progress(done=0, total=1, stage=compile_note() or "finding placements")
         return _advice(advise(s, tile, credits=True, runs=runs, seed=seed, progress=progress))
@@ -372,8 +372,8 @@ def _runs(body: dict[str, Any], default: int, most: int) -> int:
 
 def round_job(ws: Workspace, body: dict[str, Any]) -> Any:
     """Whole rounds (``shipcheck simulate SHIP --round N``), as a job streaming its progress."""
-    from ..round import simulate_round
-    from ..validate import fresh_seed
+    from shipcheck.round import simulate_round
+    from shipcheck.validate import fresh_seed
 
     s, name = ship_of(ws, body)
     rnd = valid.round_key(body["round"]) if body.get("round") is not None else default_round(s.board)
@@ -386,7 +386,7 @@ def round_job(ws: Workspace, body: dict[str, Any]) -> Any:
     command = _command(name, rnd, runs, seed, names or [], edition)
 
     def work(job: Job) -> Any:
-        from ..round.engine import compile_note
+        from shipcheck.round.chunks import compile_note
 
         note = compile_note()
         job.progress(done=0, total=runs, stage=note or "flying")
@@ -432,7 +432,7 @@ def report_job(ws: Workspace, body: dict[str, Any], written: set[Path]) -> Any:
     folder = ws.path(f"reports/{slug}", key="out")
 
     def work(job: Job) -> Any:
-        from ..report import report
+        from shipcheck.report import report
 
         def stage(what: str) -> None:
             job.progress(stage=what)
@@ -456,8 +456,8 @@ def _template(ws: Workspace, body: dict[str, Any]) -> tuple[str | None, Path | N
     p = ws.path(name)
     if p not in ws.opened:
         return None, p
-    from ..errors import read_text_file
-    from ..shipfile import SHIP_BYTES
+    from shipcheck.errors import read_text_file
+    from shipcheck.shipfile import SHIP_BYTES
 
     try:
         return read_text_file(p, what="ship file", limit=SHIP_BYTES), p

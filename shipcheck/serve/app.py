@@ -26,12 +26,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import InputError
-from . import api
-from .errors import error_lines
-from .jobs import Busy, Job, stream
-from .workers import Pool
-from .workspace import Workspace
+from shipcheck.errors import InputError
+from shipcheck.serve import api
+from shipcheck.serve.jobs import Busy, Job, stream
+from shipcheck.serve.oddsjobs import Pool
+from shipcheck.serve.refusals import error_lines
+from shipcheck.serve.workspace import Workspace
 
 STATIC = Path(__file__).parent / "static"
 #: the largest request body read (a ship file's limit, with room for the JSON around it)

@@ -21,8 +21,8 @@ import traceback
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from ..errors import InputError
-from .errors import error_lines
+from shipcheck.errors import InputError
+from shipcheck.serve.refusals import error_lines
 
 #: jobs running at once; more are refused (the page runs one of each kind at a time)
 MAX_JOBS = 4

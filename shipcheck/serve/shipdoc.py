@@ -15,12 +15,12 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, read_toml
-from ..model import KINDS, Ship
-from ..render import label_text
-from ..rules import CheckReport
-from ..shipfile import SHIP_BYTES, parse_ship, toml_text
-from .workspace import Workspace
+from shipcheck.check.rules import CheckReport
+from shipcheck.errors import InputError, read_toml
+from shipcheck.model import KINDS, Ship
+from shipcheck.render import label_text
+from shipcheck.serve.workspace import Workspace
+from shipcheck.shipfile import SHIP_BYTES, parse_ship, toml_text
 
 #: the name results give a ship that came without one
 UNNAMED = "<input>"
@@ -127,8 +127,8 @@ def square_label(ship: Ship, i: int) -> str:
 def view(ship: Ship, report: CheckReport) -> dict[str, Any]:
     """What the page draws: the board (labels, every square's state), every tile as drawn (board
     sides after rotation), exposed connectors and the rule codes on each square (the same content
-    as the report's ship drawing, :func:`shipcheck.report.data.ship_data`)."""
-    from ..report.data import ship_data
+    as the report's ship drawing, :func:`shipcheck.report.figures.ship_data`)."""
+    from shipcheck.report.figures import ship_data
 
     data = ship_data(ship, report)
     b = ship.board

@@ -19,8 +19,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError, printable, read_text_file
-from ..shipfile import SHIP_BYTES
+from shipcheck.errors import InputError, printable, read_text_file
+from shipcheck.shipfile import SHIP_BYTES
 
 #: ship files listed at most (a start folder may be a home folder)
 MAX_LISTED = 500
@@ -150,7 +150,7 @@ class Workspace:
 
     def ship_files(self) -> list[str]:
         """Ship files in the start folder (as ``shipcheck check FOLDER`` finds them), and the named one."""
-        from ..walk import find_ship_files
+        from shipcheck.check.walk import find_ship_files
 
         found = find_ship_files([self.root], root=self.root).files
         out = []

@@ -26,6 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from shipcheck.cards import Attack
+from shipcheck.check.rules import Layout
 from shipcheck.errors import InputError
 from shipcheck.model import (
     ALIENS,
@@ -37,7 +38,6 @@ from shipcheck.model import (
     Ship,
     Side,
 )
-from shipcheck.rules import Layout
 
 if TYPE_CHECKING:
     from shipcheck.topology import Board
@@ -643,7 +643,7 @@ class FlightModel:
 
     @cached_property
     def kernel(self) -> Kernel:
-        """The model compiled to packed states (:mod:`shipcheck.kernel`), built on first use."""
+        """The model compiled to packed states (:mod:`shipcheck.flight.kernel`), built on first use."""
         from .kernel import Kernel
 
         return Kernel(self)

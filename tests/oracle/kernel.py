@@ -1,6 +1,6 @@
 """The flight model compiled to integers: packed states and the default policy's transitions.
 
-A :class:`Kernel` is built once per :class:`~shipcheck.flight.FlightModel` (``model.kernel``). It
+A :class:`Kernel` is built once per :class:`~shipcheck.flight.chain.FlightModel` (``model.kernel``). It
 packs a state ``(mask, charges, crew)`` into one int (the mask in the low bits, then a field per
 battery, then, when the crew is tracked, a flag bit and a field per crew tile), so states hash as
 ints; it looks up the tile a line meets first with a bit operation, and plays the default policy
@@ -9,8 +9,8 @@ attack kind and side, the rolls of a state are grouped by their *effect* (which 
 damage from which side) before anything is played, so the rolls that miss, bounce off or hit the
 same tile cost one lookup.
 
-:meth:`FlightModel.play <shipcheck.flight.FlightModel.play>` is the same policy played through
-:class:`~shipcheck.flight.Situation` objects: the tests hold the two to the same answers.
+:meth:`FlightModel.play <shipcheck.flight.chain.FlightModel.play>` is the same policy played through
+:class:`~shipcheck.flight.chain.Situation` objects: the tests hold the two to the same answers.
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ class Kernel:
         return not self.multi and self.flag <= 62 and not self.initial() >> self.flag & 1
 
     def initial(self) -> int:
-        """:meth:`FlightModel.initial <shipcheck.flight.FlightModel.initial>`, packed."""
+        """:meth:`FlightModel.initial <shipcheck.flight.chain.FlightModel.initial>`, packed."""
         return self._p0 if self._p0 is not None else self.pack(self.m.initial())
 
     # -- packing ---------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from refdata import SPEC_EXAMPLES
 from test_fix import assert_sound
 from test_montecarlo import assert_agrees
 
-from shipcheck.fix import fix
-from shipcheck.montecarlo import simulate
-from shipcheck.odds import odds
+from shipcheck.check.fix import fix
+from shipcheck.flight.montecarlo import simulate
+from shipcheck.flight.odds import odds
 from shipcheck.shipfile import load_ship
 
 

@@ -1,6 +1,6 @@
 """The memoised round engine (the oracle): many rounds at once, card slot by card slot, every card
 type's module once per distinct state. :func:`play_memo` takes the decks and dice of the engine's
-layout (see :mod:`shipcheck.round.engine`) and gives the same arrays.
+layout (see :mod:`shipcheck.round.chunks`) and gives the same arrays.
 """
 
 from __future__ import annotations

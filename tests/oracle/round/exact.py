@@ -1,6 +1,6 @@
 """Exact odds of a sequence of cards with decisions: meteor swarms, enemies and combat zones.
 
-The oracle: ``shipcheck.round.exact`` as it was before the cards' steps of the engine
+The oracle: ``shipcheck.round.cardodds`` as it was before the cards' steps of the engine
 (``shipcheck.engine.joint``), the cards written out once more in plain Python over the oracle's
 round states (:mod:`oracle.round.state`), kept to hold the package's exact card odds to.
 

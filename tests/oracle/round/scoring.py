@@ -11,7 +11,7 @@ aboard at the end they are not paid (OQ17, taken as no payment at all). The purs
 zero (FAQ: "Simplesmente devolva todos os seus créditos para o banco"): a player pays at most the
 credits in the purse before the round plus those of this round (``Table.purse``).
 
-The credits of a run come from five sources (:data:`~shipcheck.round.engine.SOURCES`, contract
+The credits of a run come from five sources (:data:`~shipcheck.round.chunks.SOURCES`, contract
 §5.1) that add up to them exactly: ``cards`` (card rewards; luxury cabins, the Manager and the
 Merchant), ``goods`` (sold at the end, and by halves that left), ``arrival``, ``best_looking`` and
 ``penalty`` (minus what was paid).

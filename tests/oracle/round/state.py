@@ -1,7 +1,7 @@
 """A player's ship in a round: its state, its parameters, and what cards do to it.
 
 A round state is the tuple ``(mask, charges, crew, goods, gone, away, spent)``: the first three are
-the flight model's :data:`~shipcheck.flight.State` (tiles aboard, charges per battery, occupants per
+the flight model's :data:`~shipcheck.flight.chain.State` (tiles aboard, charges per battery, occupants per
 tile); ``goods`` holds, per cargo hold in grid order, the colour codes of its goods (0 red ... 3 blue,
 most valuable first); ``gone`` is the tiles of halves that left the flight (class IIA), which go back
 to the table and are not lost components; ``away`` is ``()``, or a half in hyperspace while the other
@@ -10,7 +10,7 @@ not in ``mask``, so nothing touches them until it returns); ``spent`` is 1 once 
 free charge has been used on the current card (the round engine clears it at every card).
 
 Crew per tile is the flight model's (``FlightModel(track_crew=True)``): humans in the pilot cabin,
-cabins and luxury cabins; :data:`~shipcheck.flight.ALIEN` where an alien sits; sleepers in stasis
+cabins and luxury cabins; :data:`~shipcheck.flight.chain.ALIEN` where an alien sits; sleepers in stasis
 chambers. The flight model sends aliens home with their last life support and wakes sleepers after
 a crew loss; crew lost to a card wakes them the same way. Every method here is a pure function of the state
 (and the policy's pure decisions), so the engine computes it once per distinct state and card.

@@ -2,7 +2,7 @@
 
 One roll (a dice pair index 0-35) per run serves every player hit by the same meteor or shot
 (rules §1.2(2)); each player's board turns it into an outcome (line, side) as in
-:meth:`FlightModel.outcomes <shipcheck.flight.FlightModel.outcomes>`, and the transition is the
+:meth:`FlightModel.outcomes <shipcheck.flight.chain.FlightModel.outcomes>`, and the transition is the
 flight model's, memoised per (state, outcome).
 """
 

@@ -1,11 +1,11 @@
 """The exact engine's driver: flight states packed into ints, transitions worked out by the engine.
 
-A :class:`Kernel` is built once per :class:`~shipcheck.flight.FlightModel` (``model.kernel``). It
+A :class:`Kernel` is built once per :class:`~shipcheck.flight.chain.FlightModel` (``model.kernel``). It
 packs a state ``(mask, charges, crew)`` into one int (the layout of :mod:`shipcheck.engine.exact`:
 the mask in the low bits, then a field per battery and 3 bits per crew slot, each field within a
 word of 63 bits), so states hash as ints and the compiled pass (:func:`shipcheck.engine.exact.forward`)
 takes them as words. Every rule is the engine's (:mod:`shipcheck.engine`): what a roll reaches and
-what defends it (:func:`~shipcheck.engine.flight.situation_lines`), the default policy's defence and
+what defends it (:func:`~shipcheck.engine.defence.situation_lines`), the default policy's defence and
 what it leaves open destroyed, the pieces that fall off and the crew that goes with them. The
 kernel memoises: for each attack kind and side, the rolls of a state are grouped by their *effect*
 (which tiles they would damage from which side) before anything is played, so the rolls that miss,
@@ -16,7 +16,7 @@ round was flown, or a large distribution went to the compiled pass), and as plai
 otherwise: the same rules either way, and a small question costs no numba start.
 
 The flight model has no cards, so no cyan Techie's free charge (the round's exact model,
-:mod:`shipcheck.round.exact`, counts him).
+:mod:`shipcheck.round.cardodds`, counts him).
 """
 
 from __future__ import annotations
@@ -28,8 +28,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     import numpy as np
 
-    from .cards import Attack
-    from .flight import Decision, FlightModel, Outcome, Situation, State  # (types: flight imports kernel)
+    from shipcheck.cards import Attack
+    from shipcheck.flight.chain import (  # (types: flight imports kernel)
+        Decision,
+        FlightModel,
+        Outcome,
+        Situation,
+        State,
+    )
 
 SMALL, LARGE, LIGHT, HEAVY = "small-meteor", "large-meteor", "light-shot", "heavy-shot"
 #: a state's crew entry for a tile holding an alien (its colour is the tile's ``crew``). Not 1: a cabin
@@ -66,11 +72,11 @@ _FUNCTIONS: dict[tuple[str, str, bool], Any] = {}
 
 
 def _defence(name: str) -> Any:
-    """A name of the engine's defence rules (:mod:`shipcheck.engine.flight`), from its plain copy:
+    """A name of the engine's defence rules (:mod:`shipcheck.engine.defence`), from its plain copy:
     no numba started for a table of a few entries."""
-    from . import engine
+    from shipcheck import engine
 
-    return engine.function("flight", name, plain=True)
+    return engine.function("defence", name, plain=True)
 
 
 class Means(NamedTuple):
@@ -84,10 +90,10 @@ class Means(NamedTuple):
 @cache
 def offers(kind: str) -> Means:
     """The means of defence a roll of ``kind`` (``"large-meteor"``, ...) offers to choose: the
-    engine's rule (:func:`shipcheck.engine.flight.offers`), asked once per process of its plain
+    engine's rule (:func:`shipcheck.engine.defence.offers`), asked once per process of its plain
     copy (no numba started), for the optimal policy's search, a policy's view of a roll and the
     grouping of rolls (the bearing tolerance matters only where a cannon is offered)."""
-    from .engine.layout import KINDS
+    from shipcheck.engine.layout import KINDS
 
     fn = _defence("offers")
     k = KINDS.index(kind)
@@ -97,7 +103,7 @@ def offers(kind: str) -> Means:
 @cache
 def cost(means: str, free: bool = False) -> int:
     """The charges ``means`` of defence (``"shield"``, ``"boosted"``, ``"cannon"``: one that fires
-    ``free`` or not) costs: the engine's rule (:func:`shipcheck.engine.flight.cost`)."""
+    ``free`` or not) costs: the engine's rule (:func:`shipcheck.engine.defence.cost`)."""
     return int(_defence("cost")(_defence(means.upper()), bool(free)))
 
 
@@ -105,7 +111,7 @@ class Kernel:
     """Packed states and memoised transitions for one flight model, the rules the engine's."""
 
     def __init__(self, m: FlightModel) -> None:
-        from .engine.layout import OFFS, SPEC, Description, SoloRules, V, geometry, ship_tables
+        from shipcheck.engine.layout import OFFS, SPEC, Description, SoloRules, V, geometry, ship_tables
 
         self.m = m
         self.warming = False  # compiled functions while the compiled exact engine is first loaded
@@ -183,7 +189,7 @@ class Kernel:
         return np.asarray(self.spec_list, dtype=np.int64)
 
     def _fn(self, module: str, name: str) -> Any:
-        from . import engine, runtime
+        from shipcheck import engine, runtime
 
         plain = not (runtime.started() or self.warming)
         key = (module, name, plain)
@@ -196,7 +202,7 @@ class Kernel:
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         import numpy as np
 
-        from .engine.layout import OFFS, TMP
+        from shipcheck.engine.layout import OFFS, TMP
 
         width = int(self.S[0, OFFS, 3])
         return (np.zeros(self.words, dtype=np.int64), np.zeros(self.words, dtype=np.int64),
@@ -217,7 +223,7 @@ class Kernel:
     def launch(self) -> State:
         """The launch state with its crew written out (the flight model leaves it implied when it
         follows from the tiles aboard)."""
-        from .model import ALIENS
+        from shipcheck.model import ALIENS
 
         mask, charges, crew = self.m.initial()
         if crew is None:
@@ -225,7 +231,7 @@ class Kernel:
         return (mask, charges, crew)
 
     def initial(self) -> int:
-        """:meth:`FlightModel.initial <shipcheck.flight.FlightModel.initial>`, packed."""
+        """:meth:`FlightModel.initial <shipcheck.flight.chain.FlightModel.initial>`, packed."""
         return self._p0
 
     def pack(self, st: State) -> int:
@@ -293,7 +299,7 @@ class Kernel:
     # -- dice ------------------------------------------------------------------------------------
     def outcomes(self, attack: Attack) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
         """Per outcome of ``attack``: (weight out of 36, board side, bearing tolerance, lines)."""
-        from .engine.layout import outcome_table
+        from shipcheck.engine.layout import outcome_table
 
         return outcome_table(self.m, attack)
 
@@ -303,12 +309,12 @@ class Kernel:
         key = (mask, kind, side, lines)
         hit = self._eff.get(key)
         if hit is None:
-            from .engine import layout as L
+            from shipcheck.engine import layout as L
 
             _, _, x, _, tmp = self._scratch
             x[:] = 0
             x[0] = mask
-            self._fn("flight", "situation_lines")(
+            self._fn("defence", "situation_lines")(
                 self.S, 0, x, L.KINDS.index(kind), side, 0, len(lines), lines[0] if lines else 0,
                 lines[1] if len(lines) > 1 else -1, tmp)
             hits = tuple((int(tmp[L.SIT + L.SIT_LINE + i]), int(tmp[L.SIT + L.SIT_HIT + i]))
@@ -410,7 +416,7 @@ class Kernel:
         key = (p, (kind, eff), tol)
         hit = self._play.get(key)
         if hit is None:
-            from .engine.layout import KINDS
+            from shipcheck.engine.layout import KINDS
 
             a, b, x, buf, tmp = self._scratch
             side, hits = eff
@@ -425,13 +431,13 @@ class Kernel:
                   cannons: tuple[int, ...]) -> int:
         """The tiles (a bit each) a decision against a damaging roll leaves to be destroyed on packed
         state ``p`` (``cannons``: per line of ``eff``, the tile fired or -1): the engine's own rule
-        of what each defence stops (:func:`shipcheck.engine.flight.left_open`), so a policy that
+        of what each defence stops (:func:`shipcheck.engine.defence.left_open`), so a policy that
         weighs decisions (``optimal``) weighs them by the one home of the rule. It depends on the
         tiles aboard only, and is kept per those."""
         key = (p & self.full, kind, eff, tol, shield, boosted, cannons)
         hit = self._open.get(key)
         if hit is None:
-            from .engine.layout import KINDS
+            from shipcheck.engine.layout import KINDS
 
             a, _, x, _, tmp = self._scratch
             side, hits = eff
@@ -465,9 +471,9 @@ class Kernel:
     # -- a policy's decision, and the compiled pass ------------------------------------------------
     def situation(self, st: State, kind: str, o: Outcome) -> tuple[Any, ...]:
         """The engine's situation of outcome ``o`` of an attack of ``kind`` on state ``st``, as the
-        fields of a :class:`~shipcheck.flight.Situation` after (state, attack index, kind, outcome):
+        fields of a :class:`~shipcheck.flight.chain.Situation` after (state, attack index, kind, outcome):
         hits, needs, shields, boosted, bearing, hull."""
-        from .engine import layout as L
+        from shipcheck.engine import layout as L
 
         a, _, x, _, tmp = self._scratch
         tol = L.tolerance(o.direction)
@@ -492,9 +498,9 @@ class Kernel:
 
     def default_decision(self, sit: Situation) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
         """Contract §4's decision for ``sit``, as the engine takes it
-        (:func:`shipcheck.engine.flight.decide_default`): shield, boosted, a cannon per line of the
+        (:func:`shipcheck.engine.defence.decide_default`): shield, boosted, a cannon per line of the
         outcome (-1: none), the batteries drawn from."""
-        from .engine import layout as L
+        from shipcheck.engine import layout as L
 
         a, _, x, _, tmp = self._scratch
         o = sit.outcome
@@ -511,7 +517,7 @@ class Kernel:
     def apply(self, sit: Situation, d: Decision) -> State:
         """The state after a roll, given the player's decision, checked against the rules (a
         ValueError for one the rules do not allow)."""
-        from .engine import layout as L
+        from shipcheck.engine import layout as L
 
         a, b, x, buf, tmp = self._scratch
         o = sit.outcome
@@ -529,7 +535,7 @@ class Kernel:
         within int64 (36**12 < 2**63)."""
         import numpy as np
 
-        from .engine import layout as L
+        from shipcheck.engine import layout as L
 
         nout = np.zeros(4, dtype=np.int64)
         count = np.zeros((4, 36), dtype=np.int64)
@@ -551,13 +557,13 @@ class Kernel:
         return {self.from_words(k): int(w) for k, w in zip(keys.tolist(), weights.tolist())}, int(expanded)
 
     def _fn_compiled(self, module: str, name: str) -> Any:
-        from . import engine
+        from shipcheck import engine
 
         return engine.function(module, name, plain=False)
 
 
 class _Choice(NamedTuple):
-    """A decision's fields, as :class:`~shipcheck.flight.Decision` holds them."""
+    """A decision's fields, as :class:`~shipcheck.flight.chain.Decision` holds them."""
 
     shield: bool
     boosted: bool
@@ -566,9 +572,9 @@ class _Choice(NamedTuple):
 
 
 def write_decision(dec: Decision | _Choice, lines: int, tmp: np.ndarray) -> None:
-    """A :class:`~shipcheck.flight.Decision` in the engine's layout (``tmp[DEC + ...]``): shield,
+    """A :class:`~shipcheck.flight.chain.Decision` in the engine's layout (``tmp[DEC + ...]``): shield,
     boosted shield, a cannon per line (-1: none), the batteries drawn from."""
-    from .engine import layout as L
+    from shipcheck.engine import layout as L
 
     if len(dec.draws) > L.DEC_DRAWS:
         raise ValueError(f"a decision draws {len(dec.draws)} charges (at most {L.DEC_DRAWS})")

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .engine.layout import alien_bonus, cannon_power, engine_power, hold_slots
-from .errors import check_type
-from .flight import DIRS, KINDS, FlightModel, parse_attack
-from .kernel import bits
-from .model import ALIENS, BATTERY_KINDS, CABIN_KINDS, ENGINE_KINDS, GOODS, Ship, Tile
-from .rules import check
+from shipcheck.check.rules import check
+from shipcheck.engine.layout import alien_bonus, cannon_power, engine_power, hold_slots
+from shipcheck.errors import check_type
+from shipcheck.flight.chain import DIRS, KINDS, FlightModel, parse_attack
+from shipcheck.flight.kernel import bits
+from shipcheck.model import ALIENS, BATTERY_KINDS, CABIN_KINDS, ENGINE_KINDS, GOODS, Ship, Tile
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,7 +44,7 @@ __all__ = [
 @functools.cache
 def goods_prices() -> dict[str, int]:
     """Credits a good of each colour sells for (the packaged rulebook, :mod:`shipcheck.round.rulebook`)."""
-    from .round.rulebook import round_rules
+    from shipcheck.round.rulebook import round_rules
 
     return dict(round_rules().goods)
 
@@ -376,7 +376,7 @@ class ShipStats:
         values="p_hit")``. The per-attack summary is :meth:`attacks_frame`."""
         import pandas as pd
 
-        from .rules import _col_row
+        from shipcheck.check.rules import _col_row
 
         b = self.ship.board
         rows = []
@@ -490,7 +490,7 @@ class _Launch:
     def __init__(self, model: FlightModel, crew: Crew) -> None:
         import numpy as np
 
-        from .engine.layout import ALIEN, OFFS, SPEC, SPECIALISATIONS, SPENT, V
+        from shipcheck.engine.layout import ALIEN, OFFS, SPEC, SPECIALISATIONS, SPENT, V
 
         k = model.kernel
         self.model = model
@@ -521,8 +521,8 @@ class _Launch:
         is spent (at most ``most``)."""
         import numpy as np
 
-        from . import engine
-        from .engine.layout import TMP
+        from shipcheck import engine
+        from shipcheck.engine.layout import TMP
 
         fn = engine.function("power", what, plain=True)
         out: list[Fraction] = []
@@ -538,8 +538,8 @@ class _Launch:
     def alien(self, colour: str, tiles: tuple[Tile, ...]) -> tuple[int | None, bool]:
         """The square of the alien of ``colour`` that gives its bonus to ``tiles`` (None: none), and
         whether the Manager raises it (:func:`shipcheck.engine.crew.bonus_alien`, ``manager_with``)."""
-        from . import engine
-        from .engine import layout
+        from shipcheck import engine
+        from shipcheck.engine import layout
 
         x = self._row(tiles)
         k = int(engine.function("crew", "bonus_alien", plain=True)(self.S, 0, x, getattr(layout, colour.upper())))

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..errors import InputError
+from shipcheck.errors import InputError
 
 #: resident memory a worker may reach (bytes); past it, the job is stopped (twelve attacks round the
 #: class III hauler peak near 0.9 GB)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, read_text_file, read_toml
+from shipcheck.errors import InputError, read_text_file, read_toml
 
 KEYS = ("select", "ignore", "edition", "exclude", "output-format")
 SETTINGS_BYTES = 4 * 1024 * 1024  # the largest settings file (a pyproject.toml) read
@@ -58,7 +58,7 @@ def find_settings_file(start: str | Path | None = None) -> Path | None:
 
 def load_settings(path: str | Path | None = None, *, start: str | Path | None = None) -> Settings:
     """Read a settings file (``path``, or the one found from ``start``); empty settings if none."""
-    from .rules import RULES
+    from shipcheck.check.rules import RULES
 
     p = Path(path) if path is not None else find_settings_file(start)
     if p is None:
@@ -98,7 +98,7 @@ def load_settings(path: str | Path | None = None, *, start: str | Path | None = 
     exclude = table.get("exclude", [])
     if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
         raise err("`exclude` must be a list of patterns", "exclude", exclude, 'e.g. ["drafts/", "*.old.toml"]')
-    from .walk import bad_pattern
+    from shipcheck.check.walk import bad_pattern
 
     n = bad_pattern(exclude)
     if n is not None:

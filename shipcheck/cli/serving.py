@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ._common import command
+from shipcheck.cli._common import command
 
 
 @command("serve")
@@ -34,6 +34,6 @@ def serve_cmd(
       shipcheck serve
       shipcheck serve examples/blue-round1.toml --no-browser
     """
-    from ..serve import serve
+    from shipcheck.serve import serve
 
     serve(ship, host=host, port=port, open_browser=not no_browser)

@@ -7,11 +7,8 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ..errors import InputError, printable
-from ..model import Ship
-from ..rules import check
-from ..shipfile import load_ship
-from ._common import (
+from shipcheck.check.rules import check
+from shipcheck.cli._common import (
     as_options,
     command,
     draw,
@@ -24,7 +21,7 @@ from ._common import (
     provisional,
     width,
 )
-from ._options import (
+from shipcheck.cli._options import (
     RUNS_FLIGHT,
     RUNS_ROUND,
     Editions,
@@ -40,6 +37,9 @@ from ._options import (
     runs_opt,
     seed_opt,
 )
+from shipcheck.errors import InputError, printable
+from shipcheck.model import Ship
+from shipcheck.shipfile import load_ship
 
 _ATTACK_HELP = ("An attack, repeatable, in order: small-meteor, large-meteor, light-shot or heavy-shot, from "
                 "front, rear, left or right.")
@@ -61,7 +61,7 @@ WeakestOpt = Annotated[bool, typer.Option(
 
 def flight_cards(ship: Ship, card: list[str] | tuple[str, ...]) -> list[Any]:
     """The cards named by ``--card``, in order."""
-    from ..cards import find_card
+    from shipcheck.cards import find_card
 
     out = []
     for cid in card:
@@ -87,8 +87,8 @@ def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: li
     """The attacks named by ``--attack`` or by ``--card`` meteor swarms, a line describing them, and
     the cards when one of them has decisions (enemies, combat zones: flown by the round model, the
     only use of ``--opponent`` and ``--assume-weakest`` besides ``--round``)."""
-    from ..flight import parse_attack
-    from ..round.exact import CARD_TYPES
+    from shipcheck.flight.chain import parse_attack
+    from shipcheck.round.cardodds import CARD_TYPES
 
     one_source(attack, card, rounds=rounds)
     if attack:
@@ -153,7 +153,7 @@ def techie_note(s: Ship, quiet: bool = False) -> None:
 
 def draw_losses(ship: Ship, p_lost: list[tuple[int, Any]]) -> None:
     """The ship with each square's chance of being lost: a whole percentage and a heat colour."""
-    from ..render import heat_legend, heat_marks
+    from shipcheck.render import heat_legend, heat_marks
 
     tags, styles = heat_marks(p_lost)
     draw(ship, tags, styles)
@@ -191,8 +191,8 @@ def stats_cmd(ship: ShipArg, quiet: QuietOpt = False, fmt: FormatOpt = "text") -
     Example:
       shipcheck stats examples/class-II-freighter.toml
     """
-    from ..stats import render_stats
-    from ..stats import stats as ship_stats
+    from shipcheck.flight.stats import render_stats
+    from shipcheck.flight.stats import stats as ship_stats
 
     s = load_ship(ship)
     st = ship_stats(s)
@@ -241,10 +241,10 @@ def odds_cmd(
     one_source(attack or [], card or [])  # a usage error comes before the engines are imported
     from fractions import Fraction
 
-    from .. import cache
-    from ..odds import POLICY_NOTE
-    from ..odds import odds as exact_odds
-    from ._common import spinner
+    from shipcheck.cli._common import spinner
+    from shipcheck.flight import oddscache as cache
+    from shipcheck.flight.odds import POLICY_NOTE
+    from shipcheck.flight.odds import odds as exact_odds
 
     attack, card, opponents = attack or [], card or [], opponents or []
     s = load_ship(ship)
@@ -291,9 +291,9 @@ def odds_cmd(
 
 def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opponents: list[str],
                assume_weakest: bool, fmt: str, quiet: bool, listed: bool = False) -> None:
-    """``odds --card`` with fights or combat zones: the exact round model (shipcheck.round.exact)."""
-    from ..round.exact import card_odds
-    from ._common import spinner
+    """``odds --card`` with fights or combat zones: the exact round model (shipcheck.round.cardodds)."""
+    from shipcheck.cli._common import spinner
+    from shipcheck.round.cardodds import card_odds
 
     if policy != "default":
         raise InputError("--policy optimal searches battery decisions against attacks only; cards with fights "
@@ -320,7 +320,7 @@ def _simulate_cards(s: Ship, path: str, cards: list[Any], what: str, opponents: 
                     assume_weakest: bool, runs: int, seed: int | None, workers: int, scheduler: str | None,
                     fmt: str, quiet: bool, listed: bool = False) -> None:
     """``simulate --card`` with fights or combat zones: the round engine on a fixed deck."""
-    from ..round import simulate_round
+    from shipcheck.round import simulate_round
 
     rnd = {1: "1", 2: "2"}.get(s.board.level, "3")
     with progress_bar() as bar:
@@ -419,7 +419,7 @@ def simulate_cmd(
             raise InputError("--round flies whole decks: it takes no --attack, --card, --assume-weakest or "
                              "--precision (a deck file is how to fly given cards)", key="--round", value=round_,
                              expected="--round without --attack, --card, --assume-weakest, --precision")
-        from .round import run as run_round
+        from shipcheck.cli.rounds import run as run_round
 
         run_round(ship, round_=round_, opponents=opponents, deck=deck, rules=rules_file, edition=edition,
                   policy=policy, opponent_policy=opponent_policy, five_player=five_player, runs=runs or RUNS_ROUND,
@@ -448,7 +448,7 @@ def simulate_cmd(
         return
     if precision is not None and not 0 < precision < 1:
         raise InputError("bad precision", key="--precision", value=precision, expected="a width between 0 and 1")
-    from ..montecarlo import simulate as mc
+    from shipcheck.flight.montecarlo import simulate as mc
 
     try:
         with progress_bar() as bar:

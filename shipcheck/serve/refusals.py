@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..errors import InputError
+from shipcheck.errors import InputError
 
 
 def error_lines(exc: InputError) -> list[str]:

@@ -14,13 +14,11 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.runtime import jit
-
-from .bits import high_bit, low_bit
-from .charges import draw, lend, lent_charges, settle
-from .decide import asked, python
-from .hull import destroy
-from .layout import (
+from shipcheck.engine.bits import high_bit, low_bit
+from shipcheck.engine.charges import draw, lend, lent_charges, settle
+from shipcheck.engine.decide import asked, python
+from shipcheck.engine.hull import destroy
+from shipcheck.engine.layout import (
     ADJ,
     BATTILE,
     BOOSTABLE,
@@ -69,6 +67,7 @@ from .layout import (
     V,
     _i,
 )
+from shipcheck.runtime import jit
 
 #: the means of defence against a hit: a shield, a boosted shield (a shield and its booster), a
 #: cannon fired down the line
@@ -93,7 +92,7 @@ def offers(kind, means):  # type: ignore[no-untyped-def]
     """Whether a roll of ``kind`` offers ``means`` of defence to choose: those that stop it, a
     boosted shield only against what a shield does not stop (where a boosted shield covers a side,
     its shield does, for a charge less). The default policy (:func:`decide_default`) and the
-    optimal policy's search (:mod:`shipcheck.odds`, through :func:`shipcheck.kernel.offers`)
+    optimal policy's search (:mod:`shipcheck.odds`, through :func:`shipcheck.flight.kernel.offers`)
     choose among these; a policy of one's own may raise any defence aboard (:func:`apply_decision`
     checks it, :func:`left_open` says what it stops)."""
     if means == BOOSTED:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import textwrap
 
-from .errors import InputError
-from .shipfile import _toml_string
-from .topology import BUILTIN_CLASSES, Board, builtin_board
+from shipcheck.errors import InputError
+from shipcheck.shipfile import _toml_string
+from shipcheck.topology import BUILTIN_CLASSES, Board, builtin_board
 
 # (row offset, col offset, kind, sides, extra lines) around the pilot cabin; sides N E S W at rotation 0
 _PARTS: tuple[tuple[int, int, str, str, str], ...] = (
@@ -88,8 +88,8 @@ def _text(cls: str, edition: str, board: Board, centre: int, name: str | None) -
 
 def starter_ship(cls: str, *, edition: str = "2007", name: str | None = None) -> str:
     """The text of a commented, legal starter ship of a built-in class."""
-    from .rules import check
-    from .shipfile import parse_ship
+    from shipcheck.check.rules import check
+    from shipcheck.shipfile import parse_ship
 
     if cls not in BUILTIN_CLASSES:
         raise InputError("unknown ship class", key="class", value=cls, expected="one of " + ", ".join(BUILTIN_CLASSES))

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ._common import command, echo, notes, print_json
-from ._options import (
+from shipcheck.cli._common import command, echo, notes, print_json
+from shipcheck.cli._options import (
     RUNS_COMPARE,
     Editions,
     FormatOpt,
@@ -25,7 +25,7 @@ from ._options import (
 )
 
 if TYPE_CHECKING:
-    from ..report import Report
+    from shipcheck.report import Report
 
 
 def slug(text: str) -> str:
@@ -69,10 +69,10 @@ def report_cmd(
       shipcheck report examples/class-II-freighter.toml --seed 1
       shipcheck report examples/blue-round1.toml examples/class-I-scout.toml --out /tmp/blue-vs-scout
     """
-    from ..errors import printable
-    from ..report import report as make_report
-    from ..report.output import foreign_files
-    from ._common import spinner
+    from shipcheck.cli._common import spinner
+    from shipcheck.errors import printable
+    from shipcheck.report import report as make_report
+    from shipcheck.report.output import foreign_files
 
     with spinner("report") as stage:
         rep = make_report(ship, other, round=rnd, opponents=list(opponents) if opponents else None, deck=deck,
@@ -98,7 +98,7 @@ def say(rep: Report, folder: Path, written: list[Path], *, quiet: bool = False, 
     """The text ``shipcheck report`` prints about report ``rep``, written into ``folder`` (the
     ``written`` files), folded to the terminal's width; ``quiet`` leaves the notes out, ``all_notes``
     lists every provisional value."""
-    from ..report.data import pct, round_name
+    from shipcheck.report.figures import pct, round_name
 
     seed_used = rep.settings.get("seed")
     echo(f"{rep.settings.get('runs', 0):,} rounds a ship, seed {seed_used} (repeat with --seed {seed_used})")

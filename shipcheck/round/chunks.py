@@ -23,11 +23,10 @@ import numpy as np
 
 from shipcheck.cards import CARD_TYPES, Card
 from shipcheck.model import Ship
-
-from .deck import Deck
-from .policy import RoundPolicy
-from .rulebook import RoundRules
-from .state import COLOURS, ShipModel
+from shipcheck.round.deck import Deck
+from shipcheck.round.policy import RoundPolicy
+from shipcheck.round.rulebook import RoundRules
+from shipcheck.round.state import COLOURS, ShipModel
 
 __all__ = ["ACCOUNT", "CAUSES", "ROLLS", "SOURCES", "TYPES", "Chunk", "Job", "Table", "build_table", "compile_note", "play",
            "run_chunk"]
@@ -100,8 +99,7 @@ class Table:
     def tables(self, cards: tuple[Card, ...]) -> dict[str, Any]:
         """The engine's arrays for these players and ``cards`` (built once per deck)."""
         from shipcheck.engine.layout import ASK, POLICY, TID, V, card_tables, initial_rows, ship_tables
-
-        from .decisions import asks, base_policy
+        from shipcheck.round.decisions import asks, base_policy
 
         hit = self._tables.get("ships")
         if hit is None:
@@ -130,7 +128,7 @@ class Table:
 
     def asks_python(self) -> bool:
         """Whether some player's policy is asked in Python (a policy of one's own)."""
-        from .decisions import asks
+        from shipcheck.round.decisions import asks
 
         return any(asks(pol) for pol in self.policies)
 
@@ -159,8 +157,7 @@ def play(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.nda
     ``tick(runs_done)`` after each slice the plain engine flies; ``plain``: fly plain Python even
     where numba compiles (for comparisons)."""
     from shipcheck import engine, runtime
-
-    from .decisions import Answers
+    from shipcheck.round.decisions import Answers
 
     t = table.tables(cards)
     n = decks.shape[0]

@@ -1,12 +1,12 @@
 """Monte Carlo flights: sample the dice, walk the same model as the exact engine.
 
 :func:`simulate` plays many flights at once. Each run is a state id (an index into
-:meth:`FlightModel.state <shipcheck.flight.FlightModel.state>`); for each attack the dice of every
+:meth:`FlightModel.state <shipcheck.flight.chain.FlightModel.state>`); for each attack the dice of every
 run are drawn together, mapped to the attack's outcome through the 36-entry table of
 :meth:`FlightModel.outcomes`, and the runs that share a (state, outcome) pair move together: the
 transition is computed once with :meth:`FlightModel.step` and kept in a table on the model, so later
 chunks (and later calls given the same ``model``) reuse it. The rules of the game live in
-:mod:`shipcheck.flight` only; this module never looks at a tile.
+:mod:`shipcheck.flight.chain` only; this module never looks at a tile.
 
 Reproducibility. The runs are cut into chunks of ``batch`` runs, the last one smaller. Chunk ``i``
 draws from ``np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=(i,)))``, so
@@ -34,16 +34,16 @@ from typing import Any
 
 import numpy as np
 
-from . import validate as valid
-from .cards import Attack
-from .defaults import MAX_RUNS_FLIGHT, RUNS_FLIGHT
-from .errors import InputError
-from .flight import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
-from .kernel import bits
-from .model import Ship
-from .runtime.workers import DASK_HINT, chunk_plan, chunk_rng, chunk_runner, worker_payload
-from .tally import Z95, sums_mean_ci, sums_mean_se
-from .validate import check_memory, check_scheduler, positive_int, seed_of
+from shipcheck import validate as valid
+from shipcheck.cards import Attack
+from shipcheck.defaults import MAX_RUNS_FLIGHT, RUNS_FLIGHT
+from shipcheck.errors import InputError
+from shipcheck.flight.chain import DEFAULT_POLICY, DefaultPolicy, FlightModel, Policy, State, as_attacks
+from shipcheck.flight.kernel import bits
+from shipcheck.flight.tally import Z95, sums_mean_ci, sums_mean_se
+from shipcheck.model import Ship
+from shipcheck.runtime.workers import DASK_HINT, chunk_plan, chunk_rng, chunk_runner, worker_payload
+from shipcheck.validate import check_memory, check_scheduler, positive_int, seed_of
 
 __all__ = ["SimulationResult", "RunsNotKept", "simulate", "simulate_naive", "mean_ci", "mean_se", "sums_mean_ci",
            "sums_mean_se", "MASK_LIMIT_BYTES", "DASK_HINT"]
@@ -236,7 +236,7 @@ class SimulationResult:
     # -- export ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``shipcheck simulate --format json`` (contract section 3)."""
-        from .odds import POLICY_NOTE
+        from shipcheck.flight.odds import POLICY_NOTE
 
         b = self.ship.board
         ci = self.p_lost_ci
@@ -266,12 +266,12 @@ class SimulationResult:
         return d
 
     def to_frame(self) -> Any:
-        """One row per tile, as :meth:`OddsResult.to_frame <shipcheck.odds.OddsResult.to_frame>`:
+        """One row per tile, as :meth:`OddsResult.to_frame <shipcheck.flight.odds.OddsResult.to_frame>`:
         ``col``, ``row`` (numeric), ``square``, ``kind``, ``p_lost`` and its 95 % interval
         ``p_lost_lo``, ``p_lost_hi``. Built from the counts; the per-run table is :meth:`runs_frame`."""
         import pandas as pd
 
-        from .rules import _col_row
+        from shipcheck.check.rules import _col_row
 
         b = self.ship.board
         ci = self.p_lost_ci
@@ -375,7 +375,7 @@ def _flights(model: FlightModel, attacks: Sequence[Attack], policy: Policy, g: n
 
 class _Summaries:
     """Per state id of a model: survived, components lost, the tiles aboard and the tiles lost (the
-    engine's: :meth:`Kernel.lost_tiles <shipcheck.kernel.Kernel.lost_tiles>`) as bool rows; kept on
+    engine's: :meth:`Kernel.lost_tiles <shipcheck.flight.kernel.Kernel.lost_tiles>`) as bool rows; kept on
     the model and extended as new states appear, so no chunk works a state out twice."""
 
     def __init__(self, n_tiles: int) -> None:
@@ -455,7 +455,7 @@ def _resolve_policy(spec: Any, model: FlightModel, attacks: tuple[Attack, ...]) 
     if spec == "default":
         return DEFAULT_POLICY
     if spec == "optimal":
-        from .odds import OptimalPolicy
+        from shipcheck.flight.odds import OptimalPolicy
 
         return OptimalPolicy(model, attacks)
     if isinstance(spec, Policy):
@@ -501,7 +501,7 @@ def simulate(
     model: FlightModel | None = None,
     keep_runs: bool = False,
 ) -> SimulationResult:
-    """Monte Carlo odds of a sequence of attacks: the sampled twin of :func:`shipcheck.odds.odds`.
+    """Monte Carlo odds of a sequence of attacks: the sampled twin of :func:`shipcheck.flight.odds.odds`.
 
     Parameters
     ----------
@@ -515,7 +515,7 @@ def simulate(
         ``Generator`` (which gives up 128 bits once). Neither: fresh entropy. The seed used is
         ``result.seed``; with the same ``batch`` it repeats the run exactly.
     policy
-        ``"default"`` (docs/flight-model.md), ``"optimal"`` or a :class:`~shipcheck.flight.Policy`.
+        ``"default"`` (docs/flight-model.md), ``"optimal"`` or a :class:`~shipcheck.flight.chain.Policy`.
     batch
         Runs per chunk. Memory is O(batch) per worker (about :data:`CHUNK_RUN_BYTES` bytes a run of
         a chunk), whatever ``runs`` is; chunk ``i`` draws from

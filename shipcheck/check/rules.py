@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Any
 
-from .errors import InputError, check_type, suggest
-from .model import (
+from shipcheck.errors import InputError, check_type, suggest
+from shipcheck.model import (
     ALIENS,
     BATTERY_KINDS,
     CANNON_KINDS,
@@ -24,7 +24,7 @@ from .model import (
     Tile,
     compatible,
 )
-from .topology import exposed_connectors
+from shipcheck.topology import exposed_connectors
 
 SIDE_LETTERS = "NESW"
 _new = object.__new__
@@ -195,7 +195,7 @@ class CheckReport:
     def _repr_html_(self) -> str:
         from html import escape
 
-        from .render import render_ship
+        from shipcheck.render import render_ship
 
         items = "".join(f"<li><b>{v.code}</b> {escape(v.rule.name)}: {escape(v.message)}</li>"
                         for v in self.violations)
@@ -203,7 +203,7 @@ class CheckReport:
                 + render_ship(self.ship, marks=self.marks()).html() + (f"<ul>{items}</ul>" if items else ""))
 
     def __rich__(self) -> Any:
-        from .render import render_ship
+        from shipcheck.render import render_ship
 
         text = render_ship(self.ship, marks=self.marks()).__rich__()
         for v in self.violations:

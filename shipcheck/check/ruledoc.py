@@ -1,14 +1,14 @@
 """The rules page of the documentation, written from the rule registry so the two cannot drift.
 
-``python -m shipcheck.ruledoc > docs/rules.md`` writes it; a test checks that the committed page is
+``python -m shipcheck.check.ruledoc > docs/rules.md`` writes it; a test checks that the committed page is
 what this module writes today.
 """
 
 from __future__ import annotations
 
-from .render import render_ship_text
-from .rules import RULES, Rule, check
-from .shipfile import parse_ship
+from shipcheck.check.rules import RULES, Rule, check
+from shipcheck.render import render_ship_text
+from shipcheck.shipfile import parse_ship
 
 
 def _marks(text: str) -> tuple[str, list[str]]:
@@ -48,7 +48,7 @@ def rules_markdown() -> str:
     head = [
         "# The construction rules",
         "",
-        "<!-- Written by `python -m shipcheck.ruledoc > docs/rules.md` from the rule registry; do not edit. -->",
+        "<!-- Written by `python -m shipcheck.check.ruledoc > docs/rules.md` from the rule registry; do not edit. -->",
         "",
         "Every rule has a stable code, a kebab-case name and a severity. Codes are never reused. An",
         "**error** makes the ship illegal (`shipcheck check` exits 1); a **warning** is reported but the",

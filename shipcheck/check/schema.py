@@ -6,7 +6,7 @@ a few rules need more than a schema can say (two tiles on one square, a board fi
 equal length, ...) and are caught only when the file is loaded; ``docs/schema.md`` lists them.
 
 The schemas ship as files in the package (``shipcheck/schemas/``, printed by
-``shipcheck schema ship|board``); ``python -m shipcheck.schema`` writes them again from this
+``shipcheck schema ship|board``); ``python -m shipcheck.check.schema`` writes them again from this
 module, and a test checks that the files are up to date.
 """
 
@@ -17,9 +17,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .model import CREW_VALUES, GOODS, KINDS
-from .shipfile import MAX_ASIDE, MAX_NAME, MAX_TILES
-from .topology import BUILTIN_CLASSES, CELL_CHARS, DIRECTIONS, MAX_LABEL, MAX_SIDE, Board, builtin_board
+from shipcheck.model import CREW_VALUES, GOODS, KINDS
+from shipcheck.shipfile import MAX_ASIDE, MAX_NAME, MAX_TILES
+from shipcheck.topology import BUILTIN_CLASSES, CELL_CHARS, DIRECTIONS, MAX_LABEL, MAX_SIDE, Board, builtin_board
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 NAMES = ("ship", "board")
@@ -53,7 +53,7 @@ def _at_for(board: Board) -> dict[str, Any]:
 
 
 def _catalogue_ids(edition: str) -> list[str]:
-    from .shipfile import catalogue
+    from shipcheck.shipfile import catalogue
 
     return list(catalogue(edition))
 

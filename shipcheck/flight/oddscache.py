@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .model import Ship
+from shipcheck.model import Ship
 
 #: the modules that compute odds besides the engine's sources (:func:`shipcheck.runtime.sources`)
 _ODDS = ("cards.py", "flight.py", "kernel.py", "model.py", "odds.py", "rules.py", "shipfile.py")
@@ -44,10 +44,10 @@ def cache_dir() -> Path | None:
 @cache
 def code_version() -> str:
     """shipcheck's version and a digest of the source files that compute odds."""
-    from . import __version__
+    from shipcheck import __version__
 
     h = hashlib.sha256(__version__.encode())
-    from .runtime import sources
+    from shipcheck.runtime import sources
 
     here = Path(__file__).resolve().parent
     for path in [here / name for name in _ODDS] + sources():
@@ -60,7 +60,7 @@ def code_version() -> str:
 
 def odds_key(ship: Ship, attacks: list[Any], policy: str) -> str:
     """The cache key of an exact-odds question."""
-    from .shipfile import dump_ship
+    from shipcheck.shipfile import dump_ship
 
     board = ship.board.to_dict()
     material = json.dumps({"format": FORMAT, "code": code_version(), "ship": dump_ship(ship), "board": board,

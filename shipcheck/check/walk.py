@@ -52,7 +52,7 @@ def _spec(lines: Sequence[str], *, file: Path | None = None, key: str = "exclude
     (and its file and line, for a .gitignore)."""
     import pathspec
 
-    from .errors import InputError, printable
+    from shipcheck.errors import InputError, printable
 
     n = bad_pattern(lines)
     if n is not None:
@@ -101,8 +101,8 @@ def _ignored(path: Path, is_dir: bool, specs: Sequence[tuple[Path, Any]]) -> boo
 def classify(path: Path) -> str:
     """``"ship"``, ``"board"`` or ``"other"`` (not a ship file); unreadable TOML counts as a ship
     file so that its error is reported."""
-    from .errors import InputError, read_text_file, read_toml
-    from .shipfile import SHIP_BYTES
+    from shipcheck.errors import InputError, read_text_file, read_toml
+    from shipcheck.shipfile import SHIP_BYTES
 
     try:  # read safely: a walked folder may hold anything (huge files, FIFOs, 5,000-digit numbers)
         doc = read_toml(read_text_file(path, what="file", limit=SHIP_BYTES), path)
@@ -169,10 +169,10 @@ def check_many(paths: Sequence[str | Path] | str | Path, *, select: Iterable[str
     """
     import pandas as pd
 
-    from .errors import InputError
-    from .rules import check
-    from .shipfile import load_ship
-    from .validate import instance
+    from shipcheck.check.rules import check
+    from shipcheck.errors import InputError
+    from shipcheck.shipfile import load_ship
+    from shipcheck.validate import instance
 
     if isinstance(paths, (str, Path)):
         paths = [paths]

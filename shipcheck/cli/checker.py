@@ -10,13 +10,8 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ..errors import InputError, printable, read_text_file, suggest
-from ..model import Ship
-from ..render import legend
-from ..rules import RULES, check
-from ..shipfile import SHIP_BYTES, edit_ship_text, load_ship, parse_ship, save_text
-from ..topology import BUILTIN_CLASSES
-from ._common import (
+from shipcheck.check.rules import RULES, check
+from shipcheck.cli._common import (
     EXIT_USAGE,
     EXIT_VIOLATIONS,
     as_options,
@@ -35,7 +30,12 @@ from ._common import (
     summary,
     violation_lines,
 )
-from ._options import Editions, FormatOpt, QuietOpt, ShipArg
+from shipcheck.cli._options import Editions, FormatOpt, QuietOpt, ShipArg
+from shipcheck.errors import InputError, printable, read_text_file, suggest
+from shipcheck.model import Ship
+from shipcheck.render import legend
+from shipcheck.shipfile import SHIP_BYTES, edit_ship_text, load_ship, parse_ship, save_text
+from shipcheck.topology import BUILTIN_CLASSES
 
 
 # -- show -----------------------------------------------------------------------------------------
@@ -109,11 +109,11 @@ def check_cmd(
       shipcheck check examples/ --format json --ignore W1
       shipcheck check ships/ --output-format github
     """
-    from ..config import load_settings
-    from ..outputs import Checked, Unreadable
-    from ..shipfile import tile_lines
-    from ..walk import find_ship_files
-    from ._common import spinner
+    from shipcheck.check.config import load_settings
+    from shipcheck.check.outputs import Checked, Unreadable
+    from shipcheck.check.walk import find_ship_files
+    from shipcheck.cli._common import spinner
+    from shipcheck.shipfile import tile_lines
 
     settings = load_settings(config)
     sel = codes(select, "--select") if select else settings.select
@@ -154,7 +154,7 @@ def check_cmd(
 
 def _print_check(form: str, results: list[Any], unreadable: list[Any], many: bool, do_draw: bool,
                  skipped: int, quiet: bool = False) -> None:
-    from .. import outputs
+    from shipcheck.check import outputs
 
     if form == "json":
         objs = [c.to_dict() for c in results]
@@ -172,7 +172,7 @@ def _print_check(form: str, results: list[Any], unreadable: list[Any], many: boo
     elif form == "github":
         sys.stdout.write(outputs.github(results, unreadable))
     elif form == "sarif":
-        from ._common import version
+        from shipcheck.cli._common import version
 
         print_json(outputs.sarif(results, unreadable, version=version()))
     else:
@@ -240,7 +240,7 @@ def fix_cmd(
       shipcheck fix my-ship.toml --write my-ship-fixed.toml
       shipcheck fix examples/mistakes/cannon-blocked.toml --keep 7,6 --alternatives 3
     """
-    from ..fix import fix as fix_ship
+    from shipcheck.check.fix import fix as fix_ship
 
     src = Path(ship)
     text = read_text_file(src, what="ship file", limit=SHIP_BYTES)
@@ -248,7 +248,7 @@ def fix_cmd(
     if write is not None and os.path.lexists(write) and not force:
         raise InputError("output file exists (use --force to overwrite it)", file=printable(str(write)),
                          key="--write", expected="a new file name")
-    from ._common import spinner
+    from shipcheck.cli._common import spinner
 
     with spinner("finding the fewest components to lose"):
         try:

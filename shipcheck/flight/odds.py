@@ -1,7 +1,7 @@
 """Exact flight odds: a Markov chain over damage states, in exact fractions.
 
 Each attack maps a distribution over states to the next one. The work runs on the model's
-:class:`~shipcheck.kernel.Kernel`: states are packed ints, probabilities integer weights over
+:class:`~shipcheck.flight.kernel.Kernel`: states are packed ints, probabilities integer weights over
 36^(attacks so far) turned into :class:`~fractions.Fraction` once at the end, and a state's rolls
 are grouped by what they would damage before any is played, so a state reached by many dice
 sequences is expanded once and each distinct effect on it is worked out once. The cost is
@@ -22,9 +22,9 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from .cards import Attack
-from .errors import InputError, check_type, suggest
-from .flight import (
+from shipcheck.cards import Attack
+from shipcheck.errors import InputError, check_type, suggest
+from shipcheck.flight.chain import (
     DEFAULT_POLICY,
     Decision,
     DefaultPolicy,
@@ -37,8 +37,8 @@ from .flight import (
     defences,
     describe_decision,
 )
-from .kernel import Effect, Kernel, bits, cost, offers
-from .model import Ship
+from shipcheck.flight.kernel import Effect, Kernel, bits, cost, offers
+from shipcheck.model import Ship
 
 POLICY_NOTE = (
     "default policy (docs/flight-model.md): defend whenever the rules allow and a charge is left; free cannons "
@@ -51,7 +51,7 @@ POLICY_NOTE = (
 class OddsResult:
     """Exact outcome of a sequence of attacks.
 
-    ``weights`` maps each final packed state (see :mod:`shipcheck.kernel`) to its weight over
+    ``weights`` maps each final packed state (see :mod:`shipcheck.flight.kernel`) to its weight over
     ``denominator`` (36 per attack); :attr:`distribution` gives the same as public states and
     fractions. The summaries are exact fractions.
     """
@@ -102,7 +102,7 @@ class OddsResult:
 
     def p_lost(self) -> list[tuple[int, Fraction]]:
         """Per tile, its square and the probability it leaves the ship (the tiles lost, as the engine
-        says: :meth:`Kernel.lost_tiles <shipcheck.kernel.Kernel.lost_tiles>`)."""
+        says: :meth:`Kernel.lost_tiles <shipcheck.flight.kernel.Kernel.lost_tiles>`)."""
         m = self.model
         k = m.kernel
         lost = [0] * m.n
@@ -136,7 +136,7 @@ class OddsResult:
                 f"expected_lost {self.expected_lost} ({float(self.expected_lost):.4f})>")
 
     def __rich__(self) -> Any:
-        from .render import heat_legend, heat_marks, render_ship
+        from shipcheck.render import heat_legend, heat_marks, render_ship
 
         tags, styles = heat_marks(self.p_lost())
         text = render_ship(self.ship, marks=tags, mark_styles=styles).__rich__()
@@ -146,7 +146,7 @@ class OddsResult:
     def _repr_html_(self) -> str:
         from html import escape
 
-        from .render import heat_legend, heat_marks, render_ship
+        from shipcheck.render import heat_legend, heat_marks, render_ship
 
         tags, styles = heat_marks(self.p_lost())
         return (f"<p>{escape(repr(self))}</p>" + render_ship(self.ship, marks=tags, mark_styles=styles).html()
@@ -186,7 +186,7 @@ class OddsResult:
         board as a grid."""
         import pandas as pd
 
-        from .rules import _col_row
+        from shipcheck.check.rules import _col_row
 
         b = self.ship.board
         rows = []
@@ -257,7 +257,7 @@ OPTIMAL_COMPILED_FROM = 1_000
 
 def _engine(k: Kernel, engine: str | None) -> str:
     """``"python"``, ``"compiled"`` (forced) or ``"auto"`` for this model."""
-    from . import runtime
+    from shipcheck import runtime
 
     choice = (engine or {"plain": "python"}.get(runtime.state.force or "", runtime.state.force) or "auto").lower()
     if choice == "python":
@@ -281,8 +281,8 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
         if mode != "python" and i < COMPILED_ATTACKS:
             stop = min(len(atk), COMPILED_ATTACKS)
             work = len(dist) * (stop - i)
-            from . import engine as rules
-            from . import runtime
+            from shipcheck import engine as rules
+            from shipcheck import runtime
 
             if mode == "compiled" or work >= (COMPILED_LOADED_FROM if runtime.started() else COMPILED_FROM):
                 part, start = atk[i:stop], dist
@@ -315,11 +315,11 @@ def prefer_compiled(ship: Ship) -> bool:
     """Load (or compile, once, with a progress bar) the compiled exact engine in this process, for a
     caller about to ask many exact questions (the placement advisor): every pass then runs compiled.
     False where the engine runs plain."""
-    from .flight import parse_attack
+    from shipcheck.flight.chain import parse_attack
 
     k = FlightModel(ship).kernel
     _load_compiled(k, parse_attack("small-meteor:front"))
-    from . import runtime
+    from shipcheck import runtime
 
     return runtime.loaded("exact")
 
@@ -327,7 +327,7 @@ def prefer_compiled(ship: Ship) -> bool:
 def _load_compiled(k: Kernel, attack: Attack) -> None:
     """Load (or compile, with a progress bar) the compiled exact engine for a long search: the kernel
     asks it from then on (the same rules, the same numbers)."""
-    from . import engine, runtime
+    from shipcheck import engine, runtime
 
     if runtime.state.force == "plain" or runtime.loaded("exact"):
         return
@@ -440,7 +440,7 @@ class OptimalPolicy(Policy):
 
     def _sparable(self, mask: int, kind: str, eff: Effect, tol: int) -> list[int]:
         """Bitsets (over the hits of ``eff``) of hits some defence might spare, charges ignored: the
-        defences the roll offers (:func:`shipcheck.kernel.offers`). A shield, boosted or not, covers
+        defences the roll offers (:func:`shipcheck.flight.kernel.offers`). A shield, boosted or not, covers
         every line at once; a cannon its own."""
         k = self.k
         side, hits = eff
@@ -706,7 +706,7 @@ class OptimalPolicy(Policy):
         eff = k.effect(p & k.full, sit.kind, o.side, o.lines) if o.lines else None
         if eff is None:
             return DEFAULT_POLICY.decide(sit)
-        from .engine.layout import tolerance
+        from shipcheck.engine.layout import tolerance
 
         tol = tolerance(o.direction)
         (shield, boosted, cannons, draws), _ = self._best(sit.attack, p, sit.kind, eff, tol)

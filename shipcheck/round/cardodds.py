@@ -5,7 +5,7 @@ branches on the ship's state: against an enemy the ship wins, ties or loses by t
 policy declares, and only a loss brings the penalty (shots, crew, goods); in a combat zone each line
 hits the weakest ship, which depends on the opponents too. This module pushes an exact distribution
 over *joint* states (every player's state row, the track, who still flies) through the cards in
-order, on the engine's own card steps (:func:`shipcheck.engine.cards.card_step`, the steps a
+order, on the engine's own card steps (:func:`shipcheck.engine.encounters.card_step`, the steps a
 round's run plays with its dice; :mod:`shipcheck.engine.joint`) with the round's policies: each roll
 of two dice branches into the outcomes that differ for the ships it strikes, and equal joint states
 merge after every roll. Probabilities are exact: whole numbers over 36^rolls, as fractions.
@@ -32,10 +32,9 @@ from typing import Any
 from shipcheck.cards import Card
 from shipcheck.errors import InputError
 from shipcheck.model import Ship
-
-from .policy import RoundPolicy, resolve_policy
-from .rulebook import RoundRules, round_rules
-from .state import RState, ShipModel
+from shipcheck.round.policy import RoundPolicy, resolve_policy
+from shipcheck.round.rulebook import RoundRules, round_rules
+from shipcheck.round.state import RState, ShipModel
 
 __all__ = ["CARD_TYPES", "CardOddsResult", "card_odds"]
 
@@ -126,7 +125,7 @@ def card_odds(ship: Ship, cards: Sequence[Card], *, opponents: Sequence[Ship] = 
     pol = resolve_policy(policy)
     # the pass builds many small dicts and tuples and no reference cycles: the cyclic collector's
     # sweeps over a process with the compiled engine loaded would cost more than the pass itself
-    # (as in :func:`shipcheck.odds.odds`); paused, and what is left is collected afterwards
+    # (as in :func:`shipcheck.flight.odds.odds`); paused, and what is left is collected afterwards
     was = gc.isenabled()
     gc.disable()
     try:
@@ -185,9 +184,8 @@ def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rule
 
     from shipcheck import engine, runtime
     from shipcheck.engine import layout as L
-
-    from .decisions import Answers
-    from .engine import Table
+    from shipcheck.round.chunks import Table
+    from shipcheck.round.decisions import Answers
 
     models: list[ShipModel] = []
     for s in ships:

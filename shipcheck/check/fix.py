@@ -12,7 +12,7 @@ ship needs repair: it loads in a fifth of the time ``scipy.optimize`` took):
   from one root (the pilot cabin where the board has a start square, else the group's first kept
   tile) to every kept tile of the group, over joins between kept tiles only.
 
-The B1, E1 and pair conflicts are read from :func:`shipcheck.rules.check` itself, so the program and
+The B1, E1 and pair conflicts are read from :func:`shipcheck.check.rules.check` itself, so the program and
 the checker agree on them. The pilot cabin stays on boards with a start square (contract); a B2
 ship cannot be fixed. Among optimal repairs a tiny bonus prefers keeping earlier squares, so the
 answer is deterministic.
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from .errors import check_type
-from .model import Ship
-from .rules import FIXABLE, RULES, CheckReport, Layout, Violation, check
+from shipcheck.check.rules import FIXABLE, RULES, CheckReport, Layout, Violation, check
+from shipcheck.errors import check_type
+from shipcheck.model import Ship
 
 CONSTRUCTION = FIXABLE  # B1, C1, C2, C3, E1, E2, K1, S1, T1: the codes removal mends
 CREW = frozenset({"A1", "A2", "A3"})
@@ -84,7 +84,7 @@ class FixResult:
     def _repr_html_(self) -> str:
         from html import escape
 
-        from .render import render_ship
+        from shipcheck.render import render_ship
 
         lines = [escape(repr(self))]
         if self.reason:
@@ -134,7 +134,7 @@ def _pilot_required(ship: Ship) -> int | None:
 def square_of(board: Any, value: Any, *, key: str = "keep") -> int:
     """A square as a grid index, from a grid index (int), board labels ``(col, row)`` (grid indices
     ``{"col": i, "row": j}`` on boards that name squares so), or text such as ``"7,8"`` or ``"(7,8)"``."""
-    from .errors import InputError
+    from shipcheck.errors import InputError
 
     names = {}
     for i in range(board.size):
@@ -166,7 +166,7 @@ def fix(ship: Ship, *, keep: Any = (), alternatives: int = 0) -> FixResult:
     can and lists the rest in ``keep_lost``). ``alternatives``: also find up to this many other
     repairs as good (the same tiles lost in number, the same ``keep`` squares kept).
     """
-    from .errors import InputError
+    from shipcheck.errors import InputError
 
     check_type(ship, Ship, "ship", "a Ship (see load_ship)")
     if isinstance(keep, (str, int, dict)) or (isinstance(keep, tuple) and len(keep) == 2

@@ -25,22 +25,17 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from .cards import Attack
-from .errors import InputError
-from .kernel import ALIEN as ALIEN  # the crew value of a tile holding an alien (its colour: the tile's crew)
-from .kernel import Kernel, cost, offers
-from .model import (
-    ALIENS,
-    BATTERY_KINDS,
-    CABIN_KINDS,
-    CHARGED_CANNONS,
-    FREE_CANNONS,
-    Ship,
+from shipcheck.cards import Attack
+from shipcheck.check.rules import Layout
+from shipcheck.errors import InputError
+from shipcheck.flight.kernel import (
+    ALIEN as ALIEN,  # the crew value of a tile holding an alien (its colour: the tile's crew)
 )
-from .rules import Layout
+from shipcheck.flight.kernel import Kernel, cost, offers
+from shipcheck.model import ALIENS, BATTERY_KINDS, CABIN_KINDS, CHARGED_CANNONS, FREE_CANNONS, Ship
 
 if TYPE_CHECKING:
-    from .topology import Board
+    from shipcheck.topology import Board
 
 KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
 DIRS = ("front", "right", "rear", "left")
@@ -171,7 +166,7 @@ class DefaultPolicy(Policy):
     stationary = True
 
     def decide(self, sit: Situation) -> Decision:
-        # the engine's own default decision (engine.flight.decide_default), not a copy of it: a
+        # the engine's own default decision (engine.defence.decide_default), not a copy of it: a
         # shield against a small meteor or a light shot that needs it; per line of a large meteor
         # the first cannon that bears (free ones first); a boosted shield for what is left open;
         # each charge from the first charged battery that may pay
@@ -194,7 +189,7 @@ def board_outcomes(board: Board, front: int, side: str) -> tuple[tuple[Outcome, 
     hit = cache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
-    from .engine.layout import roll_line  # (numpy: imported where the dice are first rolled)
+    from shipcheck.engine.layout import roll_line  # (numpy: imported where the dice are first rolled)
 
     groups: dict[tuple[int, str, int], int] = {}
     out: list[list[Any]] = []
@@ -365,7 +360,7 @@ class FlightModel:
     # -- one roll --------------------------------------------------------------------------------
     def situation(self, st: State, attack: Attack, a_index: int, o: Outcome) -> Situation:
         """What a policy sees of a roll: the engine's situation (:meth:`Kernel.situation
-        <shipcheck.kernel.Kernel.situation>`)."""
+        <shipcheck.flight.kernel.Kernel.situation>`)."""
         return Situation(self, st, a_index, attack.kind, o, *self.kernel.situation(st, attack.kind, o))
 
     def apply(self, sit: Situation, d: Decision) -> State:
@@ -397,7 +392,7 @@ class FlightModel:
 
     @cached_property
     def kernel(self) -> Kernel:
-        """The model's packed states and the engine's transitions (:mod:`shipcheck.kernel`), built on
+        """The model's packed states and the engine's transitions (:mod:`shipcheck.flight.kernel`), built on
         first use."""
         return Kernel(self)
 
@@ -425,14 +420,14 @@ class FlightModel:
 def defence_options(kind: str, shields: bool, boosted: bool, charges: int, bearing: Sequence[Sequence[int]]
                     ) -> tuple[list[bool], list[list[int]], list[bool]]:
     """Which defences a roll of ``kind`` allows, for :func:`defences`: those the engine offers
-    against it (:func:`shipcheck.kernel.offers`, the rule's one home
-    :func:`shipcheck.engine.flight.offers`: a shield against small meteors and light shots, a
+    against it (:func:`shipcheck.flight.kernel.offers`, the rule's one home
+    :func:`shipcheck.engine.defence.offers`: a shield against small meteors and light shots, a
     boosted shield against large meteors and heavy shots, a cannon that bears against a large
-    meteor) that are aboard and that ``charges`` pay for (:func:`shipcheck.kernel.cost`): a
+    meteor) that are aboard and that ``charges`` pay for (:func:`shipcheck.flight.kernel.cost`): a
     shield (``shields``: one covers the side), a boosted shield (``boosted``: one joined to a
     booster covers the side), per line that needs defending a cannon of ``bearing`` (those aboard
     that bear on it) or none (-1). What each stops is the engine's
-    (:func:`shipcheck.engine.flight.left_open`)."""
+    (:func:`shipcheck.engine.defence.left_open`)."""
     means = offers(kind)
     shield_opts = [False, True] if shields and means.shield and charges >= cost("shield") else [False]
     boost_opts = [False, True] if boosted and means.boosted and charges >= cost("boosted") else [False]
@@ -444,7 +439,7 @@ def defences(shield_opts: list[bool], per_line: list[list[int]], boost_opts: lis
              cannon_pay: Callable[[int], tuple[int, ...]], free: Mapping[int, bool]
              ) -> Iterator[tuple[bool, tuple[int, ...], bool, list[tuple[int, ...]]]]:
     """Every defence against a roll: (shield, cannon per line or -1, boosted shield, the batteries
-    allowed to pay each charge it costs, :func:`shipcheck.kernel.cost`). A cannon fires at one
+    allowed to pay each charge it costs, :func:`shipcheck.flight.kernel.cost`). A cannon fires at one
     line at most."""
     n_shield, n_boosted = cost("shield"), cost("boosted")
     for shield in shield_opts:

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Card
-from ..fix import FixResult
-from ..flight import DEFAULT_POLICY, FlightModel
-from ..model import BATTERY_KINDS, Ship
-from ..odds import odds
-from ..render import label_text
-from ..rules import CheckReport
-from ..stats import ShipStats, fmt_power
-from ..topology import DIE_CHARS, HULL_CHARS
+from shipcheck.cards import Card
+from shipcheck.check.fix import FixResult
+from shipcheck.check.rules import CheckReport
+from shipcheck.flight.chain import DEFAULT_POLICY, FlightModel
+from shipcheck.flight.odds import odds
+from shipcheck.flight.stats import ShipStats, fmt_power
+from shipcheck.model import BATTERY_KINDS, Ship
+from shipcheck.render import label_text
+from shipcheck.topology import DIE_CHARS, HULL_CHARS
 
 DIRS = ("front", "right", "rear", "left")
 
@@ -165,7 +165,7 @@ def ship_data(ship: Ship, report: CheckReport) -> ShipView:
 def ship_title(ship: Ship) -> str:
     """The ship's name, else its file's stem, else its class; without control characters (it is
     printed, drawn and put in the page)."""
-    from ..errors import printable
+    from shipcheck.errors import printable
 
     if ship.name:
         return printable(ship.name)
@@ -447,7 +447,7 @@ def distribution(a: Any) -> Distribution:
     """The :class:`Distribution` of an array of whole numbers."""
     import numpy as np
 
-    from ..round.result import mean_ci
+    from shipcheck.round.result import mean_ci
 
     x = np.asarray(a, dtype=np.int64)
     vals, counts = np.unique(x, return_counts=True)
@@ -634,9 +634,9 @@ def _player_row(k: int, p: Any) -> PlayerRow:
     """One ship's row of the field: its round figures and the parameters the gap sentence names."""
     import numpy as np
 
-    from ..errors import printable
-    from ..rules import check
-    from ..stats import stats
+    from shipcheck.check.rules import check
+    from shipcheck.errors import printable
+    from shipcheck.flight.stats import stats
 
     st, rep, types = stats(p.ship), check(p.ship), p.card_types()
     front = rep.exposed_by_side[int(p.ship.front_side)]  # by board side: the ship's front

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..errors import InputError
-from ._common import echo, header, notes, pct, print_json, progress_bar, provisional, table, width
+from shipcheck.cli._common import echo, header, notes, pct, print_json, progress_bar, provisional, table, width
+from shipcheck.errors import InputError
 
 
 def _histogram(dist: dict[int, float], width: int = 40, max_rows: int = 24) -> list[str]:
@@ -34,10 +34,10 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
         edition: str | None, policy: str, opponent_policy: str, five_player: bool, runs: int, seed: int | None,
         workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False, purse: int = 0,
         listed: bool = False) -> None:
-    from ..round import simulate_round
-    from ..round.deck import card_label
-    from ..round.result import by_source_lines
-    from ..shipfile import load_ship
+    from shipcheck.round import simulate_round
+    from shipcheck.round.deck import card_label
+    from shipcheck.round.result import by_source_lines
+    from shipcheck.shipfile import load_ship
 
     s = load_ship(ship)
     others = [load_ship(o) for o in opponents] if opponents else None

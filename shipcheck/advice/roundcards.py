@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..cards import Card, load_cards
-from ..data import data_path
-from ..errors import InputError
+from shipcheck.cards import Card, load_cards
+from shipcheck.data import data_path
+from shipcheck.errors import InputError
 
 __all__ = ["RoundCards", "decks", "round_cards"]
 

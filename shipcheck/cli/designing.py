@@ -10,9 +10,9 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import InputError, printable
-from ._common import EXIT_OK, command, draw, echo, exit_with, print_json
-from ._options import FormatOpt, QuietOpt, opponent_opt, round_opt, rules_opt, seed_opt
+from shipcheck.cli._common import EXIT_OK, command, draw, echo, exit_with, print_json
+from shipcheck.cli._options import FormatOpt, QuietOpt, opponent_opt, round_opt, rules_opt, seed_opt
+from shipcheck.errors import InputError, printable
 
 EXIT_INTERRUPTED = 130
 
@@ -101,8 +101,8 @@ def design_cmd(
       shipcheck design --class II --seed 7 --out designed.toml
       shipcheck design --from my-half-ship.toml --budget 300 --format json
     """
-    from ..design import BUDGET, design
-    from ..shipfile import dump_ship, save_text
+    from shipcheck.design import BUDGET, design
+    from shipcheck.shipfile import dump_ship, save_text
 
     if workers is not None and scheduler is not None:
         raise InputError("give --workers or --scheduler, not both", key="--scheduler", value=scheduler,
@@ -153,7 +153,7 @@ def _text(r: Any, out: Path | None, plot: bool, quiet: bool) -> None:
     if out is not None:
         echo(f"wrote {printable(str(out))}")
     else:
-        from ..shipfile import dump_ship
+        from shipcheck.shipfile import dump_ship
 
         echo(dump_ship(r.ship).rstrip())
     if not quiet:
