@@ -1,4 +1,4 @@
-"""`fix`: the exact minimum repair (shipcheck.fix), checked by hand and against brute force."""
+"""`fix`: the exact minimum repair (shipcheck.check.fix), checked by hand and against brute force."""
 
 from __future__ import annotations
 
@@ -393,7 +393,7 @@ def test_solver_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
 
 def test_solver_prints_nothing_in_a_fresh_process() -> None:
     # HiGHS prints its banner once a process, on the first solver built: only a fresh process sees it
-    code = ("import sys\nfrom shipcheck.shipfile import load_ship\nfrom shipcheck.fix import fix\n"
+    code = ("import sys\nfrom shipcheck.shipfile import load_ship\nfrom shipcheck.check.fix import fix\n"
             "assert fix(load_ship(sys.argv[1]), alternatives=1).lost == 1\n")
     ship = Path(__file__).resolve().parents[1] / "examples" / "mistakes" / "loose-piece.toml"
     done = subprocess.run([sys.executable, "-c", code, str(ship)], capture_output=True, text=True, timeout=120)

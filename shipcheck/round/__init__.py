@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 #: public name -> submodule; loaded on first use, so importing a light submodule (the CLI asks
 #: ``shipcheck.round.cardodds`` which card types it plays) does not load numpy
 _EXPORTS = {
-    "CAUSES": "engine", "Deck": "deck", "DefaultPolicy": "policy", "Firepower": "state",
+    "CAUSES": "chunks", "Deck": "deck", "DefaultPolicy": "policy", "Firepower": "state",
     "PlanetOption": "policy", "PlayerResult": "result", "RacingPolicy": "policy", "RoundPolicy": "policy",
     "RoundResult": "result", "RoundRules": "rulebook", "ShipModel": "state", "View": "policy",
     "build_deck": "deck", "fixed_deck": "deck", "load_deck_file": "deck", "round_rules": "rulebook",
