@@ -711,10 +711,18 @@ def _rule_codes(codes: Any, name: str) -> set[str] | None:
     return out
 
 
+def _joined_tiles(lay: Layout, i: int) -> Iterator[Tile]:
+    """The tiles joined to the one on square ``i``, in grid order."""
+    m = lay.joined_to(i)
+    while m:
+        low = m & -m
+        yield lay.tiles[low.bit_length() - 1]
+        m ^= low
+
+
 def _alien_breaks(lay: Layout, aliens_at: list[Tile], sq: tuple[Square, ...],
                   names: tuple[str, ...]) -> list[Violation]:
     """A1, A2, A3: an alien without its life support, outside an ordinary cabin, or two of a colour."""
-    tiles = lay.tiles
     later = Violation.later
     out: list[Violation] = []
     aliens: dict[str, list[int]] = {}
@@ -723,14 +731,7 @@ def _alien_breaks(lay: Layout, aliens_at: list[Tile], sq: tuple[Square, ...],
         assert al is not None
         aliens.setdefault(al, []).append(i)
         if t.kind == "cabin":
-            m = lay.joined_to(i)
-            while m:
-                low = m & -m
-                sup = tiles[low.bit_length() - 1]
-                if sup.kind == "life_support" and sup.attr("color") == al:
-                    break
-                m ^= low
-            else:
+            if not any(sup.kind == "life_support" and sup.attr("color") == al for sup in _joined_tiles(lay, i)):
                 out.append(later("A1", (sq[i],), "{0} alien at {1} has no {0} life support joined to its cabin".format,
                                  al, names[i]))
         else:
@@ -765,18 +766,11 @@ def _twice_breaks(ship: Ship, sq: tuple[Square, ...], names: tuple[str, ...]) ->
 def _idle_breaks(lay: Layout, servers: list[Tile], sq: tuple[Square, ...],
                  names: tuple[str, ...]) -> list[Violation]:
     """W1: components that serve nothing (a life support, booster or furnace joined to nothing it serves)."""
-    tiles = lay.tiles
     later = Violation.later
     out: list[Violation] = []
     for t in servers:
         target, kinds = _SERVES[t.kind]
-        m = lay.joined_to(t.at)
-        while m:
-            low = m & -m
-            if tiles[low.bit_length() - 1].kind in kinds:
-                break
-            m ^= low
-        else:
+        if not any(other.kind in kinds for other in _joined_tiles(lay, t.at)):
             out.append(later("W1", (sq[t.at],), "{} at {} is joined to no {}: it does nothing".format,
                              t.kind, names[t.at], target))
     return out
