@@ -1,16 +1,11 @@
 """Drawing a ship in the terminal: the board grid with its printed labels, one small block a square.
 
-Each square is a block 7 characters wide and 3 lines high. A tile shows its three-letter kind
-code in the middle and its four *effective* sides (after rotation) on the edges::
-
-       │           single connector on the front (N) side
-    ═ CAB ─        double on the left (W), single on the right (E)
-      ▒▒▒          engine exhaust on the rear (S) side
-
-Facing sides of neighbouring tiles stand next to each other, so a bad joint is visible at a
-glance (``─═`` is single against double). Empty squares: ``·`` buildable, ``S`` the start
-square, a digit for a die-unlocked square, a letter for a square of a hull; squares that are not
-part of the ship are blank. A ``¦`` column marks a transdimensional seam.
+Each square is a block 7 characters wide and 3 lines high: a tile shows its three-letter kind code
+in the middle and its four *effective* sides (after rotation) on the edges (``│─`` single, ``║═``
+double, ``▒▒▒`` an exhaust), so facing sides of neighbours stand next to each other and a bad joint
+shows at a glance (``─═`` is single against double). Empty squares: ``·`` buildable, ``S`` the
+start square, a digit for a die-unlocked square, a letter for a square of a hull; squares off the
+ship are blank; a ``¦`` column marks a transdimensional seam.
 
 Drawings are :class:`Styled` text: plain characters with named styles, written as ANSI colour
 codes for a terminal (:meth:`Styled.ansi`) or handed to rich (``__rich__``). The module imports no

@@ -1,19 +1,13 @@
 """The arguments of the library's functions, checked in one place.
 
-Every public function that takes runs, a seed, a round, a policy, opponents, a rules file, a deck,
-the tile in hand or the score's weights checks it with the validator here, and the command line
-passes its options through unchanged: a value is refused the same way whichever door it came in by.
-A refusal is an :class:`~shipcheck.errors.InputError` naming the argument, the bad value and what
-was expected, with a "did you mean" where one is close.
-
-Errors name the library's argument (``runs``, ``opponents``); :func:`as_option` renames them to the
-command-line option that gave the value (``--runs``, ``--opponent``), so the command line reports
-the option the user typed.
+Every public function checks its runs, seed, round, policy, opponents, rules file, deck, tile in
+hand or score weights with the validators here, and the command line passes its options through
+unchanged: a value is refused the same way whichever door it came in by, with an
+:class:`~shipcheck.errors.InputError` naming the argument, the bad value and what was expected
+(docs/errors.md). :func:`as_option` renames the argument to the option that gave it (``--runs``).
 
 >>> runs(2000, minimum=2)
 2000
->>> round_key(" 3A ")
-'3a'
 >>> round_key("lerning")
 Traceback (most recent call last):
 ...

@@ -1,20 +1,12 @@
 """The numbers behind a placement's rank: what welding the tile changes on the ship.
 
-- ``exposed``: change in exposed connectors (the checker's count: connectors facing no tile).
-- ``loss`` / ``survive``: change in expected components lost over the round's attack cards, and in
-  the chance of surviving one of them, from the exact engine (:func:`shipcheck.odds`, default
-  policy). Card by card: every meteor swarm and every card with shots (pirates, a combat zone's
-  shots line, taken as aimed at this ship) is flown on the ship as built, and the results are
-  weighed by the chance the round's deck holds the card (:mod:`.deck`). ``loss`` sums them (the
-  expected components lost to those cards); ``survive`` is their weighted mean.
-- ``engine``, ``firepower``: the tile's engine power and firepower with every double charged
-  (a barrel to the front counts in full, any other half; rules §7); ``crew``: humans it seats;
-  ``cargo``: slots; ``battery``: cells.
-- ``own``: of ``loss``, the expected loss of the welded tile itself (it is a new target).
-- ``shields`` / ``exposes``: single attacks (kind and side, among those the round's cards fly): the
-  tile *shields* against one when the components already aboard lose less to it (the tile takes
-  the hit, a shield or cannon stops it, or a join keeps a piece from falling off), and *exposes* to
-  one when the ship as a whole loses more to it (the tile itself can be hit, a new open side).
+``exposed`` (the checker's count of exposed connectors); ``loss`` and ``survive`` over the round's
+attack cards, from the exact engine (:func:`shipcheck.odds`, default policy): every meteor swarm and
+card with shots (a combat zone's shots taken as aimed at this ship) flown on the ship as built and
+weighed by the chance the round's deck holds it (:mod:`.deck`), ``loss`` their sum and ``survive``
+their weighted mean; ``own``, the welded tile's part of ``loss``; ``engine``, ``firepower`` (every
+double charged, rules §7), ``crew``, ``cargo``, ``battery``; and the single attacks the tile
+``shields`` against or ``exposes`` the ship to. Each number: docs/placement.md.
 """
 
 from __future__ import annotations

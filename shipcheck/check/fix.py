@@ -1,26 +1,15 @@
 """The exact minimum repair of a ship, as at the pre-flight inspection (rules digest §5).
 
 `fix` finds the fewest lost components (removed by hand plus fallen off) that leave a ship with no
-construction error. It is an integer program solved by HiGHS (through ``highspy``, imported when a
-ship needs repair: it loads in a fifth of the time ``scipy.optimize`` took):
+construction error: an integer program solved by HiGHS (``highspy``, imported only when a ship needs
+repair). A tile is kept or not; B1 and E1 tiles go, pairs breaking C1, C2, C3, E2 or K1 exclude
+each other, a catalogue tile is kept once (T1), and each hull group's kept tiles stay one piece (a
+flow from one root). The conflicts are read from :func:`shipcheck.check.rules.check` itself, so the
+program and the checker agree. The pilot cabin stays on boards with a start square (a B2 ship cannot
+be fixed), and a tiny bonus for earlier squares makes the answer deterministic. ``keep`` squares
+outweigh all other tiles together; ``alternatives`` come from solving again with cuts.
 
-- ``x_i`` = 1 when the tile on square ``i`` is kept; maximise the number kept;
-- ``x_i`` = 0 for a tile that is B1 or E1 on its own;
-- ``x_i + x_j <= 1`` for every pair that breaks C1, C2, C3, E2 or K1;
-- at most one kept square of those naming one catalogue tile (T1); none when a copy is set aside;
-- per hull group, all kept tiles lie in one piece of the join graph: one flow commodity per group,
-  from one root (the pilot cabin where the board has a start square, else the group's first kept
-  tile) to every kept tile of the group, over joins between kept tiles only.
-
-The B1, E1 and pair conflicts are read from :func:`shipcheck.check.rules.check` itself, so the program and
-the checker agree on them. The pilot cabin stays on boards with a start square (contract); a B2
-ship cannot be fixed. Among optimal repairs a tiny bonus prefers keeping earlier squares, so the
-answer is deterministic.
-
-Preferences: ``keep`` squares weigh more than all other tiles together, so a repair removes one of
-them only when no legal ship keeps it (the most of them are kept, then the most tiles). Other
-repairs as good (``alternatives``) are found by solving again with a cut that excludes each kept
-set found so far, at the same number of kept tiles.
+The program in full: docs/architecture.md, "The minimal repair".
 """
 
 from __future__ import annotations

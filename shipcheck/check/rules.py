@@ -24,7 +24,7 @@ from shipcheck.model import (
     Tile,
     compatible,
 )
-from shipcheck.topology import exposed_connectors
+from shipcheck.topology import Square, exposed_connectors
 
 SIDE_LETTERS = "NESW"
 _new = object.__new__
@@ -711,6 +711,71 @@ def _rule_codes(codes: Any, name: str) -> set[str] | None:
     return out
 
 
+def _joined_tiles(lay: Layout, i: int) -> Iterator[Tile]:
+    """The tiles joined to the one on square ``i``, in grid order."""
+    m = lay.joined_to(i)
+    while m:
+        low = m & -m
+        yield lay.tiles[low.bit_length() - 1]
+        m ^= low
+
+
+def _alien_breaks(lay: Layout, aliens_at: list[Tile], sq: tuple[Square, ...],
+                  names: tuple[str, ...]) -> list[Violation]:
+    """A1, A2, A3: an alien without its life support, outside an ordinary cabin, or two of a colour."""
+    later = Violation.later
+    out: list[Violation] = []
+    aliens: dict[str, list[int]] = {}
+    for t in aliens_at:
+        i, al = t.at, t.crew
+        assert al is not None
+        aliens.setdefault(al, []).append(i)
+        if t.kind == "cabin":
+            if not any(sup.kind == "life_support" and sup.attr("color") == al for sup in _joined_tiles(lay, i)):
+                out.append(later("A1", (sq[i],), "{0} alien at {1} has no {0} life support joined to its cabin".format,
+                                 al, names[i]))
+        else:
+            out.append(later("A2", (sq[i],), "{} alien in the {} at {}: aliens live only in ordinary cabins".format,
+                             al, t.kind, names[i]))
+    for al, where_ in sorted(aliens.items()):
+        if len(where_) > 1:
+            out.append(later("A3", tuple(sq[i] for i in where_), "{} {} aliens aboard; at most one per colour".format,
+                             len(where_), al))
+    return out
+
+
+def _twice_breaks(ship: Ship, sq: tuple[Square, ...], names: tuple[str, ...]) -> list[Violation]:
+    """T1: a catalogue tile named twice (each printed tile exists once in the box)."""
+    later = Violation.later
+    out: list[Violation] = []
+    named: dict[str, list[int]] = {}
+    for t in ship.tiles:
+        if t.id is not None:
+            named.setdefault(t.id, []).append(t.at)
+    for a in ship.aside:
+        if a.id is not None and a.id in named:
+            named[a.id].append(-1)  # set aside: named again, on no square
+    for tid, where_ in named.items():
+        if len(where_) > 1:
+            on = sorted(i for i in where_ if i >= 0)
+            out.append(later("T1", tuple(sq[i] for i in on), _twice_message, tid, tuple(names[i] for i in on),
+                             len(where_) - len(on)))
+    return out
+
+
+def _idle_breaks(lay: Layout, servers: list[Tile], sq: tuple[Square, ...],
+                 names: tuple[str, ...]) -> list[Violation]:
+    """W1: components that serve nothing (a life support, booster or furnace joined to nothing it serves)."""
+    later = Violation.later
+    out: list[Violation] = []
+    for t in servers:
+        target, kinds = _SERVES[t.kind]
+        if not any(other.kind in kinds for other in _joined_tiles(lay, t.at)):
+            out.append(later("W1", (sq[t.at],), "{} at {} is joined to no {}: it does nothing".format,
+                             t.kind, names[t.at], target))
+    return out
+
+
 def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> CheckReport:
     """All rule breaks of a ship, in code order, and its exposed connectors.
 
@@ -794,55 +859,10 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
     for p in loose:
         cells = tuple(sq[i] for i in _bits(p))
         out.append(later("S1", cells, _loose_message, cells, names))
-    # A1, A2, A3: aliens
-    aliens: dict[str, list[int]] = {}
-    for t in aliens_at:
-        i, al = t.at, t.crew
-        assert al is not None
-        aliens.setdefault(al, []).append(i)
-        if t.kind == "cabin":
-            m = lay.joined_to(i)
-            while m:
-                low = m & -m
-                sup = tiles[low.bit_length() - 1]
-                if sup.kind == "life_support" and sup.attr("color") == al:
-                    break
-                m ^= low
-            else:
-                out.append(later("A1", (sq[i],), "{0} alien at {1} has no {0} life support joined to its cabin".format,
-                                 al, names[i]))
-        else:
-            out.append(later("A2", (sq[i],), "{} alien in the {} at {}: aliens live only in ordinary cabins".format,
-                             al, t.kind, names[i]))
-    for al, where_ in sorted(aliens.items()):
-        if len(where_) > 1:
-            out.append(later("A3", tuple(sq[i] for i in where_), "{} {} aliens aboard; at most one per colour".format,
-                             len(where_), al))
-    # T1: a catalogue tile named twice (each printed tile exists once in the box)
-    named: dict[str, list[int]] = {}
-    for t in ship.tiles:
-        if t.id is not None:
-            named.setdefault(t.id, []).append(t.at)
-    for a in ship.aside:
-        if a.id is not None and a.id in named:
-            named[a.id].append(-1)  # set aside: named again, on no square
-    for tid, where_ in named.items():
-        if len(where_) > 1:
-            on = sorted(i for i in where_ if i >= 0)
-            out.append(later("T1", tuple(sq[i] for i in on), _twice_message, tid, tuple(names[i] for i in on),
-                             len(where_) - len(on)))
-    # W1: components that serve nothing
-    for t in servers:
-        target, kinds = _SERVES[t.kind]
-        m = lay.joined_to(t.at)
-        while m:
-            low = m & -m
-            if tiles[low.bit_length() - 1].kind in kinds:
-                break
-            m ^= low
-        else:
-            out.append(later("W1", (sq[t.at],), "{} at {} is joined to no {}: it does nothing".format,
-                             t.kind, names[t.at], target))
+    # A1, A2, A3: aliens; T1: a catalogue tile named twice; W1: components that serve nothing
+    out += _alien_breaks(lay, aliens_at, sq, names)
+    out += _twice_breaks(ship, sq, names)
+    out += _idle_breaks(lay, servers, sq, names)
 
     if select:
         out = [v for v in out if v.code in select]

@@ -2,9 +2,8 @@
 
 Commands live in the modules of this package and are imported only when they run (a lazy Typer
 group), so ``shipcheck check`` pays for Typer and what `check` uses, nothing else. Every command
-parses its arguments, calls the library and prints text for people or the JSON of the contract for
-scripts. Typer imports rich only to draw help and errors; the commands import it where they draw a
-table.
+parses its arguments, calls the library and prints text for people or the contract's JSON for
+scripts; rich is imported only to draw help, errors and tables.
 
 Exit codes: 0 done (for `check`: legal), 1 `check` found an error-severity violation (or `fix` found
 no legal result), 2 bad input or usage. Bad input never shows a traceback: :func:`main` turns

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -40,6 +40,9 @@ from shipcheck.cli._options import (
 from shipcheck.errors import InputError, printable
 from shipcheck.model import Ship
 from shipcheck.shipfile import load_ship
+
+if TYPE_CHECKING:
+    from shipcheck.flight.montecarlo import SimulationResult
 
 _ATTACK_HELP = ("An attack, repeatable, in order: small-meteor, large-meteor, light-shot or heavy-shot, from "
                 "front, rear, left or right.")
@@ -411,9 +414,6 @@ def simulate_cmd(
         one_source(attack, card, rounds=True)  # a usage error comes before the engines are imported
     if dask and scheduler is None:
         scheduler = "local"
-    round_only = {"--deck": deck is not None, "--edition": edition is not None,
-                  "--rules": rules_file is not None, "--five-player": five_player, "--purse": purse != 0,
-                  "--opponent-policy": opponent_policy != "default"}
     if round_ is not None:
         if attack or card or precision is not None or assume_weakest:
             raise InputError("--round flies whole decks: it takes no --attack, --card, --assume-weakest or "
@@ -426,9 +426,9 @@ def simulate_cmd(
                   seed=seed, workers=workers, scheduler=scheduler, batch=batch or 4096, fmt=fmt, quiet=quiet,
                   purse=purse, listed=all_notes)
         return
-    used = [k for k, v in round_only.items() if v]
-    if used:
-        raise InputError(f"{', '.join(used)} only go with --round", key=used[0], expected="--round N as well")
+    _refuse_round_only({"--deck": deck is not None, "--edition": edition is not None,
+                        "--rules": rules_file is not None, "--five-player": five_player, "--purse": purse != 0,
+                        "--opponent-policy": opponent_policy != "default"})
     if policy not in ("default", "optimal"):
         raise InputError(f"{policy} is a round policy", key="--policy", value=policy,
                          expected="default or optimal (racing goes with --round)")
@@ -462,6 +462,19 @@ def simulate_cmd(
     if fmt == "json":
         print_json({"ship": ship, **r.to_dict()})
         return
+    _show_flights(s, ship, what, r, batch=batch, precision=precision, quiet=quiet)
+
+
+def _refuse_round_only(given: dict[str, bool]) -> None:
+    """A usage error naming the round-only options given (True) without --round."""
+    used = [k for k, v in given.items() if v]
+    if used:
+        raise InputError(f"{', '.join(used)} only go with --round", key=used[0], expected="--round N as well")
+
+
+def _show_flights(s: Ship, ship: str, what: str, r: SimulationResult, *, batch: int, precision: float | None,
+                  quiet: bool) -> None:
+    """The text output of `simulate` over attacks: the header, the losses drawn and the estimates."""
     flight_header(s, ship, what, quiet)
     techie_note(s, quiet)
     echo(f"{r.runs} runs, seed {r.seed} (repeat with --seed {r.seed}{f' --batch {batch}' if batch != 65_536 else ''})")

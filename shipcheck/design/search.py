@@ -328,6 +328,7 @@ def _result(search: _Search, base: Ship, cls: str, edition: str, key: str, seed:
     if search.stopped == "time":
         notes.insert(0, f"stopped by the time limit after {search.flights.flown} of {search.budget} candidates: "
                         "not reproducible")
-    return DesignResult(best, float(me.credits_mean), tuple(float(x) for x in me.credits_ci),
+    lo, hi = me.credits_ci
+    return DesignResult(best, float(me.credits_mean), (float(lo), float(hi)),
                         {k: float(v) for k, v in me.by_source.items()}, field, history, search.flights.flown,
                         search.budget, seed, key, edition, cls, pool.source, search.stopped, r, tuple(notes))

@@ -1,15 +1,12 @@
 """The flight model shared by the exact and the Monte Carlo engines.
 
-A ship in flight is a *state* ``(mask, charges, crew)``: which tiles are still aboard (a bitmask
-over the tiles in grid order), the charges left in each battery, and the crew: ``None`` when it
-follows from the mask (no stasis chamber, and the model was not asked to track crew), else a tuple
-per tile of its occupants (awake humans in the pilot cabin, cabins and luxury cabins; :data:`ALIEN`
-where an alien sits, its colour being the tile's ``crew``; sleepers in a stasis chamber; 0
-elsewhere). Every rule reads the crew from the state, so a caller may change it between attacks
-(crew lost to a card, an alien given away) by building a new state and keep stepping. An attack's roll is one of at most 36 equally likely dice pairs,
-grouped into *outcomes* (a board side and the lines it names); a policy turns a state and an
-outcome into a :class:`Decision`, and :meth:`FlightModel.step` gives the next state. Both engines
-walk the same memoised transitions, so Monte Carlo converges to the exact odds by construction.
+A ship in flight is a *state* ``(mask, charges, crew)``: the tiles still aboard (a bitmask in grid
+order), the charges left in each battery, and the crew (``None`` when it follows from the mask,
+else the occupants per tile; docs/flight-states.md). Every rule reads the crew from the state, so
+a caller may change it between attacks and keep stepping. An attack's roll is one of at most 36
+equally likely dice pairs, grouped into *outcomes* (a board side and the lines it names); a policy
+turns a state and an outcome into a :class:`Decision`, and :meth:`FlightModel.step` gives the next
+state. Both engines walk the same memoised transitions, so Monte Carlo converges to the exact odds.
 
 Contract §4 is the default policy. Facts the rules leave open are marked where they are used:
 boosted shields (OQ24) are a last resort after cannons; the first tile of a line on a wrap board

@@ -2,21 +2,15 @@
 
 A :class:`Kernel` is built once per :class:`~shipcheck.flight.chain.FlightModel` (``model.kernel``). It
 packs a state ``(mask, charges, crew)`` into one int (the layout of :mod:`shipcheck.engine.exact`:
-the mask in the low bits, then a field per battery and 3 bits per crew slot, each field within a
-word of 63 bits), so states hash as ints and the compiled pass (:func:`shipcheck.engine.exact.forward`)
-takes them as words. Every rule is the engine's (:mod:`shipcheck.engine`): what a roll reaches and
-what defends it (:func:`~shipcheck.engine.defence.situation_lines`), the default policy's defence and
-what it leaves open destroyed, the pieces that fall off and the crew that goes with them. The
-kernel memoises: for each attack kind and side, the rolls of a state are grouped by their *effect*
-(which tiles they would damage from which side) before anything is played, so the rolls that miss,
-bounce off or hit the same tile cost one lookup; a state's transitions are kept.
+the mask in the low bits, then a field per battery and 3 bits per crew slot, in words of 63 bits),
+so states hash as ints and the compiled pass (:func:`shipcheck.engine.exact.forward`) takes them as
+words. Every rule is the engine's (:mod:`shipcheck.engine`). The kernel memoises: per attack kind
+and side, a state's rolls are grouped by their *effect* (which tiles they would damage from which
+side) before anything is played, and a state's transitions are kept.
 
-The engine's functions are called compiled where the compiled engine is loaded in the process (a
-round was flown, or a large distribution went to the compiled pass), and as plain Python
-otherwise: the same rules either way, and a small question costs no numba start.
-
-The flight model has no cards, so no cyan Techie's free charge (the round's exact model,
-:mod:`shipcheck.round.cardodds`, counts him).
+The engine's functions run compiled where the compiled engine is loaded in the process, as plain
+Python otherwise: the same rules either way (docs/architecture.md, "Compiled or plain Python"). The
+flight model has no cards, so no Techie's free charge (:mod:`shipcheck.round.cardodds` counts him).
 """
 
 from __future__ import annotations

@@ -1,32 +1,23 @@
 """Monte Carlo flights: sample the dice, walk the same model as the exact engine.
 
-:func:`simulate` plays many flights at once. Each run is a state id (an index into
-:meth:`FlightModel.state <shipcheck.flight.chain.FlightModel.state>`); for each attack the dice of every
-run are drawn together, mapped to the attack's outcome through the 36-entry table of
-:meth:`FlightModel.outcomes`, and the runs that share a (state, outcome) pair move together: the
-transition is computed once with :meth:`FlightModel.step` and kept in a table on the model, so later
-chunks (and later calls given the same ``model``) reuse it. The rules of the game live in
+:func:`simulate` plays many flights at once: each run is a state id of the
+:class:`~shipcheck.flight.chain.FlightModel`; per attack the dice of every run are drawn together,
+and the runs that share a (state, outcome) pair move together, on a transition computed once and
+memoised on the model (later chunks and calls given the same ``model`` reuse it). The rules live in
 :mod:`shipcheck.flight.chain` only; this module never looks at a tile.
 
-Reproducibility. The runs are cut into chunks of ``batch`` runs, the last one smaller. Chunk ``i``
-draws from ``np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=(i,)))``, so
-the numbers depend on ``seed`` and ``batch`` only: one process, a pool of processes
-(``workers=N``) and a Dask cluster (``scheduler=...``) give bit-identical arrays.
-
-Memory. Every summary is a count (survivals, runs per number of lost components, runs per lost
-tile), so each chunk is reduced to its counts where it runs and the counts are added up: memory is
-O(``batch``) per worker whatever ``runs`` is. Per-run arrays (``survived``, ``lost``,
-``final_masks``, ``runs_frame()``) are kept only when the caller asks, with ``keep_runs=True``.
-
-:func:`simulate_naive` is the plain loop (one run, one roll, one :meth:`~FlightModel.step` at a
-time) that ``benchmarks/bench_montecarlo.py`` measures the vectorised engine against.
+Chunk ``i`` of ``batch`` runs draws from ``SeedSequence(entropy=seed, spawn_key=(i,))``, so the
+numbers depend on ``seed`` and ``batch`` only, in one process, a pool or a Dask cluster. Each chunk
+is reduced to counts where it runs: memory is O(``batch``) per worker; the per-run arrays are kept
+only with ``keep_runs=True`` (docs/architecture.md, "How a card flows through the engine").
+:func:`simulate_naive` is the plain loop ``benchmarks/bench_montecarlo.py`` measures against.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -571,40 +562,18 @@ def simulate(
     max_runs = valid.runs(max_runs, key="max_runs", maximum=MAX_RUNS_FLIGHT)
     if workers is not None:
         workers = positive_int("workers", workers)
-    if precision is not None:
-        if (isinstance(precision, bool) or not isinstance(precision, (int, float, np.floating))
-                or not 0 < precision < 1):
-            raise InputError("`precision` must be a number between 0 and 1 (exclusive)", key="precision",
-                             value=precision, expected="a width between 0 and 1")
-        precision = float(precision)
-    if progress is not None and not callable(progress):
-        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
-                         expected="a callable(done_runs, total_runs) or None")
-    if not isinstance(keep_runs, bool):
-        raise InputError("bad `keep_runs`", key="keep_runs", value=keep_runs, expected="True or False")
+    precision = _valid_precision(precision)
+    _check_callback_and_flag(progress, keep_runs)
     check_scheduler(scheduler)
     s = seed_of(rng, seed)
     total = max_runs if precision is not None else runs
-    in_flight = min(batch, total) * CHUNK_RUN_BYTES * (1 if workers is None or scheduler is not None
-                                                       else min(workers, -(-total // batch)))
-    check_memory(in_flight, key="batch", value=batch, what=f"chunks of {min(batch, total):,} runs",
-                 per=CHUNK_RUN_BYTES)
-    if keep_runs:
-        masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
-        check_memory(total * RUN_BYTES + masks,
-                     key="max_runs" if precision is not None else "runs", value=total,
-                     what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
+    _check_memory_budget(ship, total, batch, workers, scheduler, keep_runs=keep_runs,
+                         adaptive=precision is not None)
     if model is None:
         model = FlightModel(ship)
     elif not isinstance(model, FlightModel) or model.ship != ship:
         raise InputError("`model` was built for another ship", key="model", expected="FlightModel(ship)")
-    if policy is DEFAULT_POLICY or (isinstance(policy, str) and policy == "default"):
-        spec: Any = "default"
-    elif (isinstance(policy, str) and policy == "optimal") or isinstance(policy, Policy):
-        spec = policy
-    else:
-        raise InputError("bad `policy`", key="policy", value=policy,
-                         expected="'default', 'optimal' or a Policy object")
+    spec = _policy_spec(policy)
     pol = _resolve_policy(spec, model, atk)
     n_chunks = -(-total // batch)
 
@@ -612,26 +581,77 @@ def simulate(
         return _summarise(model, _flights(model, atk, pol, chunk_rng(s, i), n), keep_runs)
 
     total_counts = _Totals(model.n)
-    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-    converged = False
     with chunk_runner(_run_chunk, (ship, atk, spec, keep_runs), seed=s, n_chunks=n_chunks, workers=workers,
                       scheduler=scheduler, local=local, what="`policy`") as run, \
             closing(run(_plan(runs, batch, precision, max_runs))) as results:
-        for c in results:
-            total_counts.add(c)
-            if c.per_run is not None:
-                kept.append(c.per_run)
-            if progress is not None:
-                progress(total_counts.runs, total)
-            if precision is not None:
-                lo, hi = _wilson(total_counts.survivals, total_counts.runs)
-                if hi - lo <= precision:
-                    converged = True
-                    break
+        kept, converged = _gather(results, total_counts, total=total, progress=progress, precision=precision)
     notes = []
     if precision is not None and not converged:
         notes.append(f"max_runs reached before the 95 % interval of p_survive narrowed to {precision}")
     return total_counts.result(ship, atk, pol.name, s, batch, precision, notes, kept if keep_runs else None)
+
+
+def _valid_precision(precision: Any) -> float | None:
+    """``precision`` as a float in (0, 1), or None (not adaptive)."""
+    if precision is None:
+        return None
+    if (isinstance(precision, bool) or not isinstance(precision, (int, float, np.floating))
+            or not 0 < precision < 1):
+        raise InputError("`precision` must be a number between 0 and 1 (exclusive)", key="precision",
+                         value=precision, expected="a width between 0 and 1")
+    return float(precision)
+
+
+def _check_callback_and_flag(progress: Any, keep_runs: Any) -> None:
+    """Refuse a ``progress`` that is not callable and a ``keep_runs`` that is not a bool."""
+    if progress is not None and not callable(progress):
+        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
+                         expected="a callable(done_runs, total_runs) or None")
+    if not isinstance(keep_runs, bool):
+        raise InputError("bad `keep_runs`", key="keep_runs", value=keep_runs, expected="True or False")
+
+
+def _check_memory_budget(ship: Ship, total: int, batch: int, workers: int | None, scheduler: Any, *,
+                         keep_runs: bool, adaptive: bool) -> None:
+    """Refuse chunks (and, with ``keep_runs``, per-run arrays) that would not fit in memory."""
+    in_flight = min(batch, total) * CHUNK_RUN_BYTES * (1 if workers is None or scheduler is not None
+                                                       else min(workers, -(-total // batch)))
+    check_memory(in_flight, key="batch", value=batch, what=f"chunks of {min(batch, total):,} runs",
+                 per=CHUNK_RUN_BYTES)
+    if keep_runs:
+        masks = total * len(ship.tiles) if total * len(ship.tiles) < MASK_LIMIT_BYTES else 0
+        check_memory(total * RUN_BYTES + masks,
+                     key="max_runs" if adaptive else "runs", value=total,
+                     what=f"keeping the per-run results of {total:,} runs", per=RUN_BYTES)
+
+
+def _policy_spec(policy: Any) -> Any:
+    """The picklable form of ``policy`` sent to the workers: ``"default"``, ``"optimal"`` or the Policy."""
+    if policy is DEFAULT_POLICY or (isinstance(policy, str) and policy == "default"):
+        return "default"
+    if (isinstance(policy, str) and policy == "optimal") or isinstance(policy, Policy):
+        return policy
+    raise InputError("bad `policy`", key="policy", value=policy,
+                     expected="'default', 'optimal' or a Policy object")
+
+
+def _gather(results: Iterable[_Chunk], totals: _Totals, *, total: int, progress: Progress | None,
+            precision: float | None) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], bool]:
+    """Add the chunks up in order into ``totals``; stop early once the interval is narrow enough.
+
+    Returns the per-run arrays kept by the chunks and whether ``precision`` was reached."""
+    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    for c in results:
+        totals.add(c)
+        if c.per_run is not None:
+            kept.append(c.per_run)
+        if progress is not None:
+            progress(totals.runs, total)
+        if precision is not None:
+            lo, hi = _wilson(totals.survivals, totals.runs)
+            if hi - lo <= precision:
+                return kept, True
+    return kept, False
 
 
 class _Totals:

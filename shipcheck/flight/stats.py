@@ -3,11 +3,8 @@
 :func:`stats` gathers, for the ship as written (legal or not), its crew, engine power and
 firepower (the engine's, by the battery charges spent), batteries, cargo room, shield cover,
 exposed connectors, and for every attack kind and direction the chance that a roll reaches the
-ship, does damage and can be stopped. :func:`render_stats` prints it as plain aligned text.
-
-Rules used (rules digest): crew §4, parameters §7, hazards §8, components §2.2/§2.3. Open points
-taken as the project does elsewhere: a cannon engine counts 1 (forward) / ½ as a free cannon and 1
-as a free engine (OQ6); a bi-directional cannon's barrels are N+E at rotation 0 (OQ5).
+ship, does damage and can be stopped (rules digest §2.2, §2.3, §4, §7, §8; docs/flight-model.md,
+"`stats`"). :func:`render_stats` prints it as plain aligned text.
 
 >>> from shipcheck.shipfile import parse_ship
 >>> s = stats(parse_ship('format = 1\\nclass = "I"\\n'))   # a lone pilot cabin

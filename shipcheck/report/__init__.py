@@ -15,7 +15,7 @@ same name); this package is reached with ``from shipcheck.report import ...``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -242,6 +242,36 @@ class Report:
 Progress = Callable[[str], Any]
 
 
+def _ship_to_fly(sh: Ship, rep: CheckReport, notes: list[str]) -> tuple[FixResult | None, Ship]:
+    """The repair of an illegal ship (or None) and the ship that flies: the minimal fix's, or the ship
+    as written when no removal mends it; says which in ``notes``."""
+    if rep.legal:
+        return None, sh
+    repair = fix(sh)
+    if repair.fixed is not None:
+        notes.append(f"{ship_title(sh)} is illegal: its flight figures are for the ship the minimal fix "
+                     f"leaves ({repair.lost} component(s) removed at the inspection)")
+        return repair, repair.fixed
+    notes.append(f"{ship_title(sh)} is illegal and no removal mends it: its flight figures are for the "
+                 "ship as written")
+    return repair, sh
+
+
+def _provisional_notes(ships: Sequence[ShipReport], round_notes: Iterable[str], notes: list[str]) -> None:
+    """Add every provisional value to ``notes`` once: a board's own note (from the check) stands for
+    the round's "flies an unverified board" lines about it."""
+    boards = set()
+    for sr in ships:
+        for n in sr.check.notes:
+            if "provisional" in n:
+                notes.append(n)
+                boards.add(sr.ship.board.name)
+    for note in round_notes:
+        m = re.search(r"flies an unverified board \(([^)]*)\)", note)
+        if m is None or m.group(1) not in boards:
+            notes.append(note)
+
+
 def report(
     ship: Ship | str | Path,
     other: Ship | str | Path | None = None,
@@ -319,17 +349,7 @@ def report(
     for sh, path in loaded:
         say(f"checking {ship_title(sh)}")
         rep = check(sh)
-        repair = None
-        flown = sh
-        if not rep.legal:
-            repair = fix(sh)
-            if repair.fixed is not None:
-                flown = repair.fixed
-                notes.append(f"{ship_title(sh)} is illegal: its flight figures are for the ship the minimal fix "
-                             f"leaves ({repair.lost} component(s) removed at the inspection)")
-            else:
-                notes.append(f"{ship_title(sh)} is illegal and no removal mends it: its flight figures are for the "
-                             "ship as written")
+        repair, flown = _ship_to_fly(sh, rep, notes)
         say("exact meteor odds")
         meteors = meteor_data(flown, round=key, edition=the_deck.edition, cards=weights)
         say(f"flying {runs:,} rounds")
@@ -346,18 +366,7 @@ def report(
         ships.append(ShipReport(ship=sh, check=rep, fix=repair, stats=stats(sh), view=ship_data(sh, rep),
                                 meteors=meteors, flown=flown, result=result, round=round_data(result),
                                 advice=advice, path=path))
-    # every provisional value once: a board's own note (from the check) stands for the round's
-    # "flies an unverified board" lines about it
-    boards = set()
-    for sr in ships:
-        for n in sr.check.notes:
-            if "provisional" in n:
-                notes.append(n)
-                boards.add(sr.ship.board.name)
-    for note in results[0].notes:
-        m = re.search(r"flies an unverified board \(([^)]*)\)", note)
-        if m is None or m.group(1) not in boards:
-            notes.append(note)
+    _provisional_notes(ships, results[0].notes, notes)
     comparison = None
     if len(results) == 2:
         a, b = results[0].players[0], results[1].players[0]

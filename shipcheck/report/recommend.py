@@ -3,14 +3,10 @@
 :func:`variants` lists every legal single change: rotate a tile (turning a shield is one), remove a
 tile, move one to an empty square (a move that covers exposed connectors says so), place a
 set-aside component, or fly another policy. :func:`recommend` measures each against the ship as
-built with **common random numbers**: a variant flies the very decks and dice the ship flew (the
-round engine gives run ``r`` the same cards and rolls for the same seed whatever the ship), so the
-per-run differences of credits are paired and their mean has a small standard error even when the
-credits themselves vary a lot.
-
-The search screens every variant on a few runs of a stream of its own, then measures the most
-promising ones again on the runs of ``seed`` (the report's own), so the reported effects are not
-inflated by having been picked as the best of many noisy guesses.
+built with **common random numbers**: a variant flies the very decks and dice the ship flew, so the
+per-run differences of credits are paired and their mean has a small standard error. The search
+screens every variant on a few runs of a stream of its own, then measures the most promising ones
+again on the runs of ``seed``, so the effects reported are not inflated by the pick (docs/reports.md).
 
 Changes to the ship (rotations, moves, removals, additions, swaps) are advice for the next build: a
 welded ship cannot be changed. Policies are advice for the flight (:attr:`Variant.group`).
@@ -20,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -333,10 +330,10 @@ def swaps(ship: Ship, types: Sequence[PileType], *, per_type: int = 3) -> list[V
             old_t = ship.tile_at(sq)
             assert old_t is not None
             for score, new in _every_turn(ship, sq, found[sq]):
-                nt = new.tile_at(sq)
-                assert nt is not None
+                put = new.tile_at(sq)
+                assert put is not None
                 out.append(Variant("swap", f"swap the {old_t.kind.replace('_', ' ')} at {name(sq)} for {_a(pt.name)}"
-                                           f"{_what(ship, nt)}{_as(nt)}", new, squares=(sq,), tile=nt.id, pile=pt,
+                                           f"{_what(ship, put)}{_as(put)}", new, squares=(sq,), tile=put.id, pile=pt,
                                    score=score))
     return out
 
@@ -359,10 +356,12 @@ def costs(ship: Ship, new: Ship, before: Any = None) -> str:
     def num(x: Any) -> str:
         return f"{float(x):g}"
 
-    have = {"firepower": a.cannon.best_possible, "engine power": a.engine.best_possible, "humans": a.crew.humans,
-            "cargo slots": a.cargo.normal + a.cargo.special, "battery cells": a.battery_capacity}
-    now = {"firepower": b.cannon.best_possible, "engine power": b.engine.best_possible, "humans": b.crew.humans,
-           "cargo slots": b.cargo.normal + b.cargo.special, "battery cells": b.battery_capacity}
+    have: dict[str, Fraction | int] = {
+        "firepower": a.cannon.best_possible, "engine power": a.engine.best_possible, "humans": a.crew.humans,
+        "cargo slots": a.cargo.normal + a.cargo.special, "battery cells": a.battery_capacity}
+    now: dict[str, Fraction | int] = {
+        "firepower": b.cannon.best_possible, "engine power": b.engine.best_possible, "humans": b.crew.humans,
+        "cargo slots": b.cargo.normal + b.cargo.special, "battery cells": b.battery_capacity}
     parts = []
     fewer: dict[tuple[int, int], list[str]] = {}  # (shields before, after) -> the sides
     for d in ("front", "right", "rear", "left"):

@@ -1,22 +1,17 @@
 """Exact odds of a sequence of cards with decisions: meteor swarms, enemies and combat zones.
 
-The exact engine of :mod:`shipcheck.odds` walks a fixed list of attacks. A card with decisions
-branches on the ship's state: against an enemy the ship wins, ties or loses by the firepower its
-policy declares, and only a loss brings the penalty (shots, crew, goods); in a combat zone each line
-hits the weakest ship, which depends on the opponents too. This module pushes an exact distribution
-over *joint* states (every player's state row, the track, who still flies) through the cards in
-order, on the engine's own card steps (:func:`shipcheck.engine.encounters.card_step`, the steps a
-round's run plays with its dice; :mod:`shipcheck.engine.joint`) with the round's policies: each roll
-of two dice branches into the outcomes that differ for the ships it strikes, and equal joint states
-merge after every roll. Probabilities are exact: whole numbers over 36^rolls, as fractions.
+A card with decisions branches on the state: an enemy's penalty comes only with a loss, a combat
+zone's line hits the weakest ship, which depends on the opponents too. This module pushes an exact
+distribution over *joint* states (every player's state row, the track, who still flies) through the
+cards in order, on the engine's own card steps (:func:`shipcheck.engine.encounters.card_step`,
+:mod:`shipcheck.engine.joint`) with the round's policies: each roll branches into the outcomes that
+differ for the ships it strikes, equal joint states merge after every roll, and probabilities are
+whole numbers over 36^rolls, as fractions.
 
-The ship is player 0 and the leader at the start; opponents follow at the round's start spacing.
-Alone, a combat zone hits nobody (rules §10.1(3)) unless ``assume_weakest`` takes the ship to be
-the weakest on every line. The rules are the round's: a ship (or IIA half) left without humans
-leaves at once (after each meteor, shot or fight), except in a combat zone, where it leaves after
-the card; before each card the Techie's free charge is back. What a round does between cards and
-the cards leave out (giving up, jumping to hyperspace) does not happen here: the cards follow one
-another from launch.
+The ship is player 0 and the leader; opponents follow at the round's start spacing. Alone, a combat
+zone hits nobody (rules §10.1(3)) unless ``assume_weakest``. The round's rules apply, but nothing
+happens between the cards (giving up, hyperspace): docs/flight-model.md, "How the exact odds are
+computed", and docs/architecture.md, "Exact odds of cards with fights".
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
 """A player's ship in a round: its description, and its state as a policy sees it.
 
-A round state is the tuple ``(mask, charges, crew, goods, gone, away, spent)``: the first three are
-the flight model's :data:`~shipcheck.flight.chain.State` (tiles aboard, charges per battery, occupants per
-tile); ``goods`` holds, per cargo hold in grid order, the colour codes of its goods (0 red ... 3 blue,
-most valuable first); ``gone`` is the tiles of halves that left the flight (class IIA), which go back
-to the table and are not lost components; ``away`` is ``()``, or a half in hyperspace while the other
-half flies (class IIA): ``(tiles, charges, crew, goods)`` as they were when it jumped (its tiles are
-not in ``mask``, so nothing touches them until it returns); ``spent`` is 1 once the cyan Techie's
-free charge has been used on the current card. It is the engine's state row
-(:mod:`shipcheck.engine.layout`) written as tuples: :meth:`ShipModel.row` and
-:meth:`ShipModel.state_of` turn one into the other.
+A round state is the tuple ``(mask, charges, crew, goods, gone, away, spent)``: the flight model's
+:data:`~shipcheck.flight.chain.State` and the goods per hold, the tiles of halves that left (class
+IIA), a half in hyperspace and the Techie's used free charge (each field: docs/architecture.md, "A
+round state"). It is the engine's state row (:mod:`shipcheck.engine.layout`) written as tuples:
+:meth:`ShipModel.row` and :meth:`ShipModel.state_of` turn one into the other.
 
 :class:`ShipModel` describes a ship's tiles for the engine's tables (its cabins, holds, engines,
 cannons, boosters, specialisation...) and answers questions about a state for the policies
