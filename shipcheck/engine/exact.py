@@ -9,12 +9,9 @@ crew slots, then per battery (word, shift, width), then per crew slot (tile, wor
 :func:`unpack` turns a key into the engine's state row and :func:`pack` back; every rule is the
 engine's own (:func:`shipcheck.engine.defence.flight_step`).
 
-:func:`forward` plays attacks one after the other on a distribution (keys and integer weights out of
-36 per attack so far) into an open-addressing table (:mod:`.table`): per state, per outcome of the attack's dice
-(weighted by how many of the 36 pairs give it), the state after the default policy's defence.
-
-Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
+:func:`forward` plays attacks one after the other on a distribution (keys and integer weights out
+of 36 per attack so far) into an open-addressing table (:mod:`.table`): per state and outcome of the
+dice, the state after the default policy's defence. Part of the engine (:mod:`shipcheck.engine`).
 """
 
 from __future__ import annotations
