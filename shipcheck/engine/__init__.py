@@ -82,7 +82,7 @@ def _call(mod: Any, t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out
 
 def _dummy() -> tuple[dict[str, Any], np.ndarray, np.ndarray, Outputs]:
     """The smallest call with the types of a real one: it makes numba compile (or load) ``play``."""
-    from shipcheck.engine import layout as L
+    from . import layout as L
 
     S = np.zeros((1, L.ROWS, 64), dtype=np.int64)
     S[:, L.OFFS, :4] = (4, 5, 6, 10)

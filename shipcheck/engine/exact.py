@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.engine.crew import wake
-from shipcheck.engine.defence import (
+from shipcheck.runtime import jit
+
+from .crew import wake
+from .defence import (
     apply_decision,
     decide_default,
     flight_step,
@@ -28,10 +30,9 @@ from shipcheck.engine.defence import (
     situation,
     situation_lines,
 )
-from shipcheck.engine.hull import destroy
-from shipcheck.engine.layout import ALIEN, N_, OFFS, ONL, TMP, V, _i
-from shipcheck.engine.table import new_table, table_add, table_rows
-from shipcheck.runtime import jit
+from .hull import destroy
+from .layout import ALIEN, N_, OFFS, ONL, TMP, V, _i
+from .table import new_table, table_add, table_rows
 
 FIELD = _i(7)  # a crew field holding an alien
 

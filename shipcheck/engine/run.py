@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.engine.bits import low_bit
-from shipcheck.engine.crew import alien_colours, has, humans
-from shipcheck.engine.encounters import (
+from shipcheck.runtime import jit
+
+from .bits import low_bit
+from .crew import alien_colours, has, humans
+from .encounters import (
     after_card,
     crewless,
     epidemics,
@@ -25,9 +27,9 @@ from shipcheck.engine.encounters import (
     sabotage,
     stardust,
 )
-from shipcheck.engine.goods import goods_counts
-from shipcheck.engine.hull import come_back, exposed, lost, lost_tiles, lost_words
-from shipcheck.engine.layout import (
+from .goods import goods_counts
+from .hull import come_back, exposed, lost, lost_tiles, lost_words
+from .layout import (
     ABANDONED_SHIP,
     ABANDONED_STATION,
     ANY,
@@ -73,8 +75,7 @@ from shipcheck.engine.layout import (
     TMP,
     V,
 )
-from shipcheck.engine.views import kept, unowned
-from shipcheck.runtime import jit
+from .views import kept, unowned
 
 
 @jit
