@@ -110,6 +110,18 @@ def test_the_installed_package_is_left_as_it_was() -> None:
     assert listing() == before
 
 
+def test_the_plain_copy_of_the_engine_imports_no_numba() -> None:
+    """Every module of the plain copy imports the plain copies of its siblings (relative imports),
+    never the compiled engine: a small question runs without numba."""
+    code = ("import sys, pkgutil, importlib; from shipcheck import runtime, engine; "
+            "p = runtime.plain_package('shipcheck.engine'); "
+            "[importlib.import_module(p.__name__ + '.' + m.name) for m in pkgutil.iter_modules(engine.__path__)]; "
+            "print('numba' in sys.modules, sorted(m for m in sys.modules if m.startswith('shipcheck.engine.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip() == "False []", out.stdout
+
+
 def test_the_compiled_cache_is_in_the_user_cache_folder() -> None:
     if not runtime.compiled():
         pytest.skip(f"numba is not available: {runtime.reason()}")

@@ -75,14 +75,14 @@ class Outputs:
 
 
 def _call(mod: Any, t: dict[str, Any], decks: np.ndarray, rolls: np.ndarray, out: Outputs) -> None:
-    mod.play(t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["init"], t["purse"],
-             decks, rolls, out.credits, out.lost, out.survived, out.gave_up, out.days, out.place,
-             out.card_credits, out.sources, out.by_type, out.tile_lost, t["depth"])
+    mod.play((t["S"], t["C"], t["R"], t["start"], t["prices"], t["arrival"], t["init"], t["purse"]), decks, rolls,
+             (out.credits, out.lost, out.survived, out.gave_up, out.days, out.place, out.card_credits, out.sources,
+              out.by_type, out.tile_lost), t["depth"])
 
 
 def _dummy() -> tuple[dict[str, Any], np.ndarray, np.ndarray, Outputs]:
     """The smallest call with the types of a real one: it makes numba compile (or load) ``play``."""
-    from shipcheck.engine import layout as L
+    from . import layout as L
 
     S = np.zeros((1, L.ROWS, 64), dtype=np.int64)
     S[:, L.OFFS, :4] = (4, 5, 6, 10)

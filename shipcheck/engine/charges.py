@@ -6,9 +6,10 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.crew import alien_tile
-from shipcheck.engine.layout import BATTILE, CYAN, GIDX, MULTI, NBAT, NONE, OFFS, SPEC, SPENT, TECHIE, V
 from shipcheck.runtime import jit
+
+from .crew import alien_tile
+from .layout import BATTILE, CYAN, GIDX, MULTI, NBAT, NONE, OFFS, SPEC, SPENT, TECHIE, V
 
 
 @jit(inline=True)

@@ -6,9 +6,11 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.bits import low_bit
-from shipcheck.engine.decide import asked, python
-from shipcheck.engine.layout import (
+from shipcheck.runtime import jit
+
+from .bits import low_bit
+from .decide import asked, python
+from .layout import (
     ADJ,
     ALIEN,
     ALMASK,
@@ -35,7 +37,6 @@ from shipcheck.engine.layout import (
     WAKE_PLACES,
     V,
 )
-from shipcheck.runtime import jit
 
 
 @jit(inline=True)

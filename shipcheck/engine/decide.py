@@ -13,8 +13,9 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.layout import ASK, POLICY, TID, V
 from shipcheck.runtime import call_back, jit, objmode_for
+
+from .layout import ASK, POLICY, TID, V
 
 objmode = objmode_for(__name__)
 

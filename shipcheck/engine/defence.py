@@ -14,11 +14,13 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.bits import high_bit, low_bit
-from shipcheck.engine.charges import draw, lend, lent_charges, settle
-from shipcheck.engine.decide import asked, python
-from shipcheck.engine.hull import destroy
-from shipcheck.engine.layout import (
+from shipcheck.runtime import jit
+
+from .bits import high_bit, low_bit
+from .charges import draw, lend, lent_charges, settle
+from .decide import asked, python
+from .hull import destroy
+from .layout import (
     ADJ,
     BATTILE,
     BOOSTABLE,
@@ -67,7 +69,6 @@ from shipcheck.engine.layout import (
     V,
     _i,
 )
-from shipcheck.runtime import jit
 
 #: the means of defence against a hit: a shield, a boosted shield (a shield and its booster), a
 #: cannon fired down the line

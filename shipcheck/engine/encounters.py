@@ -17,13 +17,15 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.bits import popcount
-from shipcheck.engine.crew import crew_count, diplomat, epidemic, lose_crew, lose_crew_default, manned
-from shipcheck.engine.decide import asked, python, racing
-from shipcheck.engine.defence import flight_step
-from shipcheck.engine.goods import gain, gain_in, goods_counts, load, lose_goods, space
-from shipcheck.engine.hull import come_back, destroy, exposed, hyperjump, leave_hull, send_away
-from shipcheck.engine.layout import (
+from shipcheck.runtime import jit
+
+from .bits import popcount
+from .crew import crew_count, diplomat, epidemic, lose_crew, lose_crew_default, manned
+from .decide import asked, python, racing
+from .defence import flight_step
+from .goods import gain, gain_in, goods_counts, load, lose_goods, space
+from .hull import come_back, destroy, exposed, hyperjump, leave_hull, send_away
+from .layout import (
     ABANDONED_SHIP,
     ANY,
     ATTD,
@@ -118,9 +120,8 @@ from shipcheck.engine.layout import (
     V,
     _i,
 )
-from shipcheck.engine.power import engine, engine_top, fight, firepower, min_live
-from shipcheck.engine.track import flying_in_order, move, move_many, weakest
-from shipcheck.runtime import jit
+from .power import engine, engine_top, fight, firepower, min_live
+from .track import flying_in_order, move, move_many, weakest
 
 
 # -- who is there ---------------------------------------------------------------------------------

@@ -9,20 +9,19 @@ crew slots, then per battery (word, shift, width), then per crew slot (tile, wor
 :func:`unpack` turns a key into the engine's state row and :func:`pack` back; every rule is the
 engine's own (:func:`shipcheck.engine.defence.flight_step`).
 
-:func:`forward` plays attacks one after the other on a distribution (keys and integer weights out of
-36 per attack so far) into an open-addressing table (:mod:`.table`): per state, per outcome of the attack's dice
-(weighted by how many of the 36 pairs give it), the state after the default policy's defence.
-
-Part of the one home of the rules of flight (:mod:`shipcheck.engine`): plain functions in the
-subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
+:func:`forward` plays attacks one after the other on a distribution (keys and integer weights out
+of 36 per attack so far) into an open-addressing table (:mod:`.table`): per state and outcome of the
+dice, the state after the default policy's defence. Part of the engine (:mod:`shipcheck.engine`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.engine.crew import wake
-from shipcheck.engine.defence import (
+from shipcheck.runtime import jit
+
+from .crew import wake
+from .defence import (
     apply_decision,
     decide_default,
     flight_step,
@@ -31,10 +30,9 @@ from shipcheck.engine.defence import (
     situation,
     situation_lines,
 )
-from shipcheck.engine.hull import destroy
-from shipcheck.engine.layout import ALIEN, N_, OFFS, ONL, TMP, V, _i
-from shipcheck.engine.table import new_table, table_add, table_rows
-from shipcheck.runtime import jit
+from .hull import destroy
+from .layout import ALIEN, N_, OFFS, ONL, TMP, V, _i
+from .table import new_table, table_add, table_rows
 
 FIELD = _i(7)  # a crew field holding an alien
 

@@ -6,8 +6,10 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.charges import draw
-from shipcheck.engine.layout import (
+from shipcheck.runtime import jit
+
+from .charges import draw
+from .layout import (
     ADJ,
     ANY,
     BATCAP,
@@ -29,7 +31,6 @@ from shipcheck.engine.layout import (
     OFFS,
     V,
 )
-from shipcheck.runtime import jit
 
 
 @jit(inline=True)

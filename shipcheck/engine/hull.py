@@ -7,10 +7,13 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.bits import low_bit, popcount
-from shipcheck.engine.charges import draw, lend, lent_charges, settle
-from shipcheck.engine.crew import wake
-from shipcheck.engine.layout import (
+from shipcheck.runtime import jit
+from shipcheck.topology import exposed_connectors
+
+from .bits import low_bit, popcount
+from .charges import draw, lend, lent_charges, settle
+from .crew import wake
+from .layout import (
     ACROSS,
     ADJ,
     ALIEN,
@@ -40,8 +43,6 @@ from shipcheck.engine.layout import (
     V,
     _i,
 )
-from shipcheck.runtime import jit
-from shipcheck.topology import exposed_connectors
 
 #: the rule of an exposed connector, shared with the checker (its one home is in the geometry layer,
 #: compiled here with the engine)

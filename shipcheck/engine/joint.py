@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.engine.encounters import after_card, card_step, crewless, new_card
-from shipcheck.engine.layout import (
+from shipcheck.runtime import jit
+
+from .encounters import after_card, card_step, crewless, new_card
+from .layout import (
     CI,
     CTYPE,
     F_CRED,
@@ -37,8 +39,7 @@ from shipcheck.engine.layout import (
     R_P,
     TMP,
 )
-from shipcheck.engine.table import new_table, table_add, table_rows
-from shipcheck.runtime import jit
+from .table import new_table, table_add, table_rows
 
 ROLLS = 36
 

@@ -8,15 +8,9 @@ reads them off the ship's description (:class:`~shipcheck.flight.chain.FlightMod
 :class:`~shipcheck.flight.kernel.Kernel`); nothing here is a rule.
 
 A player's state in a run is one row of ``int64``: ``[mask, gone, spent, away, charges per battery,
-crew per tile, goods per hold and colour]`` (offsets in row :data:`OFFS`): ``mask`` the tiles aboard,
-``gone`` those of IIA halves that left the flight, ``spent`` the Techie's free charge used on the
-current card, ``away`` the tiles of a IIA half in hyperspace while the other flies (their charges,
-crew and goods wait in their fields, untouched: every rule reads the tiles of ``mask`` only), the
-charges per battery, per tile its crew (humans, :data:`ALIEN`, or sleepers in a stasis chamber) and
-per cargo hold the goods of each colour (0 red ... 3 blue, most valuable first).
-
-The numbers here are numpy integers, not Python ints: numba would compile a function once more for
-every literal argument.
+crew per tile, goods per hold and colour]`` (offsets in row :data:`OFFS`; the fields are told at
+:func:`initial_rows`). The numbers here are numpy integers, not Python ints: numba would compile a
+function once more for every literal argument.
 """
 
 from __future__ import annotations
@@ -516,7 +510,12 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
 
 
 def initial_rows(models: list[Any], S: np.ndarray) -> np.ndarray:
-    """``(players, width)``: each player's launch state as a state row."""
+    """``(players, width)``: each player's launch state as a state row: ``mask`` the tiles aboard,
+    ``gone`` those of IIA halves that left the flight, ``spent`` the Techie's free charge used on the
+    current card, ``away`` the tiles of a IIA half in hyperspace while the other flies (their fields
+    wait untouched: every rule reads the tiles of ``mask`` only), the charges per battery, per tile
+    its crew (humans, ``ALIEN``, or sleepers in a stasis chamber) and per cargo hold the goods of
+    each colour (0 red ... 3 blue, most valuable first)."""
     och, ocr, ogd, width = (int(v) for v in S[0, OFFS, :4])
     rows = np.zeros((len(models), width), dtype=np.int64)
     for p, m in enumerate(models):

@@ -6,12 +6,14 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.bits import low_bit
-from shipcheck.engine.charges import all_charges, charged, charges_in, draw, free_charge, lend, lent_charges, settle
-from shipcheck.engine.crew import bonus_alien, manager_with
-from shipcheck.engine.decide import asked, python
-from shipcheck.engine.hull import destroy
-from shipcheck.engine.layout import (
+from shipcheck.runtime import jit
+
+from .bits import low_bit
+from .charges import all_charges, charged, charges_in, draw, free_charge, lend, lent_charges, settle
+from .crew import bonus_alien, manager_with
+from .decide import asked, python
+from .hull import destroy
+from .layout import (
     ADJ,
     BIG,
     BYH,
@@ -49,7 +51,6 @@ from shipcheck.engine.layout import (
     _i,
     alien_bonus,
 )
-from shipcheck.runtime import jit
 
 #: the rule of an alien's bonus, shared with ``stats`` (its one home is in the layout, compiled
 #: here with the engine)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from shipcheck.engine.layout import _i
 from shipcheck.runtime import jit
+
+from .layout import _i
 
 _GOLDEN = _i(0x9E3779B97F4A7C15 - (1 << 64))  # 2**64 / phi as a signed word
 

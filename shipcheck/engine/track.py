@@ -6,8 +6,9 @@ subset of Python numba compiles (:func:`shipcheck.runtime.jit`).
 
 from __future__ import annotations
 
-from shipcheck.engine.layout import F_HH, F_MOVERS, F_ON, F_ORDER, F_OUT, F_POS, F_STEPS, F_VALUES, OFF
 from shipcheck.runtime import jit
+
+from .layout import F_HH, F_MOVERS, F_ON, F_ORDER, F_OUT, F_POS, F_STEPS, F_VALUES, OFF
 
 
 @jit(inline=True)
