@@ -43,6 +43,13 @@ def pytest_configure(config: pytest.Config) -> None:
         p.wait()
 
 
+@pytest.fixture(autouse=True)
+def _no_width_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts without ``COLUMNS`` (errors then stay one line each, as a script reads them);
+    a test about widths sets it itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 @pytest.fixture(scope="session")
 def chromium() -> str:
     """Debian's chromium for the browser tests: a failure in CI, where .ci/run installs it; skipped

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shipcheck import runtime
@@ -31,6 +31,7 @@ def test_plain_bits_by_hand(x: int) -> None:
     assert n == bin(x).count("1")
 
 
+@settings(deadline=None)  # the first example loads the compiled functions
 @given(WORDS)
 def test_compiled_bits_are_the_plain_ones(x: int) -> None:
     w = np.int64(x)  # (the compiled functions where numba is there, else the plain ones again)

@@ -101,22 +101,22 @@ def play(card: str, ships: list[Ship], rolls: tuple[int, ...] = ()) -> list[Afte
     ro = np.zeros(ROLLS, dtype=np.int64)
     ro[:len(rolls)] = rolls
     typ = deck.cards[0].type
-    fn("cards", "crewless")(S, R, X, F, prices, tmp)
-    fn("cards", "new_card")(S, R, X, F)
+    fn("encounters", "crewless")(S, R, X, F, prices, tmp)
+    fn("encounters", "new_card")(S, R, X, F)
     tmp[L.KIND] = Cs[0, L.CI, L.CTYPE]
     how = PLAYS[typ]
     if how == "rolled":
-        fn("cards", how)(S, Cs, R, X, F, 0, ro, np.zeros(L.GN, dtype=np.int64), prices, w)
+        fn("encounters", how)(S, Cs, R, X, F, 0, ro, np.zeros(L.GN, dtype=np.int64), prices, w)
     elif how in ("offers", "planets"):
-        fn("cards", how)(S, Cs, R, X, F, 0, prices, w)
+        fn("encounters", how)(S, Cs, R, X, F, 0, prices, w)
     elif how == "open_space":
-        fn("cards", how)(S, Cs, R, X, F, prices, w)
+        fn("encounters", how)(S, Cs, R, X, F, prices, w)
     elif how == "sabotage":
-        fn("cards", how)(S, Cs, R, X, F, prices, ro, w)
+        fn("encounters", how)(S, Cs, R, X, F, prices, ro, w)
     else:
-        fn("cards", how)(S, R, X, F)
+        fn("encounters", how)(S, R, X, F)
     tmp[L.KIND] = L.LAUNCH
-    fn("cards", "after_card")(S, R, X, F, prices, tmp)
+    fn("encounters", "after_card")(S, R, X, F, prices, tmp)
     ogd = int(S[0, L.OFFS, 2])
     out = []
     for p in range(P):

@@ -104,7 +104,7 @@ def test_the_installed_package_is_left_as_it_was() -> None:
 
     before = listing()
     for args in (["simulate", str(HAULER), "--round", "3", "--runs", "200", "--seed", "1"],
-                 ["odds", str(HAULER), "--card", "III-16", "--no-cache"], ["check", str(BLUE)]):
+                 ["odds", str(HAULER), "--card", "III-16", "--assume-weakest", "--no-cache"], ["check", str(BLUE)]):
         proc = subprocess.run([str(script), *args], capture_output=True, text=True, cwd="/", timeout=900)
         assert proc.returncode in (0, 1), proc.stderr
     assert listing() == before
@@ -120,6 +120,16 @@ def test_the_plain_copy_of_the_engine_imports_no_numba() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.stdout.strip() == "False []", out.stdout
+
+
+def test_the_odds_cache_hashes_files_that_exist() -> None:
+    """The on-disk odds cache's key reads every source that computes odds: a renamed module would
+    otherwise drop out of the key silently."""
+    from shipcheck.flight import oddscache
+
+    package = Path(oddscache.__file__).resolve().parent.parent
+    assert all((package / name).is_file() for name in oddscache._ODDS)
+    assert all(p.is_file() for p in runtime.sources())
 
 
 def test_the_compiled_cache_is_in_the_user_cache_folder() -> None:

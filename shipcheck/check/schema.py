@@ -21,7 +21,7 @@ from shipcheck.model import CREW_VALUES, GOODS, KINDS
 from shipcheck.shipfile import MAX_ASIDE, MAX_NAME, MAX_TILES
 from shipcheck.topology import BUILTIN_CLASSES, CELL_CHARS, DIRECTIONS, MAX_LABEL, MAX_SIDE, Board, builtin_board
 
-SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 NAMES = ("ship", "board")
 DRAFT = "http://json-schema.org/draft-07/schema#"
 EDITIONS = ("2007", "2021")

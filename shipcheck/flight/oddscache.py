@@ -25,7 +25,8 @@ from typing import Any
 from shipcheck.model import Ship
 
 #: the modules that compute odds besides the engine's sources (:func:`shipcheck.runtime.sources`)
-_ODDS = ("cards.py", "flight.py", "kernel.py", "model.py", "odds.py", "rules.py", "shipfile.py")
+_ODDS = ("cards.py", "flight/chain.py", "flight/kernel.py", "model.py", "flight/odds.py", "check/rules.py",
+         "shipfile.py")
 FORMAT = 1
 
 
@@ -49,8 +50,8 @@ def code_version() -> str:
     h = hashlib.sha256(__version__.encode())
     from shipcheck.runtime import sources
 
-    here = Path(__file__).resolve().parent
-    for path in [here / name for name in _ODDS] + sources():
+    package = Path(__file__).resolve().parent.parent
+    for path in [package / name for name in _ODDS] + sources():
         try:
             h.update(path.read_bytes())
         except OSError:

@@ -262,7 +262,7 @@ class ShipModel(Description):
 
         roll = self.fm.outcomes(attack)[1].index(oi)
         kind, d = KINDS.index(attack.kind), DIRECTIONS.index(attack.side)
-        return self._change("flight", "flight_step", st, kind, d, roll, ai, self._buf(), self._tmp())
+        return self._change("defence", "flight_step", st, kind, d, roll, ai, self._buf(), self._tmp())
 
     # -- charges ---------------------------------------------------------------------------------
     def charges_in(self, st: RState, hull: int | None = None) -> int:
@@ -401,7 +401,7 @@ class ShipModel(Description):
 
     def open_space_choice(self, st: RState, racing: bool = False) -> int:
         """The built-in charges on double engines in Open Space (``engine.encounters._open_space_default``)."""
-        return self._decide("cards", "_open_space_default", racing, st, None, self._tmp())
+        return self._decide("encounters", "_open_space_default", racing, st, None, self._tmp())
 
     def fight_choice(self, st: RState, strength: int) -> Firepower:
         """The built-in declaration against an enemy of ``strength`` (``engine.power.fight_choice``)."""
@@ -410,7 +410,7 @@ class ShipModel(Description):
 
     def takes_reward(self, st: RState, card: Card, racing: bool = False) -> bool:
         """Whether the built-in policy takes ``card``'s reward (``engine.encounters.take_reward``)."""
-        return bool(self._decide("cards", "take_reward", racing, st, card, self._tmp()))
+        return bool(self._decide("encounters", "take_reward", racing, st, card, self._tmp()))
 
     def accepts_ship(self, st: RState, card: Card, crew_cost: int, racing: bool = False) -> bool:
         """Whether the built-in policy gives ``crew_cost`` crew for an abandoned ship
@@ -418,13 +418,13 @@ class ShipModel(Description):
         import numpy as np
 
         y = np.zeros_like(self.row(st))
-        return bool(self._decide("cards", "_accepts_ship", racing, st, card, crew_cost, y, self._tmp()))
+        return bool(self._decide("encounters", "_accepts_ship", racing, st, card, crew_cost, y, self._tmp()))
 
     def accepts_station(self, st: RState, card: Card, goods: Sequence[str], prices: dict[str, int],
                         racing: bool = False) -> bool:
         """Whether the built-in policy docks at an abandoned station for ``goods``
         (``engine.encounters._accepts_station``)."""
-        return bool(self._decide("cards", "_accepts_station", racing, st, card, 0, _counts(goods),
+        return bool(self._decide("encounters", "_accepts_station", racing, st, card, 0, _counts(goods),
                                  _prices(prices), self._tmp()))
 
     def planet_choice(self, st: RState, card: Card, free: int, share: bool, prices: dict[str, int],
@@ -443,7 +443,7 @@ class ShipModel(Description):
             for i in range(len(card.planets)):
                 if not offered >> i & 1:
                     C[0, NPLG, i] = 0  # nothing to gain: never chosen
-        return self._decide("cards", "_planet_default", racing, st, card, free, int(share),
+        return self._decide("encounters", "_planet_default", racing, st, card, free, int(share),
                             np.zeros(4, dtype=np.int64), _prices(prices), self._tmp(), C=C)
 
     def uses_diplomat(self, st: RState, penalty: str) -> bool:
