@@ -1,6 +1,7 @@
 """The advisor looks ahead (issue 29): what a ship can still become, and a first rank that never
 closes the ship in while another placement keeps it open; seeded piles welded at the first rank
-grow a class II starter to 18 tiles or more."""
+grow a class II starter to 18 tiles or more, also on piles whose first tiles mostly have one
+connector (seeds that walled the ship in before the look-ahead saw the next tile)."""
 
 from __future__ import annotations
 
@@ -30,13 +31,15 @@ def test_a_lone_pilot_cabin_can_grow_on_every_side() -> None:
     assert g.free == sum(1 for i in range(board.size) if board.buildable(i)) - 1
     assert g.room == g.free  # the board is one connected region
     assert not g.closed and 0 < g.fit <= 1 and g.options >= g.fit
+    # after the next tile: at best 3 new entrances for the one it fills, and one square less room
+    assert 0 < g.after <= (g.entrances - 1 + 3) + (g.room - 1)
 
 
 def test_a_boxed_in_ship_is_closed() -> None:
     ship = parse_ship(BOXED)
     assert shipcheck.check(ship).legal
     g = growth(ship)
-    assert (g.entrances, g.room, g.fit, g.options) == (0, 0, 0.0, 0.0)
+    assert (g.entrances, g.room, g.fit, g.options, g.after) == (0, 0, 0.0, 0.0, 0.0)
     assert g.closed and g.free > 0
     a = shipcheck.advise(ship, "structural:1111", credits=False, exact=False)
     assert not a.placements and "no legal placement" in a.reason
@@ -65,14 +68,30 @@ def _walk(seed: int, **kw: object) -> tuple[shipcheck.Ship, list[shipcheck.Advic
     return ship, seen
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
-def test_forty_draws_build_a_legal_ship_of_eighteen_tiles(seed: int) -> None:
-    ship, seen = _walk(seed)
+#: piles on which the first rank walled the ship in before ``after`` (ending with 16, 17, 12, 13 tiles)
+WALLED = (20, 21, 32, 37)
+
+
+@pytest.fixture(scope="module")
+def walks() -> dict[int, tuple[shipcheck.Ship, list[shipcheck.Advice]]]:
+    return {seed: _walk(seed) for seed in (0, 1, 2, *WALLED)}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, *WALLED])
+def test_forty_draws_build_a_legal_ship_of_eighteen_tiles(seed: int, walks) -> None:
+    ship, seen = walks[seed]
     assert shipcheck.check(ship).legal
     assert len(ship.tiles) >= 18
     for a in seen:
         if any(not p.growth.closed for p in a.placements):
             assert not a.placements[0].growth.closed
+
+
+def test_after_the_next_tile_the_ship_has_at_most_what_it_has_now_plus_new_entrances(walks) -> None:
+    # the next tile fills an entrance (or fits nowhere and is put back) and opens at most three
+    for ship, _ in walks.values():
+        g = growth(ship)
+        assert 0 <= g.after <= g.entrances + 2 + g.room
 
 
 def test_never_first_a_placement_that_closes_in_even_when_its_value_is_higher() -> None:

@@ -7,8 +7,11 @@ over the empty buildable squares joined to them, none in front of a barrel or be
 nothing can be welded to it again, however much of the board is empty. ``fit`` is the share of
 the edition's catalogue tiles (pilot cabins aside) that some entrance takes in some rotation, by
 the rules of joints, exhausts and barrels: how likely the next tile drawn can be welded at all;
-``options`` the entrances such a tile finds on average (a ship with several ways to take most
-tiles stays open after a few tiles with one connector have filled some of them).
+``options`` the entrances such a tile finds on average. ``after`` looks one tile further: the
+entrances plus the room left once the next tile drawn is welded where it leaves the most, on
+average over the catalogue's tiles not aboard; a tile that fits nowhere is put back and costs
+nothing. It tells an entrance where a tile with one connector would cut the ship off from its room
+from one where such a tile costs a square, or cannot go at all.
 """
 
 from __future__ import annotations
@@ -26,13 +29,15 @@ class Growth:
     """``entrances``: squares a tile could be welded on next; ``room``: empty squares reachable
     from them (a bound on the tiles the ship can still take); ``free``: empty buildable squares;
     ``fit``: the share of catalogue tiles some entrance takes; ``options``: the entrances a
-    catalogue tile fits on, on average."""
+    catalogue tile fits on, on average; ``after``: the entrances and room left once the next tile
+    drawn is welded, on average (:func:`after`)."""
 
     entrances: int
     room: int
     free: int
     fit: float
     options: float
+    after: float = 0.0
 
     @property
     def closed(self) -> bool:
@@ -59,7 +64,9 @@ def growth(ship: Ship) -> Growth:
             if j in open_ and j not in seen:
                 seen.add(j)
                 todo.append(j)
-    return Growth(len(entrances), len(seen), len(free), *_fit(ship, sorted(entrances)))
+    fit, options = _fit(ship, sorted(entrances))
+    return Growth(len(entrances), len(seen), len(free), fit, options,
+                  after(ship, free, blocked, entrances) if entrances else 0.0)
 
 
 @functools.lru_cache(maxsize=4)
@@ -117,3 +124,69 @@ def _fits(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]], spot: t
             return False
     return joined
 
+
+@functools.lru_cache(maxsize=4)
+def _shapes_by_id(edition: str) -> tuple[tuple[str, tuple[tuple[tuple[int, ...], frozenset[int], frozenset[int]], ...]], ...]:
+    """Each catalogue tile (pilot cabins aside) by id, as its distinct rotations (see :func:`_shapes`)."""
+    from ..shipfile import catalogue
+
+    tiles = [t for t in catalogue(edition).values() if t.kind != "start_cabin"]
+    return tuple(zip((t.id for t in tiles), _shapes(edition)))
+
+
+@functools.lru_cache(maxsize=65536)
+def _fits_cached(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]],
+                 spot: tuple[tuple[int | None, bool], ...], rear: int) -> bool:
+    return _fits(shape, spot, rear)
+
+
+def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) -> float:
+    """Entrances + ``ROOM_SHARE`` × room once the next tile is welded, on average over the catalogue's
+    tiles not aboard (each printed tile once, rule T1): each where it leaves the most, a tile that
+    fits nowhere put back (the ship stays as it is). Joints, barrels and exhausts as in :func:`growth`."""
+    b, rear = ship.board, (2 + ship.front_side) % 4
+    aboard = {t.id for t in ship.tiles if t.id}
+    pool = [rots for tid, rots in _shapes_by_id(ship.edition) if tid not in aboard]
+    if not pool:
+        return 0.0
+    tiles = {i: t.eff for i, t in ship.by_index.items()}
+    nb, seam = b.nb, b.seam_side
+    open_ = free - blocked
+    spots = {j: tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s]))
+                      for s in range(4)) for j in entrances}
+    memo: dict[tuple[int, frozenset[int], frozenset[int]], float] = {}
+
+    def outlook(j: int, shut: frozenset[int], new: frozenset[int]) -> float:
+        key = (j, shut, new)
+        if key not in memo:
+            room_ = open_ - shut - {j}
+            entr = (entrances - shut - {j}) | (new - shut)
+            seen, todo = set(entr), list(entr)
+            while todo:
+                for n in nb[todo.pop()]:
+                    if n in room_ and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+            memo[key] = len(entr) + ROOM_SHARE * len(seen)
+        return memo[key]
+
+    now = outlook(-1, frozenset(), frozenset())
+    total = 0.0
+    for rots in pool:
+        best = None
+        for j, spot in spots.items():
+            for r in rots:
+                if not _fits_cached(r, spot, rear):
+                    continue
+                eff, barrels, exhausts = r
+                shut = frozenset(n for s in (*barrels, *exhausts) if (n := nb[j][s]) in open_)
+                new = frozenset(n for s in range(4) if eff[s] and (n := nb[j][s]) in open_)
+                v = outlook(j, shut, new)
+                if best is None or v > best:
+                    best = v
+        total += now if best is None else best
+    return total / len(pool)
+
+
+#: what a square of room is worth beside an entrance in :func:`after`
+ROOM_SHARE = 1.0
