@@ -31,8 +31,9 @@ def test_a_lone_pilot_cabin_can_grow_on_every_side() -> None:
     assert g.free == sum(1 for i in range(board.size) if board.buildable(i)) - 1
     assert g.room == g.free  # the board is one connected region
     assert not g.closed and 0 < g.fit <= 1 and g.options >= g.fit
-    # after the next tile: at best 3 new entrances for the one it fills, and one square less room
-    assert 0 < g.after <= (g.entrances - 1 + 3) + (g.room - 1)
+    # every tile with a connector joins a universal one: the next tile fills one of the 4
+    # entrances and opens at most 3 (a tile that fits nowhere leaves the 4)
+    assert 3 <= g.after <= 6
 
 
 def test_a_boxed_in_ship_is_closed() -> None:
@@ -74,10 +75,10 @@ WALLED = (20, 21, 32, 37)
 
 @pytest.fixture(scope="module")
 def walks() -> dict[int, tuple[shipcheck.Ship, list[shipcheck.Advice]]]:
-    return {seed: _walk(seed) for seed in (0, 1, 2, *WALLED)}
+    return {seed: _walk(seed) for seed in (0, *WALLED)}
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, *WALLED])
+@pytest.mark.parametrize("seed", [0, *WALLED])
 def test_forty_draws_build_a_legal_ship_of_eighteen_tiles(seed: int, walks) -> None:
     ship, seen = walks[seed]
     assert shipcheck.check(ship).legal
@@ -87,11 +88,13 @@ def test_forty_draws_build_a_legal_ship_of_eighteen_tiles(seed: int, walks) -> N
             assert not a.placements[0].growth.closed
 
 
-def test_after_the_next_tile_the_ship_has_at_most_what_it_has_now_plus_new_entrances(walks) -> None:
-    # the next tile fills an entrance (or fits nowhere and is put back) and opens at most three
-    for ship, _ in walks.values():
-        g = growth(ship)
-        assert 0 <= g.after <= g.entrances + 2 + g.room
+def test_the_next_tile_fills_one_entrance_and_opens_at_most_three(walks) -> None:
+    for _, seen in walks.values():
+        for a in seen:
+            for p in a.placements:
+                g = p.growth
+                # a barrel or an exhaust shuts at most one more
+                assert max(0, g.entrances - 2) <= g.after <= g.entrances + 2
 
 
 def test_never_first_a_placement_that_closes_in_even_when_its_value_is_higher() -> None:

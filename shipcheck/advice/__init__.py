@@ -20,7 +20,7 @@ The score of a placement is the weighted sum of its benefits, in rough credits (
 
 The rank looks ahead (:mod:`.growth`): it orders placements by what the ship can still become,
 ``value = outlook × (room + 6 × options + 10 × fit + 20 × after) + 0.3 × score (+ Δcredits when
-flown)`` (``after``: the entrances and room left once the next tile is welded, on average), and a
+flown)`` (``after``: the entrances left once the next tile is welded, on average), and a
 placement that closes the ship in (no tile could ever be welded again) is never first while
 another keeps it open. By default (``credits=True``) the round simulator also flies every placement
 through whole rounds with common random numbers and the change in expected credits joins the value

@@ -8,10 +8,9 @@ nothing can be welded to it again, however much of the board is empty. ``fit`` i
 the edition's catalogue tiles (pilot cabins aside) that some entrance takes in some rotation, by
 the rules of joints, exhausts and barrels: how likely the next tile drawn can be welded at all;
 ``options`` the entrances such a tile finds on average. ``after`` looks one tile further: the
-entrances plus the room left once the next tile drawn is welded where it leaves the most, on
-average over the catalogue's tiles not aboard; a tile that fits nowhere is put back and costs
-nothing. It tells an entrance where a tile with one connector would cut the ship off from its room
-from one where such a tile costs a square, or cannot go at all.
+entrances left once the next tile drawn is welded where it leaves the most, on average over the
+catalogue's tiles not aboard; a tile that fits nowhere is put back and costs nothing. It prefers
+entrances that tiles with one connector (which fill an entrance and open none) cannot take.
 """
 
 from __future__ import annotations
@@ -29,8 +28,8 @@ class Growth:
     """``entrances``: squares a tile could be welded on next; ``room``: empty squares reachable
     from them (a bound on the tiles the ship can still take); ``free``: empty buildable squares;
     ``fit``: the share of catalogue tiles some entrance takes; ``options``: the entrances a
-    catalogue tile fits on, on average; ``after``: the entrances and room left once the next tile
-    drawn is welded, on average (:func:`after`)."""
+    catalogue tile fits on, on average; ``after``: the entrances left once the next tile drawn
+    is welded, on average (:func:`after`)."""
 
     entrances: int
     room: int
@@ -141,9 +140,9 @@ def _fits_cached(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]],
 
 
 def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) -> float:
-    """Entrances + ``ROOM_SHARE`` × room once the next tile is welded, on average over the catalogue's
-    tiles not aboard (each printed tile once, rule T1): each where it leaves the most, a tile that
-    fits nowhere put back (the ship stays as it is). Joints, barrels and exhausts as in :func:`growth`."""
+    """The entrances left once the next tile is welded, on average over the catalogue's tiles not
+    aboard (each printed tile once, rule T1): each welded where it leaves the most, a tile that fits
+    nowhere put back (the ship keeps its entrances). Joints, barrels and exhausts as in :func:`growth`."""
     b, rear = ship.board, (2 + ship.front_side) % 4
     aboard = {t.id for t in ship.tiles if t.id}
     pool = [rots for tid, rots in _shapes_by_id(ship.edition) if tid not in aboard]
@@ -154,39 +153,14 @@ def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) ->
     open_ = free - blocked
     spots = {j: tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s]))
                       for s in range(4)) for j in entrances}
-    memo: dict[tuple[int, frozenset[int], frozenset[int]], float] = {}
-
-    def outlook(j: int, shut: frozenset[int], new: frozenset[int]) -> float:
-        key = (j, shut, new)
-        if key not in memo:
-            room_ = open_ - shut - {j}
-            entr = (entrances - shut - {j}) | (new - shut)
-            seen, todo = set(entr), list(entr)
-            while todo:
-                for n in nb[todo.pop()]:
-                    if n in room_ and n not in seen:
-                        seen.add(n)
-                        todo.append(n)
-            memo[key] = len(entr) + ROOM_SHARE * len(seen)
-        return memo[key]
-
-    now = outlook(-1, frozenset(), frozenset())
-    total = 0.0
+    total = 0
     for rots in pool:
         best = None
         for j, spot in spots.items():
-            for r in rots:
-                if not _fits_cached(r, spot, rear):
-                    continue
-                eff, barrels, exhausts = r
-                shut = frozenset(n for s in (*barrels, *exhausts) if (n := nb[j][s]) in open_)
-                new = frozenset(n for s in range(4) if eff[s] and (n := nb[j][s]) in open_)
-                v = outlook(j, shut, new)
-                if best is None or v > best:
-                    best = v
-        total += now if best is None else best
+            for eff, barrels, exhausts in (r for r in rots if _fits_cached(r, spot, rear)):
+                shut = {n for s in (*barrels, *exhausts) if (n := nb[j][s]) in open_}
+                new = {n for s in range(4) if eff[s] and (n := nb[j][s]) in open_}
+                left = len(((entrances - {j}) | new) - shut)
+                best = left if best is None else max(best, left)
+        total += len(entrances) if best is None else best
     return total / len(pool)
-
-
-#: what a square of room is worth beside an entrance in :func:`after`
-ROOM_SHARE = 1.0
