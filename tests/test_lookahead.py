@@ -123,6 +123,9 @@ def test_place_says_how_the_rank_was_formed(capsys: pytest.CaptureFixture[str], 
     assert code == 0 and "look-ahead" in d["ranking"] and "closes the ship in" in d["ranking"]
     values = [p["value"] for p in d["placements"]]
     assert values == sorted(values, reverse=True)
-    assert {"room", "entrances", "fit", "options", "closes_in"} <= set(d["placements"][0])
+    assert {"room", "entrances", "fit", "options", "after", "closes_in"} <= set(d["placements"][0])
+    for p in d["placements"]:
+        look = p["room"] + 6 * p["options"] + 10 * p["fit"] + 20 * p["after"]
+        assert p["value"] == pytest.approx(look + 0.3 * p["score"])
     code, out, _ = run(capsys, "place", str(f), "2007:80", "--no-credits", "--no-exact")
     assert code == 0 and "ranked by: value" in out

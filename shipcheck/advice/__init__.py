@@ -188,7 +188,7 @@ class Placement:
         if self.growth is not None:
             g = self.growth
             d.update({"value": self.value, "room": g.room, "entrances": g.entrances, "fit": g.fit,
-                      "options": g.options, "closes_in": g.closed})
+                      "options": g.options, "after": g.after, "closes_in": g.closed})
         if self.credits is not None:
             d["credits"] = self.credits
             d["credits_ci"] = list(self.credits_ci or ())
@@ -251,7 +251,8 @@ class Advice:
         from ..rules import _col_row
 
         cols = ["rank", "col", "row", "at", "square", "rot", "value", "score", "exposed", "blocked", "loss", "survive",
-                "own", *PARAMS, "alien", "shields", "exposes", "room", "entrances", "fit", "options", "closes_in"]
+                "own", *PARAMS, "alien", "shields", "exposes", "room", "entrances", "fit", "options", "after",
+                "closes_in"]
         if any(p.credits is not None for p in self.placements):
             cols[7:7] = ["credits", "credits_ci"]
         rows = []
