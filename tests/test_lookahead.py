@@ -1,6 +1,7 @@
 """The advisor looks ahead (issue 29): what a ship can still become, and a first rank that never
 closes the ship in while another placement keeps it open; seeded piles welded at the first rank
-grow a class II starter to 18 tiles or more."""
+grow a class II starter to 18 tiles or more, also on piles whose first tiles mostly have one
+connector (seeds that walled the ship in before the look-ahead saw the next tile)."""
 
 from __future__ import annotations
 
@@ -30,13 +31,16 @@ def test_a_lone_pilot_cabin_can_grow_on_every_side() -> None:
     assert g.free == sum(1 for i in range(board.size) if board.buildable(i)) - 1
     assert g.room == g.free  # the board is one connected region
     assert not g.closed and 0 < g.fit <= 1 and g.options >= g.fit
+    # every tile with a connector joins a universal one: the next tile fills one of the 4
+    # entrances and opens at most 3 (a tile that fits nowhere leaves the 4)
+    assert 3 <= g.after <= 6
 
 
 def test_a_boxed_in_ship_is_closed() -> None:
     ship = parse_ship(BOXED)
     assert shipcheck.check(ship).legal
     g = growth(ship)
-    assert (g.entrances, g.room, g.fit, g.options) == (0, 0, 0.0, 0.0)
+    assert (g.entrances, g.room, g.fit, g.options, g.after) == (0, 0, 0.0, 0.0, 0.0)
     assert g.closed and g.free > 0
     a = shipcheck.advise(ship, "structural:1111", credits=False, exact=False)
     assert not a.placements and "no legal placement" in a.reason
@@ -65,14 +69,32 @@ def _walk(seed: int, **kw: object) -> tuple[shipcheck.Ship, list[shipcheck.Advic
     return ship, seen
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
-def test_forty_draws_build_a_legal_ship_of_eighteen_tiles(seed: int) -> None:
-    ship, seen = _walk(seed)
+#: piles on which the first rank walled the ship in before ``after`` (ending with 16, 17, 12, 13 tiles)
+WALLED = (20, 21, 32, 37)
+
+
+@pytest.fixture(scope="module")
+def walks() -> dict[int, tuple[shipcheck.Ship, list[shipcheck.Advice]]]:
+    return {seed: _walk(seed) for seed in (0, *WALLED)}
+
+
+@pytest.mark.parametrize("seed", [0, *WALLED])
+def test_forty_draws_build_a_legal_ship_of_eighteen_tiles(seed: int, walks) -> None:
+    ship, seen = walks[seed]
     assert shipcheck.check(ship).legal
     assert len(ship.tiles) >= 18
     for a in seen:
         if any(not p.growth.closed for p in a.placements):
             assert not a.placements[0].growth.closed
+
+
+def test_the_next_tile_fills_one_entrance_and_opens_at_most_three(walks) -> None:
+    for _, seen in walks.values():
+        for a in seen:
+            for p in a.placements:
+                g = p.growth
+                # a barrel or an exhaust shuts at most one more
+                assert max(0, g.entrances - 2) <= g.after <= g.entrances + 2
 
 
 def test_never_first_a_placement_that_closes_in_even_when_its_value_is_higher() -> None:
@@ -101,6 +123,9 @@ def test_place_says_how_the_rank_was_formed(capsys: pytest.CaptureFixture[str], 
     assert code == 0 and "look-ahead" in d["ranking"] and "closes the ship in" in d["ranking"]
     values = [p["value"] for p in d["placements"]]
     assert values == sorted(values, reverse=True)
-    assert {"room", "entrances", "fit", "options", "closes_in"} <= set(d["placements"][0])
+    assert {"room", "entrances", "fit", "options", "after", "closes_in"} <= set(d["placements"][0])
+    for p in d["placements"]:
+        look = p["room"] + 6 * p["options"] + 10 * p["fit"] + 20 * p["after"]
+        assert p["value"] == pytest.approx(look + 0.3 * p["score"])
     code, out, _ = run(capsys, "place", str(f), "2007:80", "--no-credits", "--no-exact")
     assert code == 0 and "ranked by: value" in out

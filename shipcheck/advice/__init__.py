@@ -19,7 +19,8 @@ The score of a placement is the weighted sum of its benefits, in rough credits (
             + battery * Δbattery
 
 The rank looks ahead (:mod:`.growth`): it orders placements by what the ship can still become,
-``value = outlook × (room + 6 × options + 10 × fit) + 0.3 × score (+ Δcredits when flown)``, and a
+``value = outlook × (room + 6 × options + 10 × fit + 20 × after) + 0.3 × score (+ Δcredits when
+flown)`` (``after``: the entrances left once the next tile is welded, on average), and a
 placement that closes the ship in (no tile could ever be welded again) is never first while
 another keeps it open. By default (``credits=True``) the round simulator also flies every placement
 through whole rounds with common random numbers and the change in expected credits joins the value
@@ -62,9 +63,10 @@ WEIGHTS: dict[str, float] = {
     "weld": 1.0, "exposed": 0.5, "blocked": 0.5, "loss": 1.0, "survive": 20.0, "engine": 0.5, "firepower": 0.5, "crew": 0.5, "cargo": 0.5,
     "battery": 0.25, "outlook": 1.0,
 }
-#: the look-ahead's parts (rough credits: a square the ship can still reach is worth about a tile)
-#: and the share of the score in the rank; see :mod:`.growth`
-LOOK = {"room": 1.0, "options": 6.0, "fit": 10.0}
+#: the look-ahead's parts (rough credits: a square the ship can still reach is worth about a tile;
+#: ``after`` looks one tile further, so that a tile with one connector drawn next finds a square
+#: where it costs little, or none) and the share of the score in the rank; see :mod:`.growth`
+LOOK = {"room": 1.0, "options": 6.0, "fit": 10.0, "after": 20.0}
 SCORE_SHARE = 0.3
 PARAMS = ("engine", "firepower", "crew", "cargo", "battery")
 
@@ -186,7 +188,7 @@ class Placement:
         if self.growth is not None:
             g = self.growth
             d.update({"value": self.value, "room": g.room, "entrances": g.entrances, "fit": g.fit,
-                      "options": g.options, "closes_in": g.closed})
+                      "options": g.options, "after": g.after, "closes_in": g.closed})
         if self.credits is not None:
             d["credits"] = self.credits
             d["credits_ci"] = list(self.credits_ci or ())
@@ -249,7 +251,8 @@ class Advice:
         from shipcheck.check.rules import _col_row
 
         cols = ["rank", "col", "row", "at", "square", "rot", "value", "score", "exposed", "blocked", "loss", "survive",
-                "own", *PARAMS, "alien", "shields", "exposes", "room", "entrances", "fit", "options", "closes_in"]
+                "own", *PARAMS, "alien", "shields", "exposes", "room", "entrances", "fit", "options", "after",
+                "closes_in"]
         if any(p.credits is not None for p in self.placements):
             cols[7:7] = ["credits", "credits_ci"]
         rows = []
@@ -450,11 +453,11 @@ def _look_ahead(placed: list[Placement], outlook: float, credits: bool) -> tuple
     out = []
     for p in placed:
         g = growth(p.ship)
-        look = LOOK["room"] * g.room + LOOK["options"] * g.options + LOOK["fit"] * g.fit
+        look = sum(w * getattr(g, k) for k, w in LOOK.items())
         out.append(replace(p, growth=g, value=outlook * look + SCORE_SHARE * p.score + (p.credits or 0.0)))
     open_ = any(p.growth is not None and not p.growth.closed for p in out)
     out.sort(key=lambda p: (open_ and p.growth is not None and p.growth.closed, -p.value, -p.score, p.index, p.turns))
-    words = (f"value = {outlook:g} x look-ahead (room + 6 x options + 10 x fit) + 0.3 x score"
+    words = (f"value = {outlook:g} x look-ahead (room + 6 x options + 10 x fit + 20 x after the next tile) + 0.3 x score"
              + (" + change in credits" if credits else "")
              + "; a placement that closes the ship in never first while another keeps it open")
     return out, words

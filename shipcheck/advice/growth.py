@@ -7,8 +7,10 @@ over the empty buildable squares joined to them, none in front of a barrel or be
 nothing can be welded to it again, however much of the board is empty. ``fit`` is the share of
 the edition's catalogue tiles (pilot cabins aside) that some entrance takes in some rotation, by
 the rules of joints, exhausts and barrels: how likely the next tile drawn can be welded at all;
-``options`` the entrances such a tile finds on average (a ship with several ways to take most
-tiles stays open after a few tiles with one connector have filled some of them).
+``options`` the entrances such a tile finds on average. ``after`` looks one tile further: the
+entrances left once the next tile drawn is welded where it leaves the most, on average over the
+catalogue's tiles not aboard; a tile that fits nowhere is put back and costs nothing. It prefers
+entrances that tiles with one connector (which fill an entrance and open none) cannot take.
 """
 
 from __future__ import annotations
@@ -26,13 +28,15 @@ class Growth:
     """``entrances``: squares a tile could be welded on next; ``room``: empty squares reachable
     from them (a bound on the tiles the ship can still take); ``free``: empty buildable squares;
     ``fit``: the share of catalogue tiles some entrance takes; ``options``: the entrances a
-    catalogue tile fits on, on average."""
+    catalogue tile fits on, on average; ``after``: the entrances left once the next tile drawn
+    is welded, on average (:func:`after`)."""
 
     entrances: int
     room: int
     free: int
     fit: float
     options: float
+    after: float = 0.0
 
     @property
     def closed(self) -> bool:
@@ -59,7 +63,9 @@ def growth(ship: Ship) -> Growth:
             if j in open_ and j not in seen:
                 seen.add(j)
                 todo.append(j)
-    return Growth(len(entrances), len(seen), len(free), *_fit(ship, sorted(entrances)))
+    fit, options = _fit(ship, sorted(entrances))
+    return Growth(len(entrances), len(seen), len(free), fit, options,
+                  after(ship, free, blocked, entrances) if entrances else 0.0)
 
 
 @functools.lru_cache(maxsize=4)
@@ -117,3 +123,44 @@ def _fits(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]], spot: t
             return False
     return joined
 
+
+@functools.lru_cache(maxsize=4)
+def _shapes_by_id(edition: str) -> tuple[tuple[str, tuple[tuple[tuple[int, ...], frozenset[int], frozenset[int]], ...]], ...]:
+    """Each catalogue tile (pilot cabins aside) by id, as its distinct rotations (see :func:`_shapes`)."""
+    from ..shipfile import catalogue
+
+    tiles = [t for t in catalogue(edition).values() if t.kind != "start_cabin"]
+    return tuple(zip((t.id for t in tiles), _shapes(edition)))
+
+
+@functools.lru_cache(maxsize=65536)
+def _fits_cached(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]],
+                 spot: tuple[tuple[int | None, bool], ...], rear: int) -> bool:
+    return _fits(shape, spot, rear)
+
+
+def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) -> float:
+    """The entrances left once the next tile is welded, on average over the catalogue's tiles not
+    aboard (each printed tile once, rule T1): each welded where it leaves the most, a tile that fits
+    nowhere put back (the ship keeps its entrances). Joints, barrels and exhausts as in :func:`growth`."""
+    b, rear = ship.board, (2 + ship.front_side) % 4
+    aboard = {t.id for t in ship.tiles if t.id}
+    pool = [rots for tid, rots in _shapes_by_id(ship.edition) if tid not in aboard]
+    if not pool:
+        return 0.0
+    tiles = {i: t.eff for i, t in ship.by_index.items()}
+    nb, seam = b.nb, b.seam_side
+    open_ = free - blocked
+    spots = {j: tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s]))
+                      for s in range(4)) for j in entrances}
+    total = 0
+    for rots in pool:
+        best = None
+        for j, spot in spots.items():
+            for eff, barrels, exhausts in (r for r in rots if _fits_cached(r, spot, rear)):
+                shut = {n for s in (*barrels, *exhausts) if (n := nb[j][s]) in open_}
+                new = {n for s in range(4) if eff[s] and (n := nb[j][s]) in open_}
+                left = len(((entrances - {j}) | new) - shut)
+                best = left if best is None else max(best, left)
+        total += len(entrances) if best is None else best
+    return total / len(pool)
