@@ -274,7 +274,7 @@ def test_cli_ranks_by_credits_by_default(capsys: pytest.CaptureFixture[str]) -> 
     values = [p["value"] for p in doc["placements"]]
     assert creds and values == sorted(values, reverse=True) and "credits" in doc["ranking"]
     for p in doc["placements"]:
-        look = p["room"] + 6 * p["options"] + 10 * p["fit"]
+        look = p["room"] + 6 * p["options"] + 10 * p["fit"] + 20 * p["after"]
         assert p["value"] == pytest.approx(look + 0.3 * p["score"] + p["credits"])
     assert all(lo <= c <= hi for c, (lo, hi) in zip(creds, (p["credits_ci"] for p in doc["placements"])))
     # the seed is random unless given, and always reported: the library repeats the run from it

@@ -7,25 +7,10 @@
 (16, True)
 
 :func:`advise` returns an :class:`Advice` (every legal placement, best first, with the numbers
-behind its rank, and whether to set the tile aside); :func:`place` gives the same as a pandas
-DataFrame, one row per candidate. How placements are found is in :mod:`.legal`, what the numbers
-mean in :mod:`.measure`, the round's cards in :mod:`.deck`.
-
-The score of a placement is the weighted sum of its benefits, in rough credits (weights settable,
-``weigh={"loss": 3}`` or ``--weigh loss=3``; see :data:`WEIGHTS`)::
-
-    score = weld - exposed * Δexposed - blocked * blocked - loss * Δloss + survive * Δsurvive
-            + engine * Δengine + firepower * Δfirepower + crew * Δcrew + cargo * Δcargo
-            + battery * Δbattery
-
-The rank looks ahead (:mod:`.growth`): it orders placements by what the ship can still become,
-``value = outlook × (room + 6 × options + 10 × fit + 20 × after) + 0.3 × score (+ Δcredits when
-flown)`` (``after``: the entrances left once the next tile is welded, on average), and a
-placement that closes the ship in (no tile could ever be welded again) is never first while
-another keeps it open. By default (``credits=True``) the round simulator also flies every placement
-through whole rounds with common random numbers and the change in expected credits joins the value
-(:mod:`.credits`). The advice is to set the tile aside (or put it back) when no placement scores
-above 0 (or raises the credits), or when there is no legal placement.
+behind its rank, and whether to set the tile aside); :func:`place` gives it as a DataFrame. The
+rank looks ahead (:mod:`.growth`: never first a placement that closes the ship in while another
+keeps it open), weighs a score of the placement's benefits (:data:`WEIGHTS`) and, by default, the
+change in expected credits over whole rounds (:mod:`.credits`). The formulas: docs/placement.md.
 """
 
 from __future__ import annotations

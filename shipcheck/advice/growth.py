@@ -127,10 +127,10 @@ def _fits(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]], spot: t
 @functools.lru_cache(maxsize=4)
 def _shapes_by_id(edition: str) -> tuple[tuple[str, tuple[tuple[tuple[int, ...], frozenset[int], frozenset[int]], ...]], ...]:
     """Each catalogue tile (pilot cabins aside) by id, as its distinct rotations (see :func:`_shapes`)."""
-    from ..shipfile import catalogue
+    from shipcheck.shipfile import catalogue
 
     tiles = [t for t in catalogue(edition).values() if t.kind != "start_cabin"]
-    return tuple(zip((t.id for t in tiles), _shapes(edition)))
+    return tuple(zip((str(t.id) for t in tiles), _shapes(edition)))
 
 
 @functools.lru_cache(maxsize=65536)
