@@ -95,13 +95,15 @@ def run(python: Path, args: list[str], env: dict[str, str]) -> tuple[float, floa
     """(wall s, CPU s, max RSS MB) of ``python -m shipcheck ARGS`` as a process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run([str(python.with_name("shipcheck")), *args], cwd=ROOT, env=env, capture_output=True)
+    # GNU time reports this command's own peak memory (getrusage's is the largest child of the run)
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", str(python.with_name("shipcheck")), *args], cwd=ROOT, env=env,
+                          capture_output=True)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{python} shipcheck {' '.join(args)}: exit {proc.returncode}\n{proc.stderr.decode()[-800:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss / 1024
+    return wall, cpu, int(proc.stderr.decode().strip().splitlines()[-1]) / 1024
 
 
 def main() -> None:
