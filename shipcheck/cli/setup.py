@@ -29,11 +29,11 @@ def compile_exact() -> dict[str, bool]:
     k = FlightModel(ship).kernel
     done = {"exact": engine.compiled_call(
         "exact", lambda: k.forward_compiled([parse_attack("small-meteor:front")], {k.initial(): 1}))[0]}
-    runtime.state.force = "compiled"
+    was, runtime.state.force = runtime.state.force, "compiled"
     try:
         exact.card_odds(ship, [find_card("II-09")])  # a meteor swarm: the joint engine
     finally:
-        runtime.state.force = None
+        runtime.state.force = was
     done["joint"] = runtime.loaded("joint")
     return done
 

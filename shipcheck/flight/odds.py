@@ -315,12 +315,11 @@ def prefer_compiled(ship: Ship) -> bool:
     """Load (or compile, once, with a progress bar) the compiled exact engine in this process, for a
     caller about to ask many exact questions (the placement advisor): every pass then runs compiled.
     False where the engine runs plain."""
+    from shipcheck import runtime
     from shipcheck.flight.chain import parse_attack
 
-    k = FlightModel(ship).kernel
-    _load_compiled(k, parse_attack("small-meteor:front"))
-    from shipcheck import runtime
-
+    if runtime.state.force != "plain" and not runtime.loaded("exact"):  # a flight model only the first time
+        _load_compiled(FlightModel(ship).kernel, parse_attack("small-meteor:front"))
     return runtime.loaded("exact")
 
 
