@@ -61,6 +61,7 @@ def compile_cmd() -> None:
     t0 = time.monotonic()
     done = _engines()
     where = runtime.state.cache or "memory only (no writable cache folder)"
-    typer.echo(f"compiled: {', '.join(k for k, v in done.items() if v)} in {time.monotonic() - t0:.1f} s; cache: {where}")
+    typer.echo(f"compiled: {', '.join(k for k, v in done.items() if v)} in {time.monotonic() - t0:.1f} s")
+    typer.echo(f"cache: {where}")  # (a path: on a line of its own)
     for note in runtime.notes():
         typer.echo(f"note: {note}", err=True)
