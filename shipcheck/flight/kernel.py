@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from shipcheck import runtime
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -170,6 +172,9 @@ class Kernel:
         self._open: dict[tuple[Any, ...], int] = {}
         self._destroy: dict[tuple[int, int], int] = {}
         self._humans: dict[int, int] = {}
+        self._modes: dict[bool, _Mode] = {}
+        self._lost: dict[int, int] = {}
+        self._lost_tiles: dict[int, int] = {}
         # what the count of humans reads: the tiles aboard and the crew fields of the cabins
         self._cabin_fields = tuple((k, self.coff[k]) for k in self.desc.cabins if k in self.coff)
         self._cabin_bits = sum((1 << k) | CREW_FIELD << off for k, off in self._cabin_fields)
@@ -182,25 +187,24 @@ class Kernel:
 
         return np.asarray(self.spec_list, dtype=np.int64)
 
-    def _fn(self, module: str, name: str) -> Any:
-        from shipcheck import engine, runtime
+    def _m(self) -> _Mode:
+        """The engine's functions and their arrays: compiled where the compiled engine is loaded in
+        the process (or being loaded), else plain Python on arrays of Python ints (numpy's int64
+        scalars, read one by one, cost plain Python more than the rules' own work)."""
+        plain = not (runtime.state.loaded or self.warming)
+        hit = self._modes.get(plain)
+        if hit is None:
+            import numpy as np
 
-        plain = not (runtime.started() or self.warming)
-        key = (module, name, plain)
-        fn = _FUNCTIONS.get(key)
-        if fn is None:  # looked up once per process (a lookup costs as much as a small call)
-            fn = _FUNCTIONS[key] = engine.function(module, name, plain=plain)
-        return fn
+            from shipcheck.engine.layout import OFFS, TMP
 
-    @cached_property
-    def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        import numpy as np
-
-        from shipcheck.engine.layout import OFFS, TMP
-
-        width = int(self.S[0, OFFS, 3])
-        return (np.zeros(self.words, dtype=np.int64), np.zeros(self.words, dtype=np.int64),
-                np.zeros(width, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(TMP, dtype=np.int64))
+            dtype = object if plain else np.int64
+            width = int(self.S[0, OFFS, 3])
+            hit = self._modes[plain] = _Mode(
+                self.S.astype(dtype), np.asarray(self.spec_list, dtype=dtype),
+                tuple(np.zeros(n, dtype=dtype) for n in (self.words, self.words, width, 64, TMP)),  # type: ignore[arg-type]
+                plain)
+        return hit
 
     def to_words(self, p: int, out: np.ndarray) -> np.ndarray:
         for j in range(self.words):
@@ -260,19 +264,32 @@ class Kernel:
     def humans(self, p: int) -> int:
         """Awake humans aboard: the engine's count (:func:`shipcheck.engine.crew.humans`) on the
         state's row, kept per cabins aboard and their crew."""
+        m = self._m()
         key = p & self._cabin_bits
         hit = self._humans.get(key)
         if hit is None:
-            hit = self._humans[key] = int(self._fn("crew", "humans")(self.S, 0, self._cabin_row(key), -1))
+            hit = self._humans[key] = int(m.fn("crew", "humans")(m.S, 0, self._cabin_row(key), -1))
         return hit
+
+    def surviving(self, weights: dict[int, int]) -> int:
+        """The weight of the states of ``weights`` (packed state -> weight) with an awake human aboard
+        (:meth:`humans`), asked once per cabins aboard and their crew."""
+        by: dict[int, int] = {}
+        get, cabins = by.get, self._cabin_bits
+        for p, w in weights.items():
+            key = p & cabins
+            by[key] = get(key, 0) + w
+        return sum(w for key, w in by.items() if self.humans(key) > 0)
 
     def crew_count(self, p: int) -> int:
         """Crew: awake humans and aliens, the engine's count (:func:`shipcheck.engine.crew.crew_count`)."""
-        return int(self._fn("crew", "crew_count")(self.S, 0, self._cabin_row(p & self._cabin_bits)))
+        m = self._m()
+        return int(m.fn("crew", "crew_count")(m.S, 0, self._cabin_row(p & self._cabin_bits)))
 
     def _cabin_row(self, key: int) -> np.ndarray:
         """The state's row as the crew counts read it: the cabins aboard and their crew."""
-        x = self._scratch[2]
+        m = self._m()
+        x = m.scratch[2]
         x[:] = 0
         x[0] = key & self.full
         ocr = self._ocr
@@ -283,12 +300,29 @@ class Kernel:
 
     def lost(self, p: int) -> int:
         """Components lost: the engine's count (:func:`shipcheck.engine.hull.lost`; a flight state
-        has no half that left the flight or waits in hyperspace)."""
-        return int(self._fn("hull", "lost_words")(self.S, 0, p & self.full, 0, 0))
+        has no half that left the flight or waits in hyperspace), kept per tiles aboard."""
+        m = self._m()
+        mask = p & self.full
+        hit = self._lost.get(mask)
+        if hit is None:
+            hit = self._lost[mask] = int(m.fn("hull", "lost_words")(m.S, 0, mask, 0, 0))
+        return hit
 
     def lost_tiles(self, p: int) -> int:
-        """The components lost, a bit per tile: the engine's (:func:`shipcheck.engine.hull.lost_tiles`)."""
-        return int(self._fn("hull", "lost_tiles")(self.S, 0, p & self.full, 0, 0))
+        """The components lost, a bit per tile: the engine's (:func:`shipcheck.engine.hull.lost_tiles`),
+        kept per tiles aboard."""
+        m = self._m()
+        mask = p & self.full
+        hit = self._lost_tiles.get(mask)
+        if hit is None:
+            hit = self._lost_tiles[mask] = int(m.fn("hull", "lost_tiles")(m.S, 0, mask, 0, 0))
+        return hit
+
+    def lost_tiles_of(self, masks: np.ndarray) -> np.ndarray:
+        """:meth:`lost_tiles` of an array of masks at once (the engine's rule, plain, on the array)."""
+        from shipcheck import engine
+
+        return engine.function("hull", "lost_tiles", plain=True)(self.S, 0, masks, 0, 0)  # type: ignore[no-any-return]
 
     # -- dice ------------------------------------------------------------------------------------
     def outcomes(self, attack: Attack) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
@@ -300,16 +334,17 @@ class Kernel:
     def _situation(self, mask: int, kind: str, side: int, lines: tuple[int, ...]) -> Any:
         """The engine's situation of an attack down ``lines`` from ``side`` on ship ``mask``:
         (damaging hits ((line, tile), ...), defending hull or None, shields, boosted shield)."""
+        m = self._m()
         key = (mask, kind, side, lines)
         hit = self._eff.get(key)
         if hit is None:
             from shipcheck.engine import layout as L
 
-            _, _, x, _, tmp = self._scratch
+            _, _, x, _, tmp = m.scratch
             x[:] = 0
             x[0] = mask
-            self._fn("defence", "situation_lines")(
-                self.S, 0, x, L.KINDS.index(kind), side, 0, len(lines), lines[0] if lines else 0,
+            m.fn("defence", "situation_lines")(
+                m.S, 0, x, L.KINDS.index(kind), side, 0, len(lines), lines[0] if lines else 0,
                 lines[1] if len(lines) > 1 else -1, tmp)
             hits = tuple((int(tmp[L.SIT + L.SIT_LINE + i]), int(tmp[L.SIT + L.SIT_HIT + i]))
                          for i in range(len(lines)) if tmp[L.SIT + L.SIT_NEED + i])
@@ -407,15 +442,16 @@ class Kernel:
     def play(self, p: int, kind: str, eff: Effect, tol: int) -> int:
         """Contract §4's decision against a damaging roll (the engine's default policy), applied to
         packed state ``p``: the next packed state."""
+        m = self._m()
         key = (p, (kind, eff), tol)
         hit = self._play.get(key)
         if hit is None:
             from shipcheck.engine.layout import KINDS
 
-            a, b, x, buf, tmp = self._scratch
+            a, b, x, buf, tmp = m.scratch
             side, hits = eff
             lines = [line for line, _ in hits]
-            self._fn("exact", "play_lines")(self.S, self.spec, self.to_words(p, a), KINDS.index(kind), side, tol,
+            m.fn("exact", "play_lines")(m.S, m.spec, self.to_words(p, a), KINDS.index(kind), side, tol,
                                             len(lines), lines[0], lines[1] if len(lines) > 1 else -1, b, x, buf,
                                             tmp)
             hit = self._play[key] = self.from_words(b)
@@ -428,28 +464,30 @@ class Kernel:
         of what each defence stops (:func:`shipcheck.engine.defence.left_open`), so a policy that
         weighs decisions (``optimal``) weighs them by the one home of the rule. It depends on the
         tiles aboard only, and is kept per those."""
+        m = self._m()
         key = (p & self.full, kind, eff, tol, shield, boosted, cannons)
         hit = self._open.get(key)
         if hit is None:
             from shipcheck.engine.layout import KINDS
 
-            a, _, x, _, tmp = self._scratch
+            a, _, x, _, tmp = m.scratch
             side, hits = eff
             lines = [line for line, _ in hits]
             write_decision(_Choice(shield, boosted, cannons, ()), len(lines), tmp)
-            hit = self._open[key] = int(self._fn("exact", "left_open_key")(
-                self.S, self.spec, self.to_words(p, a), KINDS.index(kind), side, tol, len(lines), lines[0],
+            hit = self._open[key] = int(m.fn("exact", "left_open_key")(
+                m.S, m.spec, self.to_words(p, a), KINDS.index(kind), side, tol, len(lines), lines[0],
                 lines[1] if len(lines) > 1 else -1, x, tmp))
         return hit
 
     def destroy(self, p: int, destroyed: int, *, memo: bool = True) -> int:
         """Packed state ``p`` after the tiles in ``destroyed`` are destroyed (splits, crew, waking);
         kept for the next call unless ``memo`` is false."""
+        m = self._m()
         key = (p, destroyed)
         hit = self._destroy.get(key)
         if hit is None:
-            a, b, x, buf, _ = self._scratch
-            self._fn("exact", "destroy_key")(self.S, self.spec, self.to_words(p, a), destroyed, b, x, buf)
+            a, b, x, buf, _ = m.scratch
+            m.fn("exact", "destroy_key")(m.S, m.spec, self.to_words(p, a), destroyed, b, x, buf)
             hit = self.from_words(b)
             if memo:
                 self._destroy[key] = hit
@@ -457,9 +495,10 @@ class Kernel:
 
     def wake(self, mask: int, crew: tuple[int, ...]) -> tuple[int, ...]:
         """The crew once sleepers wake after a crew loss (:func:`shipcheck.engine.crew.wake`)."""
-        a, b, x, _, _ = self._scratch
+        m = self._m()
+        a, b, x, _, _ = m.scratch
         p = self.pack((mask, (0,) * len(self.btile), crew))
-        self._fn("exact", "wake_key")(self.S, self.spec, self.to_words(p, a), b, x)
+        m.fn("exact", "wake_key")(m.S, m.spec, self.to_words(p, a), b, x)
         return self.crew_of(self.from_words(b))
 
     # -- a policy's decision, and the compiled pass ------------------------------------------------
@@ -467,12 +506,13 @@ class Kernel:
         """The engine's situation of outcome ``o`` of an attack of ``kind`` on state ``st``, as the
         fields of a :class:`~shipcheck.flight.chain.Situation` after (state, attack index, kind, outcome):
         hits, needs, shields, boosted, bearing, hull."""
+        m = self._m()
         from shipcheck.engine import layout as L
 
-        a, _, x, _, tmp = self._scratch
+        a, _, x, _, tmp = m.scratch
         tol = L.tolerance(o.direction)
         lines = o.lines
-        self._fn("exact", "situation_of")(self.S, self.spec, self.to_words(self.pack(st), a), L.KINDS.index(kind),
+        m.fn("exact", "situation_of")(m.S, m.spec, self.to_words(self.pack(st), a), L.KINDS.index(kind),
                                           o.side, tol, len(lines), lines[0] if lines else 0,
                                           lines[1] if len(lines) > 1 else -1, x, tmp)
         nl = len(lines)
@@ -494,12 +534,13 @@ class Kernel:
         """Contract §4's decision for ``sit``, as the engine takes it
         (:func:`shipcheck.engine.defence.decide_default`): shield, boosted, a cannon per line of the
         outcome (-1: none), the batteries drawn from."""
+        m = self._m()
         from shipcheck.engine import layout as L
 
-        a, _, x, _, tmp = self._scratch
+        a, _, x, _, tmp = m.scratch
         o = sit.outcome
         lines = o.lines
-        self._fn("exact", "default_of")(self.S, self.spec, self.to_words(self.pack(sit.state), a),
+        m.fn("exact", "default_of")(m.S, m.spec, self.to_words(self.pack(sit.state), a),
                                         L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
                                         len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
                                         x, tmp)
@@ -511,13 +552,14 @@ class Kernel:
     def apply(self, sit: Situation, d: Decision) -> State:
         """The state after a roll, given the player's decision, checked against the rules (a
         ValueError for one the rules do not allow)."""
+        m = self._m()
         from shipcheck.engine import layout as L
 
-        a, b, x, buf, tmp = self._scratch
+        a, b, x, buf, tmp = m.scratch
         o = sit.outcome
         lines = o.lines
         write_decision(d, len(lines), tmp)
-        self._fn("exact", "decide_key")(self.S, self.spec, self.to_words(self.pack(sit.state), a),
+        m.fn("exact", "decide_key")(m.S, m.spec, self.to_words(self.pack(sit.state), a),
                                         L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
                                         len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
                                         b, x, buf, tmp)
@@ -542,18 +584,44 @@ class Kernel:
                 rep[d, cells[r]] = r
         kinds = np.array([L.KINDS.index(a.kind) for a in attacks], dtype=np.int64)
         dirs = np.array([L.DIRECTIONS.index(a.side) for a in attacks], dtype=np.int64)
-        keys = np.zeros((len(dist), self.words), dtype=np.int64)
-        for i, p in enumerate(dist):
-            self.to_words(p, keys[i])
+        if self.words == 1:
+            keys = np.fromiter(dist, dtype=np.int64, count=len(dist)).reshape(-1, 1)
+        else:
+            keys = np.zeros((len(dist), self.words), dtype=np.int64)
+            for i, p in enumerate(dist):
+                self.to_words(p, keys[i])
         weights = np.fromiter(dist.values(), dtype=np.int64, count=len(dist))
         keys, weights, expanded = self._fn_compiled("exact", "forward")(
             self.S, self.spec, keys, weights, kinds, dirs, nout, count, rep)
-        return {self.from_words(k): int(w) for k, w in zip(keys.tolist(), weights.tolist())}, int(expanded)
+        packed = keys[:, 0].tolist()
+        for j in range(1, self.words):
+            packed = [p | c << WORD_BITS * j for p, c in zip(packed, keys[:, j].tolist())]
+        return dict(zip(packed, weights.tolist())), int(expanded)
 
     def _fn_compiled(self, module: str, name: str) -> Any:
         from shipcheck import engine
 
         return engine.function(module, name, plain=False)
+
+
+class _Mode(NamedTuple):
+    """The engine's tables, state layout and scratch rows, and its functions (:meth:`fn`), compiled
+    or plain."""
+
+    S: np.ndarray
+    spec: np.ndarray
+    scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    plain: bool
+
+    def fn(self, module: str, name: str) -> Any:
+        """The engine's function, looked up once per process (a lookup costs as much as a small call)."""
+        key = (module, name, self.plain)
+        hit = _FUNCTIONS.get(key)
+        if hit is None:
+            from shipcheck import engine
+
+            hit = _FUNCTIONS[key] = engine.function(module, name, plain=self.plain)
+        return hit
 
 
 class _Choice(NamedTuple):

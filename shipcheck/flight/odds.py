@@ -75,8 +75,7 @@ class OddsResult:
 
     @cached_property
     def p_survive(self) -> Fraction:
-        k = self.model.kernel
-        return Fraction(sum(w for p, w in self.weights.items() if k.humans(p) > 0), self.denominator)
+        return Fraction(self.model.kernel.surviving(self.weights), self.denominator)
 
     @cached_property
     def _by_mask(self) -> dict[int, int]:
@@ -88,29 +87,40 @@ class OddsResult:
         return out
 
     @cached_property
+    def _losses(self) -> tuple[Any, Any, Any]:
+        """Per set of tiles aboard: the tiles lost (a bit each, the engine's
+        :meth:`Kernel.lost_tiles_of <shipcheck.flight.kernel.Kernel.lost_tiles_of>`), how many,
+        and its weight; numpy arrays, the weights exact (Python ints where int64 cannot hold the
+        denominator)."""
+        import numpy as np
+
+        by = self._by_mask
+        lost = self.model.kernel.lost_tiles_of(np.fromiter(by, dtype=np.int64, count=len(by)))
+        count = np.zeros(len(by), dtype=np.int64)
+        for t in range(self.model.n):
+            count += (lost >> t) & 1
+        exact = np.int64 if self.denominator < 2 ** 62 else object  # sums of weights stay below it
+        return lost, count, np.fromiter(by.values(), dtype=exact, count=len(by))
+
+    @cached_property
     def lost_distribution(self) -> dict[int, Fraction]:
-        k = self.model.kernel
-        out: dict[int, int] = defaultdict(int)
-        for mask, w in self._by_mask.items():
-            out[k.lost(mask)] += w
-        return {n: Fraction(v, self.denominator) for n, v in sorted(out.items())}
+        import numpy as np
+
+        _, count, w = self._losses
+        return {int(n): Fraction(int(w[count == n].sum()), self.denominator) for n in np.unique(count)}
 
     @cached_property
     def expected_lost(self) -> Fraction:
-        k = self.model.kernel
-        return Fraction(sum(k.lost(mask) * w for mask, w in self._by_mask.items()), self.denominator)
+        return sum((n * p for n, p in self.lost_distribution.items()), Fraction(0))
 
     def p_lost(self) -> list[tuple[int, Fraction]]:
         """Per tile, its square and the probability it leaves the ship (the tiles lost, as the engine
         says: :meth:`Kernel.lost_tiles <shipcheck.flight.kernel.Kernel.lost_tiles>`)."""
         m = self.model
-        k = m.kernel
-        lost = [0] * m.n
-        for mask, w in self._by_mask.items():
-            for t in bits(k.lost_tiles(mask)):
-                lost[t] += w
+        lost, _, w = self._losses
         squares = self.ship.board.squares
-        return [(squares[sq], Fraction(x, self.denominator)) for sq, x in zip(m.squares, lost)]
+        return [(squares[sq], Fraction(int(w[(lost >> t) & 1 == 1].sum()), self.denominator))
+                for t, sq in enumerate(m.squares)]
 
     # floats next to the exact fractions, for numpy and plotting
     @property
@@ -245,10 +255,11 @@ def _odds(ship: Ship, atk: tuple[Attack, ...], policy: Policy | str, m: FlightMo
 
 #: attacks whose weights fit in int64 (36**12 < 2**63): the compiled kernel plays at most these
 COMPILED_ATTACKS = 12
-#: (states) x (attacks left) from which the pass goes to the compiled kernel: importing numba costs
-#: about 0.35 s of CPU, what the Python engine spends on this much work; once it is loaded, much less
-COMPILED_FROM = 20_000
-COMPILED_LOADED_FROM = 500
+#: (states) x (attacks left) from which the pass goes to the compiled kernel: importing numba and
+#: loading the compiled pass cost about 0.8 s of CPU, what the plain engine spends on about this much
+#: work (a state's expansion costs it about 0.7 ms); once loaded, every pass runs compiled
+COMPILED_FROM = 1_000
+COMPILED_LOADED_FROM = 0
 #: (attack, state) values the optimal policy works out as plain Python before it loads the compiled
 #: engine: about the CPU loading it costs (0.7 s); from there on a value costs about a third
 #: (benchmarks/RESULTS.md)
