@@ -37,7 +37,7 @@ from shipcheck.flight.chain import (
     defences,
     describe_decision,
 )
-from shipcheck.flight.kernel import Effect, Kernel, bits, cost, offers
+from shipcheck.flight.kernel import Effect, Kernel, cost, offers
 from shipcheck.model import Ship
 
 POLICY_NOTE = (
