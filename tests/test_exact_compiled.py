@@ -134,3 +134,33 @@ def test_without_numba_the_python_driver_answers(monkeypatch: pytest.MonkeyPatch
     want = _forward_default(FlightModel(s).kernel, attacks, engine="python")
     monkeypatch.setattr(runtime, "compiled", lambda: False)  # numba missing, off or broken
     assert _forward_default(FlightModel(s).kernel, attacks, engine="compiled") == want
+
+
+@pytest.fixture(scope="module")
+def optimal_both() -> tuple[object, object]:
+    """The optimal policy against III-10's meteors on the class III hauler, plain and compiled (its
+    tail, once nothing is left to decide, flown by the compiled pass)."""
+    from shipcheck import runtime
+
+    s = load_ship(EXAMPLES / "class-III-hauler.toml")
+    atk = [str(a) for a in find_card("III-10").attacks()]
+    was = runtime.state.force
+    try:
+        runtime.state.force = "plain"
+        plain = odds(s, atk, policy="optimal")
+        runtime.state.force = "compiled"
+        compiled = odds(s, atk, policy="optimal")
+    finally:
+        runtime.state.force = was
+    return plain, compiled
+
+
+def test_optimal_policy_same_on_both_engines(optimal_both: tuple[object, object]) -> None:
+    plain, compiled = optimal_both
+    assert compiled.weights == plain.weights  # type: ignore[attr-defined]
+    assert compiled.p_survive == plain.p_survive  # type: ignore[attr-defined]
+    assert compiled.expected_lost == plain.expected_lost  # type: ignore[attr-defined]
+    assert compiled.differences == plain.differences  # type: ignore[attr-defined]
+    # values worked out where a decision is left: the same count whichever engine flies the tail
+    assert compiled.states_explored == plain.states_explored > 0  # type: ignore[attr-defined]
+    assert compiled.p_survive >= compiled.baseline["p_survive"] - 1e-12  # type: ignore[attr-defined]

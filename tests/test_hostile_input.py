@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from clikit import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shipcheck.errors import InputError
 from shipcheck.round.rulebook import round_rules
@@ -141,6 +143,19 @@ def test_exclude_patterns_gitignore_cannot_read(tmp_path: Path, capsys: pytest.C
     monkeypatch.chdir(tmp_path)
     err = refused(capsys, "check", "ships")
     assert "pyproject.toml:2:" in err and "key `exclude`; value '!'" in err
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8", exclude_characters="!\\", exclude_categories=("Cs",)),
+                        max_size=12), max_size=4))
+def test_patterns_without_bang_or_backslash_need_no_pathspec(patterns: list[str]) -> None:
+    # bad_pattern answers these without importing pathspec: pathspec reads every one of them
+    import pathspec
+
+    from shipcheck.check.walk import bad_pattern
+
+    assert bad_pattern(patterns) is None
+    pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 # -- boards ----------------------------------------------------------------------------------------------

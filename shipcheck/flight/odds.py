@@ -297,7 +297,11 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
 
             if mode == "compiled" or work >= (COMPILED_LOADED_FROM if runtime.started() else COMPILED_FROM):
                 part, start = atk[i:stop], dist
-                ok, got = rules.compiled_call("exact", lambda: k.forward_compiled(part, start))  # noqa: B023
+                got: tuple[dict[int, int], int] | None
+                if k.warming:  # within the compiled engine's first load (runtime.load holds its lock)
+                    ok, got = True, k.forward_compiled(part, start)
+                else:
+                    ok, got = rules.compiled_call("exact", lambda: k.forward_compiled(part, start))  # noqa: B023
                 if not ok or got is None:  # numba missing, off or broken: the Python driver gives the same answer
                     mode = "python"
                 else:
@@ -407,6 +411,7 @@ class OptimalPolicy(Policy):
         self.attacks = tuple(attacks)
         self.k = model.kernel
         self._value: dict[tuple[int, Any], tuple[int, int]] = {}
+        self._tails: dict[tuple[int, int], tuple[int, int]] = {}  # values once nothing is left to decide
         self._choice: dict[tuple[int, int, Any], tuple[Action, int]] = {}
         self._prefer: list[list[int]] | None = None  # per layer: per battery, the batteries preferred to it
         self._groups: list[list[tuple[int, ...]]] = []
@@ -419,7 +424,8 @@ class OptimalPolicy(Policy):
 
     @property
     def states(self) -> int:
-        """(attack, state) values worked out."""
+        """(attack, state) values worked out where a decision is left (the tail after the last one is
+        flown by the rules alone, compiled where the compiled engine is loaded)."""
         return len(self._value)
 
     # -- which batteries outlive which ---------------------------------------------------------
@@ -587,9 +593,7 @@ class OptimalPolicy(Policy):
         v = self._value.get(key)
         if v is not None:
             return v
-        if self._plain and len(self._value) >= OPTIMAL_COMPILED_FROM:
-            self._plain = False
-            _load_compiled(self.k, self.attacks[ai])
+        self._compile_when_long(ai)
         a = self.attacks[ai]
         mask = p & k.full
         surv = neg = 0
@@ -613,15 +617,37 @@ class OptimalPolicy(Policy):
         v = self._value[key] = (surv, neg)
         return v
 
+    def _compile_when_long(self, ai: int) -> None:
+        """Load the compiled engine once the search has worked out as many values as loading costs
+        (at once where it is loaded already or forced; never where plain is forced)."""
+        if not self._plain or self.k.warming:  # (warming: this search is the compiled engine's first load)
+            return
+        from shipcheck import runtime
+
+        force = runtime.state.force
+        if force == "plain":
+            return
+        if (force == "compiled" or runtime.loaded("exact")
+                or len(self._value) + len(self._tails) >= OPTIMAL_COMPILED_FROM):
+            _load_compiled(self.k, self.attacks[ai])
+            self._plain = not runtime.loaded("exact")  # numba missing or off: plain it stays
+
     def _tail_value(self, ai: int, x: int) -> tuple[int, int]:
         """:meth:`_v` from attack ``ai`` on when no attack left can be defended: every damaging hit
         destroys what it hits, and ``x`` carries no charges (they can no longer be spent)."""
         key = (ai, x)
-        v = self._value.get(key)
+        v = self._tails.get(key)
         if v is not None:
             return v
         k = self.k
         n = len(self.attacks)
+        self._compile_when_long(ai)
+        if not self._plain and n - ai <= COMPILED_ATTACKS:
+            # the rest of the flight in one compiled pass: with nothing left to decide, the default
+            # policy's pass is the rules' (no charge to spend, no cannon to fire)
+            dist, _ = k.forward_compiled(self.attacks[ai:], {x: 1})
+            v = self._tails[key] = (k.surviving(dist), -sum(k.lost(q) * w for q, w in dist.items()))
+            return v
         surv = neg = 0
         live = k.live(self.attacks[ai])
         last = ai + 1 == n
@@ -640,7 +666,7 @@ class OptimalPolicy(Policy):
                 s, lo = self._tail_value(ai + 1, q)
             surv += w * s
             neg += w * lo
-        v = self._value[key] = (surv, neg)
+        v = self._tails[key] = (surv, neg)
         return v
 
     def value(self, ai: int, st: State) -> Value:
