@@ -6,6 +6,7 @@ away; one design at a time (429); bad input a 400 before anything starts. Tiny b
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import threading
 import time
@@ -121,6 +122,13 @@ def test_completing_this_ship_keeps_its_tiles_and_name(client: Any, folder: Path
     assert len(ship.tiles) >= len(blue.tiles)
 
 
+def test_completing_an_empty_board_designs_a_new_one(client: Any, new_one: list[dict[str, Any]]) -> None:
+    evs = design(client, {"ship": {"format": 1, "class": "I"}, "budget": 30, "seed": 3})
+    r = evs[-1]["result"]
+    assert r["command"] == "shipcheck design --class I --seed 3 --budget 30"  # the field's ships may start it
+    assert r["toml"] == new_one[-1]["result"]["toml"]
+
+
 def _worker_pids(pool: Pool) -> list[int]:
     with pool.lock:
         return [w.proc.pid for w in pool.busy if w.proc.pid is not None]
@@ -209,3 +217,31 @@ def test_an_illegal_ship_is_refused_with_a_way_out(client: Any, folder: Path) ->
     r = client.post("/api/design", json={"ship": doc(folder / "loose.toml"), "path": "loose.toml"})
     assert r.status_code == 400
     assert r.json()["errors"][0].startswith("the ship to complete is not legal: mend it first")
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"], ids=["sigterm", "ctrl-c"])
+def test_stopping_the_server_while_it_designs_leaves_no_process(tmp_path: Path, sig: str) -> None:
+    import signal
+
+    from proctools import children, group
+    from test_serve_limits import gone, start, workers
+
+    s = start(tmp_path)
+    try:
+        status, r = s.open_stream("/api/design", {"class": "II", "budget": 5000, "seed": 2}, "page-s")
+        assert status == 200
+        for line in r:
+            if line.strip() and json.loads(line).get("stage") == "building the starting ships":
+                break
+        assert len(workers(s.proc.pid)) == 1
+        before = [s.proc.pid, *children(s.proc.pid)]
+        # a terminal's Ctrl-C reaches the whole group, the worker too
+        err = s.stop(getattr(signal, sig), within=15, whole_group=sig == "SIGINT")
+    finally:
+        if s.proc.poll() is None:
+            os.killpg(s.proc.pid, signal.SIGKILL)
+    assert s.proc.returncode == 0, err
+    assert "Traceback" not in err and "workbench stopped" in err, err
+    gone([*before, *group(s.proc.pid)])
+    r.close()

@@ -21,6 +21,7 @@ from shipcheck.serve import api
 from shipcheck.serve.jobs import Cancelled, Job
 from shipcheck.serve.oddsjobs import Pool, WorkerFailed, interruptible, report
 from shipcheck.serve.refusals import jsonable, strings
+from shipcheck.serve.shipdoc import UNNAMED
 from shipcheck.serve.workspace import Workspace
 from shipcheck.topology import BUILTIN_CLASSES
 
@@ -39,12 +40,17 @@ def design_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
         raise InputError("give `ship` (complete this ship) or `class` (a new one), not both and not neither",
                          key="class", expected='{"ship": {...}} or {"class": "II"}')
     start: Ship | None = None
+    named = shown = None  # the ship's name (kept), how results name it (its file)
     if "ship" in body:
-        start, name = api.ship_of(ws, body)
+        start, shown = api.ship_of(ws, body)
+        named = start.name
         if not check(start).legal:
             raise InputError("the ship to complete is not legal: mend it first (the Check pane's repair)",
-                             key="ship", value=api.shown_name(start, name), expected="a legal ship")
+                             key="ship", value=api.shown_name(start, shown), expected="a legal ship")
         cls, edition = start.board.name, None
+        if not start.aside and all(t.implied for t in start.tiles):
+            # nothing to keep: designed as a new one of its class (the field's ships may start the search)
+            edition, start = start.edition, None
     else:
         cls = valid.choice(body["class"], BUILTIN_CLASSES, key="class", what="unknown ship class")
         edition = valid.edition(body.get("edition")) or "2007"
@@ -54,8 +60,8 @@ def design_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
     rnd = valid.round_key(body["round"]) if body.get("round") is not None else None
     names = strings(body, "opponents", most=api.LIMITS["opponents"]) if body.get("opponents") is not None else None
     opponents = None if names is None else [api.load(ws, o) for o in names]
-    args = (cls if start is None else None, start, edition, rnd, opponents, budget, seed)
-    command = _command(cls, edition, None if start is None else api.origin(ws, body)[0], rnd, names, budget, seed)
+    args = (cls if start is None else None, start, edition, rnd, opponents, budget, seed, named)
+    command = _command(cls, edition, None if start is None else shown, rnd, names, budget, seed)
 
     def work(job: Job) -> Any:
         from shipcheck.round.chunks import compile_note
@@ -75,8 +81,8 @@ def design_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
             raise RuntimeError(str(exc)) from None
         if d is None:
             raise Cancelled()
-        if start is not None:
-            d["ship"] = api.shown_name(start, api.origin(ws, body)[0])
+        if shown not in (None, UNNAMED):
+            d["ship"] = shown
         d["command"] = command
         return d
 
@@ -84,10 +90,10 @@ def design_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
 
 
 def run_design(cls: str | None, start: Ship | None, edition: str | None, rnd: str | None,
-               opponents: list[Ship] | None, budget: int, seed: int) -> dict[str, Any]:
+               opponents: list[Ship] | None, budget: int, seed: int, name: str | None) -> dict[str, Any]:
     """:func:`shipcheck.design` in a worker: its progress reported to the server, a Ctrl-C keeping
     the best ship so far. The result's JSON (``shipcheck design --format json``) with ``doc``,
-    the ship as the page holds it, and ``toml``, its ship file."""
+    the ship as the page holds it (named ``name`` when given), and ``toml``, its ship file."""
     from shipcheck.design import design
     from shipcheck.serve.shipdoc import doc_of
     from shipcheck.shipfile import dump_ship
@@ -101,7 +107,7 @@ def run_design(cls: str | None, start: Ship | None, edition: str | None, rnd: st
     with interruptible():
         r = design(cls, start=start, edition=edition, round=rnd, opponents=opponents, budget=budget, seed=seed,
                    progress=progress)
-    ship = r.ship if start is None or not start.name else replace(r.ship, name=start.name)
+    ship = replace(r.ship, name=name) if name else r.ship
     earns = f": {r.credits:.2f} credits a round" if r.history else ""
     text = dump_ship(ship, comment=f"designed by `shipcheck design` (seed {r.seed}, budget {r.budget}){earns}")
     return jsonable({**r.to_dict(), "ship": ship.name, "doc": doc_of(text), "toml": text})
@@ -110,8 +116,6 @@ def run_design(cls: str | None, start: Ship | None, edition: str | None, rnd: st
 def _command(cls: str, edition: str | None, source: str | None, rnd: str | None, opponents: list[str] | None,
              budget: int, seed: int) -> str:
     """The command line that designs the same ship (from the saved file, when completing one)."""
-    from shipcheck.serve.shipdoc import UNNAMED
-
     parts = ["shipcheck", "design"]
     if source is None:
         parts += ["--class", cls] + (["--edition", edition] if edition and edition != "2007" else [])
