@@ -353,6 +353,7 @@ def test_design_completes_a_ship_undoably_and_cancel_keeps_the_best_so_far(brows
     dlg.get_by_label("Budget").fill("5000")
     dlg.get_by_role("button", name="Design", exact=True).click()
     expect(w.page.locator("#design-stage")).to_contain_text("so far", timeout=120_000)
+    w.shot("design-progress", full_page=False)
     dlg.get_by_role("button", name="Cancel").click()
     expect(banner).to_contain_text("cancelled after", timeout=30_000)
     assert "class II" in w.page.locator("#status").inner_text()
