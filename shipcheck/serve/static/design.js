@@ -77,7 +77,8 @@ export class Design {
         if (ev.type !== 'progress' || this.stopping) return;
         if (ev.total) { bar.max = ev.total; bar.value = ev.done; }
         const best = ev.best === null || ev.best === undefined ? '' : ` · best ${ev.best.toFixed(2)} credits so far`;
-        stage.textContent = `${ev.stage} · ${ev.done.toLocaleString()} / ${ev.total.toLocaleString()} candidates${best}`;
+        const left = ev.seconds && ev.done ? ` · about ${Math.round(ev.seconds / ev.done * (ev.total - ev.done))} s left` : '';
+        stage.textContent = `${ev.stage} · ${ev.done.toLocaleString()} / ${ev.total.toLocaleString()} candidates${best}${left}`;
       }, {signal: ctrl.signal});
       if (last && last.type === 'result') await this.done(last.result, mode);
       else if (last && last.type === 'cancelled') stage.textContent = 'cancelled';
