@@ -64,7 +64,8 @@ ENDPOINTS = [("GET", "/"), ("GET", "/api"), ("GET", "/api/session"), ("GET", "/a
              ("GET", "/api/cards"), ("GET", "/api/rules/C1"), ("GET", "/api/jobs"), ("GET", "/static/app.js"),
              ("POST", "/api/check"), ("POST", "/api/stats"), ("POST", "/api/open"), ("POST", "/api/new"),
              ("POST", "/api/analyze"), ("POST", "/api/fix"), ("POST", "/api/odds"), ("POST", "/api/place"),
-             ("POST", "/api/place/credits"), ("POST", "/api/round"), ("POST", "/api/report"), ("POST", "/api/toml"),
+             ("POST", "/api/place/credits"), ("POST", "/api/round"), ("POST", "/api/report"), ("POST", "/api/design"),
+             ("POST", "/api/toml"),
              ("POST", "/api/save"), ("POST", "/api/save/check"), ("POST", "/api/cancel"), ("GET", "/nowhere")]
 
 

@@ -325,6 +325,44 @@ def test_exact_odds_as_a_heat_map_and_a_round_with_progress(browser: Any, server
     _no_jobs_left(server)
 
 
+def test_design_completes_a_ship_undoably_and_cancel_keeps_the_best_so_far(browser: Any, server: str) -> None:
+    w = Page(browser, server)
+    w.new_ship("I")
+    w.wait_verdict("legal")
+    w.page.get_by_role("button", name="Design", exact=True).click()
+    dlg = w.page.locator("#dlg-design")
+    expect(dlg).to_be_visible()
+    dlg.get_by_label("complete this ship").check()
+    dlg.get_by_label("Budget").fill("30")
+    dlg.get_by_label("Seed").fill("3")
+    dlg.get_by_role("button", name="Design", exact=True).click()
+    expect(w.page.locator("#design-stage")).to_contain_text("candidates", timeout=60_000)
+    banner = w.page.locator("#banner")
+    expect(banner).to_contain_text("Designed class I", timeout=120_000)
+    assert "credits a round" in banner.inner_text() and "--seed 3 --budget 30" in banner.inner_text()
+    expect(dlg).to_be_hidden()
+    w.wait_verdict("legal")
+    assert w.page.locator("#board .sq.filled").count() > 10
+    w.shot("design")
+    w.page.get_by_role("button", name="Undo").click()  # the ship before: the pilot cabin alone
+    expect(w.page.locator("#board .sq.filled")).to_have_count(1)
+    # a long design, cancelled once it has a best ship: that ship loads
+    w.page.get_by_role("button", name="Design", exact=True).click()
+    dlg.get_by_label("a new one").check()
+    dlg.get_by_label("Class").select_option("II")
+    dlg.get_by_label("Budget").fill("5000")
+    dlg.get_by_role("button", name="Design", exact=True).click()
+    expect(w.page.locator("#design-stage")).to_contain_text("so far", timeout=120_000)
+    w.shot("design-progress", full_page=False)
+    dlg.get_by_role("button", name="Cancel").click()
+    expect(banner).to_contain_text("cancelled after", timeout=30_000)
+    assert "class II" in w.page.locator("#status").inner_text()
+    w.wait_verdict("legal")
+    assert w.page.locator("#file-path").inner_text() == "not saved yet"
+    _no_jobs_left(server)
+    w.close()
+
+
 def test_save_keeps_the_comments_and_the_file_opens_again(browser: Any, server: str, folder: Path) -> None:
     before = (folder / "blue.toml").read_text(encoding="utf-8")
     w = Page(browser, server)

@@ -27,7 +27,7 @@ linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /
 #: twelve attacks round the class III hauler: tens of seconds of exact odds, most of a gigabyte
 TWELVE = ["large-meteor:front", "small-meteor:left", "heavy-shot:rear", "light-shot:right"] * 3
 POST_JSON = ["/api/open", "/api/new", "/api/analyze", "/api/fix", "/api/odds", "/api/place", "/api/place/credits",
-             "/api/round", "/api/report", "/api/toml", "/api/save", "/api/save/check"]
+             "/api/round", "/api/report", "/api/design", "/api/toml", "/api/save", "/api/save/check"]
 
 
 @dataclass

@@ -31,7 +31,7 @@ from shipcheck.topology import BUILTIN_CLASSES
 
 #: bounds of the work one request may ask for
 LIMITS = {"round_runs": 200_000, "credits_runs": 5_000, "report_runs": 20_000, "attacks": 12, "cards": 6,
-          "opponents": 4}
+          "opponents": 4, "design_budget": 20_000}
 BATCH = 1024  # chunks of whole rounds: a progress report (and a chance to cancel) every chunk
 ATTACK_KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
 DIRECTIONS = ("front", "right", "rear", "left")
@@ -90,6 +90,7 @@ def session(ws: Workspace) -> dict[str, Any]:
 def _session() -> dict[str, Any]:
     """What ``GET /api/session`` says that never changes (worked out once: the page asks it often,
     and it must answer at once while jobs run)."""
+    from shipcheck.design import BUDGET as DESIGN_BUDGET
     from shipcheck.report.palette import palette
 
     return {
@@ -97,7 +98,8 @@ def _session() -> dict[str, Any]:
         "attack_kinds": list(ATTACK_KINDS), "directions": list(DIRECTIONS), "kinds": kinds(),
         "palette": palette(), "rules": [{"code": r.code, "name": r.name, "severity": r.severity,
                                           "summary": r.summary} for r in RULES.values()],
-        "limits": LIMITS, "defaults": {"round_runs": RUNS_ROUND, "compare_runs": RUNS_COMPARE},
+        "limits": LIMITS, "defaults": {"round_runs": RUNS_ROUND, "compare_runs": RUNS_COMPARE,
+                                       "design_budget": DESIGN_BUDGET},
     }
 
 

@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shipcheck.errors import InputError
-from shipcheck.serve import api
+from shipcheck.serve import api, designjob
 from shipcheck.serve.jobs import Busy, Job, stream
 from shipcheck.serve.oddsjobs import Pool
 from shipcheck.serve.refusals import error_lines
@@ -219,7 +219,7 @@ def _run(fn: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
     return endpoint
 
 
-def _job(kind: str, make: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
+def _job(kind: str, make: Callable[..., Any], *, keeps_best: bool = False) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint starting a :class:`Job` and streaming its events as JSON lines."""
     from starlette.concurrency import run_in_threadpool
 
@@ -227,7 +227,7 @@ def _job(kind: str, make: Callable[..., Any]) -> Callable[[Request], Awaitable[R
         Job.check_room(kind)  # a flood is refused at once (429), before its ships are read
         body = await _body(request)
         work = await run_in_threadpool(make, request.app.state, body)  # bad input: 400 before the job starts
-        job = Job(kind, work, client=request.headers.get("x-shipcheck-client")).start()
+        job = Job(kind, work, client=request.headers.get("x-shipcheck-client"), keeps_best=keeps_best).start()
         return StreamingResponse(stream(job), media_type="application/x-ndjson",
                                  headers={"X-Accel-Buffering": "no"})
 
@@ -293,16 +293,17 @@ async def stats_endpoint(request: Request) -> Response:
 
 
 async def cancel_endpoint(request: Request) -> Response:
-    """POST /api/cancel: cancel this page's running jobs (sent when the page closes)."""
+    """POST /api/cancel: cancel this page's running jobs (sent when the page closes), or those of one ?kind."""
     client = request.headers.get("x-shipcheck-client") or request.query_params.get("client")
     if not client:
         raise InputError("missing client id: whose jobs to cancel", key="client",
                          expected="the page's id, as the X-Shipcheck-Client header or ?client=")
+    kind = request.query_params.get("kind")
     n = 0
     with Job.lock:
         jobs = list(Job.registry)
     for j in jobs:
-        if j.client == client:
+        if j.client == client and kind in (None, j.kind):
             j.cancel()
             n += 1
     return _json(200, {"cancelled": n})
@@ -399,6 +400,10 @@ def create_app(ws: Workspace, token: str, *, host: str = "127.0.0.1", pool: Pool
               methods=["POST"]),
         Route("/api/round", _documented(_job("round", lambda st, b: api.round_job(st.ws, b)),
                                         "POST /api/round: whole rounds against a field (streamed)"),
+              methods=["POST"]),
+        Route("/api/design", _documented(_job("design", lambda st, b: designjob.design_job(st.ws, b, st.pool),
+                                              keeps_best=True),
+                                         "POST /api/design: complete this ship or design a new one (streamed)"),
               methods=["POST"]),
         Route("/api/report", _documented(_job("report", report),
                                          "POST /api/report: write the strategy report (streamed)"), methods=["POST"]),

@@ -1,11 +1,12 @@
-"""Long work (whole rounds, the credits ranking, reports, exact odds) run in a thread, streamed, cancellable.
+"""Long work (whole rounds, the credits ranking, reports, exact odds, designs) run in a thread, streamed, cancellable.
 
 A :class:`Job` runs its function in a daemon thread and queues what it reports: progress events,
 then one final event (``result``, ``error`` or ``cancelled``). The HTTP response streams them as
 JSON lines (:func:`stream`). A job stops at the next progress report once cancelled: when its
 client goes away (the page closed, the request aborted), when the page asks, or when the server
 stops. The library's ``progress`` callbacks are where it stops: an exception raised there ends the
-run, worker processes included (see :func:`shipcheck.simulate_round`).
+run, worker processes included (see :func:`shipcheck.simulate_round`). A job that keeps its best
+so far (a design, as Ctrl-C keeps it on the command line) sends it as its result when cancelled.
 
 The round engine's compiled kernel releases the GIL, so the server keeps answering edits while a
 job flies rounds.
@@ -28,7 +29,7 @@ from shipcheck.serve.refusals import error_lines
 MAX_JOBS = 4
 #: jobs of one kind running at once, where fewer than :data:`MAX_JOBS`: exact odds one at a time (a
 #: dozen attacks round a class III ship hold most of a gigabyte in their worker: :mod:`.workers`)
-KIND_CAPS = {"odds": 1}
+KIND_CAPS = {"odds": 1, "design": 1}
 #: seconds between keep-alive lines, which also let the server notice a client that went away
 HEARTBEAT = 0.5
 
@@ -47,10 +48,12 @@ class Job:
     registry: set[Job] = set()
     lock = threading.Lock()
 
-    def __init__(self, kind: str, fn: Callable[[Job], Any], client: str | None = None) -> None:
+    def __init__(self, kind: str, fn: Callable[[Job], Any], client: str | None = None, *,
+                 keeps_best: bool = False) -> None:
         self.kind = kind
         self.client = client  # the page that started it (its pages cancel their own jobs)
         self.fn = fn
+        self.keeps_best = keeps_best  # cancelled, ``fn`` returns the best so far (None: nothing to keep)
         self.events: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.cancelled = threading.Event()
         self.started = time.perf_counter()
@@ -87,7 +90,7 @@ class Job:
     def _run(self) -> None:
         try:
             result = self.fn(self)
-            if self.cancelled.is_set():
+            if self.cancelled.is_set() and (result is None or not self.keeps_best):
                 raise Cancelled()
             self.events.put({"type": "result", "seconds": round(time.perf_counter() - self.started, 3),
                              "result": result})

@@ -1,11 +1,13 @@
-"""Exact odds in worker processes: bounded, killable, none outliving the server.
+"""Exact odds and designs in worker processes: bounded, killable, none outliving the server.
 
 The exact odds of a dozen attacks can take tens of seconds and hundreds of megabytes, and the
 library's exact pass (:func:`shipcheck.odds`, :func:`shipcheck.card_odds`) has no point where a
 thread could stop it. So the workbench asks them of a worker process (spawned, not forked: the
 server has threads): cancelling a job kills its worker, a worker past :data:`MAX_RSS` is killed
 and the job says so, and an idle worker is kept for the next question (its imports paid once).
-A worker exits by itself once the server is gone (it watches its parent), and the server kills
+Work may send progress from the worker (:func:`report`), and work that keeps its best so far on a
+Ctrl-C (:func:`shipcheck.design`) is interrupted rather than killed (:func:`interruptible`). A
+worker exits by itself once the server is gone (it watches its parent), and the server kills
 every worker as it stops.
 """
 
@@ -14,9 +16,11 @@ from __future__ import annotations
 import atexit
 import multiprocessing as mp
 import os
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -57,9 +61,35 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)
 
 
+#: in a worker process: the pipe to the server (:func:`report` sends progress on it)
+_PIPE: Connection | None = None
+
+
+def report(value: Any) -> None:
+    """Send ``value`` to the server as progress of the work running in this worker (nothing when
+    not in a worker)."""
+    if _PIPE is not None:
+        _PIPE.send(("progress", value))
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """In a worker: within the block, the server's :meth:`Worker.interrupt` raises
+    KeyboardInterrupt, as a Ctrl-C does on the command line (elsewhere the worker ignores it)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _serve(conn: Connection, parent: int) -> None:
-    """The worker's loop: ``(fn, args)`` in, ``("ok", value)``, ``("input", lines)`` or
-    ``("bug", text)`` out, until the pipe closes."""
+    """The worker's loop: ``(fn, args)`` in, ``("progress", value)`` lines then ``("ok", value)``,
+    ``("input", lines)``, ``("interrupted", None)`` or ``("bug", text)`` out, until the pipe closes."""
+    global _PIPE
+    # a Ctrl-C in the terminal reaches the whole process group: the server alone decides
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _PIPE = conn
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     while True:
         try:
@@ -70,6 +100,8 @@ def _serve(conn: Connection, parent: int) -> None:
             out: tuple[str, Any] = ("ok", fn(*args))
         except InputError as exc:
             out = ("input", exc.lines())
+        except KeyboardInterrupt:  # interrupted outside the work's own handling
+            out = ("interrupted", None)
         except Exception as exc:  # a bug: said to the page
             out = ("bug", f"{type(exc).__name__}: {exc}")
         try:
@@ -101,6 +133,15 @@ class Worker:
 
     def alive(self) -> bool:
         return not self.dead and self.proc.is_alive()
+
+    def interrupt(self) -> bool:
+        """Send the worker a Ctrl-C (SIGINT; see :func:`interruptible`). False where no such signal
+        can be sent (Windows, or the worker is gone)."""
+        with self.lock:
+            if self.dead or os.name != "posix" or not self.proc.is_alive() or self.proc.pid is None:
+                return False
+            os.kill(self.proc.pid, signal.SIGINT)
+            return True
 
     def kill(self) -> None:
         """End the worker (once, whoever asks first: its job, or the server stopping)."""
@@ -156,17 +197,25 @@ class Pool:
             w.kill()
 
     def run(self, fn: Callable[..., Any], args: tuple[Any, ...], *, stop: Callable[[], bool],
-            tick: Callable[[float], None]) -> Any:
-        """``fn(*args)`` in a worker. ``stop()`` is asked every :data:`POLL` seconds (True: the
-        worker is killed and None returned); ``tick(seconds)`` reports the time spent. Bad input
-        raised by ``fn`` is raised here as :class:`Refused`."""
+            tick: Callable[[float], None], progress: Callable[[Any], None] | None = None,
+            grace: float = 0.0) -> Any:
+        """``fn(*args)`` in a worker. ``stop()`` is asked every :data:`POLL` seconds: once True, the
+        worker is killed and None returned, or, with ``grace`` seconds, interrupted (a Ctrl-C) and
+        what it answers within them returned (None after). ``tick(seconds)`` reports the time
+        spent; ``progress(value)`` what ``fn`` sends with :func:`report`. Bad input raised by
+        ``fn`` is raised here as :class:`Refused`. A worker whose work was stopped is not kept."""
         w = self._take()
         healthy = False
         t0 = time.monotonic()
+        until: float | None = None  # stopped: the end of the grace
         try:
             w.conn.send((fn, args))
             while True:
-                if stop():
+                if until is None and stop():
+                    if grace <= 0 or not w.interrupt():
+                        return None
+                    until = time.monotonic() + grace
+                elif until is not None and time.monotonic() > until:
                     return None
                 if w.conn.poll(POLL):
                     try:
@@ -175,12 +224,16 @@ class Pool:
                         if stop():  # killed because the job was cancelled (the server stopping)
                             return None
                         raise WorkerFailed("the worker stopped unexpectedly") from None
+                    if kind == "progress":
+                        if progress is not None and until is None:
+                            progress(value)
+                        continue
                     if kind == "bug":
                         raise WorkerFailed(value)
-                    healthy = True
+                    healthy = until is None
                     if kind == "input":
                         raise Refused(value)
-                    return value
+                    return value if kind == "ok" else None
                 if not w.alive():
                     if stop():
                         return None

@@ -3,6 +3,7 @@
 
 import * as api from './api.js';
 import {Board} from './board.js';
+import {Design} from './design.js';
 import {esc, kindLabel, pct, setup, tileSVG, turned} from './draw.js';
 import {Fly} from './fly.js';
 import {renderCheck, renderStats, renderTile} from './panels.js';
@@ -31,6 +32,7 @@ const S = {
 
 let board;
 let fly;
+let designer;
 let adviceCtrl = null;
 
 // -- talking to the server --------------------------------------------------------------------------
@@ -134,6 +136,7 @@ async function undoRedo(from, to) {
   S.marked = null;
   S.selected = null;
   try { await analyze(); hideErrors(); } catch (e) { if (e.errors) showErrors(e.errors); }
+  await loadCatalogue(edition());  // a designed ship may be of another edition
   render();
   if (S.hand) requestAdvice();
 }
@@ -330,6 +333,29 @@ async function applyFix() {
     if (!doc.tile.length) delete doc.tile;
   });
   say(`repair applied: ${f.lost} component${f.lost === 1 ? '' : 's'} removed`);
+}
+
+// a designed ship (the Design dialog) in place of this one, as one edit; a new one is not saved yet
+async function loadDesigned(doc, isNew) {
+  dropHand();
+  S.selected = null;
+  const keep = isNew ? {} : Object.fromEntries(['meta'].filter((k) => k in S.doc).map((k) => [k, S.doc[k]]));
+  await edit((d) => {
+    for (const k of Object.keys(d)) delete d[k];
+    Object.assign(d, keep, clone(doc));
+  });
+  if (isNew) S.path = null;
+  await loadCatalogue(edition());
+  render();
+  say('the designed ship is on the board; Ctrl+Z gives back the ship before');
+}
+
+function showInfo(html) {
+  const el = $('#banner');
+  el.className = 'banner info';
+  el.innerHTML = `${html}<button type="button" class="x" aria-label="dismiss">×</button>`;
+  el.hidden = false;
+  el.querySelector('.x').addEventListener('click', () => { el.hidden = true; el.className = 'banner'; });
 }
 
 // -- the placement advisor --------------------------------------------------------------------------
@@ -893,7 +919,7 @@ async function explain(code) {
 // -- wiring ----------------------------------------------------------------------------------------
 const ctx = {
   S, shipBody, edition, creditsOn: true,
-  applyFix, explain, showHeat,
+  applyFix, explain, showHeat, loadDesigned, showInfo,
   mark(cells) {
     const keys = new Set(cells.map(key));
     S.marked = new Set(S.analysis.view.squares.filter((s) => keys.has(key(s.at))).map((s) => s.i));
@@ -955,6 +981,7 @@ function wire() {
   $('#btn-save-as').addEventListener('click', saveAs);
   $('#btn-download').addEventListener('click', download);
   $('#btn-report').addEventListener('click', report);
+  $('#btn-design').addEventListener('click', () => designer && designer.open());
   $('#btn-undo').addEventListener('click', () => undoRedo(S.undo, S.redo));
   $('#btn-redo').addEventListener('click', () => undoRedo(S.redo, S.undo));
   $('#new-go').addEventListener('click', newShip);
@@ -1014,6 +1041,7 @@ async function main() {
   }
   setup(S.session);
   fly = new Fly($('#pane-fly'), ctx);
+  designer = new Design($('#dlg-design'), ctx);
   const kinds = Object.keys(S.session.kinds);
   $('#custom-kind').innerHTML = kinds.map((k) => `<option value="${k}">${esc(k)}</option>`).join('');
   customAttrs();
