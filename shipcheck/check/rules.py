@@ -746,6 +746,10 @@ def _alien_breaks(lay: Layout, aliens_at: list[Tile], sq: tuple[Square, ...],
 
 def _twice_breaks(ship: Ship, sq: tuple[Square, ...], names: tuple[str, ...]) -> list[Violation]:
     """T1: a catalogue tile named twice (each printed tile exists once in the box)."""
+    ids = [t.id for t in ship.tiles if t.id is not None]
+    seen = set(ids)
+    if len(seen) == len(ids) and not any(a.id in seen for a in ship.aside):
+        return []  # the usual case, said at a set's cost
     later = Violation.later
     out: list[Violation] = []
     named: dict[str, list[int]] = {}

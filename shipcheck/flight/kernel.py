@@ -565,10 +565,10 @@ class Kernel:
                                         b, x, buf, tmp)
         return self.unpack(self.from_words(b))
 
-    def forward_compiled(self, attacks: Sequence[Attack], dist: dict[int, int]) -> tuple[dict[int, int], int]:
-        """``dist`` (packed state -> weight) after ``attacks`` under the default policy on the
-        compiled engine (numba is started), and the states expanded; the caller keeps the weights
-        within int64 (36**12 < 2**63)."""
+    @cached_property
+    def _dice(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per direction, for :func:`shipcheck.engine.exact.forward`: how many outcomes the dice give,
+        how many of the 36 pairs give each, and one pair that does."""
         import numpy as np
 
         from shipcheck.engine import layout as L
@@ -582,6 +582,17 @@ class Kernel:
             for r in range(35, -1, -1):
                 count[d, cells[r]] += 1
                 rep[d, cells[r]] = r
+        return nout, count, rep
+
+    def forward_compiled(self, attacks: Sequence[Attack], dist: dict[int, int]) -> tuple[dict[int, int], int]:
+        """``dist`` (packed state -> weight) after ``attacks`` under the default policy on the
+        compiled engine (numba is started), and the states expanded; the caller keeps the weights
+        within int64 (36**12 < 2**63)."""
+        import numpy as np
+
+        from shipcheck.engine import layout as L
+
+        nout, count, rep = self._dice
         kinds = np.array([L.KINDS.index(a.kind) for a in attacks], dtype=np.int64)
         dirs = np.array([L.DIRECTIONS.index(a.side) for a in attacks], dtype=np.int64)
         if self.words == 1:
@@ -599,9 +610,13 @@ class Kernel:
         return dict(zip(packed, weights.tolist())), int(expanded)
 
     def _fn_compiled(self, module: str, name: str) -> Any:
-        from shipcheck import engine
+        key = (module, name, False)
+        hit = _FUNCTIONS.get(key)
+        if hit is None:
+            from shipcheck import engine
 
-        return engine.function(module, name, plain=False)
+            hit = _FUNCTIONS[key] = engine.function(module, name, plain=False)
+        return hit
 
 
 class _Mode(NamedTuple):
