@@ -91,13 +91,14 @@ def flight_attacks(ship: Ship, attack: list[str], card: list[str], opponents: li
     the cards when one of them has decisions (enemies, combat zones: flown by the round model, the
     only use of ``--opponent`` and ``--assume-weakest`` besides ``--round``)."""
     from shipcheck.flight.chain import parse_attack
-    from shipcheck.round.cardodds import CARD_TYPES
 
     one_source(attack, card, rounds=rounds)
     if attack:
         _no_fight(opponents, assume_weakest, rounds)
         atk = [parse_attack(a, key="--attack") for a in attack]
         return atk, ", ".join(str(a) for a in atk), []
+    from shipcheck.round.cardodds import CARD_TYPES  # (the round's layer: not for --attack alone)
+
     cards = flight_cards(ship, card)
     for c in cards:
         if c.type not in CARD_TYPES:
