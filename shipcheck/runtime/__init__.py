@@ -8,7 +8,6 @@ questions. Workers: :mod:`.workers`. The story: docs/architecture.md, "Compiled 
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import itertools
@@ -78,6 +77,7 @@ def cache_dir() -> Path:
     ``$NUMBA_CACHE_DIR/numba-KEY``), KEY a hash of the engine's sources, shipcheck's, numba's and
     Python's versions and the machine. Other keys' folders unused for :data:`KEEP_DAYS` (an older
     engine) are removed when a new one is made."""
+    import hashlib  # (here: not paid by the commands that never compile)
     import platform
     from importlib.metadata import version
 
