@@ -114,7 +114,7 @@ def test_interrupt_keeps_the_best_so_far() -> None:
         if len(seen) == 3:
             raise KeyboardInterrupt
 
-    r = design("II", seed=11, budget=BUDGET, progress=stop)
+    r = design("I", seed=11, budget=BUDGET, progress=stop)  # class I: the smallest board builds quickest
     assert r.stopped == "interrupted" and shipcheck.check(r.ship).legal
     assert r.evaluations < BUDGET
 
