@@ -58,11 +58,29 @@ def blue_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path,
     return rep, folder, rep.write(folder)
 
 
+@pytest.fixture(scope="module")
+def designed() -> object:
+    """The design case (`shipcheck design --class III --seed 1 --budget 4 --plot`), searched once:
+    every width draws its text (`shipcheck.cli.designing`) from the one result."""
+    from shipcheck.design import design
+
+    assert CASES["design"] == ["design", "--class", "III", "--seed", "1", "--budget", "4", "--plot"]
+    return design("III", seed=1, budget=4)
+
+
 @pytest.fixture
 def command(capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest) -> Callable[..., tuple[int, str, str]]:
     """``command(case, *args)``: the exit code, stdout and stderr of the case's command; the report
-    case's text is said of the one report (:func:`blue_report`) rather than drawn again."""
+    and design cases' text is said of the one report (:func:`blue_report`) or design
+    (:func:`designed`) rather than computed again."""
     def out(case: str, *args: str) -> tuple[int, str, str]:
+        if case == "design":
+            from shipcheck.cli.designing import _text
+
+            capsys.readouterr()
+            _text(request.getfixturevalue("designed"), None, "--plot" in args, "--quiet" in args)
+            got = capsys.readouterr()
+            return 0, got.out, got.err
         if case != "report":
             return run(capsys, *args)
         from shipcheck.cli.reporting import say
@@ -92,7 +110,7 @@ def test_text_fits_the_terminal(case: str, columns: int, command: Callable[..., 
     monkeypatch.setenv("NO_COLOR", "1")
     args = CASES[case] + (["--out", str(tmp_path / "r")] if case == "report" else [])
     code, out, err = command(case, *args)
-    assert code in (0, 1), err
+    assert code in (0, 1) and out.strip(), err
     # `new` prints a file to keep: its lines fit 80 columns whatever the terminal
     limit = 80 if case == "new" else columns
     wide = [line for line in out.splitlines() if len(line) > limit]

@@ -7,6 +7,7 @@ look at."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -80,18 +81,25 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {k: out / k / "index.html" for k in ("one", "two", "half")}
 
 
+@pytest.fixture(scope="module")
+def browser(chromium: str) -> Iterator[Browser]:
+    """One Chromium for the module; each test opens its own tab (a page's errors and requests are
+    its tab's own)."""
+    with Browser(chromium) as b:
+        yield b
+
+
 @pytest.mark.parametrize("which", ["one", "two", "half"])
 @pytest.mark.parametrize("device", ["phone", "desktop"])
-def test_report_page_in_chromium(chromium: str, pages: dict[str, Path], which: str, device: str) -> None:
+def test_report_page_in_chromium(browser: Browser, pages: dict[str, Path], which: str, device: str) -> None:
     import json
 
-    with Browser(chromium) as browser:
-        page = browser.page(**(PHONE if device == "phone" else DESKTOP))
-        page.goto(pages[which].as_uri())
-        facts = json.loads(page.evaluate(CHECK))
-        shot = page.screenshot()
-        errors = page.errors()
-        requested = page.requested()
+    page = browser.page(**(PHONE if device == "phone" else DESKTOP))
+    page.goto(pages[which].as_uri())
+    facts = json.loads(page.evaluate(CHECK))
+    shot = page.screenshot()
+    errors = page.errors()
+    requested = page.requested()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"report-{which}-{device}.png").write_bytes(shot)
     assert facts["images"], "the page shows no figure"
@@ -105,14 +113,13 @@ def test_report_page_in_chromium(chromium: str, pages: dict[str, Path], which: s
 
 
 @pytest.mark.parametrize("which", ["one", "two", "half"])
-def test_figure_text_and_wide_tables_on_a_phone(chromium: str, pages: dict[str, Path], which: str) -> None:
+def test_figure_text_and_wide_tables_on_a_phone(browser: Browser, pages: dict[str, Path], which: str) -> None:
     import json
 
-    with Browser(chromium) as browser:
-        page = browser.page(**PHONE)
-        page.goto(pages[which].as_uri())
-        tables = json.loads(page.evaluate(SCROLLING))
-        figures = json.loads(page.evaluate(TEXT_SIZES))
+    page = browser.page(**PHONE)
+    page.goto(pages[which].as_uri())
+    tables = json.loads(page.evaluate(SCROLLING))
+    figures = json.loads(page.evaluate(TEXT_SIZES))
     assert figures and all(f["phone"] for f in figures), "a phone gets the phone's figures"
     keys = {f["figure"].removeprefix("a-").removeprefix("b-") for f in figures}
     assert {"ship", "credits", "cards", "heat-all"} <= keys

@@ -182,8 +182,8 @@ def test_two_ships_share_colours_and_axes(compared: shipcheck.Report, phone: boo
     assert a_ship.round is not None and b_ship.round is not None
 
 
-def test_one_ship_keeps_its_own_scale() -> None:
-    rep = shipcheck.report(SMALL, opponents=[], runs=60, seed=1, recommendations=False)
+def test_one_ship_keeps_its_own_scale(small_report: shipcheck.Report) -> None:
+    rep = small_report
     fig = rep.figures()["heat-all"]
     assert _heat_norm(fig).vmax == max(max(float(m.max) for m in rep.ships[0].meteors.maps), 0.05)
 
