@@ -26,15 +26,13 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the engine once, in the process that starts the suite, before any test runs: each test
-    process then loads it from the cache (``shipcheck compile``; about 2 s where it is cached already).
-    Always asked, even where ``runtime.cached`` says yes: numba keeps its cache per folder of the
-    sources, so a fresh clone elsewhere (CI's) finds the marks of another checkout and would otherwise
-    compile the whole engine inside the first tests, once in each test process."""
+    process then loads it from the cache (``shipcheck compile``; nothing where it is cached already:
+    the cache's key holds the sources' folder, so another checkout's marks do not count)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     from shipcheck import runtime
 
-    if not runtime.compiled():
+    if not runtime.compiled() or all(runtime.cached(e) for e in ("round", "joint", "exact")):
         return
     import subprocess
     import sys

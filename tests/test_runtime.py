@@ -163,6 +163,11 @@ def test_an_edited_engine_gets_a_new_cache_key(tmp_path: Path) -> None:
     second = key()
     assert second != first and second.parent == first.parent
     assert first.exists() and not stale.exists()
+    # the same sources in another folder: another key (numba caches per folder, and so the marks
+    # saying an entry point is compiled there)
+    shutil.copytree(tree / "shipcheck", tmp_path / "elsewhere" / "shipcheck")
+    env["PYTHONPATH"] = str(tmp_path / "elsewhere")
+    assert key() not in (first, second)
 
 
 def test_the_compile_command_compiles_every_entry_point() -> None:

@@ -3,8 +3,7 @@
 Engine functions are marked with :func:`jit`; where numba is importable (and ``SHIPCHECK_JIT`` is not
 ``0``) they compile on first use (:func:`load`, with a progress bar) and stay in numba's cache in the
 user's cache folder (:func:`cache_dir`); :func:`plain_package` is the engine as plain Python, for small
-questions. Workers: :mod:`.workers`. The story: docs/architecture.md, "Compiled or plain Python".
-"""
+questions. Workers: :mod:`.workers`. The story: docs/architecture.md, "Compiled or plain Python"."""
 
 from __future__ import annotations
 
@@ -74,9 +73,9 @@ def sources() -> list[Path]:
 
 def cache_dir() -> Path:
     """numba's cache folder for this engine: ``<user cache>/shipcheck/numba-KEY`` (or
-    ``$NUMBA_CACHE_DIR/numba-KEY``), KEY a hash of the engine's sources, shipcheck's, numba's and
-    Python's versions and the machine. Other keys' folders unused for :data:`KEEP_DAYS` (an older
-    engine) are removed when a new one is made."""
+    ``$NUMBA_CACHE_DIR/numba-KEY``), KEY a hash of the engine's sources and folder (numba caches per
+    folder), shipcheck's, numba's and Python's versions and the machine. Other keys' folders unused
+    for :data:`KEEP_DAYS` (an older engine) are removed when a new one is made."""
     import hashlib  # (here: not paid by the commands that never compile)
     import platform
     from importlib.metadata import version
@@ -85,7 +84,8 @@ def cache_dir() -> Path:
 
     from shipcheck import __version__
 
-    h = hashlib.sha256(f"{__version__} {version('numba')} {sys.version} {platform.machine()}".encode())
+    folder = Path(__file__).resolve().parent
+    h = hashlib.sha256(f"{__version__} {version('numba')} {sys.version} {platform.machine()} {folder}".encode())
     for f in sources():
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     base = Path(os.environ.get(CACHE_ENV) or user_cache_dir("shipcheck", appauthor=False))
