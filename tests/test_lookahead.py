@@ -1,7 +1,8 @@
 """The advisor looks ahead (issue 29): what a ship can still become, and a first rank that never
 closes the ship in while another placement keeps it open; seeded piles welded at the first rank
 grow a class II starter to 18 tiles or more, also on piles whose first tiles mostly have one
-connector (seeds that walled the ship in before the look-ahead saw the next tile)."""
+connector (seeds that walled the ship in before the look-ahead saw the next tile); the piles on
+which it still walls the ship in (seeds 50 and 57), and the rollouts that play the next draws out."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ def test_a_lone_pilot_cabin_can_grow_on_every_side() -> None:
     # every tile with a connector joins a universal one: the next tile fills one of the 4
     # entrances and opens at most 3 (a tile that fits nowhere leaves the 4)
     assert 3 <= g.after <= 6
+    # the rollouts weld at most one tile a draw, and the same seeded orders give the same number
+    assert g.future is None
+    ahead = growth(ship, rollouts=8).future
+    assert ahead is not None and 0 < ahead <= 24 and growth(ship, rollouts=8).future == ahead
 
 
 def test_a_boxed_in_ship_is_closed() -> None:
@@ -41,6 +46,7 @@ def test_a_boxed_in_ship_is_closed() -> None:
     assert shipcheck.check(ship).legal
     g = growth(ship)
     assert (g.entrances, g.room, g.fit, g.options, g.after) == (0, 0, 0.0, 0.0, 0.0)
+    assert growth(ship, rollouts=8).future == 0
     assert g.closed and g.free > 0
     a = shipcheck.advise(ship, "structural:1111", credits=False, exact=False)
     assert not a.placements and "no legal placement" in a.reason
@@ -71,11 +77,13 @@ def _walk(seed: int, **kw: object) -> tuple[shipcheck.Ship, list[shipcheck.Advic
 
 #: piles on which the first rank walled the ship in before ``after`` (ending with 16, 17, 12, 13 tiles)
 WALLED = (20, 21, 32, 37)
+#: piles on which it still does (14 and 15 tiles; a search over every placement finds 18 on both)
+SHORT = (50, 57)
 
 
 @pytest.fixture(scope="module")
 def walks() -> dict[int, tuple[shipcheck.Ship, list[shipcheck.Advice]]]:
-    return {seed: _walk(seed) for seed in (0, *WALLED)}
+    return {seed: _walk(seed) for seed in (0, *WALLED, *SHORT)}
 
 
 @pytest.mark.parametrize("seed", [0, *WALLED])
@@ -123,9 +131,48 @@ def test_place_says_how_the_rank_was_formed(capsys: pytest.CaptureFixture[str], 
     assert code == 0 and "look-ahead" in d["ranking"] and "closes the ship in" in d["ranking"]
     values = [p["value"] for p in d["placements"]]
     assert values == sorted(values, reverse=True)
+    assert "rollouts" not in d["ranking"] and "future" not in d["placements"][0]
     assert {"room", "entrances", "fit", "options", "after", "closes_in"} <= set(d["placements"][0])
     for p in d["placements"]:
         look = p["room"] + 6 * p["options"] + 10 * p["fit"] + 20 * p["after"]
         assert p["value"] == pytest.approx(look + 0.3 * p["score"])
     code, out, _ = run(capsys, "place", str(f), "2007:80", "--no-credits", "--no-exact")
     assert code == 0 and "ranked by: value" in out
+
+
+
+@pytest.mark.parametrize("seed", SHORT)
+def test_the_piles_that_still_wall_the_ship_in(seed: int, walks) -> None:
+    # the ship is legal and the first rank kept it open while any placement did, yet it ends short
+    ship, seen = walks[seed]
+    assert shipcheck.check(ship).legal and len(ship.tiles) == {50: 14, 57: 15}[seed]
+    assert seen[-1].placements[0].growth.closed
+    for a in seen:
+        if any(not p.growth.closed for p in a.placements):
+            assert not a.placements[0].growth.closed
+
+
+def test_rollouts_join_the_value_and_say_so(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    f = tmp_path / "start.toml"
+    f.write_text(starter_ship("II"))
+    code, out, _ = run(capsys, "place", str(f), "2007:80", "--no-credits", "--no-exact", "--rollouts", "16",
+                       "--format", "json")
+    d = json.loads(out)
+    assert code == 0 and "mean of 16 seeded rollouts" in d["ranking"]
+    values = [p["value"] for p in d["placements"]]
+    assert values == sorted(values, reverse=True)
+    for p in d["placements"]:
+        assert 0 <= p["future"] <= 24
+        look = p["room"] + 6 * p["options"] + 10 * p["fit"] + 20 * p["after"] + 20 * p["future"]
+        assert p["value"] == pytest.approx(look + 0.3 * p["score"])
+    # the same ship and tile, the same rollouts: the same ranking, on any run
+    again = json.loads(run(capsys, "place", str(f), "2007:80", "--no-credits", "--no-exact", "--rollouts", "16",
+                           "--format", "json")[1])
+    assert again == d
+
+
+def test_rollouts_keep_seed_50_open() -> None:
+    # the pile that walls the one-step look-ahead in at 14 tiles: played out 32 times a draw, 18
+    ship, seen = _walk(50, exact=False, rollouts=32)
+    assert shipcheck.check(ship).legal and len(ship.tiles) >= 18
+    assert all(a.placements[0].growth.future is not None for a in seen)

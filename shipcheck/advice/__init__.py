@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shipcheck import validate as valid
-from shipcheck.advice.growth import Growth, growth
+from shipcheck.advice.growth import DRAWS, Growth, growth
 from shipcheck.advice.legal import Candidate, distinct_rotations, legal_placements, weld, why_none
 from shipcheck.advice.measure import Flight, fly, tile_params
 from shipcheck.advice.roundcards import RoundCards, round_cards
@@ -50,8 +50,11 @@ WEIGHTS: dict[str, float] = {
 }
 #: the look-ahead's parts (rough credits: a square the ship can still reach is worth about a tile;
 #: ``after`` looks one tile further, so that a tile with one connector drawn next finds a square
-#: where it costs little, or none) and the share of the score in the rank; see :mod:`.growth`
+#: where it costs little, or none; ``future``, with ``rollouts``, the tiles the rollouts weld) and
+#: the share of the score in the rank; see :mod:`.growth`
 LOOK = {"room": 1.0, "options": 6.0, "fit": 10.0, "after": 20.0}
+FUTURE = 20.0
+MAX_ROLLOUTS = 1000
 SCORE_SHARE = 0.3
 PARAMS = ("engine", "firepower", "crew", "cargo", "battery")
 
@@ -174,6 +177,8 @@ class Placement:
             g = self.growth
             d.update({"value": self.value, "room": g.room, "entrances": g.entrances, "fit": g.fit,
                       "options": g.options, "after": g.after, "closes_in": g.closed})
+            if g.future is not None:
+                d["future"] = g.future
         if self.credits is not None:
             d["credits"] = self.credits
             d["credits_ci"] = list(self.credits_ci or ())
@@ -238,6 +243,8 @@ class Advice:
         cols = ["rank", "col", "row", "at", "square", "rot", "value", "score", "exposed", "blocked", "loss", "survive",
                 "own", *PARAMS, "alien", "shields", "exposes", "room", "entrances", "fit", "options", "after",
                 "closes_in"]
+        if any(p.growth is not None and p.growth.future is not None for p in self.placements):
+            cols.insert(cols.index("closes_in"), "future")
         if any(p.credits is not None for p in self.placements):
             cols[7:7] = ["credits", "credits_ci"]
         rows = []
@@ -313,6 +320,7 @@ def advise(
     seed: int | None = None,
     progress: Callable[[int, int], Any] | None = None,
     rules: str | Path | None = None,
+    rollouts: int = 0,
 ) -> Advice:
     """Every legal placement of ``tile`` on ``ship``, ranked by score (see the module docstring).
 
@@ -326,7 +334,8 @@ def advise(
     as the ships of the credits ranking are flown (the ship without the tile first); an exception it
     raises stops the work and reaches the caller. ``rules``: a rules file overriding the round's
     provisional numbers, as :func:`shipcheck.simulate_round` takes it (its deck weighs the exact loss
-    too); the round's notes say what is provisional.
+    too); the round's notes say what is provisional. ``rollouts``: also play the next draws out in
+    that many seeded rollouts (:func:`.growth.future`) and weigh the tiles they weld in the rank.
     """
     ship = valid.ship(ship)
     hand = parse_tile(tile, ship.edition)
@@ -335,6 +344,7 @@ def advise(
     top = valid.top(top)
     exact = bool(valid.flag(exact, key="exact"))
     credits = bool(valid.flag(credits, key="credits"))
+    rollouts = valid.count(rollouts, key="rollouts", minimum=0, maximum=MAX_ROLLOUTS)
     run_bytes = 0
     if credits:
         from shipcheck.round.result import RUN_BYTES
@@ -409,7 +419,7 @@ def advise(
                                                  notes=notes)))
         placed = [replace(p, credits=effects[first[k]].credits, credits_ci=effects[first[k]].credits_ci)
                   for p, k in zip(placed, keys)]
-    placed, ranking = _look_ahead(placed, weights["outlook"], credits)
+    placed, ranking = _look_ahead(placed, weights["outlook"], credits, rollouts)
     ranked = tuple(replace(p, rank=k + 1) for k, p in enumerate(placed))
     if top is not None:
         ranked = ranked[:top]
@@ -433,16 +443,21 @@ def _verdict(placed: list[Placement], credits: bool) -> tuple[bool, str]:
     return False, f"best placement scores {best:.2f}"
 
 
-def _look_ahead(placed: list[Placement], outlook: float, credits: bool) -> tuple[list[Placement], str]:
+def _look_ahead(placed: list[Placement], outlook: float, credits: bool,
+                rollouts: int = 0) -> tuple[list[Placement], str]:
     """The placements ranked by what the ship can still become, and that rule in words."""
     out = []
+    rollouts = rollouts if outlook else 0
     for p in placed:
-        g = growth(p.ship)
-        look = sum(w * getattr(g, k) for k, w in LOOK.items())
+        g = growth(p.ship, rollouts=rollouts)
+        look = sum(w * getattr(g, k) for k, w in LOOK.items()) + FUTURE * (g.future or 0.0)
         out.append(replace(p, growth=g, value=outlook * look + SCORE_SHARE * p.score + (p.credits or 0.0)))
     open_ = any(p.growth is not None and not p.growth.closed for p in out)
     out.sort(key=lambda p: (open_ and p.growth is not None and p.growth.closed, -p.value, -p.score, p.index, p.turns))
-    words = (f"value = {outlook:g} x look-ahead (room + 6 x options + 10 x fit + 20 x after the next tile) + 0.3 x score"
+    ahead = (f" + {FUTURE:g} x future: the tiles taken from the next {DRAWS} draws, mean of {rollouts} seeded"
+             " rollouts" if rollouts else "")
+    words = (f"value = {outlook:g} x look-ahead (room + 6 x options + 10 x fit + 20 x after the next tile{ahead})"
+             " + 0.3 x score"
              + (" + change in credits" if credits else "")
              + "; a placement that closes the ship in never first while another keeps it open")
     return out, words
@@ -461,8 +476,9 @@ def place(
     seed: int | None = None,
     progress: Callable[[int, int], Any] | None = None,
     rules: str | Path | None = None,
+    rollouts: int = 0,
 ) -> pd.DataFrame:
     """:func:`advise` as a DataFrame, one row per legal placement, best first (``df.attrs`` holds
     ``set_aside`` and ``reason``)."""
     return advise(ship, tile, round=round, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs,
-                  seed=seed, progress=progress, rules=rules).to_frame()
+                  seed=seed, progress=progress, rules=rules, rollouts=rollouts).to_frame()

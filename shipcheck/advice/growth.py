@@ -9,8 +9,9 @@ the edition's catalogue tiles (pilot cabins aside) that some entrance takes in s
 the rules of joints, exhausts and barrels: how likely the next tile drawn can be welded at all;
 ``options`` the entrances such a tile finds on average. ``after`` looks one tile further: the
 entrances left once the next tile drawn is welded where it leaves the most, on average over the
-catalogue's tiles not aboard; a tile that fits nowhere is put back and costs nothing. It prefers
-entrances that tiles with one connector (which fill an entrance and open none) cannot take.
+catalogue's tiles not aboard (a tile that fits nowhere is put back): it prefers entrances that
+tiles with one connector cannot take. ``future`` (on request) plays the next 24 draws out in fixed
+seeded orders, each tile welded where it leaves the most entrances: the tiles taken on average.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from shipcheck.model import Ship, Tile, compatible
 
 __all__ = ["Growth", "growth"]
 
+#: the rollouts of :func:`future`: how many by default, how many draws each, what a square shut costs
+ROLLOUTS, DRAWS, SHUT = 32, 24, 0.3
+
 
 @dataclass(frozen=True)
 class Growth:
@@ -29,7 +33,8 @@ class Growth:
     from them (a bound on the tiles the ship can still take); ``free``: empty buildable squares;
     ``fit``: the share of catalogue tiles some entrance takes; ``options``: the entrances a
     catalogue tile fits on, on average; ``after``: the entrances left once the next tile drawn
-    is welded, on average (:func:`after`)."""
+    is welded, on average (:func:`after`); ``future`` (when asked for): the tiles it takes from
+    the next 24 drawn, on average over seeded rollouts (:func:`future`)."""
 
     entrances: int
     room: int
@@ -37,6 +42,7 @@ class Growth:
     fit: float
     options: float
     after: float = 0.0
+    future: float | None = None
 
     @property
     def closed(self) -> bool:
@@ -44,8 +50,8 @@ class Growth:
         return self.entrances == 0 and self.free > 0
 
 
-def growth(ship: Ship) -> Growth:
-    """The ship's :class:`Growth`."""
+def growth(ship: Ship, *, rollouts: int = 0) -> Growth:
+    """The ship's :class:`Growth`; ``future`` from ``rollouts`` rollouts (None without)."""
     b = ship.board
     tiles = ship.by_index
     free = {i for i in range(b.size) if i not in tiles and b.buildable(i, ship.dice)}
@@ -64,8 +70,10 @@ def growth(ship: Ship) -> Growth:
                 seen.add(j)
                 todo.append(j)
     fit, options = _fit(ship, sorted(entrances))
-    return Growth(len(entrances), len(seen), len(free), fit, options,
-                  after(ship, free, blocked, entrances) if entrances else 0.0)
+    ahead = future(ship, free, blocked, entrances, rollouts=rollouts) if rollouts > 0 else None
+    if not entrances:
+        return Growth(0, len(seen), len(free), fit, options, 0.0, ahead)
+    return Growth(len(entrances), len(seen), len(free), fit, options, after(ship, free, blocked, entrances), ahead)
 
 
 @functools.lru_cache(maxsize=4)
@@ -164,3 +172,74 @@ def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) ->
                 best = left if best is None else max(best, left)
         total += len(entrances) if best is None else best
     return total / len(pool)
+
+
+
+@functools.lru_cache(maxsize=16)
+def _orders(n: int, rollouts: int, draws: int) -> tuple[tuple[int, ...], ...]:
+    """The rollouts' draws from a pool of ``n`` tiles: fixed seeded orders, the same for every
+    placement of a tile (common random numbers) and on every run."""
+    import numpy as np
+
+    return tuple(tuple(int(k) for k in np.random.default_rng([29, i]).permutation(n)[:draws]) for i in range(rollouts))
+
+
+_Shape = tuple[tuple[int, ...], frozenset[int], frozenset[int]]
+_FITTING: dict[tuple[str, int, int, int], tuple[_Shape, ...]] = {}
+
+
+def _fitting(edition: str, k: int, spot: tuple[tuple[int | None, bool], ...], code: int, rear: int) -> tuple[_Shape, ...]:
+    """The rotations of the ``k``-th catalogue tile that fit a square whose neighbours are ``spot``
+    (``code`` numbers it), cached."""
+    key = (edition, k, code, rear)
+    out = _FITTING.get(key)
+    if out is None:
+        out = _FITTING[key] = tuple(r for r in _shapes_by_id(edition)[k][1] if _fits(r, spot, rear))
+    return out
+
+
+def future(ship: Ship, free: set[int], blocked: set[int], entrances: set[int], *, rollouts: int = ROLLOUTS,
+           draws: int = DRAWS) -> float:
+    """The tiles the ship takes from the next ``draws`` tiles drawn, on average over ``rollouts``
+    seeded orders of the catalogue's tiles not aboard (:func:`_orders`): each tile welded where it
+    leaves the most entrances, less :data:`SHUT` per free square its barrels or exhausts point at,
+    a tile that fits nowhere put back. Joints, barrels and exhausts as in :func:`growth`."""
+    b, rear, ed = ship.board, (2 + ship.front_side) % 4, ship.edition
+    aboard = {t.id for t in ship.tiles if t.id}
+    pool = [k for k, (tid, _) in enumerate(_shapes_by_id(ed)) if tid not in aboard]
+    if not pool or rollouts <= 0 or not entrances:
+        return 0.0
+    nb, seam = b.nb, b.seam_side
+
+    def spot_of(tiles: dict[int, tuple[int, ...]], j: int) -> tuple[tuple[tuple[int | None, bool], ...], int]:
+        spot = tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s])) for s in range(4))
+        code = 0
+        for other, on_seam in spot:
+            code = code * 10 + (4 if other is None else other) * 2 + on_seam
+        return spot, code
+
+    base = {i: t.eff for i, t in ship.by_index.items()}
+    spots0 = {j: spot_of(base, j) for j in entrances}
+    welded = 0
+    for order in _orders(len(pool), rollouts, draws):
+        tiles, open_, ent, spots = dict(base), free - blocked, set(entrances), dict(spots0)
+        for k in order:
+            best = None
+            for j in sorted(ent):
+                spot, code = spots[j]
+                for eff, barrels, exhausts in _fitting(ed, pool[k], spot, code, rear):
+                    shut = {n for s in (*barrels, *exhausts) if (n := nb[j][s]) in open_}
+                    left = ((ent - {j}) | {n for s in range(4) if eff[s] and (n := nb[j][s]) in open_}) - shut
+                    if best is None or len(left) - SHUT * len(shut) > best[0]:
+                        best = (len(left) - SHUT * len(shut), left, j, eff, shut)
+            if best is None:
+                continue
+            _, ent, j, tiles[j], shut = best
+            open_ -= shut | {j}
+            welded += 1
+            if not ent:
+                break
+            for n in ent:
+                if n in nb[j] or n not in spots:
+                    spots[n] = spot_of(tiles, n)
+    return welded / rollouts

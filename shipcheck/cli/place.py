@@ -62,6 +62,10 @@ def place_cmd(
     = True,
     runs: Annotated[int | None, runs_opt(f"Rounds flown per placement (with --credits).  [default: {RUNS_COMPARE:,}]")] = None,
     seed: Annotated[int | None, seed_opt("the same seed gives the same ranking")] = None,
+    rollouts: Annotated[int, typer.Option(
+        "--rollouts", min=0, max=1000, metavar="N",
+        help="Also play the next 24 draws out in N seeded rollouts and weigh the tiles they weld (20 each) in "
+             "the rank (32 is a good number; 0: not).")] = 0,
     rules_file: Annotated[str | None, rules_opt("A TOML file overriding the round's provisional numbers (track, "
                                                 "rewards, caps, deck, card rules) for the rounds flown and the "
                                                 "deck weighing the exact loss; see docs/rounds.md.")] = None,
@@ -93,7 +97,7 @@ def place_cmd(
 
     with spinner("weighing every square and rotation"):
         a = advise(s, tile, round=rnd, top=top, weigh=weigh, exact=exact, credits=credits, runs=runs or RUNS_COMPARE, seed=seed,
-                   rules=rules_file)
+                   rules=rules_file, rollouts=rollouts)
     if show_n is not None and show_n > len(a.placements):
         raise InputError("no such placement", key="--show", value=show_n,
                          expected=f"1 to {len(a.placements)}" if a.placements else "no --show: nothing can be placed")
