@@ -218,7 +218,7 @@ def future(ship: Ship, free: set[int], blocked: set[int], entrances: set[int], *
             code = code * 10 + (4 if other is None else other) * 2 + on_seam
         return spot, code
 
-    base = {i: t.eff for i, t in ship.by_index.items()}
+    base: dict[int, tuple[int, ...]] = {i: t.eff for i, t in ship.by_index.items()}
     spots0 = {j: spot_of(base, j) for j in entrances}
     welded = 0
     for order in _orders(len(pool), rollouts, draws):
