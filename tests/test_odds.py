@@ -257,3 +257,24 @@ def test_ia_front_turns_the_attacks() -> None:
                    'kind = "engine"\nsides = "0300"\nrot = 90\n')
     from shipcheck.check.rules import check
     assert "E1" not in check(e).codes()
+
+
+@pytest.mark.parametrize("n", [3, 13])  # 36^13 > 2^62: the summaries then add Python ints
+def test_summaries_equal_the_states_read_one_by_one(n: int) -> None:
+    # the summaries work per set of tiles aboard at once; here each final state is read on its own
+    s = ship(PILOT + tile((7, 6), "cabin", "3333") + tile((8, 7), "battery", "3333", cells=2)
+             + tile((6, 7), "cannon", "0333") + tile((7, 8), "shield", "3033"))
+    attacks = ["small-meteor:left", "large-meteor:front", "light-shot:right"] * (n // 3)
+    r = odds(s, attacks + ["small-meteor:rear"] * (n % 3))
+    k, d = r.model.kernel, r.denominator
+    lost: dict[int, int] = {}
+    tiles = [0] * r.model.n
+    for p, w in r.weights.items():
+        lost[k.lost(p)] = lost.get(k.lost(p), 0) + w
+        for t in range(r.model.n):
+            tiles[t] += w * (k.lost_tiles(p) >> t & 1)
+    assert r.lost_distribution == {c: F(w, d) for c, w in sorted(lost.items())}
+    assert r.expected_lost == sum(c * F(w, d) for c, w in lost.items())
+    assert [p for _, p in r.p_lost()] == [F(w, d) for w in tiles]
+    assert r.p_survive == F(sum(w for p, w in r.weights.items() if k.humans(p) > 0), d)
+    assert sum(lost.values()) == d and len(lost) > 1

@@ -78,29 +78,38 @@ class OddsResult:
         return Fraction(self.model.kernel.surviving(self.weights), self.denominator)
 
     @cached_property
-    def _by_mask(self) -> dict[int, int]:
-        """The weights summed per set of tiles aboard."""
-        full = self.model.full
-        out: dict[int, int] = defaultdict(int)
-        for p, w in self.weights.items():
-            out[p & full] += w
-        return out
+    def _by_mask(self) -> tuple[Any, Any]:
+        """The sets of tiles aboard (an int64 array) and the weights summed per set, exact (int64
+        where the denominator fits, 36^12 < 2^62; else Python ints)."""
+        import numpy as np
+
+        full, n = self.model.full, len(self.weights)
+        if self.denominator >= 2 ** 62:
+            out: dict[int, int] = defaultdict(int)
+            for p, w in self.weights.items():
+                out[p & full] += w
+            return np.fromiter(out, dtype=np.int64, count=len(out)), np.fromiter(out.values(), dtype=object,
+                                                                                  count=len(out))
+        masks = np.fromiter((p & full for p in self.weights), dtype=np.int64, count=n)
+        weights = np.fromiter(self.weights.values(), dtype=np.int64, count=n)
+        order = np.argsort(masks, kind="stable")
+        masks, weights = masks[order], weights[order]
+        starts = np.flatnonzero(np.concatenate(([True], masks[1:] != masks[:-1])))
+        return masks[starts], np.add.reduceat(weights, starts)
 
     @cached_property
     def _losses(self) -> tuple[Any, Any, Any]:
         """Per set of tiles aboard: the tiles lost (a bit each, the engine's
         :meth:`Kernel.lost_tiles_of <shipcheck.flight.kernel.Kernel.lost_tiles_of>`), how many,
-        and its weight; numpy arrays, the weights exact (Python ints where int64 cannot hold the
-        denominator)."""
+        and its weight (:attr:`_by_mask`)."""
         import numpy as np
 
-        by = self._by_mask
-        lost = self.model.kernel.lost_tiles_of(np.fromiter(by, dtype=np.int64, count=len(by)))
-        count = np.zeros(len(by), dtype=np.int64)
+        masks, weights = self._by_mask
+        lost = self.model.kernel.lost_tiles_of(masks)
+        count = np.zeros(len(masks), dtype=np.int64)
         for t in range(self.model.n):
             count += (lost >> t) & 1
-        exact = np.int64 if self.denominator < 2 ** 62 else object  # sums of weights stay below it
-        return lost, count, np.fromiter(by.values(), dtype=exact, count=len(by))
+        return lost, count, weights
 
     @cached_property
     def lost_distribution(self) -> dict[int, Fraction]:
