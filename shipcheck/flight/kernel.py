@@ -271,6 +271,20 @@ class Kernel:
             hit = self._humans[key] = int(m.fn("crew", "humans")(m.S, 0, self._cabin_row(key), -1))
         return hit
 
+    def surviving_rows(self, keys: np.ndarray, weights: np.ndarray) -> int:
+        """:meth:`surviving` of a distribution as the compiled pass leaves it (:meth:`forward_arrays`):
+        the rows grouped by their cabins and crew with numpy, :meth:`humans` asked once a group."""
+        import numpy as np
+
+        word = (1 << WORD_BITS) - 1
+        cabins = np.array([self._cabin_bits >> WORD_BITS * j & word for j in range(self.words)], dtype=np.int64)
+        crew = keys & cabins
+        order = np.lexsort(crew.T[::-1])
+        crew, weights = crew[order], weights[order]
+        starts = np.flatnonzero(np.concatenate(([True], (crew[1:] != crew[:-1]).any(axis=1))))
+        sums = np.add.reduceat(weights, starts)
+        return sum(int(w) for r, w in zip(crew[starts].tolist(), sums.tolist()) if self.humans(self.from_words(r)) > 0)
+
     def surviving(self, weights: dict[int, int]) -> int:
         """The weight of the states of ``weights`` (packed state -> weight) with an awake human aboard
         (:meth:`humans`), asked once per cabins aboard and their crew."""
@@ -588,6 +602,13 @@ class Kernel:
         """``dist`` (packed state -> weight) after ``attacks`` under the default policy on the
         compiled engine (numba is started), and the states expanded; the caller keeps the weights
         within int64 (36**12 < 2**63)."""
+        out, expanded, _ = self.forward_arrays(attacks, dist)
+        return out, expanded
+
+    def forward_arrays(self, attacks: Sequence[Attack], dist: dict[int, int]
+                       ) -> tuple[dict[int, int], int, tuple[np.ndarray, np.ndarray]]:
+        """:meth:`forward_compiled`, and the same distribution as the compiled pass left it: its
+        keys (``(n, words)`` int64) and weights, for summaries that need no Python int per state."""
         import numpy as np
 
         from shipcheck.engine import layout as L
@@ -607,7 +628,7 @@ class Kernel:
         packed = keys[:, 0].tolist()
         for j in range(1, self.words):
             packed = [p | c << WORD_BITS * j for p, c in zip(packed, keys[:, j].tolist())]
-        return dict(zip(packed, weights.tolist())), int(expanded)
+        return dict(zip(packed, weights.tolist())), int(expanded), (keys, weights)
 
     def _fn_compiled(self, module: str, name: str) -> Any:
         key = (module, name, False)

@@ -66,6 +66,8 @@ class OddsResult:
     differences: tuple[dict[str, Any], ...] = ()
     baseline: dict[str, Any] | None = None  # the default policy's figures, when another policy ran
     states_explored: int | None = None  # the optimal policy's (attack, state) values worked out
+    #: the weights as the compiled pass left them (keys, weights: numpy arrays), or None
+    rows: tuple[Any, Any] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def distribution(self) -> dict[State, Fraction]:
@@ -75,27 +77,32 @@ class OddsResult:
 
     @cached_property
     def p_survive(self) -> Fraction:
-        return Fraction(self.model.kernel.surviving(self.weights), self.denominator)
+        k = self.model.kernel
+        alive = k.surviving(self.weights) if self.rows is None else k.surviving_rows(*self.rows)
+        return Fraction(alive, self.denominator)
 
     @cached_property
     def _by_mask(self) -> tuple[Any, Any]:
         """The sets of tiles aboard (an int64 array) and the weights summed per set, exact (int64
-        where the denominator fits, 36^12 < 2^62; else Python ints)."""
+        where the denominator fits, 36^12 < 2^63; else Python ints)."""
         import numpy as np
 
         full, n = self.model.full, len(self.weights)
-        if self.denominator >= 2 ** 62:
+        if self.denominator >= 2 ** 63:
             out: dict[int, int] = defaultdict(int)
             for p, w in self.weights.items():
                 out[p & full] += w
             return np.fromiter(out, dtype=np.int64, count=len(out)), np.fromiter(out.values(), dtype=object,
                                                                                   count=len(out))
-        masks = np.fromiter((p & full for p in self.weights), dtype=np.int64, count=n)
-        weights = np.fromiter(self.weights.values(), dtype=np.int64, count=n)
-        order = np.argsort(masks, kind="stable")
-        masks, weights = masks[order], weights[order]
-        starts = np.flatnonzero(np.concatenate(([True], masks[1:] != masks[:-1])))
-        return masks[starts], np.add.reduceat(weights, starts)
+        if self.rows is not None:
+            masks, weights = self.rows[0][:, 0] & full, self.rows[1]
+        else:
+            masks = np.fromiter((p & full for p in self.weights), dtype=np.int64, count=n)
+            weights = np.fromiter(self.weights.values(), dtype=np.int64, count=n)
+        sets, which = np.unique(masks, return_inverse=True)
+        sums = np.zeros(len(sets), dtype=np.int64)
+        np.add.at(sums, which.reshape(-1), weights)  # exact: no sum passes the denominator
+        return sets, sums
 
     @cached_property
     def _losses(self) -> tuple[Any, Any, Any]:
@@ -172,6 +179,15 @@ class OddsResult:
                 + f"<p>{escape(heat_legend())}</p>")
 
     def to_dict(self, *, fractions: bool = True) -> dict[str, Any]:
+        was = gc.isenabled()
+        gc.disable()  # as in odds(): the collector's sweeps over a large distribution cost more than the sums
+        try:
+            return self._to_dict(fractions)
+        finally:
+            if was:
+                gc.enable()
+
+    def _to_dict(self, fractions: bool) -> dict[str, Any]:
         b = self.ship.board
         d: dict[str, Any] = {
             "exact": True,
@@ -256,10 +272,10 @@ def _odds(ship: Ship, atk: tuple[Attack, ...], policy: Policy | str, m: FlightMo
         raise InputError("bad `policy`", key="policy", value=type(policy).__name__,
                          expected="'default', 'optimal' or a Policy object")
     if type(policy) is DefaultPolicy:
-        weights, expanded = _forward_default(m.kernel, atk)
+        weights, expanded, rows = _forward_default_rows(m.kernel, atk)
     else:
-        weights, expanded = _forward(m, atk, policy)
-    return OddsResult(ship, atk, policy.name, weights, 36 ** len(atk), m, expanded)
+        (weights, expanded), rows = _forward(m, atk, policy), None
+    return OddsResult(ship, atk, policy.name, weights, 36 ** len(atk), m, expanded, rows=rows)
 
 
 #: attacks whose weights fit in int64 (36**12 < 2**63): the compiled kernel plays at most these
@@ -293,6 +309,15 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
     the same rules, compiled), for as many attacks as int64 weights allow; ``engine`` (or
     ``shipcheck.runtime.state.force``) forces one engine.
     """
+    dist, expanded, _ = _forward_default_rows(k, atk, engine=engine)
+    return dist, expanded
+
+
+def _forward_default_rows(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None = None
+                          ) -> tuple[dict[int, int], int, tuple[Any, Any] | None]:
+    """:func:`_forward_default`, and the final distribution as numpy rows where the compiled pass
+    played the last attack (:meth:`Kernel.forward_arrays`), else None."""
+    rows = None
     dist = {k.initial(): 1}
     expanded = 0
     mode = _engine(k, engine)
@@ -306,15 +331,15 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
 
             if mode == "compiled" or work >= (COMPILED_LOADED_FROM if runtime.started() else COMPILED_FROM):
                 part, start = atk[i:stop], dist
-                got: tuple[dict[int, int], int] | None
+                got: tuple[dict[int, int], int, tuple[Any, Any]] | None
                 if k.warming:  # within the compiled engine's first load (runtime.load holds its lock)
-                    ok, got = True, k.forward_compiled(part, start)
+                    ok, got = True, k.forward_arrays(part, start)
                 else:
-                    ok, got = rules.compiled_call("exact", lambda: k.forward_compiled(part, start))  # noqa: B023
+                    ok, got = rules.compiled_call("exact", lambda: k.forward_arrays(part, start))  # noqa: B023
                 if not ok or got is None:  # numba missing, off or broken: the Python driver gives the same answer
                     mode = "python"
                 else:
-                    dist, e = got
+                    dist, e, rows = got
                     expanded += e
                     i = stop
                     continue
@@ -330,9 +355,9 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
             for q, wt in t:
                 new[q] = get(q, 0) + w * wt
         expanded += len(dist)
-        dist = new
+        dist, rows = new, None
         i += 1
-    return dist, expanded
+    return dist, expanded, rows
 
 
 def prefer_compiled(ship: Ship) -> bool:
