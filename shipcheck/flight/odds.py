@@ -454,7 +454,8 @@ class OptimalPolicy(Policy):
         self._tail: list[bool] = []
         self._terminal: dict[int, tuple[int, int]] = {}
         self.candidates = 0
-        self._plain = True  # the compiled engine not asked for yet (_load_compiled)
+        self._plain = True  # the compiled engine not in use (_compile_when_long)
+        self._asked = False  # the compiled engine asked for once
 
     @property
     def states(self) -> int:
@@ -654,7 +655,7 @@ class OptimalPolicy(Policy):
     def _compile_when_long(self, ai: int) -> None:
         """Load the compiled engine once the search has worked out as many values as loading costs
         (at once where it is loaded already or forced; never where plain is forced)."""
-        if not self._plain or self.k.warming:  # (warming: this search is the compiled engine's first load)
+        if not self._plain or self._asked or self.k.warming:  # (warming: this search is its first load)
             return
         from shipcheck import runtime
 
@@ -663,8 +664,9 @@ class OptimalPolicy(Policy):
             return
         if (force == "compiled" or runtime.loaded("exact")
                 or len(self._value) + len(self._tails) >= OPTIMAL_COMPILED_FROM):
+            self._asked = True  # once: where numba is missing or off, plain it stays
             _load_compiled(self.k, self.attacks[ai])
-            self._plain = not runtime.loaded("exact")  # numba missing or off: plain it stays
+            self._plain = not runtime.loaded("exact")
 
     def _tail_value(self, ai: int, x: int) -> tuple[int, int]:
         """:meth:`_v` from attack ``ai`` on when no attack left can be defended: every damaging hit
