@@ -264,10 +264,10 @@ class Kernel:
     def humans(self, p: int) -> int:
         """Awake humans aboard: the engine's count (:func:`shipcheck.engine.crew.humans`) on the
         state's row, kept per cabins aboard and their crew."""
-        m = self._m()
         key = p & self._cabin_bits
         hit = self._humans.get(key)
         if hit is None:
+            m = self._m()
             hit = self._humans[key] = int(m.fn("crew", "humans")(m.S, 0, self._cabin_row(key), -1))
         return hit
 
@@ -315,20 +315,20 @@ class Kernel:
     def lost(self, p: int) -> int:
         """Components lost: the engine's count (:func:`shipcheck.engine.hull.lost`; a flight state
         has no half that left the flight or waits in hyperspace), kept per tiles aboard."""
-        m = self._m()
         mask = p & self.full
         hit = self._lost.get(mask)
         if hit is None:
+            m = self._m()
             hit = self._lost[mask] = int(m.fn("hull", "lost_words")(m.S, 0, mask, 0, 0))
         return hit
 
     def lost_tiles(self, p: int) -> int:
         """The components lost, a bit per tile: the engine's (:func:`shipcheck.engine.hull.lost_tiles`),
         kept per tiles aboard."""
-        m = self._m()
         mask = p & self.full
         hit = self._lost_tiles.get(mask)
         if hit is None:
+            m = self._m()
             hit = self._lost_tiles[mask] = int(m.fn("hull", "lost_tiles")(m.S, 0, mask, 0, 0))
         return hit
 
@@ -348,10 +348,10 @@ class Kernel:
     def _situation(self, mask: int, kind: str, side: int, lines: tuple[int, ...]) -> Any:
         """The engine's situation of an attack down ``lines`` from ``side`` on ship ``mask``:
         (damaging hits ((line, tile), ...), defending hull or None, shields, boosted shield)."""
-        m = self._m()
         key = (mask, kind, side, lines)
         hit = self._eff.get(key)
         if hit is None:
+            m = self._m()
             from shipcheck.engine import layout as L
 
             _, _, x, _, tmp = m.scratch
@@ -456,18 +456,17 @@ class Kernel:
     def play(self, p: int, kind: str, eff: Effect, tol: int) -> int:
         """Contract §4's decision against a damaging roll (the engine's default policy), applied to
         packed state ``p``: the next packed state."""
-        m = self._m()
         key = (p, (kind, eff), tol)
         hit = self._play.get(key)
         if hit is None:
+            m = self._m()
             from shipcheck.engine.layout import KINDS
 
             a, b, x, buf, tmp = m.scratch
             side, hits = eff
             lines = [line for line, _ in hits]
             m.fn("exact", "play_lines")(m.S, m.spec, self.to_words(p, a), KINDS.index(kind), side, tol,
-                                            len(lines), lines[0], lines[1] if len(lines) > 1 else -1, b, x, buf,
-                                            tmp)
+                                        len(lines), lines[0], lines[1] if len(lines) > 1 else -1, b, x, buf, tmp)
             hit = self._play[key] = self.from_words(b)
         return hit
 
@@ -478,10 +477,10 @@ class Kernel:
         of what each defence stops (:func:`shipcheck.engine.defence.left_open`), so a policy that
         weighs decisions (``optimal``) weighs them by the one home of the rule. It depends on the
         tiles aboard only, and is kept per those."""
-        m = self._m()
         key = (p & self.full, kind, eff, tol, shield, boosted, cannons)
         hit = self._open.get(key)
         if hit is None:
+            m = self._m()
             from shipcheck.engine.layout import KINDS
 
             a, _, x, _, tmp = m.scratch
@@ -496,10 +495,10 @@ class Kernel:
     def destroy(self, p: int, destroyed: int, *, memo: bool = True) -> int:
         """Packed state ``p`` after the tiles in ``destroyed`` are destroyed (splits, crew, waking);
         kept for the next call unless ``memo`` is false."""
-        m = self._m()
         key = (p, destroyed)
         hit = self._destroy.get(key)
         if hit is None:
+            m = self._m()
             a, b, x, buf, _ = m.scratch
             m.fn("exact", "destroy_key")(m.S, m.spec, self.to_words(p, a), destroyed, b, x, buf)
             hit = self.from_words(b)
@@ -631,13 +630,19 @@ class Kernel:
         return dict(zip(packed, weights.tolist())), int(expanded), (keys, weights)
 
     def _fn_compiled(self, module: str, name: str) -> Any:
-        key = (module, name, False)
-        hit = _FUNCTIONS.get(key)
-        if hit is None:
-            from shipcheck import engine
+        return _function(module, name, False)
 
-            hit = _FUNCTIONS[key] = engine.function(module, name, plain=False)
-        return hit
+
+def _function(module: str, name: str, plain: bool) -> Any:
+    """The engine's function, compiled or plain, looked up once per process (a lookup costs as much
+    as a small call)."""
+    key = (module, name, plain)
+    hit = _FUNCTIONS.get(key)
+    if hit is None:
+        from shipcheck import engine
+
+        hit = _FUNCTIONS[key] = engine.function(module, name, plain=plain)
+    return hit
 
 
 class _Mode(NamedTuple):
@@ -650,14 +655,7 @@ class _Mode(NamedTuple):
     plain: bool
 
     def fn(self, module: str, name: str) -> Any:
-        """The engine's function, looked up once per process (a lookup costs as much as a small call)."""
-        key = (module, name, self.plain)
-        hit = _FUNCTIONS.get(key)
-        if hit is None:
-            from shipcheck import engine
-
-            hit = _FUNCTIONS[key] = engine.function(module, name, plain=self.plain)
-        return hit
+        return _function(module, name, self.plain)
 
 
 class _Choice(NamedTuple):
