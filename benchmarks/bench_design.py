@@ -4,13 +4,16 @@ Run from the repository root::
 
     python benchmarks/bench_design.py                       # class II, seed 7, the default budget
     python benchmarks/bench_design.py --class III --seed 1 --budget 1200 --workers 2
+    python benchmarks/bench_design.py --scaling --budget 600  # 1 and 2 local workers, a Dask LocalCluster
 
 It designs the ship (timed, wall clock and CPU of this process), then re-flies it independently:
 ``--runs`` rounds (default 20,000) on another seed (``--fly-seed``), against the class's default
 field, as ``shipcheck simulate SHIP --round`` flies it; every field ship and the class's example
 ship are flown the same way (each in seat 1, the default field behind it). It prints the credits
 (mean, 95 % interval, by source), the ratios the issue's target names and the search's
-convergence, as Markdown for benchmarks/RESULTS.md.
+convergence, as Markdown for benchmarks/RESULTS.md. ``--scaling`` designs the same ship on one worker,
+two local workers and a two-worker Dask ``LocalCluster`` instead, and prints the speed of each
+(candidates a second of wall time) and whether the ships are the same.
 """
 
 from __future__ import annotations
@@ -41,6 +44,28 @@ def fly(ship: shipcheck.Ship, runs: int, seed: int, workers: int) -> tuple[float
     return r.credits_mean, r.credits_ci, r.by_source
 
 
+def scaling(cls: str, seed: int, budget: int) -> None:
+    """The same design on 1 and 2 local workers and on a Dask LocalCluster: speed and sameness."""
+    from dask.distributed import LocalCluster
+
+    ships = {}
+    print("| where the flights go | wall s | CPU s (this process) | candidates | candidates / s | same ship |")
+    print("|---|--:|--:|--:|--:|---|")
+    for where in ("1 worker", "2 local workers", "Dask LocalCluster, 2 workers"):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1) if where.startswith("Dask") else None
+        try:
+            t0, c0 = time.monotonic(), time.process_time()
+            r = design(cls, seed=seed, budget=budget, workers=2 if where.startswith("2") else None,
+                       scheduler=cluster.scheduler_address if cluster else None)
+            wall, cpu = time.monotonic() - t0, time.process_time() - c0
+        finally:
+            if cluster is not None:
+                cluster.close()
+        ships[where] = shipcheck.dump_ship(r.ship)
+        same = "yes" if ships[where] == ships["1 worker"] else "NO"
+        print(f"| {where} | {wall:.1f} | {cpu:.1f} | {r.evaluations} | {r.evaluations / wall:.1f} | {same} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--class", dest="cls", default="II")
@@ -50,8 +75,15 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=20_000)
     ap.add_argument("--fly-seed", type=int, default=2029)
     ap.add_argument("--out", type=Path, default=None, help="also write the designed ship here")
+    ap.add_argument("--scaling", action="store_true", help="1 and 2 workers and a Dask LocalCluster instead")
     a = ap.parse_args()
     load = os.getloadavg()[0]
+    if a.scaling:
+        print(f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} CPUs, "
+              f"Python {platform.python_version()}, load {load:.1f} at the start; design --class {a.cls} "
+              f"--seed {a.seed} --budget {a.budget}\n")
+        scaling(a.cls, a.seed, a.budget)
+        return
     t0, c0 = time.monotonic(), time.process_time()
     r = design(a.cls, seed=a.seed, budget=a.budget, workers=a.workers)
     wall, cpu = time.monotonic() - t0, time.process_time() - c0

@@ -135,6 +135,9 @@ def test_exclude_patterns_gitignore_cannot_read(tmp_path: Path, capsys: pytest.C
                                      encoding="utf-8")
     err = refused(capsys, "check", "--exclude", "!", str(ships))
     assert "key `--exclude`; value '!'" in err
+    # a file named on the command line is read whatever the patterns say: a bad one is still refused
+    err = refused(capsys, "check", "--exclude", "!", str(ships / "blue.toml"))
+    assert "key `--exclude`; value '!'" in err
     (ships / ".gitignore").write_text("*.old\n\\\n", encoding="utf-8")
     err = refused(capsys, "check", str(ships))
     assert ".gitignore:2:" in err and "value '\\\\'" in err

@@ -5,7 +5,8 @@ Whole-process time is what a user feels; it is measured in ``benchmarks/bench_st
 against ``python -c "import typer"``). Here we assert the cause that keeps it low: which modules a
 command imports (``python -X importtime``). Typer is the command line's floor; rich (which Typer
 loads only for help and errors), pydantic (which later Typer versions use to coerce every option)
-and click itself (Typer carries its own) stay out.
+and click itself (Typer carries its own) stay out; so does pathspec when only files are named (the
+repository's own ``exclude`` setting applies to folders walked).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = ROOT / "examples" / "blue-round1.toml"
 HEAVY = {"numpy", "scipy", "pandas", "matplotlib", "rich", "multiprocessing", "concurrent", "distributed",
-         "dask", "pydantic", "numba", "llvmlite", "click"}
+         "dask", "pydantic", "numba", "llvmlite", "click", "pathspec"}
 
 
 def imported_modules(*args: str) -> set[str]:

@@ -121,13 +121,17 @@ def find_ship_files(paths: Sequence[str | Path], *, exclude: Sequence[str] = (),
                     respect_gitignore: bool = True) -> Found:
     """Ship files named in ``paths`` or found in the folders among them (see the module docstring)."""
     root_path = Path(root) if root is not None else Path.cwd()
-    excl = [(root_path, _spec(exclude))] if exclude else []
+    if exclude and bad_pattern(exclude) is not None:
+        _spec(exclude)  # raises, naming the pattern, even when only files are named
+    excl: list[tuple[Path, Any]] = []  # compiled for the first folder walked (files named skip it)
     found = Found()
     for name in paths:
         p = Path(name)
         if not p.is_dir():
             found.files.append(p)
             continue
+        if exclude and not excl:
+            excl = [(root_path, _spec(exclude))]
         specs: list[tuple[Path, Any]] = list(excl)
         if respect_gitignore:
             specs += _parent_gitignores(p)
