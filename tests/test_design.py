@@ -161,14 +161,24 @@ def test_cli_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "--scheduler" in err
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SIGINT to a process group; /proc")
 def test_ctrl_c_writes_the_best_so_far_and_exits_130(tmp_path: Path) -> None:
+    # on two workers (the runtime's pool): the press reaches the whole group, the search keeps its
+    # best ship, and no worker outlives the command
+    from proctools import alive, group
+
     out = tmp_path / "best.toml"
     p = subprocess.Popen([sys.executable, "-m", "shipcheck", "design", "--class", "I", "--seed", "1", "--budget",
-                          "100000", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         start_new_session=True)
+                          "100000", "--workers", "2", "--out", str(out)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
     time.sleep(8)
+    members = group(p.pid)
     os.killpg(p.pid, signal.SIGINT)
     _, err = p.communicate(timeout=120)
     assert p.returncode == 130, err
     assert shipcheck.check(load_ship(out)).legal
+    assert len(members) > 1  # the workers had started
+    deadline = time.monotonic() + 10
+    while alive(members) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(members)

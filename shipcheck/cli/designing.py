@@ -81,7 +81,7 @@ def design_cmd(
     workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", min=1, show_default=False,
                                                 help="Worker processes (default 1).")] = None,
     scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", show_default=False,
-                                                  help="A Dask scheduler's address: fly the candidates there.")] = None,
+                                                  help="A Dask scheduler's address ('local': a local cluster): fly the candidates there.")] = None,
     out: Annotated[Path | None, typer.Option("--out", metavar="FILE", show_default=False,
                                              help="Write the designed ship here.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,

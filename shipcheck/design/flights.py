@@ -9,14 +9,16 @@ the same on one worker, on many, or on a Dask cluster.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from shipcheck.runtime.workers import chunk_runner, worker_payload
+
 __all__ = ["Flights", "FlightSpec"]
+
+_ANY = 1 << 30  # a search's flights are not counted ahead: the workers are capped by the CPUs alone
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class FlightSpec:
 
 
 def fly_text(text: str, runs: int, spec: FlightSpec) -> float:
-    """The mean credits of the ship written as ``text`` over ``runs`` rounds (worker entry point)."""
+    """The mean credits of the ship written as ``text`` over ``runs`` rounds."""
     from shipcheck.round import simulate_round
     from shipcheck.shipfile import parse_ship
 
@@ -41,14 +43,16 @@ def fly_text(text: str, runs: int, spec: FlightSpec) -> float:
     return float(r.ship_result.credits_mean)
 
 
-def _quiet_worker() -> None:
-    # a Ctrl-C in the terminal reaches the whole process group: the parent alone decides
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _fly_job(blob: bytes, seed: int, index: int, job: tuple[str, int]) -> float:
+    """Worker entry point: one ship text and its runs; the spec arrives once per worker."""
+    return fly_text(job[0], job[1], worker_payload(blob, lambda spec: spec))
 
 
 class Flights:
     """Flies batches of ship texts and remembers every mean (a ship flown twice at the same runs is
-    not flown again). ``flown`` counts the flights made."""
+    not flown again). ``flown`` counts the flights made. The workers (``workers`` processes, or a
+    Dask ``scheduler``) are the runtime's (:func:`shipcheck.runtime.workers.chunk_runner`), started
+    once for the whole search."""
 
     def __init__(self, spec: FlightSpec, *, workers: int | None = None, scheduler: Any = None) -> None:
         self.spec = spec
@@ -56,26 +60,20 @@ class Flights:
         self.scheduler = scheduler
         self.flown = 0
         self._cache: dict[tuple[str, int], float] = {}
-        self._pool: ProcessPoolExecutor | None = None
-        self._client: Any = None
-        self._own_client = False
+        self._stack = ExitStack()
+        self._run: Any = None
 
     def __enter__(self) -> Flights:
-        if self.scheduler is not None:
-            self._client, self._own_client = _client(self.scheduler)
-        elif self.workers is not None and self.workers > 1:
-            import multiprocessing
-
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_quiet_worker)
+        if self.scheduler is not None or (self.workers or 1) > 1:
+            self._run = self._stack.enter_context(chunk_runner(
+                _fly_job, self.spec, seed=self.spec.seed, n_chunks=_ANY, workers=self.workers,
+                scheduler=self.scheduler, local=lambda i, job: fly_text(job[0], job[1], self.spec),
+                what="the search's flights"))
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        if self._pool is not None:
-            # interrupted: flights not started are cancelled; those under way end on their own
-            self._pool.shutdown(wait=exc[0] is None, cancel_futures=True)
-        if self._client is not None and self._own_client:
-            self._client.close()
+        # interrupted: flights not started are cancelled, the workers ended (the runtime's pool)
+        self._stack.__exit__(*exc)
 
     def mean(self, text: str, runs: int) -> float | None:
         return self._cache.get((text, runs))
@@ -84,30 +82,11 @@ class Flights:
         """The mean credits of each ship, in order."""
         todo = list(dict.fromkeys(t for t in texts if (t, runs) not in self._cache))
         if todo:
-            if self._client is not None:
-                futures = self._client.map(fly_text, todo, [runs] * len(todo), [self.spec] * len(todo), pure=False)
-                means = self._client.gather(futures)
-            elif self._pool is not None:
-                means = list(self._pool.map(fly_text, todo, [runs] * len(todo), [self.spec] * len(todo)))
+            if self._run is not None:
+                means = list(self._run(enumerate((t, runs) for t in todo)))
             else:
                 means = [fly_text(t, runs, self.spec) for t in todo]
             for t, m in zip(todo, means):
                 self._cache[(t, runs)] = float(m)
             self.flown += len(todo)
         return [self._cache[(t, runs)] for t in texts]
-
-
-def _client(scheduler: Any) -> tuple[Any, bool]:
-    """A Dask client for ``scheduler``: a Client as it is, or an address (a client of our own)."""
-    try:
-        from dask.distributed import Client
-    except ImportError:  # pragma: no cover - the dask extra is installed with the tests
-        raise ImportError("the Dask backend needs the optional dependency: pip install 'shipcheck[dask]'") from None
-    if isinstance(scheduler, Client):
-        return scheduler, False
-    if isinstance(scheduler, (str, Path)):
-        return Client(str(scheduler), timeout=10), True
-    from shipcheck.errors import InputError
-
-    raise InputError("bad scheduler", key="scheduler", value=scheduler,
-                     expected="a Dask scheduler address (tcp://host:port) or a dask.distributed.Client")

@@ -27,7 +27,7 @@ __all__ = ["CONNECT_TIMEOUT", "Terminated", "WorkerError", "chunk_plan", "chunk_
            "cpu_count", "worker_payload"]
 
 T = TypeVar("T")
-Runner = Callable[[Iterable[tuple[int, int]]], Generator[Any, None, None]]
+Runner = Callable[[Iterable[tuple[int, Any]]], Generator[Any, None, None]]
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before giving up
 DASK_HINT = "the Dask backend needs the optional dependency: pip install 'shipcheck[dask]'"
@@ -111,7 +111,7 @@ def _worker_init(parent: int, blob: bytes) -> None:
     _BLOB[:] = [blob]
 
 
-def _pool_task(task: Callable[[bytes, int, int, int], Any], seed: int, i: int, n: int) -> Any:
+def _pool_task(task: Callable[[bytes, int, int, Any], Any], seed: int, i: int, n: Any) -> Any:
     return task(_BLOB[0], seed, i, n)  # the payload, sent once per worker
 
 
@@ -124,7 +124,7 @@ def _mp_context() -> Any:
 
 
 @contextmanager
-def _pool(procs: int, task: Callable[[bytes, int, int, int], Any], blob: bytes, seed: int) -> Iterator[Runner]:
+def _pool(procs: int, task: Callable[[bytes, int, int, Any], Any], blob: bytes, seed: int) -> Iterator[Runner]:
     """A ``concurrent.futures`` process pool running ``task`` on the chunks, ``blob`` sent once per worker."""
     for stream in (sys.stdout, sys.stderr):  # a forked child must not write the parent's buffers again
         getattr(stream, "flush", lambda: None)()
@@ -199,7 +199,7 @@ def _sigint_held(*, replay: bool = True, spawning: bool = False) -> Iterator[Non
         signal.raise_signal(signal.SIGINT)  # what the press would have done: KeyboardInterrupt by default
 
 
-def _in_order(submit: Callable[[int, int], Future[Any]], plan: Iterable[tuple[int, int]],
+def _in_order(submit: Callable[[int, Any], Future[Any]], plan: Iterable[tuple[int, Any]],
               window: int) -> Generator[Any, None, None]:
     """Results of the planned chunks in chunk order, at most ``window`` in flight; the chunks still
     pending when the consumer stops are cancelled."""
@@ -226,20 +226,20 @@ def _in_order(submit: Callable[[int, int], Future[Any]], plan: Iterable[tuple[in
 
 @contextmanager
 def chunk_runner(
-    task: Callable[[bytes, int, int, int], Any],
+    task: Callable[[bytes, int, int, Any], Any],
     payload: Any,
     *,
     seed: int,
     n_chunks: int,
     workers: int | None = None,
     scheduler: Any = None,
-    local: Callable[[int, int], Any] | None = None,
+    local: Callable[[int, Any], Any] | None = None,
     what: str = "the job",
 ) -> Iterator[Runner]:
     """A function from a chunk plan to the chunk results, in order, on the chosen backend.
 
-    ``task(blob, seed, index, n)`` is a module-level function run in the workers with ``blob`` the
-    pickled ``payload`` (see :func:`worker_payload` to build heavy objects once per worker).
+    ``task(blob, seed, index, n)`` runs in the workers: ``blob`` the pickled ``payload`` (see
+    :func:`worker_payload`), ``n`` the chunk's size or any picklable job (a ship's text and runs).
     ``local(index, n)``, when given, runs a chunk in this process without pickling anything; it is
     used when there is one worker and no scheduler. ``workers`` is capped by ``n_chunks`` and the
     CPUs; ``scheduler`` is ``"local"`` (a Dask ``LocalCluster`` of ``workers`` processes), a
@@ -248,7 +248,7 @@ def chunk_runner(
     """
     procs = min(count(workers or 1, key="workers", minimum=1), max(1, n_chunks), cpu_count())
     if scheduler is None and procs == 1:
-        def serial(plan: Iterable[tuple[int, int]]) -> Generator[Any, None, None]:
+        def serial(plan: Iterable[tuple[int, Any]]) -> Generator[Any, None, None]:
             blob = None if local is not None else pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
             for i, n in plan:
                 yield local(i, n) if local is not None else task(blob, seed, i, n)  # type: ignore[arg-type]
@@ -267,7 +267,7 @@ def chunk_runner(
         n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         blob_f = client.scatter(blob, broadcast=True)
 
-        def submit(i: int, n: int) -> Any:
+        def submit(i: int, n: Any) -> Any:
             return client.submit(task, blob_f, seed, i, n, pure=False)
 
         yield lambda plan: _in_order(submit, plan, 2 * n_workers)
