@@ -171,7 +171,10 @@ def test_ctrl_c_writes_the_best_so_far_and_exits_130(tmp_path: Path) -> None:
     p = subprocess.Popen([sys.executable, "-m", "shipcheck", "design", "--class", "I", "--seed", "1", "--budget",
                           "100000", "--workers", "2", "--out", str(out)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, start_new_session=True)
-    time.sleep(8)
+    deadline = time.monotonic() + 60
+    while len(group(p.pid)) < 3 and time.monotonic() < deadline:  # the command and its two workers
+        time.sleep(0.2)
+    time.sleep(1)  # a batch or two flown
     members = group(p.pid)
     os.killpg(p.pid, signal.SIGINT)
     _, err = p.communicate(timeout=120)
