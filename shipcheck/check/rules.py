@@ -6,8 +6,9 @@ flat boards, wrap-around, seams, hulls and die squares need no special cases her
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import FrozenInstanceError, dataclass
+from operator import attrgetter
 from typing import Any
 
 from shipcheck.errors import InputError, check_type, suggest
@@ -27,6 +28,7 @@ from shipcheck.model import (
 from shipcheck.topology import Square, exposed_connectors
 
 SIDE_LETTERS = "NESW"
+_ID = attrgetter("id")
 _new = object.__new__
 
 
@@ -711,13 +713,16 @@ def _rule_codes(codes: Any, name: str) -> set[str] | None:
     return out
 
 
-def _joined_tiles(lay: Layout, i: int) -> Iterator[Tile]:
-    """The tiles joined to the one on square ``i``, in grid order."""
-    m = lay.joined_to(i)
+def _joined_to_any(lay: Layout, i: int, kinds: Container[str], colour: str | None = None) -> bool:
+    """Whether the tile on square ``i`` is joined to a tile of one of ``kinds`` (of ``colour``, if given)."""
+    m, tiles = lay.joined_to(i), lay.tiles
     while m:
         low = m & -m
-        yield lay.tiles[low.bit_length() - 1]
+        t = tiles[low.bit_length() - 1]
+        if t.kind in kinds and (colour is None or t.attr("color") == colour):
+            return True
         m ^= low
+    return False
 
 
 def _alien_breaks(lay: Layout, aliens_at: list[Tile], sq: tuple[Square, ...],
@@ -731,7 +736,7 @@ def _alien_breaks(lay: Layout, aliens_at: list[Tile], sq: tuple[Square, ...],
         assert al is not None
         aliens.setdefault(al, []).append(i)
         if t.kind == "cabin":
-            if not any(sup.kind == "life_support" and sup.attr("color") == al for sup in _joined_tiles(lay, i)):
+            if not _joined_to_any(lay, i, ("life_support",), al):
                 out.append(later("A1", (sq[i],), "{0} alien at {1} has no {0} life support joined to its cabin".format,
                                  al, names[i]))
         else:
@@ -746,9 +751,10 @@ def _alien_breaks(lay: Layout, aliens_at: list[Tile], sq: tuple[Square, ...],
 
 def _twice_breaks(ship: Ship, sq: tuple[Square, ...], names: tuple[str, ...]) -> list[Violation]:
     """T1: a catalogue tile named twice (each printed tile exists once in the box)."""
-    ids = [t.id for t in ship.tiles if t.id is not None]
+    ids = list(map(_ID, ship.tiles))
     seen = set(ids)
-    if len(seen) == len(ids) and not any(a.id in seen for a in ship.aside):
+    seen.discard(None)
+    if len(seen) == len(ids) - ids.count(None) and not (ship.aside and any(a.id in seen for a in ship.aside)):
         return []  # the usual case, said at a set's cost
     later = Violation.later
     out: list[Violation] = []
@@ -774,7 +780,7 @@ def _idle_breaks(lay: Layout, servers: list[Tile], sq: tuple[Square, ...],
     out: list[Violation] = []
     for t in servers:
         target, kinds = _SERVES[t.kind]
-        if not any(other.kind in kinds for other in _joined_tiles(lay, t.at)):
+        if not _joined_to_any(lay, t.at, kinds):
             out.append(later("W1", (sq[t.at],), "{} at {} is joined to no {}: it does nothing".format,
                              t.kind, names[t.at], target))
     return out
@@ -864,9 +870,11 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
         cells = tuple(sq[i] for i in _bits(p))
         out.append(later("S1", cells, _loose_message, cells, names))
     # A1, A2, A3: aliens; T1: a catalogue tile named twice; W1: components that serve nothing
-    out += _alien_breaks(lay, aliens_at, sq, names)
+    if aliens_at:
+        out += _alien_breaks(lay, aliens_at, sq, names)
     out += _twice_breaks(ship, sq, names)
-    out += _idle_breaks(lay, servers, sq, names)
+    if servers:
+        out += _idle_breaks(lay, servers, sq, names)
 
     if select:
         out = [v for v in out if v.code in select]
