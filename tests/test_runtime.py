@@ -170,6 +170,40 @@ def test_an_edited_engine_gets_a_new_cache_key(tmp_path: Path) -> None:
     assert key() not in (first, second)
 
 
+def test_the_engine_compiles_with_quick_settings_and_puts_them_back(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """While an entry point compiles (no mark yet) numba optimises at level 1 without loop
+    vectorising (runtime.QUICK); its settings are back as they were afterwards, for other code."""
+    if not runtime.compiled():
+        pytest.skip(f"numba is not available: {runtime.reason()}")
+    import numba
+
+    for k in runtime.QUICK:
+        monkeypatch.delenv(k, raising=False)
+    monkeypatch.setattr(runtime.state, "cache", tmp_path)
+    monkeypatch.setattr(runtime.state, "loaded", dict(runtime.state.loaded))  # put back as it was
+    before = numba.config.OPT, numba.config.LOOP_VECTORIZE
+    seen: list[tuple[int, int]] = []
+    record = lambda: seen.append((int(numba.config.OPT), int(numba.config.LOOP_VECTORIZE)))  # noqa: E731
+    assert runtime.load("quick-test", record, what="a test", estimate=1.0)
+    assert seen == [(1, 0)] and (tmp_path / "quick-test.done").exists()
+    assert (numba.config.OPT, numba.config.LOOP_VECTORIZE) == before and numba.config.OPT.is_opt_max is False
+    # a user's own setting wins (and is another cache key: runtime.cache_dir)
+    monkeypatch.setenv("NUMBA_OPT", "3")
+    assert runtime.load("quick-test-2", record, what="a test", estimate=1.0)
+    assert seen[1] == (int(before[0]), int(before[1]))
+
+
+def test_numbas_settings_a_user_chose_are_another_cache_key(tmp_path: Path) -> None:
+    code = "from shipcheck import runtime; print(runtime.cache_dir())"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    for k in runtime.QUICK:
+        env.pop(k, None)
+    keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                           env={**env, **extra}).stdout.strip() for extra in ({}, {"NUMBA_OPT": "3"})}
+    assert len(keys) == 2
+
+
 def test_the_compile_command_compiles_every_entry_point() -> None:
     proc = subprocess.run([sys.executable, "-m", "shipcheck", "compile"], capture_output=True, text=True, cwd=ROOT,
                           timeout=1800)

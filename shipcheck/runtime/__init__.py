@@ -23,18 +23,17 @@ from typing import Any, TypeVar
 
 from shipcheck.errors import InputError
 
-__all__ = ["CACHE_ENV", "ENV", "PLAIN_SUFFIX", "cache_dir", "cached", "call_back", "compiled", "jit", "load",
-           "loaded", "new_key", "notes", "numba_for", "objmode_for", "plain_package", "reason", "sources", "started",
-           "state"]
+__all__ = ["CACHE_ENV", "ENV", "PLAIN_SUFFIX", "QUICK", "cache_dir", "cached", "call_back", "compiled", "jit",
+           "load", "loaded", "new_key", "notes", "numba_for", "objmode_for", "plain_package", "reason", "sources",
+           "started", "state"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 ENV = "SHIPCHECK_JIT"  #: ``0`` (or off, no, false, plain): the engine runs as plain Python
 CACHE_ENV = "NUMBA_CACHE_DIR"  #: numba's own: where compiled code is cached (default: the user's cache folder)
 PLAIN_SUFFIX = "_plain"  #: the plain copy of a package ``P`` is loaded as ``P + PLAIN_SUFFIX``
-#: days an unused cache key's folder is kept (another install may use it)
-KEEP_DAYS = 14
-#: the sources compiled code is made of: a change to any of them is a new cache key
-SOURCES = ("engine", "runtime/__init__.py", "topology.py")
+KEEP_DAYS = 14  #: days an unused cache key's folder is kept (another install may use it)
+SOURCES = ("engine", "runtime/__init__.py", "topology.py")  #: what compiled code is made of: its cache key
+QUICK = {"NUMBA_OPT": 1, "NUMBA_LOOP_VECTORIZE": 0}  #: numba's settings while ours compiles, unless set
 
 
 class _State:
@@ -72,10 +71,10 @@ def sources() -> list[Path]:
 
 
 def cache_dir() -> Path:
-    """numba's cache folder for this engine: ``<user cache>/shipcheck/numba-KEY`` (or
-    ``$NUMBA_CACHE_DIR/numba-KEY``), KEY a hash of the engine's sources and folder (numba caches per
-    folder), shipcheck's, numba's and Python's versions and the machine. Other keys' folders unused
-    for :data:`KEEP_DAYS` (an older engine) are removed when a new one is made."""
+    """numba's cache folder for this engine: ``<user cache>/shipcheck/numba-KEY`` (or under
+    ``$NUMBA_CACHE_DIR``), KEY a hash of the engine's sources and folder (numba caches per folder),
+    the versions, the machine and :data:`QUICK`'s variables. Other keys' folders unused for
+    :data:`KEEP_DAYS` are removed when a new one is made."""
     import hashlib  # (here: not paid by the commands that never compile)
     import platform
     from importlib.metadata import version
@@ -85,7 +84,8 @@ def cache_dir() -> Path:
     from shipcheck import __version__
 
     folder = Path(__file__).resolve().parent
-    h = hashlib.sha256(f"{__version__} {version('numba')} {sys.version} {platform.machine()} {folder}".encode())
+    env = [os.environ.get(k) for k in QUICK]  # numba's settings a user chose compile other code
+    h = hashlib.sha256(f"{__version__} {version('numba')} {sys.version} {platform.machine()} {folder} {env}".encode())
     for f in sources():
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     base = Path(os.environ.get(CACHE_ENV) or user_cache_dir("shipcheck", appauthor=False))
@@ -243,7 +243,10 @@ def load(entry: str, call: Callable[[], Any], *, what: str, estimate: float) -> 
         fresh = mark is None or not mark.exists()
         shown = state.progress(what, estimate) if fresh and state.progress is not None else nullcontext()
         t0 = time.monotonic()
+        saved = (cfg := state.numba.config).OPT, cfg.LOOP_VECTORIZE
         try:
+            if fresh and not QUICK.keys() & os.environ.keys():  # while ours compiles: docs/architecture.md
+                cfg.OPT, cfg.LOOP_VECTORIZE = type(cfg.OPT)(QUICK["NUMBA_OPT"]), QUICK["NUMBA_LOOP_VECTORIZE"]
             with shown:
                 call()
         except Exception as exc:  # kept: the caller flies plain and notes() says why
@@ -251,6 +254,8 @@ def load(entry: str, call: Callable[[], Any], *, what: str, estimate: float) -> 
                 raise
             state.errors[entry] = exc
             return False
+        finally:
+            cfg.OPT, cfg.LOOP_VECTORIZE = saved
         state.loaded[entry] = time.monotonic() - t0
         if fresh and mark is not None:
             try:

@@ -149,11 +149,8 @@ def _pool(procs: int, task: Callable[[bytes, int, int, Any], Any], blob: bytes, 
 def _sigterm_raises() -> Iterator[None]:
     """While a pool runs, SIGTERM raises :class:`Terminated` in the main thread (so the pool is
     stopped on the way out) unless someone else already handles SIGTERM."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     old = signal.getsignal(signal.SIGTERM)
-    if old != signal.SIG_DFL:
+    if threading.current_thread() is not threading.main_thread() or old != signal.SIG_DFL:
         yield
         return
 
@@ -240,12 +237,9 @@ def chunk_runner(
 
     ``task(blob, seed, index, n)`` runs in the workers: ``blob`` the pickled ``payload`` (see
     :func:`worker_payload`), ``n`` the chunk's size or any picklable job (a ship's text and runs).
-    ``local(index, n)``, when given, runs a chunk in this process without pickling anything; it is
-    used when there is one worker and no scheduler. ``workers`` is capped by ``n_chunks`` and the
-    CPUs; ``scheduler`` is ``"local"`` (a Dask ``LocalCluster`` of ``workers`` processes), a
-    scheduler address or a ``distributed.Client``. ``what`` names the payload in the error raised
-    when it cannot be pickled.
-    """
+    ``local(index, n)`` runs a chunk here, unpickled, on one worker without a scheduler. ``workers``
+    is capped by ``n_chunks`` and the CPUs; ``scheduler``: ``"local"`` (a Dask ``LocalCluster``), an
+    address or a ``distributed.Client``. ``what`` names the payload when it cannot be pickled."""
     procs = min(count(workers or 1, key="workers", minimum=1), max(1, n_chunks), cpu_count())
     if scheduler is None and procs == 1:
         def serial(plan: Iterable[tuple[int, Any]]) -> Generator[Any, None, None]:
