@@ -122,6 +122,7 @@ from .layout import (
 )
 from .power import engine, engine_top, fight, firepower, min_live
 from .track import flying_in_order, move, move_many, weakest
+from .views import copy_into
 
 
 # -- who is there ---------------------------------------------------------------------------------
@@ -335,7 +336,7 @@ def _accepts_ship(S, C, p, x, c, cost, y, tmp):  # type: ignore[no-untyped-def]
         return python(S, p, D_SHIP, x, c, cost, 0, tmp) != 0
     if racing(S, p) and C[c, CI, CCRED] < 2 * C[c, CI, CDAYS]:
         return False
-    y[:] = x  # the default: the crew paid, a human still aboard
+    copy_into(y, x)  # the default: the crew paid, a human still aboard
     lose_crew_default(S, p, y, cost, tmp)
     return manned(S, p, y, ANY)
 

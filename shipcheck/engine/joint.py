@@ -40,6 +40,7 @@ from .layout import (
     TMP,
 )
 from .table import new_table, table_add, table_rows
+from .views import copy_into
 
 ROLLS = 36
 
@@ -57,14 +58,14 @@ def unload(v, P, W, X, F, G):  # type: ignore[no-untyped-def]
     """The run's arrays from joint state ``v`` (the run's rows ``F``: layout.F_*)."""
     o_pos, o_out, o_cred, o_sold, o_hh, o_g, n = layout_of(P, W)
     for p in range(P):
-        X[p, :] = v[p * W:(p + 1) * W]
-    F[F_POS, :] = v[o_pos:o_out]
-    F[F_OUT, :] = v[o_out:o_cred]
-    F[F_CRED, :] = v[o_cred:o_sold]
-    F[F_SOLD, :] = v[o_sold:o_hh]
-    F[F_HH, :] = v[o_hh:o_hh + P]
-    F[F_HH + 1, :] = v[o_hh + P:o_g]
-    G[:] = v[o_g:n]
+        copy_into(X[p], v[p * W:(p + 1) * W])
+    copy_into(F[F_POS], v[o_pos:o_out])
+    copy_into(F[F_OUT], v[o_out:o_cred])
+    copy_into(F[F_CRED], v[o_cred:o_sold])
+    copy_into(F[F_SOLD], v[o_sold:o_hh])
+    copy_into(F[F_HH], v[o_hh:o_hh + P])
+    copy_into(F[F_HH + 1], v[o_hh + P:o_g])
+    copy_into(G, v[o_g:n])
 
 
 @jit
@@ -72,14 +73,14 @@ def store(X, F, G, P, W, v):  # type: ignore[no-untyped-def]
     """The run's arrays as a joint state, into ``v``."""
     o_pos, o_out, o_cred, o_sold, o_hh, o_g, n = layout_of(P, W)
     for p in range(P):
-        v[p * W:(p + 1) * W] = X[p, :]
-    v[o_pos:o_out] = F[F_POS, :]
-    v[o_out:o_cred] = F[F_OUT, :]
-    v[o_cred:o_sold] = F[F_CRED, :]
-    v[o_sold:o_hh] = F[F_SOLD, :]
-    v[o_hh:o_hh + P] = F[F_HH, :]
-    v[o_hh + P:o_g] = F[F_HH + 1, :]
-    v[o_g:n] = G
+        copy_into(v[p * W:(p + 1) * W], X[p])
+    copy_into(v[o_pos:o_out], F[F_POS])
+    copy_into(v[o_out:o_cred], F[F_OUT])
+    copy_into(v[o_cred:o_sold], F[F_CRED])
+    copy_into(v[o_sold:o_hh], F[F_SOLD])
+    copy_into(v[o_hh:o_hh + P], F[F_HH])
+    copy_into(v[o_hh + P:o_g], F[F_HH + 1])
+    copy_into(v[o_g:n], G)
 
 
 @jit
@@ -96,8 +97,9 @@ def begin(S, R, init, start, prices):  # type: ignore[no-untyped-def]
     P = R[R_P]
     W = S[0, OFFS, 3]
     X, F, G, tmp = _arrays(P, W)
-    X[:, :] = init
-    F[F_POS, :] = start
+    for p in range(P):
+        copy_into(X[p], init[p])
+    copy_into(F[F_POS], start)
     crewless(S, R, X, F, prices, tmp)
     v = np.zeros(layout_of(P, W)[6], dtype=np.int64)
     store(X, F, G, P, W, v)

@@ -75,7 +75,7 @@ from .layout import (
     TMP,
     V,
 )
-from .views import kept, unowned
+from .views import copy_into, kept, unowned
 
 
 @jit
@@ -127,7 +127,8 @@ def play(T, decks, rolls, outs, depth):  # type: ignore[no-untyped-def]
 def _launch(S, R, X, F, B, init, start, prices, prov, tmp):  # type: ignore[no-untyped-def]
     """A run's start: every ship as built, on its start space, nothing earned; a ship (or half)
     without humans at launch leaves (OQ20); ``B``'s lost and mask rows as launched."""
-    X[:] = init
+    for p in range(X.shape[0]):
+        copy_into(X[p], init[p])
     prov[:] = LAUNCH
     pos, out, cred, sold, hh = F[F_POS], F[F_OUT], F[F_CRED], F[F_SOLD], F[F_HH:F_HH + 2]
     for p in range(R[R_P]):

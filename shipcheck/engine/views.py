@@ -56,3 +56,15 @@ def kept(owners):  # type: ignore[no-untyped-def]
     """Nothing: called with the arrays that unowned views were made of, it keeps them alive (numba
     frees an array after its last use) up to this call."""
     return None
+
+
+def _copy_into_plain(dst, src):  # type: ignore[no-untyped-def]
+    dst[:] = src
+
+
+@jit(inline=True, plain=_copy_into_plain)
+def copy_into(dst, src):  # type: ignore[no-untyped-def]
+    """``dst[:] = src`` for two 1-D arrays of one length, element by element: numba's array
+    assignment compiles its shape-mismatch error message (string code), seconds of a first compile."""
+    for k in range(dst.shape[0]):
+        dst[k] = src[k]
