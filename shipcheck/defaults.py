@@ -22,6 +22,7 @@ RUNS_COMPARE = 2_000  #: rounds per candidate, when candidates are compared on c
 MAX_RUNS_FLIGHT = 10**10
 MAX_RUNS_ROUND = 10**8
 MAX_RUNS_COMPARE = 10**6
+MAX_ROLLOUTS = 1000  #: the placement advisor's rollouts (``place --rollouts``), each 24 draws played out
 
 ROUNDS = ("learning", "1", "2", "3", "3a")
 
@@ -34,5 +35,5 @@ def default_round(board: Any) -> str:
     return str(min(max(int(board.level), 1), 3))
 
 
-__all__ = ["MAX_RUNS_COMPARE", "MAX_RUNS_FLIGHT", "MAX_RUNS_ROUND", "ROUNDS", "RUNS_COMPARE", "RUNS_FLIGHT",
+__all__ = ["MAX_ROLLOUTS", "MAX_RUNS_COMPARE", "MAX_RUNS_FLIGHT", "MAX_RUNS_ROUND", "ROUNDS", "RUNS_COMPARE", "RUNS_FLIGHT",
            "RUNS_ROUND", "default_round"]

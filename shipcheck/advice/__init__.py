@@ -27,7 +27,7 @@ from shipcheck.advice.legal import Candidate, distinct_rotations, legal_placemen
 from shipcheck.advice.measure import Flight, fly, tile_params
 from shipcheck.advice.roundcards import RoundCards, round_cards
 from shipcheck.check.rules import check
-from shipcheck.defaults import MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
+from shipcheck.defaults import MAX_ROLLOUTS, MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
 from shipcheck.errors import InputError, Locator
 from shipcheck.model import AsideTile, Ship, Tile
 from shipcheck.validate import seed_of
@@ -54,7 +54,6 @@ WEIGHTS: dict[str, float] = {
 #: the share of the score in the rank; see :mod:`.growth`
 LOOK = {"room": 1.0, "options": 6.0, "fit": 10.0, "after": 20.0}
 FUTURE = 20.0
-MAX_ROLLOUTS = 1000
 SCORE_SHARE = 0.3
 PARAMS = ("engine", "firepower", "crew", "cargo", "battery")
 

@@ -18,6 +18,7 @@ from shipcheck.cli._options import (
     runs_opt,
     seed_opt,
 )
+from shipcheck.defaults import MAX_ROLLOUTS
 from shipcheck.errors import InputError
 from shipcheck.shipfile import load_ship
 
@@ -63,7 +64,7 @@ def place_cmd(
     runs: Annotated[int | None, runs_opt(f"Rounds flown per placement (with --credits).  [default: {RUNS_COMPARE:,}]")] = None,
     seed: Annotated[int | None, seed_opt("the same seed gives the same ranking")] = None,
     rollouts: Annotated[int, typer.Option(
-        "--rollouts", min=0, max=1000, metavar="N",
+        "--rollouts", min=0, max=MAX_ROLLOUTS, metavar="N",
         help="Also play the next 24 draws out in N seeded rollouts and weigh the tiles they weld (20 each) in "
              "the rank (32 is a good number; 0: not).")] = 0,
     rules_file: Annotated[str | None, rules_opt("A TOML file overriding the round's provisional numbers (track, "

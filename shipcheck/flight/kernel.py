@@ -334,9 +334,7 @@ class Kernel:
 
     def lost_tiles_of(self, masks: np.ndarray) -> np.ndarray:
         """:meth:`lost_tiles` of an array of masks at once (the engine's rule, plain, on the array)."""
-        from shipcheck import engine
-
-        return engine.function("hull", "lost_tiles", plain=True)(self.S, 0, masks, 0, 0)  # type: ignore[no-any-return]
+        return _function("hull", "lost_tiles", True)(self.S, 0, masks, 0, 0)  # type: ignore[no-any-return]
 
     # -- dice ------------------------------------------------------------------------------------
     def outcomes(self, attack: Attack) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
@@ -526,8 +524,8 @@ class Kernel:
         tol = L.tolerance(o.direction)
         lines = o.lines
         m.fn("exact", "situation_of")(m.S, m.spec, self.to_words(self.pack(st), a), L.KINDS.index(kind),
-                                          o.side, tol, len(lines), lines[0] if lines else 0,
-                                          lines[1] if len(lines) > 1 else -1, x, tmp)
+                                      o.side, tol, len(lines), lines[0] if lines else 0,
+                                      lines[1] if len(lines) > 1 else -1, x, tmp)
         nl = len(lines)
         hits = tuple(int(tmp[L.SIT + L.SIT_HIT + i]) for i in range(nl))
         needs = tuple(bool(tmp[L.SIT + L.SIT_NEED + i]) for i in range(nl))
@@ -554,9 +552,9 @@ class Kernel:
         o = sit.outcome
         lines = o.lines
         m.fn("exact", "default_of")(m.S, m.spec, self.to_words(self.pack(sit.state), a),
-                                        L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
-                                        len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
-                                        x, tmp)
+                                    L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
+                                    len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
+                                    x, tmp)
         base = L.DEC
         cannons = tuple(int(tmp[base + L.DEC_CANNON + i]) for i in range(len(lines)))
         draws = tuple(int(tmp[base + L.DEC_DRAW + i]) for i in range(int(tmp[base + L.DEC_NDRAW])))
@@ -573,9 +571,9 @@ class Kernel:
         lines = o.lines
         write_decision(d, len(lines), tmp)
         m.fn("exact", "decide_key")(m.S, m.spec, self.to_words(self.pack(sit.state), a),
-                                        L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
-                                        len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
-                                        b, x, buf, tmp)
+                                    L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
+                                    len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
+                                    b, x, buf, tmp)
         return self.unpack(self.from_words(b))
 
     @cached_property
