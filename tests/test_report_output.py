@@ -82,6 +82,15 @@ def test_a_file_it_did_not_write_is_never_overwritten(tmp_path: Path, small_repo
     assert sorted(p.name for p in out.iterdir()) == ["index.html"]  # nothing else written either
 
 
+def test_a_refusal_comes_before_any_figure_is_drawn(tmp_path: Path) -> None:
+    rep = shipcheck.report(SMALL, opponents=[], runs=10, seed=1, recommendations=False)
+    (tmp_path / "heat-all.png").write_text("the user's picture")
+    with pytest.raises(InputError, match="heat-all.png"):
+        rep.write(tmp_path)
+    assert "_drawn_files" not in vars(rep)  # the names were known without drawing
+    assert rep.figure_names() == list(rep.figures())
+
+
 def test_a_file_changed_since_is_the_users(tmp_path: Path, small_report: shipcheck.Report) -> None:
     out = tmp_path / "r"
     small_report.write(out)

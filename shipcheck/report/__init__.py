@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -178,25 +179,32 @@ class Report:
         ``"credits"``...; with two ships each key is prefixed ``a-`` / ``b-``, and the two ships share
         each figure's colour scale and axes). ``phone=True`` lays them out for a phone (3.5 inches
         wide, no text under 8.7 points: what the page shows on a narrow screen)."""
+        return {key: draw() for key, draw in self._figure_makers(phone).items()}
+
+    def figure_names(self) -> list[str]:
+        """The keys of :meth:`figures`, nothing drawn (a report folder's file names)."""
+        return list(self._figure_makers(False))
+
+    def _figure_makers(self, phone: bool) -> dict[str, Callable[[], Any]]:
         from shipcheck.report import plots
 
         look = plots.PHONE if phone else plots.WIDE
         sc = plots.shared_scales(self.ships) if len(self.ships) > 1 else plots.NO_SCALES
-        out: dict[str, Any] = {}
+        out: dict[str, Callable[[], Any]] = {}
         for prefix, s in self._prefixed():
-            out[f"{prefix}ship"] = plots.ship_figure(s.view, look)
+            out[f"{prefix}ship"] = partial(plots.ship_figure, s.view, look)
             if s.advice is not None and s.advice.measured:
-                out[f"{prefix}changes"] = plots.recommendations_figure(s.advice, look, sc.changes)
+                out[f"{prefix}changes"] = partial(plots.recommendations_figure, s.advice, look, sc.changes)
             if s.round is not None:
                 if any(p.by_source for p in s.round.players):
-                    out[f"{prefix}sources"] = plots.sources_figure(s.round, look, sc.sources)
-                out[f"{prefix}credits"] = plots.credits_figure(s.round, look, sc.credits)
-                out[f"{prefix}losses"] = plots.losses_figure(s.round, look, sc.lost)
-                out[f"{prefix}cards"] = plots.card_types_figure(s.round, look, sc.cards)
+                    out[f"{prefix}sources"] = partial(plots.sources_figure, s.round, look, sc.sources)
+                out[f"{prefix}credits"] = partial(plots.credits_figure, s.round, look, sc.credits)
+                out[f"{prefix}losses"] = partial(plots.losses_figure, s.round, look, sc.lost)
+                out[f"{prefix}cards"] = partial(plots.card_types_figure, s.round, look, sc.cards)
                 if len(s.round.players) > 1:
-                    out[f"{prefix}field"] = plots.field_figure(s.round, look, sc.field)
+                    out[f"{prefix}field"] = partial(plots.field_figure, s.round, look, sc.field)
             for d in DIRECTIONS:
-                out[f"{prefix}heat-{d}"] = plots.heat_figure(s.meteors, s.view, d, look, sc.heat)
+                out[f"{prefix}heat-{d}"] = partial(plots.heat_figure, s.meteors, s.view, d, look, sc.heat)
         return out
 
     def _prefixed(self) -> list[tuple[str, ShipReport]]:

@@ -120,19 +120,20 @@ def check_folder(out: Path) -> None:
 def write_report(rep: Report, out: Path) -> list[Path]:
     """Write the report into ``out`` (created if needed); returns the paths written."""
     check_folder(out)
-    files = drawn_files(rep)
     old = read_manifest(out)
     manifest_path = out / MANIFEST
     doc = _manifest_doc(out)
     if os.path.lexists(manifest_path) and not (isinstance(doc, dict) and doc.get("written_by") == WRITTEN_BY):
         raise InputError("a file that shipcheck did not write is in the way; nothing was written",
                          file=manifest_path, expected="another --out folder, or move that file away")
-    for name in files:
+    # refused before anything is drawn (the names are known from the report alone)
+    for name in [f"{k}.{ext}" for k in rep.figure_names() for ext in ("svg", "png")] + ["index.html", "report.json"]:
         target = out / name
         if os.path.lexists(target) and not _ours(target, old.get(name)):
             raise InputError(
                 "a file that shipcheck did not write (or that changed since) is in the way; nothing was written",
                 file=target, expected="another --out folder, or move that file away")
+    files = drawn_files(rep)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
