@@ -14,11 +14,14 @@ How a page marks its code blocks (the info string after the opening fence; see C
 Commands run in a scratch folder that mirrors the repository root (its entries are symlinked), so a
 page can write ``my-ship.toml`` and check it in its next block without touching the checkout;
 ``/tmp/`` in a command is the scratch folder's own ``tmp/``. ``shipcheck ...`` commands without
-shell syntax run in-process (fast); the rest run under bash with the test's Python first on PATH.
+shell syntax run in-process (fast), once per test process for a command and the scratch files it
+sees (a page repeating another's reuses its exit, output and files); the rest run under bash with
+the test's Python first on PATH.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shlex
@@ -103,19 +106,47 @@ def scratch(tmp_path: Path) -> Path:
     return tmp_path
 
 
+#: in-process commands run in this process: (command, the scratch folder's own files) -> (exit code,
+#: output, files written); a page repeating another's command, on the same files, reuses its run
+RAN: dict[tuple[str, str], tuple[int, str, dict[str, bytes]]] = {}
+
+
+def own_files(cwd: Path) -> dict[str, bytes]:
+    """The scratch folder's own files (not the repository's symlinked entries), by relative path."""
+    out = {}
+    for folder, _, names in os.walk(cwd):
+        for n in names:
+            p = Path(folder, n)
+            if not p.is_symlink():
+                out[p.relative_to(cwd).as_posix()] = p.read_bytes()
+    return out
+
+
 def run_command(cmd: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    cmd = cmd.replace("/tmp/", f"{cwd}/tmp/")
-    words = shlex.split(cmd, comments=True)
+    words = shlex.split(cmd.replace("/tmp/", f"{cwd}/tmp/"), comments=True)
     if words and words[0] == "shipcheck" and not SHELL_SYNTAX.search(cmd.split("#")[0]):
-        capsys.readouterr()
-        try:
-            main(words[1:])
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        else:  # pragma: no cover - main always exits
-            code = 0
-        out = capsys.readouterr()
-        return code, out.out + out.err
+        before = own_files(cwd)
+        h = hashlib.sha256()
+        for name, data in sorted(before.items()):
+            h.update(f"{name}\0{len(data)}\0".encode() + data)
+        key = (cmd, h.hexdigest())
+        if key not in RAN:
+            capsys.readouterr()
+            try:
+                main(words[1:])
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            else:  # pragma: no cover - main always exits
+                code = 0
+            out = capsys.readouterr()
+            wrote = {k: v for k, v in own_files(cwd).items() if before.get(k) != v}
+            RAN[key] = code, (out.out + out.err).replace(str(cwd), "\0"), wrote
+        code, output, wrote = RAN[key]
+        for name, data in wrote.items():
+            (cwd / name).parent.mkdir(parents=True, exist_ok=True)
+            (cwd / name).write_bytes(data)
+        return code, output.replace("\0", str(cwd))
+    cmd = cmd.replace("/tmp/", f"{cwd}/tmp/")
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
                NO_COLOR="1", COLUMNS="100")
     proc = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)

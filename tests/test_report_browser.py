@@ -75,10 +75,12 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                            runs=40, seed=1, recommendations=False)
     # a half-built class III ship: additions from the pile, the widest board of the examples
     half = shipcheck.report(ROOT / "examples" / "building" / "class-III-half.toml", runs=40, seed=1)
-    one.write(out / "one")
-    two.write(out / "two")
-    half.write(out / "half")
-    return {k: out / k / "index.html" for k in ("one", "two", "half")}
+    pages = {}
+    for k, rep in (("one", one), ("two", two), ("half", half)):  # the page alone: its figures are inline
+        (out / k).mkdir()
+        pages[k] = out / k / "index.html"
+        pages[k].write_text(rep.html(), encoding="utf-8")
+    return pages
 
 
 @pytest.fixture(scope="module")
