@@ -42,7 +42,8 @@ CASES: dict[str, list[str]] = {
     "boards": ["boards"],
     "cards": ["cards"],
     "new": ["new", "--class", "IVC"],
-    "design": ["design", "--class", "III", "--seed", "1", "--budget", "4", "--plot"],
+    # the hauler without its [meta] note (see `designed`): class III drawn, no starting ships to build
+    "design": ["design", "--from", "hauler.toml", "--seed", "1", "--budget", "4", "--plot"],
 }
 
 
@@ -59,13 +60,17 @@ def blue_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path,
 
 
 @pytest.fixture(scope="module")
-def designed() -> object:
-    """The design case (`shipcheck design --class III --seed 1 --budget 4 --plot`), searched once:
-    every width draws its text (`shipcheck.cli.designing`) from the one result."""
+def designed(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """The design case (`shipcheck design --from hauler.toml --seed 1 --budget 4 --plot`), searched
+    once: every width draws its text (`shipcheck.cli.designing`) from the one result. The hauler is
+    full, so no search builds starting ships on the class III board; its [meta] note, a line that
+    would be printed as it stands, is left out."""
     from shipcheck.design import design
 
-    assert CASES["design"] == ["design", "--class", "III", "--seed", "1", "--budget", "4", "--plot"]
-    return design("III", seed=1, budget=4)
+    assert CASES["design"] == ["design", "--from", "hauler.toml", "--seed", "1", "--budget", "4", "--plot"]
+    hauler = tmp_path_factory.mktemp("design") / "hauler.toml"
+    hauler.write_text(Path(HAULER).read_text(encoding="utf-8").split("[meta]")[0], encoding="utf-8")
+    return design(start=hauler, seed=1, budget=4)
 
 
 @pytest.fixture

@@ -35,6 +35,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("workbench")
     shutil.copy(ROOT / "examples" / "blue-round1.toml", d / "blue.toml")
     shutil.copy(ROOT / "examples" / "class-III-hauler.toml", d / "hauler.toml")
+    shutil.copy(ROOT / "examples" / "building" / "class-I-start.toml", d / "start.toml")
     (d / "fleet").mkdir()
     shutil.copy(ROOT / "examples" / "class-I-scout.toml", d / "fleet" / "scout.toml")
     return d
@@ -327,7 +328,7 @@ def test_exact_odds_as_a_heat_map_and_a_round_with_progress(browser: Any, server
 
 def test_design_completes_a_ship_undoably_and_cancel_keeps_the_best_so_far(browser: Any, server: str) -> None:
     w = Page(browser, server)
-    w.new_ship("I")
+    w.open("start.toml")  # the pilot cabin and 6 tiles: its starting ships build in a fraction of a new one's time
     w.wait_verdict("legal")
     w.page.get_by_role("button", name="Design", exact=True).click()
     dlg = w.page.locator("#dlg-design")
@@ -344,19 +345,20 @@ def test_design_completes_a_ship_undoably_and_cancel_keeps_the_best_so_far(brows
     w.wait_verdict("legal")
     assert w.page.locator("#board .sq.filled").count() > 10
     w.shot("design")
-    w.page.get_by_role("button", name="Undo").click()  # the ship before: the pilot cabin alone
-    expect(w.page.locator("#board .sq.filled")).to_have_count(1)
-    # a long design, cancelled once it has a best ship: that ship loads
+    w.page.get_by_role("button", name="Undo").click()  # the ship before: its 7 squares
+    expect(w.page.locator("#board .sq.filled")).to_have_count(7)
+    # a long design, cancelled once it has a best ship: that ship loads (class IA: another class than
+    # the page's, whose starting ships build in half class II's time)
     w.page.get_by_role("button", name="Design", exact=True).click()
     dlg.get_by_label("a new one").check()
-    dlg.get_by_label("Class").select_option("II")
+    dlg.get_by_label("Class").select_option("IA")
     dlg.get_by_label("Budget").fill("5000")
     dlg.get_by_role("button", name="Design", exact=True).click()
     expect(w.page.locator("#design-stage")).to_contain_text("so far", timeout=120_000)
     w.shot("design-progress", full_page=False)
     dlg.get_by_role("button", name="Cancel").click()
     expect(banner).to_contain_text("cancelled after", timeout=30_000)
-    assert "class II" in w.page.locator("#status").inner_text()
+    assert "class IA" in w.page.locator("#status").inner_text()
     w.wait_verdict("legal")
     assert w.page.locator("#file-path").inner_text() == "not saved yet"
     _no_jobs_left(server)

@@ -42,6 +42,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("design")
     shutil.copy(EXAMPLES / "blue-round1.toml", d / "blue.toml")
     shutil.copy(EXAMPLES / "mistakes" / "loose-piece.toml", d / "loose.toml")
+    shutil.copy(EXAMPLES / "building" / "class-I-start.toml", d / "start.toml")
     return d
 
 
@@ -134,13 +135,14 @@ def _worker_pids(pool: Pool) -> list[int]:
         return [w.proc.pid for w in pool.busy if w.proc.pid is not None]
 
 
-def test_cancel_keeps_the_best_ship_so_far_and_ends_the_worker(client: Any, pool: Pool) -> None:
+def test_cancel_keeps_the_best_ship_so_far_and_ends_the_worker(client: Any, pool: Pool, folder: Path) -> None:
+    # completing a ship of 7 tiles: its starting ships build in a fraction of a new one's time
+    body = {"ship": doc(folder / "start.toml"), "path": "start.toml", "budget": 5000, "seed": 5}
     seen: list[dict[str, Any]] = []
     best_seen = threading.Event()
 
     def run() -> None:
-        with client.stream("POST", "/api/design", json={"class": "I", "budget": 5000, "seed": 5},
-                           headers={"X-Shipcheck-Client": "page-d"}) as r:
+        with client.stream("POST", "/api/design", json=body, headers={"X-Shipcheck-Client": "page-d"}) as r:
             for line in r.iter_lines():
                 if line.strip():
                     seen.append(json.loads(line))
