@@ -17,6 +17,8 @@ from .state import RState
 
 __all__ = ["Memo", "Registry"]
 
+SMALL = 64  # pairs a lookup loops over in Python (numpy's per-call cost is the larger below)
+
 
 class Registry:
     """Global ids of (player, state) pairs."""
@@ -43,8 +45,9 @@ class Memo:
     """A table ``(key, state id) -> nout integers`` filled on demand by ``fn(state id, key)``.
 
     Kept as a dict over the pairs met (most states are met by few runs, so a dense table over
-    every state id would be mostly empty); a lookup deduplicates the pairs of the call with numpy
-    and touches the dict once per distinct pair.
+    every state id would be mostly empty). A call of at most :data:`SMALL` pairs (most: a card
+    drawn by a run or two) is a Python loop over them; a longer one deduplicates them with numpy
+    first. Either way ``fn`` runs for the new pairs in ascending order.
     """
 
     __slots__ = ("fn", "nout", "nkeys", "table")
@@ -60,8 +63,13 @@ class Memo:
         if len(ids) == 0:
             return np.empty((self.nout, 0), dtype=np.int64)
         combined = ids * self.nkeys + keys if self.nkeys > 1 else ids
-        uniq, inv = np.unique(combined, return_inverse=True)
         table, fn, nk = self.table, self.fn, self.nkeys
+        if len(combined) <= SMALL:
+            pairs = combined.tolist()
+            for u in sorted({u for u in pairs if u not in table}):
+                table[u] = fn(*divmod(u, nk))
+            return np.array([table[u] for u in pairs], dtype=np.int64).T
+        uniq, inv = np.unique(combined, return_inverse=True)
         rows = []
         for u in uniq.tolist():
             v = table.get(u)
