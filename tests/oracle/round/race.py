@@ -183,15 +183,12 @@ class Race:
         in hyperspace leaves and the ship waits there; a ship with nothing left flying gives up."""
         memo = _after_card(self.t)
         cols = np.arange(self.n) if cols is None else cols
-        flying = self.out[:, cols] == 0
-        for p in range(self.P):
-            sel = cols[flying[p]]
-            if len(sel) == 0:
-                continue
-            _, credits, gone = self.apply(memo, np.full(len(sel), p), sel)
-            self.sold[p, sel] += credits
-            self.give_up(np.full(int((gone == 1).sum()), p), sel[gone == 1], NO_HUMANS)
-            self.only_away_left(np.full(int((gone == 2).sum()), p), sel[gone == 2])
+        p, i = np.nonzero(self.out[:, cols] == 0)  # every player flying at once: each has its own row
+        c = cols[i]
+        _, credits, gone = self.apply(memo, p, c)
+        self.sold[p, c] += credits
+        self.give_up(p[gone == 1], c[gone == 1], NO_HUMANS)
+        self.only_away_left(p[gone == 2], c[gone == 2])
 
     def only_away_left(self, p: np.ndarray, c: np.ndarray) -> None:
         """The half flying left the flight while the other was in hyperspace: the ship is now that
