@@ -160,17 +160,17 @@ class Race:
         new = vals[0]
         changed = np.flatnonzero(new != old)
         if len(changed):
-            self._loaded(np.broadcast_to(p, old.shape)[changed], c[changed], old[changed], new[changed])
+            self._loaded(p[changed], c[changed], old[changed], new[changed])
         self.sid[p, c] = new
         return vals
 
     def _loaded(self, p: np.ndarray, c: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
         """Goods that came aboard (a colour's count grew) came from the card type being played."""
         t = self.t
-        gain = t.goods_counts(new) - t.goods_counts(old)
+        before = t.goods_counts(old)
+        gain = t.goods_counts(new) - before
         if not (gain > 0).any():
             return
-        before = t.goods_counts(old)
         for colour in range(4):
             rows = np.flatnonzero(gain[:, colour] > 0)
             for k in range(int(gain[rows, colour].max(initial=0))):
@@ -186,6 +186,8 @@ class Race:
         p, i = np.nonzero(self.out[:, cols] == 0)  # every player flying at once: each has its own row
         c = cols[i]
         _, credits, gone = self.apply(memo, p, c)
+        if not (credits.any() or gone.any()):  # most often: every ship has humans in every half
+            return
         self.sold[p, c] += credits
         self.give_up(p[gone == 1], c[gone == 1], NO_HUMANS)
         self.only_away_left(p[gone == 2], c[gone == 2])
