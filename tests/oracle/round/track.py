@@ -1,4 +1,4 @@
-"""The flight track, vectorised over runs (rules digest §9.1, §10.1).
+"""The flight track of many runs at once (rules digest §9.1, §10.1).
 
 Positions are unwrapped integers (spaces flown; the leader starts on 0), one row per player and one
 column per run. The track is a loop of ``length`` spaces: two markers never share a space, so a
