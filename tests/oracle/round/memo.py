@@ -2,8 +2,8 @@
 
 Every (player, round state) met in any run gets a global integer id. A :class:`Memo` is a table
 from state id (and a small key, such as a meteor's outcome) to a few integers, filled on first use
-by a Python function of one state: resolving a card for thousands of runs is a numpy gather from
-these tables, and Python runs once per distinct (state, card) pair, not once per run.
+by a Python function of one state: resolving a card for many runs is a lookup in these tables,
+and the rules run once per distinct (state, card) pair, not once per run.
 """
 
 from __future__ import annotations
