@@ -121,18 +121,15 @@ def _hyperspace(race: Race, card: Any, cols: np.ndarray) -> None:
         return (t.intern(p, m.send_away(st, jumped[0])), 2, 0)
 
     memo = t.memo(("hyperspace", card), fn, 3, 2)
-    pres = race.present(cols)
-    for p in range(race.P):
-        sel = cols[pres[p]]
-        if len(sel) == 0:
-            continue
-        _, jump, credits = race.apply(memo, np.full(len(sel), p), sel, last)
-        race.sold[p, sel] += credits
-        gone = sel[jump == 1]
-        race.hyper[p, gone] = 2  # this card and the next (rules §11.2)
-        race.half[p, sel[jump == 2]] = 2
-        if last:
-            race.give_up(np.full(len(gone), p), gone, HYPERSPACE)
+    p, i = np.nonzero(race.present(cols))  # every player at once: each has its own row
+    c = cols[i]
+    _, jump, credits = race.apply(memo, p, c, last)
+    race.sold[p, c] += credits
+    whole, half = jump == 1, jump == 2
+    race.hyper[p[whole], c[whole]] = 2  # this card and the next (rules §11.2)
+    race.half[p[half], c[half]] = 2
+    if last:
+        race.give_up(p[whole], c[whole], HYPERSPACE)
 
 
 def _come_back(race: Race, due: np.ndarray) -> None:
@@ -144,10 +141,8 @@ def _come_back(race: Race, due: np.ndarray) -> None:
         return (t.intern(p, m.come_back(st)),)
 
     memo = t.memo("come_back", fn, 1)
-    for p in range(race.P):
-        sel = np.flatnonzero(due[p])
-        if len(sel):
-            race.apply(memo, np.full(len(sel), p), sel)
+    p, c = np.nonzero(due)
+    race.apply(memo, p, c)
 
 
 def _new_card(race: Race, players: list[int]) -> None:
@@ -159,8 +154,7 @@ def _new_card(race: Race, players: list[int]) -> None:
         return (t.intern(p, st[:6] + (0,)) if st[6] else gid,)
 
     memo = t.memo("new_card", fn, 1)
-    for p in players:
-        race.apply(memo, np.full(race.n, p), np.arange(race.n))
+    race.apply(memo, np.repeat(players, race.n), np.tile(np.arange(race.n), len(players)))
 
 
 def _voluntary(race: Race) -> None:
@@ -171,11 +165,9 @@ def _voluntary(race: Race) -> None:
         return (gid, int(pol.give_up(t.view(gid))))
 
     memo = t.memo("give_up", fn, 2)
-    flying = race.out == 0
-    for p in range(race.P):
-        sel = np.flatnonzero(flying[p])
-        quit_ = sel[memo(race.sid[p, sel])[1] == 1]
-        race.give_up(np.full(len(quit_), p), quit_, VOLUNTARY)
+    p, c = np.nonzero(race.out == 0)
+    quit_ = memo(race.sid[p, c])[1] == 1
+    race.give_up(p[quit_], c[quit_], VOLUNTARY)
 
 
 def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: np.ndarray) -> Chunk:

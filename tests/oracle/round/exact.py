@@ -161,6 +161,7 @@ class _Game:
         each of the 36 dice pairs, one roll for every player struck; those left without humans
         leave at once (``at_once``; in a combat zone they leave after the card)."""
         out: Tagged = defaultdict(Fraction)
+        cells = [m.fm.outcomes(attack)[1] for m in self.models]  # each pair's outcome, per player
         for (joint, tag), p in dist.items():
             who = hit(joint, tag)
             if not who:
@@ -169,12 +170,21 @@ class _Game:
             for pair in range(36):
                 states = list(joint[1])
                 for q in who:
-                    m = self.models[q]
-                    oi = m.fm.outcomes(attack)[1][pair]
-                    states[q] = m.flight_step(states[q], attack, j_index, oi, self.policies[q].flight)
+                    states[q] = self.step(q, states[q], attack, j_index, cells[q][pair])
                 fly = joint[2] if not at_once else self.leave(joint[2], states, who)
                 out[((joint[0], tuple(states), fly), tag)] += p * SIXTH
         return dict(out)
+
+    def step(self, q: int, st: RState, attack: Attack, j_index: int, oi: int) -> RState:
+        """Player ``q``'s state after outcome ``oi`` of ``attack``, the ``j_index``-th of its card:
+        worked out once per game (pairs of dice share outcomes, joint states share a player's state),
+        for every attack of a card at once when the flight policy is stationary."""
+        policy = self.policies[q].flight
+        key = (q, st, attack, -1 if policy.stationary else j_index, oi)
+        after = self._memo.get(key)
+        if after is None:
+            after = self._memo[key] = self.models[q].flight_step(st, attack, j_index, oi, policy)
+        return after
 
     def leave(self, fly: tuple[bool, ...], states: Sequence[RState], who: Any) -> tuple[bool, ...]:
         """Players ``who`` left without humans leave at once."""

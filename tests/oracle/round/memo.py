@@ -2,8 +2,8 @@
 
 Every (player, round state) met in any run gets a global integer id. A :class:`Memo` is a table
 from state id (and a small key, such as a meteor's outcome) to a few integers, filled on first use
-by a Python function of one state: resolving a card for thousands of runs is a numpy gather from
-these tables, and Python runs once per distinct (state, card) pair, not once per run.
+by a Python function of one state: resolving a card for many runs is a lookup in these tables,
+and the rules run once per distinct (state, card) pair, not once per run.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import numpy as np
 from .state import RState
 
 __all__ = ["Memo", "Registry"]
+
+SMALL = 64  # pairs a lookup loops over in Python (numpy's per-call cost is the larger below)
 
 
 class Registry:
@@ -43,8 +45,9 @@ class Memo:
     """A table ``(key, state id) -> nout integers`` filled on demand by ``fn(state id, key)``.
 
     Kept as a dict over the pairs met (most states are met by few runs, so a dense table over
-    every state id would be mostly empty); a lookup deduplicates the pairs of the call with numpy
-    and touches the dict once per distinct pair.
+    every state id would be mostly empty). A call of at most :data:`SMALL` pairs (most: a card
+    drawn by a run or two) is a Python loop over them; a longer one deduplicates them with numpy
+    first. Either way ``fn`` runs for the new pairs in ascending order.
     """
 
     __slots__ = ("fn", "nout", "nkeys", "table")
@@ -60,8 +63,13 @@ class Memo:
         if len(ids) == 0:
             return np.empty((self.nout, 0), dtype=np.int64)
         combined = ids * self.nkeys + keys if self.nkeys > 1 else ids
-        uniq, inv = np.unique(combined, return_inverse=True)
         table, fn, nk = self.table, self.fn, self.nkeys
+        if len(combined) <= SMALL:
+            pairs = combined.tolist()
+            for u in sorted({u for u in pairs if u not in table}):
+                table[u] = fn(*divmod(u, nk))
+            return np.array([table[u] for u in pairs], dtype=np.int64).T
+        uniq, inv = np.unique(combined, return_inverse=True)
         rows = []
         for u in uniq.tolist():
             v = table.get(u)

@@ -160,17 +160,17 @@ class Race:
         new = vals[0]
         changed = np.flatnonzero(new != old)
         if len(changed):
-            self._loaded(np.broadcast_to(p, old.shape)[changed], c[changed], old[changed], new[changed])
+            self._loaded(p[changed], c[changed], old[changed], new[changed])
         self.sid[p, c] = new
         return vals
 
     def _loaded(self, p: np.ndarray, c: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
         """Goods that came aboard (a colour's count grew) came from the card type being played."""
         t = self.t
-        gain = t.goods_counts(new) - t.goods_counts(old)
+        before = t.goods_counts(old)
+        gain = t.goods_counts(new) - before
         if not (gain > 0).any():
             return
-        before = t.goods_counts(old)
         for colour in range(4):
             rows = np.flatnonzero(gain[:, colour] > 0)
             for k in range(int(gain[rows, colour].max(initial=0))):
@@ -183,15 +183,14 @@ class Race:
         in hyperspace leaves and the ship waits there; a ship with nothing left flying gives up."""
         memo = _after_card(self.t)
         cols = np.arange(self.n) if cols is None else cols
-        flying = self.out[:, cols] == 0
-        for p in range(self.P):
-            sel = cols[flying[p]]
-            if len(sel) == 0:
-                continue
-            _, credits, gone = self.apply(memo, np.full(len(sel), p), sel)
-            self.sold[p, sel] += credits
-            self.give_up(np.full(int((gone == 1).sum()), p), sel[gone == 1], NO_HUMANS)
-            self.only_away_left(np.full(int((gone == 2).sum()), p), sel[gone == 2])
+        p, i = np.nonzero(self.out[:, cols] == 0)  # every player flying at once: each has its own row
+        c = cols[i]
+        _, credits, gone = self.apply(memo, p, c)
+        if not (credits.any() or gone.any()):  # most often: every ship has humans in every half
+            return
+        self.sold[p, c] += credits
+        self.give_up(p[gone == 1], c[gone == 1], NO_HUMANS)
+        self.only_away_left(p[gone == 2], c[gone == 2])
 
     def only_away_left(self, p: np.ndarray, c: np.ndarray) -> None:
         """The half flying left the flight while the other was in hyperspace: the ship is now that

@@ -1,4 +1,4 @@
-"""The flight track, vectorised over runs (rules digest §9.1, §10.1).
+"""The flight track of many runs at once (rules digest §9.1, §10.1).
 
 Positions are unwrapped integers (spaces flown; the leader starts on 0), one row per player and one
 column per run. The track is a loop of ``length`` spaces: two markers never share a space, so a
@@ -17,16 +17,9 @@ __all__ = ["flight_order", "lapped", "move"]
 OFF = np.iinfo(np.int32).min // 2  # sort key of a marker that is off the track
 
 
-def _taken(pos: np.ndarray, on: np.ndarray, mover: np.ndarray, cols: np.ndarray, lo: np.ndarray,
-           hi: np.ndarray, length: int) -> np.ndarray:
-    """Per run, spaces in the interval (lo, hi] taken by the other markers on the track."""
-    count = np.zeros(len(cols), dtype=np.int64)
-    for p in range(pos.shape[0]):
-        o = pos[p, cols].astype(np.int64)
-        other = on[p, cols] & (mover != p)
-        n = (hi - o) // length - (lo - o) // length
-        count += np.where(other, n, 0)
-    return count
+def _taken(others: list[int], lo: int, hi: int, length: int) -> int:
+    """Spaces in the interval (lo, hi] taken by the markers at ``others``."""
+    return sum((hi - o) // length - (lo - o) // length for o in others)
 
 
 def move(pos: np.ndarray, on: np.ndarray, mover: np.ndarray, cols: np.ndarray, steps: np.ndarray,
@@ -35,23 +28,25 @@ def move(pos: np.ndarray, on: np.ndarray, mover: np.ndarray, cols: np.ndarray, s
 
     ``pos`` and ``on`` are ``(players, runs)``; ``pos`` is updated in place. Runs in ``cols`` must
     be distinct (one mover per run per call); callers order the calls (gains front-most first,
-    losses rearmost first).
+    losses rearmost first). Worked out run by run in Python: a card moves the ships of a run or two.
     """
-    if len(cols) == 0:
-        return
-    p0 = pos[mover, cols].astype(np.int64)
-    k = np.asarray(steps, dtype=np.int64)
-    fwd = k > 0
-    q = p0 + k
-    # the k-th empty space ahead (behind) is the least fixed point of q = p + k + taken(p, q]
-    for _ in range(pos.shape[0] + 2):
-        ahead = _taken(pos, on, mover, cols, p0, q, length)
-        behind = _taken(pos, on, mover, cols, q - 1, p0 - 1, length)
-        nq = np.where(fwd, p0 + k + ahead, np.where(k < 0, p0 + k - behind, p0))
-        if np.array_equal(nq, q):
-            break
-        q = nq
-    pos[mover, cols] = q
+    players = range(pos.shape[0])
+    for p, c, k in zip(np.asarray(mover).tolist(), np.asarray(cols).tolist(), np.asarray(steps).tolist()):
+        p0 = int(pos[p, c])
+        others = [int(pos[o, c]) for o in players if o != p and on[o, c]]
+        q = p0 + k
+        # the k-th empty space ahead (behind) is the least fixed point of q = p + k + taken(p, q]
+        for _ in range(len(players) + 2):
+            if k > 0:
+                nq = p0 + k + _taken(others, p0, q, length)
+            elif k < 0:
+                nq = p0 + k - _taken(others, q - 1, p0 - 1, length)
+            else:
+                nq = p0
+            if nq == q:
+                break
+            q = nq
+        pos[p, c] = q
 
 
 def flight_order(pos: np.ndarray, present: np.ndarray) -> np.ndarray:

@@ -46,7 +46,5 @@ def fly(race: Race, hit: np.ndarray, cols: np.ndarray, attack: Attack, j: int, r
         return (t.intern(p, m.flight_step(st, attack, j, oi, pol.flight)),)
 
     memo = t.memo(key, fn, 1, n_out)
-    for p in range(race.P):
-        sel = np.flatnonzero(hit[p])
-        if len(sel):
-            race.apply(memo, np.full(len(sel), p), cols[sel], cells[p, roll[sel]])
+    p, sel = np.nonzero(hit)  # every player hit at once: each has its own row
+    race.apply(memo, p, cols[sel], cells[p, roll[sel]])

@@ -50,7 +50,6 @@ def contest(race: Race, cols: np.ndarray, memo: Memo) -> tuple[np.ndarray, np.nd
         return None
     cols, pres = cols[ok], pres[:, ok]
     values = np.zeros(pres.shape, dtype=np.int64)
-    for p in range(race.P):
-        sel = np.flatnonzero(pres[p])
-        values[p, sel] = race.apply(memo, np.full(len(sel), p), cols[sel])[1]
+    p, sel = np.nonzero(pres)
+    values[p, sel] = race.apply(memo, p, cols[sel])[1]
     return cols, pres, values

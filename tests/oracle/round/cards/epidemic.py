@@ -24,6 +24,5 @@ def _spread(t: Table):  # type: ignore[no-untyped-def]
 def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
     pres = race.present(cols)
     memo = race.t.memo("epidemic", _spread(race.t), 1)
-    for p in range(race.P):
-        sel = np.flatnonzero(pres[p])
-        race.apply(memo, np.full(len(sel), p), cols[sel])
+    p, sel = np.nonzero(pres)
+    race.apply(memo, p, cols[sel])

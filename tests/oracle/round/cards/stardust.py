@@ -23,7 +23,6 @@ def resolve(race: Race, card: Card, cols: np.ndarray) -> None:
     pres = race.present(cols)
     memo = exposed_memo(race.t)
     steps = np.zeros(pres.shape, dtype=np.int64)
-    for p in range(race.P):
-        sel = np.flatnonzero(pres[p])
-        steps[p, sel] = -memo(race.sid[p, cols[sel]])[1]
+    p, sel = np.nonzero(pres)
+    steps[p, sel] = -memo(race.sid[p, cols[sel]])[1]
     race.move_many(cols, pres, steps)
