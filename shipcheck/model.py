@@ -254,6 +254,10 @@ class Ship:
         tiles = [t if type(t.at) is not int else replace(t, at=squares[t.at]) for t in tiles]
         object.__setattr__(self, "tiles", tuple(tiles))
 
+    def __getstate__(self) -> dict[str, Any]:
+        # what is kept on a ship of work done on it (its layout: check.rules.Layout.of) is not pickled
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     def __repr__(self) -> str:
         # a summary line; `ship.to_toml()` is the text that loads back as this ship
         name = f" {self.name!r}" if self.name else ""

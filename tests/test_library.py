@@ -169,3 +169,12 @@ def test_a_tile_built_by_hand_with_a_bad_rotation_is_an_input_error(rot: object)
         Tile(at=5, kind="cabin", sides="1111", rot=rot)  # type: ignore[arg-type]
     assert exc.value.key == "rot" and "quarter turns" in str(exc.value)
     assert repr(Tile(at=5, kind="cabin", sides="1111", rot=1)).endswith("rot=90>")
+
+
+def test_a_checked_ship_pickles_as_it_loaded() -> None:
+    # a check keeps the ship's layout on it for the next question; a pickle carries the ship alone
+    ship = shipcheck.load_ship(Path(__file__).parents[1] / "examples" / "class-III-hauler.toml")
+    assert shipcheck.check(ship).legal and "_layout" in vars(ship)
+    again = pickle.loads(pickle.dumps(ship))
+    assert "_layout" not in vars(again) and again == ship
+    assert shipcheck.check(again).to_dict() == shipcheck.check(ship).to_dict()

@@ -86,6 +86,8 @@ def legal_placements(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | 
     for at in candidate_squares(ship):
         for rot in rots:
             new = weld(ship, tile, at, rot)
+            if Layout.of(new).breaks_at(at):  # a new connector error (C1-C3): no need to check the rest
+                continue
             report = check(new)
             if _errors(report) <= before:
                 out.append(Candidate(at, rot, new, report))

@@ -450,7 +450,22 @@ class Layout:
 
     @classmethod
     def of(cls, ship: Ship, tiles: dict[int, Tile] | None = None) -> Layout:
-        return cls(ship, tiles)
+        """The layout of ``ship`` (made once and kept on the ship: the advisor asks it of each
+        candidate twice), or of some of its ``tiles``."""
+        if tiles is not None:
+            return cls(ship, tiles)
+        lay = ship.__dict__.get("_layout")
+        if lay is None:
+            lay = ship.__dict__["_layout"] = cls(ship)
+        return lay  # type: ignore[no-any-return]
+
+    def breaks_at(self, i: int) -> bool:
+        """Whether an edge of square ``i`` breaks C1, C2 or C3 (a tile just placed there: an error the
+        ship without it cannot have had)."""
+        nb = self.geo.nb[i]
+        ew = 1 << i | (1 << nb[W] if nb[W] >= 0 else 0)  # the east edge's bit is i's, the west's its neighbour's
+        ns = 1 << i | (1 << nb[N] if nb[N] >= 0 else 0)
+        return any(m & ew for m in self.bad[0]) or any(m & ns for m in self.bad[1])
 
     def _edge(self, x: int, d: int) -> tuple[int, int, int, int, int, bool]:
         """The joint on the east (d = 0) or south (d = 1) edge of square ``x``, as :class:`Joint` fields."""
@@ -796,8 +811,8 @@ def check(ship: Ship, *, select: Iterable[str] | None = None, ignore: Iterable[s
     select = _rule_codes(select, "select")
     ignore = _rule_codes(ignore, "ignore")
     b = ship.board
-    tiles = ship.by_index
-    lay = Layout(ship, tiles)
+    lay = Layout.of(ship)
+    tiles = lay.tiles
     g = lay.geo
     occ = lay.occ
     out: list[Violation] = []
