@@ -17,6 +17,8 @@ seeded orders, each tile welded where it leaves the most entrances: the tiles ta
 from __future__ import annotations
 
 import functools
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from shipcheck.model import Ship, Tile, compatible
@@ -103,11 +105,16 @@ def _fit(ship: Ship, entrances: list[int]) -> tuple[float, float]:
     if not shapes:
         return 0.0, 0.0
     good = total = 0
-    for rots in shapes:
+    for rots, copies in _counted(shapes):  # tiles of the same shape fit alike: each shape once
         n = sum(1 for spot in spots if any(_fits(r, spot, rear) for r in rots))
-        good += n > 0
-        total += n
+        good += copies * (n > 0)
+        total += copies * n
     return good / len(shapes), total / len(shapes)
+
+
+def _counted(shapes: Iterable[tuple[_Shape, ...]]) -> list[tuple[tuple[_Shape, ...], int]]:
+    """Each distinct shape and how many of ``shapes`` it is, in first-seen order."""
+    return list(Counter(shapes).items())
 
 
 def _fits(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]], spot: tuple[tuple[int | None, bool], ...],
@@ -162,7 +169,7 @@ def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) ->
     spots = {j: tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s]))
                       for s in range(4)) for j in entrances}
     total = 0
-    for rots in pool:
+    for rots, copies in _counted(pool):
         best = None
         for j, spot in spots.items():
             for eff, barrels, exhausts in (r for r in rots if _fits_cached(r, spot, rear)):
@@ -170,7 +177,7 @@ def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) ->
                 new = {n for s in range(4) if eff[s] and (n := nb[j][s]) in open_}
                 left = len(((entrances - {j}) | new) - shut)
                 best = left if best is None else max(best, left)
-        total += len(entrances) if best is None else best
+        total += copies * (len(entrances) if best is None else best)
     return total / len(pool)
 
 

@@ -35,7 +35,7 @@ def distinct_rotations(tile: AsideTile | Tile) -> tuple[int, ...]:
 
 def weld(ship: Ship, tile: AsideTile | Tile, at: int, rot: int) -> Ship:
     """The ship with ``tile`` placed on square ``at`` turned ``rot`` quarter turns clockwise."""
-    placed = Tile(at=at, kind=tile.kind, sides=tile.sides, rot=rot, attrs=tile.attrs, id=tile.id)
+    placed = Tile(at=ship.board.squares[at], kind=tile.kind, sides=tile.sides, rot=rot, attrs=tile.attrs, id=tile.id)
     return replace(ship, tiles=ship.tiles + (placed,), source=ship.source)
 
 
