@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,15 +93,16 @@ def _targets(module: str, node: ast.stmt) -> set[str]:
     return {t for t in out if t in MODULES and t != module}
 
 
-def graph(*, deferred: bool) -> dict[str, set[str]]:
-    """module -> the package modules it imports (see the module docstring)."""
+@functools.cache
+def graph(*, deferred: bool) -> dict[str, frozenset[str]]:
+    """module -> the package modules it imports (see the module docstring); read once per test process."""
     g: dict[str, set[str]] = {m: set() for m in MODULES}
     for m, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node, showing in _imports(tree.body, deferred=deferred):
             if not showing:
                 g[m] |= _targets(m, node)
-    return g
+    return {m: frozenset(v) for m, v in g.items()}
 
 
 def _known(a: str, b: str) -> bool:
@@ -142,7 +144,7 @@ def cycles(g: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-def _without_known(g: dict[str, set[str]]) -> dict[str, set[str]]:
+def _without_known(g: dict[str, frozenset[str]]) -> dict[str, set[str]]:
     return {a: {b for b in bs if not _known(a, b)} for a, bs in g.items()}
 
 

@@ -9,6 +9,7 @@ never at module level, so ``import shipcheck`` and ``shipcheck check`` stay fast
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,9 @@ def _runs(tree: ast.Module) -> ast.Module:
     return tree
 
 
-def imported(path: Path, *, top_level_only: bool = False) -> set[str]:
+@functools.cache
+def imported(path: Path, *, top_level_only: bool = False) -> frozenset[str]:
+    """The top-level names ``path`` imports (read once per test process)."""
     tree = _runs(ast.parse(path.read_text(encoding="utf-8")))
     nodes = tree.body if top_level_only else list(ast.walk(tree))
     out: set[str] = set()
@@ -36,7 +39,7 @@ def imported(path: Path, *, top_level_only: bool = False) -> set[str]:
             out.add(node.module.split(".")[0])
         elif isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module:
             out.add("shipcheck." + node.module.split(".")[0])
-    return out
+    return frozenset(out)
 
 
 @pytest.mark.parametrize("path", CORE, ids=lambda p: str(p.relative_to(PACKAGE)))
