@@ -163,6 +163,7 @@ def test_cli_time_stops_early_and_says_so(capsys: pytest.CaptureFixture[str], pi
     d = json.loads(text)
     assert code == 0 and d["stopped"] == "time" and d["evaluations"] < 100000
     assert any("time limit" in n for n in d["notes"])
+    assert d["tiles"] > 1  # out of time before any flight: the first starting ship, not the bare pilot
 
 
 def test_cli_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

@@ -287,15 +287,18 @@ def design(
     spec = FlightSpec(key, opp, int(flight_ss.generate_state(1, np.uint64)[0] >> 11), None if rules is None else str(rules))
     rng_ = np.random.default_rng(search_ss)
     search = _Search(Flights(spec, workers=workers, scheduler=scheduler), budget, time_limit, progress)
-    try:  # a Ctrl-C from here on keeps the best ship so far (the start itself, before any flight)
-        starts = [base] if fixed else []
+    starts = [base] if fixed else []
+    try:  # a Ctrl-C from here on keeps the best ship so far (a starting ship, before any flight)
         starts += _warm_starts(base, pool, fixed)
-        starts += [construct(base, pool, r, fixed=fixed) for r in rng_.spawn(CONSTRUCTIONS)]
+        for r in rng_.spawn(CONSTRUCTIONS):
+            if starts and search.out_of_time():  # the time limit: the starting ships built so far
+                break
+            starts.append(construct(base, pool, r, fixed=fixed))
         with search.flights:
             _run(search, starts, pool, fixed, rng_)
     except KeyboardInterrupt:
         search.stopped = "interrupted"
-    return _result(search, base, cls or base.board.name, ed, key, s, pool, runs,
+    return _result(search, starts[0] if starts else base, cls or base.board.name, ed, key, s, pool, runs,
                    int(final_ss.generate_state(1, np.uint64)[0] >> 11), opponents, rules)
 
 
@@ -305,11 +308,13 @@ def _text(ship: Ship) -> str:
     return dump_ship(ship)
 
 
-def _result(search: _Search, base: Ship, cls: str, edition: str, key: str, seed: int, pool: Pool, runs: int,
+def _result(search: _Search, first: Ship, cls: str, edition: str, key: str, seed: int, pool: Pool, runs: int,
             final_seed: int, opponents: Any, rules: Any) -> DesignResult:
+    """The result: the best ship flown, else ``first`` (a starting ship, when time ran out or Ctrl-C
+    came before any flight), flown afresh unless interrupted."""
     from shipcheck.check.rules import check
 
-    best = search.best[0] if search.best is not None else base
+    best = search.best[0] if search.best is not None else first
     best = replace(best, name=f"Designed {cls} (seed {seed})", source=None)
     assert check(best).legal
     history = tuple(search.history)
