@@ -100,7 +100,7 @@ odds = cli("odds", ship, "--card", "I-11", "--format", "json", "--no-cache")
 card = cli("simulate", ship, "--card", "I-11", "--runs", "20000", "--seed", "3", "--format", "json")
 rnd = cli("simulate", ship, "--round", "1", "--runs", "400", "--seed", "3", "--format", "json")
 optimal = cli("odds", ship, "--card", "I-11", "--policy", "optimal", "--format", "json", "--no-cache")
-heat = report(ship, runs=10, seed=1).ships[0].to_dict()["meteors"]["heat_maps"]
+heat = report(ship, runs=10, seed=1, recommendations=False).ships[0].to_dict()["meteors"]["heat_maps"]
 print(json.dumps({
     "file": shipcheck.__file__,
     "odds": odds["fractions"]["expected_lost"],
