@@ -23,6 +23,8 @@ from shipcheck.flight.chain import FlightModel, as_attacks
 from shipcheck.flight.odds import COMPILED_ATTACKS, _engine, _forward_default, odds
 from shipcheck.shipfile import load_ship
 
+ROOT = Path(__file__).resolve().parents[1]
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
@@ -164,3 +166,33 @@ def test_optimal_policy_same_on_both_engines(optimal_both: tuple[object, object]
     # values worked out where a decision is left: the same count whichever engine flies the tail
     assert compiled.states_explored == plain.states_explored > 0  # type: ignore[attr-defined]
     assert compiled.p_survive >= compiled.baseline["p_survive"] - 1e-12  # type: ignore[attr-defined]
+
+
+#: a fresh process: the compiled exact engine's first load, then which of the engine functions the
+#: kernel calls hold no compiled code (numba would compile those later, at their first use, unannounced)
+FIRST_LOAD = """
+import re, sys
+from pathlib import Path
+import shipcheck
+from shipcheck import engine, runtime
+from shipcheck.flight.odds import prefer_compiled
+if not prefer_compiled(shipcheck.load_ship(sys.argv[1])):
+    print("plain"); raise SystemExit
+text = Path(sys.modules["shipcheck.flight.kernel"].__file__).read_text()
+called = set(re.findall(r'fn(?:_compiled)?\\("(\\w+)", "(\\w+)"\\)', text))
+assert len(called) >= 10, called
+print(sorted(f"{m}.{n}" for m, n in called if not engine.function(m, n, plain=False).signatures))
+"""
+
+
+def test_the_first_load_compiles_every_function_the_kernel_calls() -> None:
+    # what `shipcheck compile` and a long search's first load run (odds.prefer_compiled): every
+    # compiled function the kernel asks afterwards is in it, none compiles later without the bar
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", FIRST_LOAD, str(ROOT / "examples" / "class-II-freighter.toml")],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    if out == "plain":
+        pytest.skip("numba is not installed: nothing compiles")
+    assert out == "[]"

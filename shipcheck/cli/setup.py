@@ -18,17 +18,15 @@ def compile_round() -> bool:
 
 def compile_exact() -> dict[str, bool]:
     """Compile (or load) the exact engines, each with a small real question."""
-    from shipcheck import engine, runtime
+    from shipcheck import runtime
     from shipcheck.cards import find_card
     from shipcheck.check.starter import starter_ship
-    from shipcheck.flight.chain import FlightModel, parse_attack
+    from shipcheck.flight.odds import prefer_compiled
     from shipcheck.round import cardodds as exact
     from shipcheck.shipfile import parse_ship
 
     ship = parse_ship(starter_ship("II"))
-    k = FlightModel(ship).kernel
-    done = {"exact": engine.compiled_call(
-        "exact", lambda: k.forward_compiled([parse_attack("small-meteor:front")], {k.initial(): 1}))[0]}
+    done = {"exact": prefer_compiled(ship)}  # every function the exact passes and the policies call
     was, runtime.state.force = runtime.state.force, "compiled"
     try:
         exact.card_odds(ship, [find_card("II-09")])  # a meteor swarm: the joint engine

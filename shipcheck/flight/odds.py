@@ -379,12 +379,24 @@ def _load_compiled(k: Kernel, attack: Attack) -> None:
     if runtime.state.force == "plain" or runtime.loaded("exact"):
         return
 
-    def first() -> None:  # every engine function the exact passes call, compiled (or loaded) here
+    def first() -> None:  # every engine function the kernel calls, compiled (or loaded) here, not later
         k.warming = True
         try:
-            k.forward_compiled([attack], {k.initial(): 1})
-            k.transitions(k.initial(), attack)
+            p = k.initial()
+            k.forward_compiled([attack], {p: 1})
+            k.transitions(p, attack)
             _optimal(k.m.ship, (attack,), k.m)
+            st = k.unpack(p)
+            o = next((o for o in k.m.outcomes(attack)[0] if o.lines), None)
+            if o is not None:  # a roll down a line, whatever it meets on this ship: each function it may ask
+                eff = (o.side, tuple((line, -1) for line in o.lines))
+                k.play(p, attack.kind, eff, 0)
+                k.left_open(p, attack.kind, eff, 0, False, False, (-1,) * len(o.lines))
+                sit = k.m.situation(st, attack, 0, o)
+                k.m.apply(sit, DefaultPolicy().decide(sit))
+            k.wake(st[0], k.crew_of(p))
+            k.destroy(p, p & k.full & -(p & k.full), memo=False)
+            k.humans(p), k.crew_count(p), k.lost(p), k.lost_tiles(p)
         finally:
             k.warming = False
 
