@@ -104,17 +104,28 @@ def _fit(ship: Ship, entrances: list[int]) -> tuple[float, float]:
     shapes = _shapes(ship.edition)
     if not shapes:
         return 0.0, 0.0
-    good = total = 0
-    for rots, copies in _counted(shapes):  # tiles of the same shape fit alike: each shape once
-        n = sum(1 for spot in spots if any(_fits(r, spot, rear) for r in rots))
-        good += copies * (n > 0)
-        total += copies * n
+    copies = [n for _, n in _distinct(ship.edition)]
+    fitting = [_fitting_shapes(ship.edition, spot, rear) for spot in spots]  # per entrance, the shapes it takes
+    total = sum(copies[i] for f in fitting for i in f)
+    good = sum(copies[i] for i in frozenset().union(*fitting))
     return good / len(shapes), total / len(shapes)
 
 
 def _counted(shapes: Iterable[tuple[_Shape, ...]]) -> list[tuple[tuple[_Shape, ...], int]]:
     """Each distinct shape and how many of ``shapes`` it is, in first-seen order."""
     return list(Counter(shapes).items())
+
+
+@functools.lru_cache(maxsize=4)
+def _distinct(edition: str) -> tuple[tuple[tuple[_Shape, ...], int], ...]:
+    """The catalogue's distinct shapes (:func:`_shapes`) and how many tiles have each."""
+    return tuple(_counted(_shapes(edition)))
+
+
+@functools.lru_cache(maxsize=65536)
+def _fitting_shapes(edition: str, spot: tuple[tuple[int | None, bool], ...], rear: int) -> frozenset[int]:
+    """The distinct shapes (indices into :func:`_distinct`) of which some rotation fits ``spot``."""
+    return frozenset(i for i, (rots, _) in enumerate(_distinct(edition)) if any(_fits(r, spot, rear) for r in rots))
 
 
 def _fits(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]], spot: tuple[tuple[int | None, bool], ...],
