@@ -396,7 +396,8 @@ def _load_compiled(k: Kernel, attack: Attack) -> None:
                 k.m.apply(sit, DefaultPolicy().decide(sit))
             k.wake(st[0], k.crew_of(p))
             k.destroy(p, p & k.full & -(p & k.full), memo=False)
-            k.humans(p), k.crew_count(p), k.lost(p), k.lost_tiles(p)
+            for count in (k.humans, k.crew_count, k.lost, k.lost_tiles):
+                count(p)
         finally:
             k.warming = False
 
