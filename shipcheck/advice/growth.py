@@ -123,9 +123,18 @@ def _distinct(edition: str) -> tuple[tuple[tuple[_Shape, ...], int], ...]:
 
 
 @functools.lru_cache(maxsize=65536)
+def _fitting_sides(edition: str, spot: tuple[tuple[int | None, bool], ...],
+                   rear: int) -> tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...]:
+    """Per distinct shape (:func:`_distinct`), its rotations that fit ``spot``, as what welding it
+    there changes: the sides with a connector and the sides a barrel or an exhaust points to."""
+    return tuple(tuple(dict.fromkeys((tuple(s for s in range(4) if eff[s]), tuple(sorted(barrels | exhausts)))
+                                     for eff, barrels, exhausts in rots if _fits((eff, barrels, exhausts), spot, rear)))
+                 for rots, _ in _distinct(edition))
+
+
 def _fitting_shapes(edition: str, spot: tuple[tuple[int | None, bool], ...], rear: int) -> frozenset[int]:
     """The distinct shapes (indices into :func:`_distinct`) of which some rotation fits ``spot``."""
-    return frozenset(i for i, (rots, _) in enumerate(_distinct(edition)) if any(_fits(r, spot, rear) for r in rots))
+    return frozenset(i for i, fits in enumerate(_fitting_sides(edition, spot, rear)) if fits)
 
 
 def _fits(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]], spot: tuple[tuple[int | None, bool], ...],
@@ -159,38 +168,48 @@ def _shapes_by_id(edition: str) -> tuple[tuple[str, tuple[tuple[tuple[int, ...],
     return tuple(zip((str(t.id) for t in tiles), _shapes(edition)))
 
 
-@functools.lru_cache(maxsize=65536)
-def _fits_cached(shape: tuple[tuple[int, ...], frozenset[int], frozenset[int]],
-                 spot: tuple[tuple[int | None, bool], ...], rear: int) -> bool:
-    return _fits(shape, spot, rear)
+@functools.lru_cache(maxsize=4)
+def _shape_index(edition: str) -> dict[str, int]:
+    """Each catalogue tile's id (pilot cabins aside) -> the index of its shape in :func:`_distinct`."""
+    index = {rots: i for i, (rots, _) in enumerate(_distinct(edition))}
+    return {tid: index[rots] for tid, rots in _shapes_by_id(edition)}
 
 
 def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) -> float:
     """The entrances left once the next tile is welded, on average over the catalogue's tiles not
     aboard (each printed tile once, rule T1): each welded where it leaves the most, a tile that fits
-    nowhere put back (the ship keeps its entrances). Joints, barrels and exhausts as in :func:`growth`."""
+    nowhere put back (the ship keeps its entrances). Joints, barrels and exhausts as in :func:`growth`.
+    Worked out per distinct shape, each counted as often as the pool holds it."""
     b, rear = ship.board, (2 + ship.front_side) % 4
-    aboard = {t.id for t in ship.tiles if t.id}
-    pool = [rots for tid, rots in _shapes_by_id(ship.edition) if tid not in aboard]
+    index = _shape_index(ship.edition)
+    counts = [n for _, n in _distinct(ship.edition)]
+    for tid in {t.id for t in ship.tiles if t.id}:
+        if tid in index:
+            counts[index[tid]] -= 1
+    pool = sum(counts)
     if not pool:
         return 0.0
     tiles = {i: t.eff for i, t in ship.by_index.items()}
     nb, seam = b.nb, b.seam_side
     open_ = free - blocked
-    spots = {j: tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s]))
-                      for s in range(4)) for j in entrances}
-    total = 0
-    for rots, copies in _counted(pool):
-        best = None
-        for j, spot in spots.items():
-            for eff, barrels, exhausts in (r for r in rots if _fits_cached(r, spot, rear)):
-                shut = {n for s in (*barrels, *exhausts) if (n := nb[j][s]) in open_}
-                new = {n for s in range(4) if eff[s] and (n := nb[j][s]) in open_}
-                left = len(((entrances - {j}) | new) - shut)
-                best = left if best is None else max(best, left)
-        total += copies * (len(entrances) if best is None else best)
-    return total / len(pool)
-
+    best: list[int | None] = [None] * len(counts)
+    for j in entrances:
+        spot = tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s])) for s in range(4))
+        rest = entrances - {j}
+        left_by: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        for i, fits in enumerate(_fitting_sides(ship.edition, spot, rear)):
+            if not counts[i]:
+                continue
+            for sides in fits:
+                left = left_by.get(sides)
+                if left is None:
+                    conn, block = sides
+                    shut = {n for s in block if (n := nb[j][s]) in open_}
+                    new = {n for s in conn if (n := nb[j][s]) in open_}
+                    left = left_by[sides] = len((rest | new) - shut)
+                if (m := best[i]) is None or left > m:
+                    best[i] = left
+    return sum(c * (len(entrances) if m is None else m) for c, m in zip(counts, best)) / pool
 
 
 @functools.lru_cache(maxsize=16)
