@@ -14,15 +14,16 @@ How a page marks its code blocks (the info string after the opening fence; see C
 Commands run in a scratch folder that mirrors the repository root (its entries are symlinked), so a
 page can write ``my-ship.toml`` and check it in its next block without touching the checkout;
 ``/tmp/`` in a command is the scratch folder's own ``tmp/``. ``shipcheck ...`` commands without
-shell syntax run in-process (fast), once per test process for a command and the scratch files it
-sees (a page repeating another's reuses its exit, output and files); the rest run under bash with
-the test's Python first on PATH.
+shell syntax run in-process (fast), once per test run for a command and the scratch files it sees
+(a page repeating another's, in any test process, reuses its exit, output and files); the rest run
+under bash with the test's Python first on PATH.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import re
 import shlex
 import subprocess
@@ -106,9 +107,24 @@ def scratch(tmp_path: Path) -> Path:
     return tmp_path
 
 
-#: in-process commands run in this process: (command, the scratch folder's own files) -> (exit code,
-#: output, files written); a page repeating another's command, on the same files, reuses its run
-RAN: dict[tuple[str, str], tuple[int, str, dict[str, bytes]]] = {}
+#: in-process commands run in this process: a digest of the command and the scratch folder's own
+#: files -> (exit code, output, files written); a page repeating another's command reuses its run
+RAN: dict[str, tuple[int, str, dict[str, bytes]]] = {}
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """A folder every test process of this run sees (pytest-xdist's workers share the parent of
+    their base temporary folders), where a command's run is kept for the other processes; None
+    without file locks (not POSIX): each process then runs its own."""
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:  # pragma: no cover - POSIX only
+        return None
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "docs-commands"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 def own_files(cwd: Path) -> dict[str, bytes]:
@@ -122,25 +138,44 @@ def own_files(cwd: Path) -> dict[str, bytes]:
     return out
 
 
-def run_command(cmd: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+def run_in_process(words: list[str], cwd: Path, capsys: pytest.CaptureFixture[str],
+                   before: dict[str, bytes]) -> tuple[int, str, dict[str, bytes]]:
+    """Exit code, output (the scratch folder's path written as NUL) and the files written of
+    ``shipcheck WORDS`` run in this process."""
+    capsys.readouterr()
+    try:
+        main(words[1:])
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    else:  # pragma: no cover - main always exits
+        code = 0
+    out = capsys.readouterr()
+    wrote = {k: v for k, v in own_files(cwd).items() if before.get(k) != v}
+    return code, (out.out + out.err).replace(str(cwd), "\0"), wrote
+
+
+def run_command(cmd: str, cwd: Path, capsys: pytest.CaptureFixture[str],
+                shared: Path | None = None) -> tuple[int, str]:
     words = shlex.split(cmd.replace("/tmp/", f"{cwd}/tmp/"), comments=True)
     if words and words[0] == "shipcheck" and not SHELL_SYNTAX.search(cmd.split("#")[0]):
         before = own_files(cwd)
-        h = hashlib.sha256()
+        h = hashlib.sha256(cmd.encode() + b"\0")
         for name, data in sorted(before.items()):
             h.update(f"{name}\0{len(data)}\0".encode() + data)
-        key = (cmd, h.hexdigest())
-        if key not in RAN:
-            capsys.readouterr()
-            try:
-                main(words[1:])
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            else:  # pragma: no cover - main always exits
-                code = 0
-            out = capsys.readouterr()
-            wrote = {k: v for k, v in own_files(cwd).items() if before.get(k) != v}
-            RAN[key] = code, (out.out + out.err).replace(str(cwd), "\0"), wrote
+        key = h.hexdigest()
+        if key not in RAN and shared is None:
+            RAN[key] = run_in_process(words, cwd, capsys, before)
+        elif key not in RAN:
+            import fcntl
+
+            with open(shared / f"{key}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # another process running the same command: wait for it
+                kept = shared / f"{key}.pickle"
+                if kept.exists():
+                    RAN[key] = pickle.loads(kept.read_bytes())  # noqa: S301 - written by this test run
+                else:
+                    RAN[key] = run_in_process(words, cwd, capsys, before)
+                    kept.write_bytes(pickle.dumps(RAN[key]))
         code, output, wrote = RAN[key]
         for name, data in wrote.items():
             (cwd / name).parent.mkdir(parents=True, exist_ok=True)
@@ -154,7 +189,7 @@ def run_command(cmd: str, cwd: Path, capsys: pytest.CaptureFixture[str]) -> tupl
 
 
 def run_page(page: Path, *, slow: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-             monkeypatch: pytest.MonkeyPatch) -> int:
+             monkeypatch: pytest.MonkeyPatch, shared: Path | None = None) -> int:
     """Run a page's blocks (the slow ones, or the others) in order; the number of blocks run."""
     cwd = scratch(tmp_path)
     monkeypatch.chdir(cwd)
@@ -166,7 +201,7 @@ def run_page(page: Path, *, slow: bool, tmp_path: Path, capsys: pytest.CaptureFi
             continue
         if b.lang in SHELL:
             for cmd, want in commands(b):
-                code, output = run_command(cmd, cwd, capsys)
+                code, output = run_command(cmd, cwd, capsys, shared)
                 assert "Traceback" not in output, f"{b.where}: `{cmd}`\n{output}"
                 assert code == want, f"{b.where}: `{cmd}` exited {code}, expected {want}\n{output[-3000:]}"
             ran += 1
@@ -191,8 +226,8 @@ def page_id(p: Path) -> str:
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_page_runs(page: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                   monkeypatch: pytest.MonkeyPatch) -> None:
-    run_page(page, slow=False, tmp_path=tmp_path, capsys=capsys, monkeypatch=monkeypatch)
+                   monkeypatch: pytest.MonkeyPatch, shared: Path | None) -> None:
+    run_page(page, slow=False, tmp_path=tmp_path, capsys=capsys, monkeypatch=monkeypatch, shared=shared)
 
 
 SLOW_PAGES = [p for p in PAGES if any("slow" in b.flags and "no-run" not in b.flags for b in blocks(p))]
@@ -201,8 +236,8 @@ SLOW_PAGES = [p for p in PAGES if any("slow" in b.flags and "no-run" not in b.fl
 @pytest.mark.slow
 @pytest.mark.parametrize("page", SLOW_PAGES, ids=page_id)
 def test_page_slow_blocks_run(page: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                              monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run_page(page, slow=True, tmp_path=tmp_path, capsys=capsys, monkeypatch=monkeypatch) > 0
+                              monkeypatch: pytest.MonkeyPatch, shared: Path | None) -> None:
+    assert run_page(page, slow=True, tmp_path=tmp_path, capsys=capsys, monkeypatch=monkeypatch, shared=shared) > 0
 
 
 # -- the harness itself ---------------------------------------------------------------------------
