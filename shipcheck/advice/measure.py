@@ -53,7 +53,7 @@ def fly(ship: Ship, rc: RoundCards, square: int | None = None) -> Flight:
     def own(r: OddsResult) -> Fraction:
         if square is None:
             return Fraction(0)
-        return next(p for sq, p in r.p_lost() if sq == square)
+        return r.p_lost_at(square)
 
     loss = surv = mine = Fraction(0)
     for card, w in rc.cards:

@@ -131,11 +131,17 @@ class OddsResult:
     def p_lost(self) -> list[tuple[int, Fraction]]:
         """Per tile, its square and the probability it leaves the ship (the tiles lost, as the engine
         says: :meth:`Kernel.lost_tiles <shipcheck.flight.kernel.Kernel.lost_tiles>`)."""
-        m = self.model
-        lost, _, w = self._losses
         squares = self.ship.board.squares
-        return [(squares[sq], Fraction(int(w[(lost >> t) & 1 == 1].sum()), self.denominator))
-                for t, sq in enumerate(m.squares)]
+        return [(squares[sq], self._p_lost_of(t)) for t, sq in enumerate(self.model.squares)]
+
+    def p_lost_at(self, square: int) -> Fraction:
+        """:meth:`p_lost` of the tile on ``square`` alone (the advisor asks it of the tile placed)."""
+        squares = self.ship.board.squares
+        return next(self._p_lost_of(t) for t, sq in enumerate(self.model.squares) if squares[sq] == square)
+
+    def _p_lost_of(self, t: int) -> Fraction:
+        lost, _, w = self._losses
+        return Fraction(int(w[(lost >> t) & 1 == 1].sum()), self.denominator)
 
     # floats next to the exact fractions, for numpy and plotting
     @property
