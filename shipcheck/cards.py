@@ -377,11 +377,13 @@ def load_card_file(path: str | Path, edition: str | None = None) -> tuple[Card, 
     return tuple(cards)
 
 
-def _available_editions() -> list[str]:
+@functools.cache
+def _available_editions() -> tuple[str, ...]:
+    """The editions with a card catalogue (the package's data: read once a process)."""
     try:
-        return sorted(p.stem for p in data_path("cards").glob("*.toml"))
+        return tuple(sorted(p.stem for p in data_path("cards").glob("*.toml")))
     except FileNotFoundError:
-        return []
+        return ()
 
 
 def load_cards(edition: str = DEFAULT_EDITION) -> tuple[Card, ...]:
