@@ -6,6 +6,8 @@
   original's; exposed counts are equal.
 - Translation invariance on the IIIC torus.
 - Round trip: ``parse_ship(dump_ship(s)) == s``.
+- A layout worked out from the ship without one tile, that tile welded back (the advisor's way),
+  is the layout worked out whole.
 
 Ships are generated as ship-file text (``at = {col, row}``) and loaded with ``parse_ship``, so the
 loader is exercised too. The one rule that is not symmetric is the S1 tie-break (the first square in
@@ -191,6 +193,23 @@ def test_random_ships_never_crash(text: str) -> None:
         assert set(v.cells) <= allowed, (v, sorted(allowed))
         v.to_dict(ship)  # every violation serialises
     report.to_dict()
+
+
+@SETTINGS
+@given(ship_texts(), st.data())
+def test_a_layout_with_a_tile_welded_equals_the_whole_layout(text: str, data: st.DataObject) -> None:
+    from dataclasses import replace
+
+    ship = parse_ship(text)
+    if not ship.tiles:
+        return
+    t = data.draw(st.sampled_from(ship.tiles))
+    without = replace(ship, tiles=tuple(x for x in ship.tiles if x is not t))
+    welded = Layout.welded(replace(ship), Layout(without), t.at)
+    whole = Layout(ship)
+    for name in ("occ", "conn", "beside", "pairs", "joined", "bad", "notable", "tiles"):
+        assert getattr(welded, name) == getattr(whole, name), name
+    assert welded.piece_masks() == whole.piece_masks()
 
 
 # Boards whose drawing is symmetric about the middle column: I, II (both editions), III, IIIa, IA

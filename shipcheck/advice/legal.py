@@ -83,10 +83,11 @@ def legal_placements(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | 
     before = _errors(base)
     out = []
     rots = distinct_rotations(tile)
+    lay = Layout.of(ship)
     for at in candidate_squares(ship):
         for rot in rots:
             new = weld(ship, tile, at, rot)
-            if Layout.of(new).breaks_at(at):  # a new connector error (C1-C3): no need to check the rest
+            if Layout.welded(new, lay, at).breaks_at(at):  # a new connector error (C1-C3): no need to check the rest
                 continue
             report = check(new)
             if _errors(report) <= before:

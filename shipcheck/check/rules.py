@@ -402,9 +402,7 @@ class Layout:
                  "_joints", "_pieces")
 
     def __init__(self, ship: Ship, tiles: dict[int, Tile] | None = None) -> None:
-        self.ship = ship
-        self.tiles = tiles = ship.by_index if tiles is None else tiles
-        g = self.geo = geometry(ship.board)
+        tiles = ship.by_index if tiles is None else tiles
         # conn[s][c]: squares whose side s carries connector c (index 0: smooth sides)
         cn_, ce_, cs_, cw_ = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
         for i, t in tiles.items():
@@ -414,10 +412,34 @@ class Layout:
             ce_[ce] |= b
             cs_[cs] |= b
             cw_[cw] |= b
+        # tiles some rule beyond the joints looks at, in grid order
+        notable = [t for t in tiles.values() if t.kind in _NOTABLE or t.crew is not None]
+        self._derive(ship, tiles, (tuple(cn_), tuple(ce_), tuple(cs_), tuple(cw_)), notable)
+
+    @classmethod
+    def welded(cls, ship: Ship, before: Layout, i: int) -> Layout:
+        """The layout of ``ship``, ``before``'s ship with one tile more, on square ``i``: made from
+        ``before``'s bitmasks (the advisor asks it of every candidate placement) and kept on ``ship``."""
+        if before.occ >> i & 1:  # not a tile more: the whole layout
+            return cls.of(ship)
+        lay = cls.__new__(cls)
+        tiles = ship.by_index
+        t, b = tiles[i], 1 << i
+        conn = tuple(tuple(m | b if c == t.eff[s] else m for c, m in enumerate(before.conn[s])) for s in range(4))
+        notable = before.notable
+        if t.kind in _NOTABLE or t.crew is not None:
+            notable = sorted([*notable, t], key=lambda x: x.at)
+        lay._derive(ship, tiles, conn, notable)
+        ship.__dict__["_layout"] = lay
+        return lay
+
+    def _derive(self, ship: Ship, tiles: dict[int, Tile], conn: tuple[tuple[int, ...], ...],
+                notable: list[Tile]) -> None:
+        """Everything else from the tiles' connectors by side (``conn``)."""
+        self.ship, self.tiles, self.conn, self.notable = ship, tiles, conn, notable
+        g = self.geo = geometry(ship.board)
+        cn_ = conn[0]
         self.occ = occ = cn_[0] | cn_[1] | cn_[2] | cn_[3]
-        # tiles some rule beyond the joints looks at
-        self.notable = [t for t in tiles.values() if t.kind in _NOTABLE or t.crew is not None]
-        self.conn = (tuple(cn_), tuple(ce_), tuple(cs_), tuple(cw_))
         # beside[s]: squares whose side-s neighbour holds a tile (the joints, exhausts, barrels and
         # exposed connectors all ask)
         fo = g.facing
