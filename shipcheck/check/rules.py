@@ -425,11 +425,15 @@ class Layout:
         lay = cls.__new__(cls)
         tiles = ship.by_index
         t, b = tiles[i], 1 << i
-        conn = tuple(tuple(m | b if c == t.eff[s] else m for c, m in enumerate(before.conn[s])) for s in range(4))
+        conn = []
+        for side, c in zip(before.conn, t.eff):
+            row = list(side)
+            row[c] |= b
+            conn.append(tuple(row))
         notable = before.notable
         if t.kind in _NOTABLE or t.crew is not None:
             notable = sorted([*notable, t], key=lambda x: x.at)
-        lay._derive(ship, tiles, conn, notable)
+        lay._derive(ship, tiles, tuple(conn), notable)
         ship.__dict__["_layout"] = lay
         return lay
 
