@@ -49,14 +49,16 @@ CASES: dict[str, list[str]] = {
 
 @pytest.fixture(scope="module")
 def blue_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path, list[Path]]:
-    """The report case (`shipcheck report BLUE --runs 20 --no-advice --seed 1`), computed and
-    written once: every width, loud and quiet, renders it (`shipcheck.cli.reporting.say`)."""
+    """The report case (`shipcheck report BLUE --runs 20 --no-advice --seed 1`), computed once: every
+    width, loud and quiet, renders it (`shipcheck.cli.reporting.say`). The text names the folder and
+    counts the files it holds, so the files are named (``file_names``), not drawn."""
     import shipcheck
+    from shipcheck.report.output import file_names
 
     assert CASES["report"] == NOTED["report"] == ["report", BLUE, "--runs", "20", "--no-advice", "--seed", "1"]
     rep = shipcheck.report(BLUE, runs=20, seed=1, recommendations=False)
     folder = tmp_path_factory.mktemp("report") / "r"
-    return rep, folder, rep.write(folder)
+    return rep, folder, [folder / n for n in file_names(rep)]
 
 
 @pytest.fixture(scope="module")

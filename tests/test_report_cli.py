@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 from pathlib import Path
 
 import pytest
 from clikit import run
+
+from shipcheck.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 BLUE = str(ROOT / "examples" / "blue-round1.toml")
@@ -23,37 +27,44 @@ def test_report_into_the_default_folder_says_its_seed(capsys: pytest.CaptureFixt
     assert page.is_file() and (page.parent / "ship.svg").is_file() and (page.parent / "heat-all.png").is_file()
     assert "Blue, round 1: legal" in out and "reports/blue-round-1/index.html" in out
     assert "seed 7 (repeat with --seed 7)" in " ".join(out.split())
-    # its own files again; seeds are random unless given, and every output says which: the text as
-    # well as the page
-    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--no-advice")
-    assert code == 0, err
-    seed = json.loads((page.parent / "report.json").read_text())["settings"]["seed"]
-    assert f"20 rounds a ship, seed {seed} (repeat with --seed {seed})" in " ".join(out.split())
+    # a seed not given is random, and said as well: the second run of
+    # test_report_refuses_to_overwrite_a_users_file has none
 
 
-def test_report_takes_a_rules_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    # the notes say "--rules FILE changes it": report takes it, as simulate --round does
-    rules = tmp_path / "rules.toml"
+@pytest.fixture(scope="module")
+def two_ships(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Path]:
+    """One run of `shipcheck report BLUE SCOUT --format json --rules RULES ...` (its stdout, its --out
+    folder and the rules file): the two-ship test and the rules file's test read it, drawn once."""
+    tmp = tmp_path_factory.mktemp("two-ships")
+    rules = tmp / "rules.toml"
     rules.write_text('format = 1\n[round.1]\ntrack = 30\n[cards]\nepidemic = "joined"\n', encoding="utf-8")
-    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--seed", "1", "--no-advice", "--rules", str(rules),
-                         "--out", str(tmp_path / "r"))
-    assert code == 0, err
-    doc = json.loads((tmp_path / "r" / "report.json").read_text())
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), pytest.raises(SystemExit) as ei:
+        main(["report", BLUE, SCOUT, "--out", str(tmp / "cmp"), "--format", "json", "--runs", "60", "--seed", "5",
+              "--opponent", SCOUT, "--no-advice", "--rules", str(rules)])
+    assert not ei.value.code, err.getvalue()
+    return out.getvalue(), tmp / "cmp", rules
+
+
+def test_report_takes_a_rules_file(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                   two_ships: tuple[str, Path, Path]) -> None:
+    # the notes say "--rules FILE changes it": report takes it, as simulate --round does
+    _, folder, rules = two_ships
+    doc = json.loads((folder / "report.json").read_text())
     assert doc["settings"]["rules"] == str(rules)
     assert doc["ships"][0]["round"]["rules"]["track"] == 30
-    rules.write_text("format = 1\n[round.1]\ntrack = 0\n", encoding="utf-8")
-    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--no-advice", "--rules", str(rules),
+    bad = tmp_path / "rules.toml"
+    bad.write_text("format = 1\n[round.1]\ntrack = 0\n", encoding="utf-8")
+    code, out, err = run(capsys, "report", BLUE, "--runs", "20", "--no-advice", "--rules", str(bad),
                          "--out", str(tmp_path / "s"))
     assert code == 2 and "rules.toml:3" in err and "round.1.track" in err and not (tmp_path / "s").exists()
 
 
-def test_report_json_and_two_ships(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, err = run(capsys, "report", BLUE, SCOUT, "--out", str(tmp_path / "cmp"), "--format", "json",
-                         "--runs", "60", "--seed", "5", "--opponent", SCOUT, "--no-advice")
-    assert code == 0, err
+def test_report_json_and_two_ships(two_ships: tuple[str, Path, Path]) -> None:
+    out, folder, _ = two_ships
     doc = json.loads(out)
     assert [s["ship"] for s in doc["ships"]] == [BLUE, SCOUT]
-    assert doc["round"] == 1 and doc["out"] == str(tmp_path / "cmp")
+    assert doc["round"] == 1 and doc["out"] == str(folder)
     assert doc["settings"]["seed"] == 5 and doc["settings"]["runs"] == 60
     assert {"a-ship.png", "b-ship.png", "a-heat-all.svg", "a-credits.png", "b-field.svg", "index.html"} <= {
         Path(f).name for f in doc["files"]}
@@ -78,9 +89,12 @@ def test_report_refuses_to_overwrite_a_users_file(capsys: pytest.CaptureFixture[
     assert (tmp_path / "index.html").read_text() == "mine" and (own / "index.html").is_file()
     assert f"holds other files (2): the report goes into its own folder {own}" in " ".join(out.split())
     assert f"open {own / 'index.html'}" in " ".join(out.split())
-    # again: the report's own folder is rewritten in place
+    # again: the report's own folder is rewritten in place; seeds are random unless given, and every
+    # output says which: the text as well as the page
     code, out, _ = run(capsys, "report", BLUE, "--out", str(tmp_path), "--runs", "20", "--no-advice")
     assert code == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["blue-round-1", "index.html", "notes.txt"]
+    seed = json.loads((own / "report.json").read_text())["settings"]["seed"]
+    assert f"20 rounds a ship, seed {seed} (repeat with --seed {seed})" in " ".join(out.split())
     # a file of the user's in the way inside the report's folder: refused, nothing written
     (own / "index.html").write_text("mine too")
     code, out, err = run(capsys, "report", BLUE, "--out", str(tmp_path), "--runs", "20", "--no-advice")

@@ -16,7 +16,7 @@ from shipcheck.check.rules import check
 from shipcheck.errors import InputError
 from shipcheck.report import plots
 from shipcheck.report.figures import meteor_data, pct, ship_data
-from shipcheck.report.output import MANIFEST, read_manifest, render
+from shipcheck.report.output import MANIFEST, file_names, inline_images, read_manifest, render
 
 SMALL = ship(PILOT + tile((7, 6), "cannon", "0030") + tile((7, 8), "engine", "3000")
              + tile((8, 7), "shield", "0003") + tile((6, 7), "battery", "0303", cells=2), extra='name = "Tiny"\n')
@@ -46,10 +46,10 @@ def test_heat_figure_prints_the_probability_of_every_tile() -> None:
 
 def test_rendering_repeats_byte_for_byte() -> None:
     view = ship_data(SMALL, check(SMALL))
-    for fmt in ("png", "svg"):
-        assert render(plots.ship_figure(view), fmt) == render(plots.ship_figure(view), fmt)
-    assert render(plots.ship_figure(view), "png").startswith(b"\x89PNG")
-    assert b"<svg" in render(plots.ship_figure(view), "svg")[:400]
+    png, svg = (render(plots.ship_figure(view), fmt) for fmt in ("png", "svg"))
+    assert render(plots.ship_figure(view), "png") == png and render(plots.ship_figure(view), "svg") == svg
+    assert png.startswith(b"\x89PNG")
+    assert b"<svg" in svg[:400]
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +62,7 @@ def test_write_and_rewrite(tmp_path: Path, small_report: shipcheck.Report) -> No
     written = small_report.write(out)
     names = {p.name for p in written}
     assert {"index.html", "report.json", "ship.png", "ship.svg", "heat-all.png", "heat-front.svg"} <= names
+    assert [p.name for p in written] == file_names(small_report)  # the names, known without drawing
     assert set(read_manifest(out)) == names
     before = {p.name: p.read_bytes() for p in written}
     (out / "my-notes.txt").write_text("mine")
@@ -156,13 +157,21 @@ def compared() -> shipcheck.Report:
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(scope="module")
+def compared_figures(compared: shipcheck.Report) -> dict[bool, dict[str, Figure]]:
+    """The compared report's figures, wide (``False``) and for a phone (``True``), drawn once: the
+    scales' test reads them and the page shows them."""
+    return {phone: compared.figures(phone=phone) for phone in (False, True)}
+
+
 def _heat_norm(fig: Figure):  # type: ignore[no-untyped-def]
     return fig.axes[1]._colorbar.mappable.norm  # the colour bar's mapping: chance -> colour
 
 
 @pytest.mark.parametrize("phone", [False, True])
-def test_two_ships_share_colours_and_axes(compared: shipcheck.Report, phone: bool) -> None:
-    figs = compared.figures(phone=phone)
+def test_two_ships_share_colours_and_axes(compared: shipcheck.Report, compared_figures: dict[bool, dict[str, Figure]],
+                                         phone: bool) -> None:
+    figs = compared_figures[phone]
     a_ship, b_ship = compared.ships
     # the same chance is the same colour: one colour scale over both ships' maps
     tops = [float(m.max) for s in compared.ships for m in s.meteors.maps]
@@ -197,9 +206,10 @@ def test_one_ship_keeps_its_own_scale(small_report: shipcheck.Report) -> None:
     assert _heat_norm(fig).vmax == max(max(float(m.max) for m in rep.ships[0].meteors.maps), 0.05)
 
 
-def test_the_page_and_the_json_name_the_biggest_gap_to_the_field(compared: shipcheck.Report) -> None:
+def test_the_page_and_the_json_name_the_biggest_gap_to_the_field(
+        compared: shipcheck.Report, compared_figures: dict[bool, dict[str, Figure]]) -> None:
     doc = compared.to_dict()
-    page = compared.html()
+    page = compared.html(inline_images(compared_figures[False]), inline_images(compared_figures[True]))
     for s, d in zip(compared.ships, doc["ships"], strict=True):
         gap = s.round.gap
         assert gap is not None and d["field_gap"]["sentence"] == gap.sentence

@@ -92,6 +92,11 @@ def report_files(rep: Report) -> dict[str, bytes]:
     return files
 
 
+def file_names(rep: Report) -> list[str]:
+    """The names of the files :func:`report_files` gives, in its order, without drawing."""
+    return [f"{k}.{ext}" for k in rep.figure_names() for ext in ("svg", "png")] + ["index.html", "report.json"]
+
+
 def drawn_files(rep: Report) -> dict[str, bytes]:
     """:func:`report_files` of ``rep``, drawn once per report: a report does not change, so writing
     it again (another folder, or the same one) draws nothing twice."""
@@ -127,7 +132,7 @@ def write_report(rep: Report, out: Path) -> list[Path]:
         raise InputError("a file that shipcheck did not write is in the way; nothing was written",
                          file=manifest_path, expected="another --out folder, or move that file away")
     # refused before anything is drawn (the names are known from the report alone)
-    for name in [f"{k}.{ext}" for k in rep.figure_names() for ext in ("svg", "png")] + ["index.html", "report.json"]:
+    for name in file_names(rep):
         target = out / name
         if os.path.lexists(target) and not _ours(target, old.get(name)):
             raise InputError(
