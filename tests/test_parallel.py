@@ -86,6 +86,25 @@ def test_a_dead_worker_is_an_error_not_a_hang() -> None:
             list(run(chunk_plan(8, 1)))
 
 
+def test_a_pool_broken_before_a_chunk_is_sent_is_the_same_error() -> None:
+    # a worker that dies while others are still being sent chunks breaks the pool at the next submit
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    def submit(i: int, n: int) -> Future[int]:
+        if i:
+            raise BrokenProcessPool("A child process terminated abruptly")
+        f: Future[int] = Future()
+        f.set_result(i)
+        return f
+
+    got = []
+    with pytest.raises(parallel.WorkerError, match="ended unexpectedly"):
+        for r in parallel._in_order(submit, [(0, 1), (1, 1)], 1):
+            got.append(r)
+    assert got == [0]
+
+
 def _stalling_task(blob: bytes, seed: int, index: int, n: int) -> int:
     """Chunk 0 at once, every other one a minute long; each leaves a mark as it starts and ends."""
     folder = Path(pickle.loads(blob))

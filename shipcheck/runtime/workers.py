@@ -204,14 +204,14 @@ def _in_order(submit: Callable[[int, Any], Future[Any]], plan: Iterable[tuple[in
     it = iter(plan)
     try:
         while True:
-            while len(pending) < window:
-                nxt = next(it, None)
-                if nxt is None:
-                    break
-                pending.append(submit(*nxt))
-            if not pending:
-                return
-            try:
+            try:  # a worker that died breaks the pool: said when a result is read, or at the next submit
+                while len(pending) < window:
+                    nxt = next(it, None)
+                    if nxt is None:
+                        break
+                    pending.append(submit(*nxt))
+                if not pending:
+                    return
                 result = pending.pop(0).result()
             except BrokenProcessPool:
                 raise WorkerError("a worker process ended unexpectedly (killed; out of memory?)") from None
