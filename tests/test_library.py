@@ -85,6 +85,16 @@ def test_odds_offer_floats_next_to_fractions() -> None:
     assert r.lost_distribution_float == {0: pytest.approx(5 / 6), 1: pytest.approx(1 / 6)}
 
 
+def test_one_tiles_loss_is_its_entry_of_every_tiles() -> None:
+    ship = shipcheck.load_ship(LONGBOAT)
+    r = shipcheck.odds(ship, ["large-meteor:front", "small-meteor:left"])
+    each = r.p_lost()
+    assert any(p for _, p in each) and all(r.p_lost_at(sq) == p for sq, p in each)
+    empty = next(i for i in range(ship.board.size) if ship.tile_at(i) is None)
+    with pytest.raises(shipcheck.InputError, match="no tile of the ship stands on that square"):
+        r.p_lost_at(empty)
+
+
 def test_to_frame_columns_are_numeric_labels() -> None:
     ship = shipcheck.load_ship(LONGBOAT)  # class IIIa: rows labelled 11 (front) down to 3
     r = shipcheck.odds(ship, ["large-meteor:front"])

@@ -137,7 +137,11 @@ class OddsResult:
     def p_lost_at(self, square: int) -> Fraction:
         """:meth:`p_lost` of the tile on ``square`` alone (the advisor asks it of the tile placed)."""
         squares = self.ship.board.squares
-        return next(self._p_lost_of(t) for t, sq in enumerate(self.model.squares) if squares[sq] == square)
+        for t, sq in enumerate(self.model.squares):
+            if squares[sq] == square:
+                return self._p_lost_of(t)
+        raise InputError("no tile of the ship stands on that square", key="square", value=square,
+                         expected="a square of one of the ship's tiles (its grid index, as p_lost() gives it)")
 
     def _p_lost_of(self, t: int) -> Fraction:
         lost, _, w = self._losses
