@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from shipcheck.model import Ship, Tile, compatible
+from shipcheck.topology import Board
 
 __all__ = ["Growth", "growth"]
 
@@ -96,11 +97,9 @@ def _shapes(edition: str) -> tuple[tuple[tuple[tuple[int, ...], frozenset[int], 
 def _fit(ship: Ship, entrances: list[int]) -> tuple[float, float]:
     """The share of catalogue tiles that fit on at least one entrance, and the entrances a tile fits
     on, on average (see the module docstring)."""
-    b, tiles = ship.board, ship.by_index
     rear = (2 + ship.front_side) % 4
-    # per entrance: per side, the facing tile's connector (None: no tile there) and whether it is a seam
-    spots = [tuple((tiles[n].eff[(s + 2) % 4] if (n := b.nb[j][s]) in tiles else None, bool(b.seam_side[j][s]))
-                   for s in range(4)) for j in entrances]
+    effs = {i: t.eff for i, t in ship.by_index.items()}
+    spots = [_spot(ship.board, effs, j) for j in entrances]
     shapes = _shapes(ship.edition)
     if not shapes:
         return 0.0, 0.0
@@ -111,15 +110,17 @@ def _fit(ship: Ship, entrances: list[int]) -> tuple[float, float]:
     return good / len(shapes), total / len(shapes)
 
 
-def _counted(shapes: Iterable[tuple[_Shape, ...]]) -> list[tuple[tuple[_Shape, ...], int]]:
-    """Each distinct shape and how many of ``shapes`` it is, in first-seen order."""
-    return list(Counter(shapes).items())
+def _spot(board: Board, effs: Mapping[int, tuple[int, ...]], j: int) -> tuple[tuple[int | None, bool], ...]:
+    """What empty square ``j`` meets: per side, the facing tile's connector (None: no tile there) and
+    whether that side is a seam (``effs``: each tile's connectors, by square)."""
+    nb, seam = board.nb[j], board.seam_side[j]
+    return tuple((effs[n][(s + 2) % 4] if (n := nb[s]) in effs else None, bool(seam[s])) for s in range(4))
 
 
 @functools.lru_cache(maxsize=4)
 def _distinct(edition: str) -> tuple[tuple[tuple[_Shape, ...], int], ...]:
-    """The catalogue's distinct shapes (:func:`_shapes`) and how many tiles have each."""
-    return tuple(_counted(_shapes(edition)))
+    """The catalogue's distinct shapes (:func:`_shapes`) and how many tiles have each, in first-seen order."""
+    return tuple(Counter(_shapes(edition)).items())
 
 
 @functools.lru_cache(maxsize=65536)
@@ -189,12 +190,12 @@ def after(ship: Ship, free: set[int], blocked: set[int], entrances: set[int]) ->
     pool = sum(counts)
     if not pool:
         return 0.0
-    tiles = {i: t.eff for i, t in ship.by_index.items()}
-    nb, seam = b.nb, b.seam_side
+    effs = {i: t.eff for i, t in ship.by_index.items()}
+    nb = b.nb
     open_ = free - blocked
     best: list[int | None] = [None] * len(counts)
     for j in entrances:
-        spot = tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s])) for s in range(4))
+        spot = _spot(b, effs, j)
         rest = entrances - {j}
         left_by: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         for i, fits in enumerate(_fitting_sides(ship.edition, spot, rear)):
@@ -246,10 +247,10 @@ def future(ship: Ship, free: set[int], blocked: set[int], entrances: set[int], *
     pool = [k for k, (tid, _) in enumerate(_shapes_by_id(ed)) if tid not in aboard]
     if not pool or rollouts <= 0 or not entrances:
         return 0.0
-    nb, seam = b.nb, b.seam_side
+    nb = b.nb
 
     def spot_of(tiles: dict[int, tuple[int, ...]], j: int) -> tuple[tuple[tuple[int | None, bool], ...], int]:
-        spot = tuple((tiles[n][(s + 2) % 4] if (n := nb[j][s]) in tiles else None, bool(seam[j][s])) for s in range(4))
+        spot = _spot(b, tiles, j)
         code = 0
         for other, on_seam in spot:
             code = code * 10 + (4 if other is None else other) * 2 + on_seam
