@@ -16,6 +16,8 @@ the same examples on every run (hypothesis derandomized) and fixed examples alik
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
 import subprocess
 import sys
@@ -32,7 +34,7 @@ from shipbuild import PILOT, ship, tile
 
 from shipcheck.cards import load_cards
 from shipcheck.round.chunks import ROLLS, Chunk, Job, build_table, play
-from shipcheck.round.deck import build_deck, fixed_deck
+from shipcheck.round.deck import Deck, build_deck, fixed_deck
 from shipcheck.round.field import default_field
 from shipcheck.round.policy import DefaultPolicy, RacingPolicy, RoundPolicy, resolve_policy
 from shipcheck.round.rulebook import round_rules
@@ -58,12 +60,33 @@ CARDS = load_cards("2007")
 CARDS_2021 = load_cards("2021")
 
 
-@st.composite
-def tiles_on(draw: st.DrawFn, squares: list, max_size: int, min_size: int = 1, kinds: list = KINDS) -> str:
+@functools.cache
+def sampled(values: tuple) -> st.SearchStrategy:
+    """``st.sampled_from(values)``, built once (a strategy built at every draw is validated at every draw)."""
+    return st.sampled_from(values)
+
+
+def places(squares: list, min_size: int, max_size: int) -> st.SearchStrategy:
+    """The squares of a ship's tiles (or a half's): distinct, between ``min_size`` and ``max_size``."""
+    return st.lists(st.sampled_from(squares), unique_by=str, min_size=min_size, max_size=max_size)
+
+
+PLACES_I, PLACES_A, PLACES_B, PLACES_IC = (places(SQUARES_I, 5, 14), places(HULL_A, 3, 9), places(HULL_B, 3, 9),
+                                           places(SQUARES_IC, 5, 16))
+# a tile's four sides in one draw (hypothesis's cost is per draw): the 256 strings, each about as
+# likely (of a longer list, hypothesis draws the entries past the 256th less often)
+SIDES = st.sampled_from(["".join(s) for s in itertools.product("0123", repeat=4)])
+#: :func:`ship` once per ship file: hypothesis draws many a ship again (it replays and mutates its examples)
+parsed = functools.lru_cache(maxsize=4096)(ship)
+
+
+def tiles_on(draw: st.DrawFn, where: st.SearchStrategy, kinds: list) -> str:
+    """Random tiles of ``kinds`` on the squares ``where`` draws (a strategy of :func:`places`)."""
     text = ""
-    for at in draw(st.lists(st.sampled_from(squares), unique_by=str, min_size=min_size, max_size=max_size)):
-        kind = draw(st.sampled_from(kinds))
-        sides = list(draw(st.text(alphabet="0123", min_size=4, max_size=4)))
+    kind_of = sampled(tuple(kinds))
+    for at in draw(where):
+        kind = draw(kind_of)
+        sides = list(draw(SIDES))
         kw: dict[str, object] = {}
         if kind in ("cannon", "double_cannon", "cannon_engine"):
             sides[0] = "0"
@@ -72,13 +95,13 @@ def tiles_on(draw: st.DrawFn, squares: list, max_size: int, min_size: int = 1, k
         if kind == "bidirectional_cannon":
             sides[0] = sides[1] = "0"
         if kind == "battery":
-            kw = {"cells": draw(st.sampled_from([2, 3]))}
+            kw = {"cells": draw(sampled((2, 3)))}
             kw["charge"] = draw(st.integers(0, int(kw["cells"])))  # type: ignore[call-overload]
         if kind == "battery_hold":
             slots = draw(st.integers(1, 4))
             charge = draw(st.integers(0, slots))
             kw = {"slots": slots, "charge": charge,
-                  "goods": draw(st.lists(st.sampled_from(GOODS[1:]), max_size=slots - charge))}
+                  "goods": draw(st.lists(sampled(tuple(GOODS[1:])), max_size=slots - charge))}
         if kind in ("cargo", "special_cargo", "mixed_cargo"):
             slots = draw(st.integers(1, 3 if kind == "cargo" else 2))
             kw = {"slots": slots}
@@ -87,33 +110,33 @@ def tiles_on(draw: st.DrawFn, squares: list, max_size: int, min_size: int = 1, k
                 reds = slots
             if kind == "mixed_cargo":
                 kw["special_slots"] = reds = draw(st.integers(1, slots))
-            goods = draw(st.lists(st.sampled_from(GOODS), max_size=slots))
+            goods = draw(st.lists(sampled(tuple(GOODS)), max_size=slots))
             while goods.count("red") > reds:
                 goods.remove("red")
             kw["goods"] = goods
         if kind == "life_support":
-            kw = {"color": draw(st.sampled_from(["purple", "orange", "cyan"]))}
+            kw = {"color": draw(sampled(("purple", "orange", "cyan")))}
         if kind == "cabin":
-            kw = {"crew": draw(st.sampled_from(["humans", "humans", "empty", "purple", "orange", "cyan"]))}
+            kw = {"crew": draw(sampled(("humans", "humans", "empty", "purple", "orange", "cyan")))}
         if kind == "luxury_cabin":
-            kw = {"crew": draw(st.sampled_from(["humans", "empty"]))}
+            kw = {"crew": draw(sampled(("humans", "empty")))}
         if kind == "stasis_chamber":
-            kw = {"crew": draw(st.sampled_from(["humans", "empty"]))}
-        rot = 0 if kind in ("engine", "double_engine", "cannon_engine") else draw(st.sampled_from([0, 90, 180, 270]))
+            kw = {"crew": draw(sampled(("humans", "empty")))}
+        rot = 0 if kind in ("engine", "double_engine", "cannon_engine") else draw(sampled((0, 90, 180, 270)))
         text += tile(at, kind, "".join(sides), rot=rot, **kw)
     return text
 
 
 @st.composite
 def ships(draw: st.DrawFn, kinds: list = KINDS):  # type: ignore[no-untyped-def]
-    board = draw(st.sampled_from(["I", "I", "IIA", "IC"]))
-    cyan = draw(st.sampled_from(["", "manager", "merchant", "lawyer", "techie", "techie", "diplomat", "diplomat"]))
+    board = draw(sampled(("I", "I", "IIA", "IC")))
+    cyan = draw(sampled(("", "manager", "merchant", "lawyer", "techie", "techie", "diplomat", "diplomat")))
     extra = f'[meta]\ncyan = "{cyan}"\n' if cyan else ""
     if board == "I":
-        return ship(PILOT + draw(tiles_on(SQUARES_I, 14, 5, kinds)), "I", extra)
+        return parsed(PILOT + tiles_on(draw, PLACES_I, kinds), "I", extra)
     if board == "IIA":
-        return ship(draw(tiles_on(HULL_A, 9, 3, kinds)) + draw(tiles_on(HULL_B, 9, 3, kinds)), "IIA", extra)
-    return ship(draw(tiles_on(SQUARES_IC, 16, 5, kinds)), "IC", extra)
+        return parsed(tiles_on(draw, PLACES_A, kinds) + tiles_on(draw, PLACES_B, kinds), "IIA", extra)
+    return parsed(tiles_on(draw, PLACES_IC, kinds), "IC", extra)
 
 
 def oracle_policy(pol: RoundPolicy) -> object:
@@ -130,8 +153,7 @@ def both(ships_: tuple, policies: tuple, cards: list, decks: np.ndarray, rolls: 
          round_: str = "1", five: bool = False, assume_weakest: bool = False, plain: bool = False) -> tuple[Chunk, Chunk]:
     """The engine's chunk (compiled, or as plain Python: ``plain``) and the oracle's for the same ships,
     policies, cards, decks and dice."""
-    deck = (fixed_deck([c.full_id for c in cards], cards[0].edition)
-            if not isinstance(cards, type(build_deck(round_rules("1")))) else cards)
+    deck = cards if isinstance(cards, Deck) else fixed_deck([c.full_id for c in cards], cards[0].edition)
     rules = round_rules(round_)
     a = play(build_table(Job(ships_, policies, rules, deck, five, assume_weakest)), deck.cards, decks, rolls,
              plain=plain)
@@ -160,10 +182,10 @@ def _random_round(players: list, data: st.DataObject, cards_from: list) -> None:
     # each run its own order of the cards, and its own dice
     decks = np.argsort(g.random((runs, n_cards)), axis=1).astype(np.int16)
     rolls = g.integers(0, 36, size=(runs, n_cards, ROLLS), dtype=np.uint8)
-    pols = tuple(resolve_policy(data.draw(st.sampled_from(["default", "racing"]))) for _ in players)
+    pols = tuple(resolve_policy(data.draw(sampled(("default", "racing")))) for _ in players)
     five = len(players) == 5 or (len(players) == 4 and data.draw(st.booleans()))
     weakest = len(players) == 1 and data.draw(st.booleans())
-    rnd = data.draw(st.sampled_from(["1", "2", "3"]))
+    rnd = data.draw(sampled(("1", "2", "3")))
     a, b = both(tuple(players), pols, cards, decks, rolls, round_=rnd, five=five, assume_weakest=weakest)
     assert_same(a, b)
 
@@ -465,12 +487,15 @@ HOPPER = ship(PILOT + tile((7, 8), "engine", ENG) + tile((6, 7), "engine_booster
               extra='name = "hopper"\n')
 
 
+OWN_SHIPS = st.sampled_from([BOOSTED_IIA, HOPPER, HALVES, SLEEPERS])
+
+
 @settings(max_examples=60, **SLOW)
 @given(st.lists(ships(), min_size=0, max_size=3), st.sampled_from(sorted(OWN)), st.data())
 def test_the_engine_equals_the_oracle_with_policies_of_ones_own(others: list, name: str, data: st.DataObject):
     """A policy of one's own for the first ship (a ship with engine boosters, IIA halves included),
     the built-in ones for the random others: every decision it overrides is asked in Python."""
-    me = data.draw(st.sampled_from([BOOSTED_IIA, HOPPER, HALVES, SLEEPERS]))
+    me = data.draw(OWN_SHIPS)
     n_cards = data.draw(st.integers(1, 8))
     cards = [CARDS[i] for i in data.draw(st.lists(st.integers(0, len(CARDS) - 1), min_size=n_cards,
                                                     max_size=n_cards))]
@@ -478,8 +503,8 @@ def test_the_engine_equals_the_oracle_with_policies_of_ones_own(others: list, na
     g = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     decks = np.argsort(g.random((runs, n_cards)), axis=1).astype(np.int16)
     rolls = g.integers(0, 36, size=(runs, n_cards, ROLLS), dtype=np.uint8)
-    pols = (own(name),) + tuple(resolve_policy(data.draw(st.sampled_from(["default", "racing"]))) for _ in others)
-    a, b = both((me, *others), pols, cards, decks, rolls, round_=data.draw(st.sampled_from(["1", "2", "3"])),
+    pols = (own(name),) + tuple(resolve_policy(data.draw(sampled(("default", "racing")))) for _ in others)
+    a, b = both((me, *others), pols, cards, decks, rolls, round_=data.draw(sampled(("1", "2", "3"))),
                 five=len(others) == 3 and data.draw(st.booleans()))
     assert_same(a, b)
 
@@ -520,10 +545,18 @@ HARSH = [c for c in CARDS if c.type in ("pirates", "slavers", "meteor_swarm", "c
 @st.composite
 def boosted_halves(draw: st.DrawFn):  # type: ignore[no-untyped-def]
     kinds = KINDS + ["engine_booster"] * 4 + ["engine", "double_engine"] * 2
-    return ship(draw(tiles_on(HULL_A, 9, 3, kinds)) + draw(tiles_on(HULL_B, 9, 3, kinds)), "IIA")
+    return parsed(tiles_on(draw, PLACES_A, kinds) + tiles_on(draw, PLACES_B, kinds), "IIA")
 
 
-@pytest.mark.slow  # ~12 s compiled: 300 examples find the bug below on every seed tried, 60 on none
+# the test's strategies, built once (not at every example)
+JUMPER = st.one_of(st.just(BOOSTED_IIA), boosted_halves())
+JUMP_TYPES = st.lists(st.sampled_from(sorted({c.type for c in CARDS})), min_size=1, max_size=6)
+JUMP_HALVES = st.sampled_from([slice(0, 1), slice(1, 2), slice(0, 2)])
+JUMP_CARDS = st.sampled_from(list(CARDS) + HARSH * 3)
+
+
+# ~6 s compiled; with the earlier strategies 300 examples found the bug below on every seed tried, 60 on none
+@pytest.mark.slow
 @settings(max_examples=300, **SLOW)
 @given(st.lists(ships(), min_size=0, max_size=3), st.data())
 def test_the_engine_equals_the_oracle_with_halves_jumping_at_cards_of_some_types(others: list, data: st.DataObject):
@@ -531,21 +564,21 @@ def test_the_engine_equals_the_oracle_with_halves_jumping_at_cards_of_some_types
     hyperspace at cards of some types: a half flies alone, leaves, or waits while the other leaves.
     (The engine once shot a half waiting in hyperspace once the half beaten by pirates had left:
     :func:`test_a_half_in_hyperspace_is_not_shot_once_the_half_beaten_by_pirates_leaves`.)"""
-    me = data.draw(st.one_of(st.just(BOOSTED_IIA), boosted_halves()))
-    types = frozenset(data.draw(st.lists(st.sampled_from(sorted({c.type for c in CARDS})), min_size=1, max_size=6)))
-    which = data.draw(st.sampled_from([slice(0, 1), slice(1, 2), slice(0, 2)]))
+    me = data.draw(JUMPER)
+    types = frozenset(data.draw(JUMP_TYPES))
+    which = data.draw(JUMP_HALVES)
 
     def hyperspace(self, view, card):  # type: ignore[no-untyped-def]
         return card.type in types and (view.model.hulls[which] if view.model.multi else True)
 
     n_cards = data.draw(st.integers(2, 8))
-    cards = data.draw(st.lists(st.sampled_from(list(CARDS) + HARSH * 3), min_size=n_cards, max_size=n_cards))
+    cards = data.draw(st.lists(JUMP_CARDS, min_size=n_cards, max_size=n_cards))
     runs = 20
     g = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     decks = np.argsort(g.random((runs, n_cards)), axis=1).astype(np.int16)
     rolls = g.integers(0, 36, size=(runs, n_cards, ROLLS), dtype=np.uint8)
     pols = (_own("halves", hyperspace=hyperspace),) + tuple(
-        resolve_policy(data.draw(st.sampled_from(["default", "racing"]))) for _ in others)
-    a, b = both((me, *others), pols, cards, decks, rolls, round_=data.draw(st.sampled_from(["1", "2", "3"])),
+        resolve_policy(data.draw(sampled(("default", "racing")))) for _ in others)
+    a, b = both((me, *others), pols, cards, decks, rolls, round_=data.draw(sampled(("1", "2", "3"))),
                 five=len(others) == 3 and data.draw(st.booleans()))
     assert_same(a, b)

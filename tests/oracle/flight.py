@@ -305,6 +305,8 @@ class FlightModel:
         self.group = tuple(-1 if (h := hulls[at]) is None else h for at in self.squares)
         groups = sorted(set(self.group))
         self.multi_hull = len(groups) > 1
+        #: per hull group, its tiles as a mask
+        self.group_mask = {g: sum(1 << k for k in range(n) if self.group[k] == g) for g in groups}
         # the tiles by kind, in one pass (grid order)
         batteries: list[int] = []
         cabins: list[int] = []
@@ -351,11 +353,15 @@ class FlightModel:
         )
         self.cannons = tuple(cannons)
         self.free_cannon = {k: tiles[k].kind in FREE_CANNONS for k in cannons}
+        # per cannon: the board sides its barrels face, its row and its column
+        self.cannon_at = {k: (tiles[k].barrels, *divmod(tiles[k].at, b.width)) for k in cannons}
         self.shields = tuple(shields)
+        self.covers = {k: tiles[k].covers for k in shields}  # the sides each shield covers
         self.boosters = boosters
         self.dynamic_crew = any(tiles[k].sleepers for k in stasis)  # only stasis chambers hold sleepers
         self.full = (1 << n) - 1
         self._ids: dict[int, int] = {}
+        self._outcomes: dict[str, tuple[tuple[Outcome, ...], tuple[int, ...]]] = {}  # by the attack's side
         self._states: list[int] = []  # packed states by id
 
     @cached_property
@@ -428,7 +434,11 @@ class FlightModel:
 
         They depend only on the board, the ship's front and the attack's side: they are computed
         once per board and shared by every model of a ship on it."""
-        return board_outcomes(self.ship.board, int(self.ship.front_side), attack.side)
+        hit = self._outcomes.get(attack.side)
+        if hit is None:
+            hit = self._outcomes[attack.side] = board_outcomes(self.ship.board, int(self.ship.front_side),
+                                                               attack.side)
+        return hit
 
     # -- one roll --------------------------------------------------------------------------------
     def situation(self, st: State, attack: Attack, a_index: int, o: Outcome) -> Situation:
@@ -460,10 +470,9 @@ class FlightModel:
                 for c in self.cannons:
                     if not mask >> c & 1:
                         continue
-                    ct = self.tiles[c]
-                    if side not in ct.barrels:
+                    barrels, r, col = self.cannon_at[c]
+                    if side not in barrels:
                         continue
-                    r, col = divmod(ct.at, self.ship.board.width)
                     coord = col if side in (0, 2) else r
                     if abs(coord - line) <= tol:
                         (free if self.free_cannon[c] else paid).append(c)
@@ -477,9 +486,9 @@ class FlightModel:
             groups = {self.group[k] for k, need in zip(hits, needs) if need}
             hull = groups.pop() if len(groups) == 1 else None
             shields = tuple(s for s in shields if self.group[s] == hull)
-        shield_ok = any(mask >> s & 1 and side in self.tiles[s].covers for s in shields)
+        shield_ok = any(mask >> s & 1 and side in self.covers[s] for s in shields)
         boosted_ok = any(
-            mask >> s & 1 and side in self.tiles[s].covers and self.adj[s] & self.boosters & mask
+            mask >> s & 1 and side in self.covers[s] and self.adj[s] & self.boosters & mask
             for s in shields
         )
         return Situation(self, st, a_index, kind, o, tuple(hits), tuple(needs), shield_ok, boosted_ok,
@@ -527,7 +536,7 @@ class FlightModel:
             if not mask >> k & 1:
                 ch[bi] = 0
         if crew is not None:
-            crew = tuple(c if mask >> k & 1 else 0 for k, c in enumerate(crew))
+            crew = tuple([c if mask >> k & 1 else 0 for k, c in enumerate(crew)])
         return (mask, tuple(ch), crew)
 
     def pieces(self, mask: int) -> list[int]:
@@ -571,9 +580,8 @@ class FlightModel:
         if not self.multi_hull:
             return min(ps, key=score)
         kept = 0
-        groups = {g for g in self.group}
-        for g in groups:
-            cands = [p for p in ps if any(p >> k & 1 and self.group[k] == g for k in range(self.n))]
+        for gm in self.group_mask.values():
+            cands = [p for p in ps if p & gm]
             if cands:
                 kept |= min(cands, key=score)
         return kept

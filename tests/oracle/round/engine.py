@@ -15,6 +15,7 @@ from shipcheck.model import Ship
 from shipcheck.round.deck import Deck
 from shipcheck.round.rulebook import RoundRules
 
+from ..kernel import bits
 from . import track
 from .cards import RESOLVERS
 from .policy import RoundPolicy
@@ -121,7 +122,7 @@ def _hyperspace(race: Race, card: Any, cols: np.ndarray) -> None:
         return (t.intern(p, m.send_away(st, jumped[0])), 2, 0)
 
     memo = t.memo(("hyperspace", card), fn, 3, 2)
-    p, i = np.nonzero(race.present(cols))  # every player at once: each has its own row
+    p, i = race.present(cols).nonzero()  # every player at once: each has its own row
     c = cols[i]
     _, jump, credits = race.apply(memo, p, c, last)
     race.sold[p, c] += credits
@@ -212,16 +213,14 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
         race.kind = LAUNCH
         race.crewless()  # after every card (in a Combat Zone only now)
         lap = track.lapped(race.pos, race.out == 0, table.rules.track)
-        if lap.any():
+        if np.count_nonzero(lap):
             pp, cc = np.nonzero(lap)
             race.give_up(pp, cc, LAPPED)
         now = _lost_now(race)
-        kinds = type_of[col]
-        for p in range(P):
-            parts = (present[p].astype(np.int64), now[p] - lost[p], race.credits[p] + race.sold[p] - before_credits[p],
-                     race.pos[p] - before_pos[p], ((before_out[p] == 0) & (race.out[p] != 0)).astype(np.int64))
-            for a, arr in enumerate(parts):
-                by_type[p, :, a] += np.bincount(kinds, weights=arr, minlength=len(TYPES)).astype(np.int64)
+        # per player and run: drawn, lost, credits, days, gave_up (ACCOUNT) on the card type the run drew
+        parts = np.stack([present, now - lost, race.credits + race.sold - before_credits, race.pos - before_pos,
+                          (before_out == 0) & (race.out != 0)], axis=-1).astype(np.int64)
+        np.add.at(by_type[:, :, :5], (slice(None), type_of[col]), parts)
         lost = now
     if hyper_policy:  # halves still in hyperspace come back for the scoring (not lost)
         _come_back(race, np.ones((P, n), dtype=bool))
@@ -234,9 +233,8 @@ def play_memo(table: Table, cards: tuple[Card, ...], decks: np.ndarray, rolls: n
         tl = np.zeros(m.n, dtype=np.int64)
         for gid, c in zip(uniq.tolist(), counts.tolist()):
             st = table.reg.states[gid]
-            for k in range(m.n):
-                if not (st[0] | st[4]) >> k & 1:
-                    tl[k] += c
+            for k in bits(m.full & ~(st[0] | st[4])):  # neither aboard nor gone with a half that left
+                tl[k] += c
         tile_lost.append(tl)
     return Chunk(
         credits=sc["credits"].astype(np.int32),

@@ -13,6 +13,9 @@ that loaded it (its index in ``engine.TYPES``), or :data:`LAUNCH`. Goods of one 
 apart only by the order they came aboard: when some leave (sold, lost, a hold destroyed) the last
 loaded go first, so the entries below the colour's count are always the goods aboard, and a load
 writes its card type above the count it found (:meth:`Race.apply`).
+
+The arrays of a card are small (the runs that drew it): ``np.count_nonzero(mask)`` stands for
+``mask.any()``, which costs several times more on them.
 """
 
 from __future__ import annotations
@@ -126,13 +129,16 @@ class Race:
         self.sid = np.empty((P, n), dtype=np.int64)
         for p, m in enumerate(table.models):
             self.sid[p] = table.intern(p, m.initial())
+        #: runs where a state changed since :meth:`crewless` last looked at them (what it does is a
+        #: function of the states: in the other runs it would find nothing to do)
+        self.touched = np.ones(n, dtype=bool)
         self.kind = LAUNCH  # the card type being played (the provenance of goods it loads)
         self.prov = np.full((P, n, 4, table.goods_depth), LAUNCH, dtype=np.int8)
 
     # -- who is where ----------------------------------------------------------------------------
     def present(self, cols: np.ndarray) -> np.ndarray:
         """``(players, len(cols))``: flying and not in hyperspace."""
-        return (self.out[:, cols] == 0) & (self.hyper[:, cols] == 0)
+        return (self.out | self.hyper)[:, cols] == 0  # out 0 (flying) and hyper 0
 
     def order(self, cols: np.ndarray, present: np.ndarray) -> np.ndarray:
         """Players by rank from the leader, ``(players, len(cols))``; absent players last."""
@@ -144,7 +150,7 @@ class Race:
         count = present.sum(axis=0)
         ranks = range(self.P)
         for r in ranks:
-            sel = np.flatnonzero(r < count)
+            sel = (r < count).nonzero()[0]
             if len(sel) == 0:
                 continue
             # rank r from the rear among the present is rank count-1-r from the front
@@ -158,22 +164,30 @@ class Race:
         old = self.sid[p, c]
         vals = memo(old, keys)
         new = vals[0]
-        changed = np.flatnonzero(new != old)
-        if len(changed):
-            self._loaded(p[changed], c[changed], old[changed], new[changed])
-        self.sid[p, c] = new
+        changed = new != old
+        if np.count_nonzero(changed):  # most often no state changes (a lookup that found nothing to do)
+            self._loaded(p, c, old, new)
+            self.sid[p, c] = new
+            self.touched[c[changed]] = True
         return vals
 
     def _loaded(self, p: np.ndarray, c: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
-        """Goods that came aboard (a colour's count grew) came from the card type being played."""
+        """Goods that came aboard (a colour's count grew from state ``old`` to ``new``) came from the card
+        type being played."""
         t = self.t
+        states = t.reg.states
+        if all(states[a][3] == states[b][3] and states[a][5] == states[b][5]
+               for a, b in zip(old.tolist(), new.tolist())):
+            return  # most often: the same goods aboard and away
         before = t.goods_counts(old)
         gain = t.goods_counts(new) - before
-        if not (gain > 0).any():
+        if not np.count_nonzero(gain > 0):
             return
         for colour in range(4):
-            rows = np.flatnonzero(gain[:, colour] > 0)
-            for k in range(int(gain[rows, colour].max(initial=0))):
+            rows = (gain[:, colour] > 0).nonzero()[0]
+            if not len(rows):
+                continue
+            for k in range(int(gain[rows, colour].max())):
                 r = rows[gain[rows, colour] > k]
                 self.prov[p[r], c[r], colour, before[r, colour] + k] = self.kind
 
@@ -181,13 +195,17 @@ class Race:
         """Ships (or IIA halves) without humans leave the flight at once (rules §10.1; in a Combat
         Zone only after the card, which the engine sees to): a half left alone while the other waits
         in hyperspace leaves and the ship waits there; a ship with nothing left flying gives up."""
-        memo = _after_card(self.t)
         cols = np.arange(self.n) if cols is None else cols
-        p, i = np.nonzero(self.out[:, cols] == 0)  # every player flying at once: each has its own row
-        c = cols[i]
-        _, credits, gone = self.apply(memo, p, c)
-        if not (credits.any() or gone.any()):  # most often: every ship has humans in every half
+        cols = cols[self.touched[cols]]  # in the others no state changed since it last looked
+        if not len(cols):
             return
+        self.touched[cols] = False  # until apply changes a state there
+        p, i = (self.out[:, cols] == 0).nonzero()  # every player flying at once: each has its own row
+        c = cols[i]
+        vals = self.apply(_after_card(self.t), p, c)
+        if not np.count_nonzero(vals[1:]):  # most often: every ship has humans in every half
+            return
+        _, credits, gone = vals
         self.sold[p, c] += credits
         self.give_up(p[gone == 1], c[gone == 1], NO_HUMANS)
         self.only_away_left(p[gone == 2], c[gone == 2])
@@ -205,23 +223,23 @@ class Race:
     def move(self, p: np.ndarray, c: np.ndarray, steps: np.ndarray) -> None:
         """Move players ``p`` of runs ``c`` (absolute columns, one mover per run) by ``steps``."""
         sel = steps != 0
-        if sel.any():
+        if np.count_nonzero(sel):
             track.move(self.pos, self.out == 0, p[sel], c[sel], steps[sel], self.t.rules.track)
 
     def move_many(self, cols: np.ndarray, movers: np.ndarray, steps: np.ndarray) -> None:
         """Several movers per run: ``movers`` a ``(players, len(cols))`` mask, ``steps`` their moves;
         gains move front-most first, losses rearmost first (rules §9.1(2))."""
-        if not movers.any():
+        if not np.count_nonzero(movers):
             return
         back = (steps < 0) & movers
         fwd = (steps > 0) & movers
         for mask, rear_first in ((fwd, False), (back, True)):
-            if not mask.any():
+            if not np.count_nonzero(mask):
                 continue
             on = self.out[:, cols] == 0
             for p, sel in self.rank_loop(cols, on, rear_first=rear_first):
                 hit = mask[p, sel]
-                if hit.any():
+                if np.count_nonzero(hit):
                     s = sel[hit]
                     self.move(p[hit], cols[s], steps[p[hit], s])
 

@@ -67,6 +67,8 @@ class ShipModel:
         self.n = len(tiles)
         self.group = fm.group
         self.hulls = tuple(sorted({g for g in fm.group}))
+        #: per hull, its tiles as a mask
+        self.hull_mask = {h: sum(1 << k for k, g in enumerate(fm.group) if g == h) for h in self.hulls}
         self.multi = fm.multi_hull
         self.adj = fm.adj
         front = int(ship.ship_side("front"))
@@ -127,6 +129,8 @@ class ShipModel:
                              for t in tiles)
         # tiles on the next square, joined or not (an epidemic "adjacent" reading, OQ14)
         self.near = tuple(sum(1 << j for j in set(row) if j >= 0) for row in self.side_nb)
+        # per tile, the neighbour (-1: none) on each side with a connector
+        self.connector_nb = tuple(tuple(row[s] for s in range(4) if t.eff[s]) for t, row in zip(tiles, self.side_nb))
         self.full = fm.full
         # components paid for at the end besides those lost in flight: set aside, and a pilot cabin
         # never placed on a board that counts it as lost (Ship.pilot_lost)
@@ -178,7 +182,7 @@ class ShipModel:
 
     def live_hulls(self, st: RState) -> tuple[int, ...]:
         mask = st[0]
-        return tuple(h for h in self.hulls if any(mask >> k & 1 and self.group[k] == h for k in range(self.n)))
+        return tuple(h for h in self.hulls if mask & self.hull_mask[h])
 
     # -- tiles and losses ------------------------------------------------------------------------
     def lost(self, st: RState) -> int:
@@ -188,15 +192,7 @@ class ShipModel:
 
     def exposed(self, st: RState) -> int:
         mask = st[0]
-        out = 0
-        for k in bits(mask):
-            eff = self.tiles[k].eff
-            for s in range(4):
-                if eff[s]:
-                    j = self.side_nb[k][s]
-                    if j < 0 or not mask >> j & 1:
-                        out += 1
-        return out
+        return sum(1 for k in bits(mask) for j in self.connector_nb[k] if j < 0 or not mask >> j & 1)
 
     def canon(self, mask: int, charges: Sequence[int], crew: Sequence[int], goods: Sequence[Sequence[int]],
               gone: int, rest: tuple[Away, int] = ((), 0)) -> RState:

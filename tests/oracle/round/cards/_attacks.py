@@ -46,5 +46,5 @@ def fly(race: Race, hit: np.ndarray, cols: np.ndarray, attack: Attack, j: int, r
         return (t.intern(p, m.flight_step(st, attack, j, oi, pol.flight)),)
 
     memo = t.memo(key, fn, 1, n_out)
-    p, sel = np.nonzero(hit)  # every player hit at once: each has its own row
+    p, sel = hit.nonzero()  # every player hit at once: each has its own row
     race.apply(memo, p, cols[sel], cells[p, roll[sel]])

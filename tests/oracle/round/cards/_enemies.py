@@ -89,17 +89,17 @@ def attack_in_order(race: Race, card: Card, cols: np.ndarray, reward: Reward,
         c = cols[sel]
         _, result = race.apply(fight, p, c)
         win = result == WIN
-        if win.any():
+        if np.count_nonzero(win):
             pw, sw = p[win], sel[win]
             _, took, credits = race.apply(rew, pw, cols[sw], np.minimum(defeats[sw], 1))
             race.credits[pw, cols[sw]] += credits
             takers[pw[took == 1], sw[took == 1]] = True
             defeats[sw] += 1
         lose = result == LOSE
-        if dip is not None and lose.any():
+        if dip is not None and np.count_nonzero(lose):
             _, used = race.apply(dip, p[lose], c[lose])
             lose[np.flatnonzero(lose)[used == 1]] = False
-        if lose.any():
+        if np.count_nonzero(lose):
             lost[p[lose], sel[lose]] = True
             if pen is not None:
                 race.apply(pen, p[lose], c[lose])

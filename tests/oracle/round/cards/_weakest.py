@@ -46,7 +46,7 @@ def contest(race: Race, cols: np.ndarray, memo: Memo) -> tuple[np.ndarray, np.nd
     ok = pres.sum(axis=0) >= 2
     if race.t.assume_weakest:  # the ship alone is taken to be the weakest (single-card odds)
         ok |= pres[0] & (pres.sum(axis=0) == 1)
-    if not ok.any():
+    if not np.count_nonzero(ok):
         return None
     cols, pres = cols[ok], pres[:, ok]
     values = np.zeros(pres.shape, dtype=np.int64)
