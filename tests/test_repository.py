@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -11,11 +13,20 @@ SKIP = {".git", ".venv", "venv", "build", "dist", "node_modules", "test-artifact
 MARKER = re.compile(r"^(<{7}|>{7})( |$)|^={7}$", re.M)
 
 
+def text_files() -> Iterator[Path]:
+    """The checkout's text files, outside the folders in SKIP and any virtual environment (a folder
+    holding ``pyvenv.cfg``, whatever its name): those are not descended into."""
+    for folder, dirs, names in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP and not os.path.exists(os.path.join(folder, d, "pyvenv.cfg")))
+        for n in sorted(names):
+            p = Path(folder, n)
+            if p.suffix in TEXT and p.is_file():
+                yield p
+
+
 def test_no_merge_conflict_markers() -> None:
     hits = []
-    for p in ROOT.rglob("*"):
-        if not p.is_file() or SKIP & set(p.relative_to(ROOT).parts) or p.suffix not in TEXT:
-            continue
+    for p in text_files():
         if p.stat().st_size > 2_000_000:
             continue
         try:
