@@ -318,8 +318,10 @@ def _titles(ax: Axes, title: str, subtitle: str, *, colour: str = MUTED, wrap: i
     tw = wrap or look.wrap
     sub = _sub_lines(subtitle, int(tw * 1.45) if wrap else look.sub_wrap)
     size = look.fs(8.5)
+    # y given: matplotlib then skips measuring the axes' ticks to lift the title over them (none
+    # are on top here), a tenth of a report's drawing
     t = ax.set_title(textwrap.fill(title, tw), fontsize=look.title, color=INK, fontweight="bold", loc="left",
-                     pad=9 + size * 1.3 * (sub.count("\n") + 1))
+                     pad=9 + size * 1.3 * (sub.count("\n") + 1), y=1.0)
     t.set_x(x)
     ax.annotate(sub, xy=(x, 1),
                 xycoords="axes fraction", xytext=(0, 5), textcoords="offset points", fontsize=size, color=colour,
