@@ -3,8 +3,11 @@ the cross-checks against ../shared (tests/reference/) are collected only where .
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
+import sys
 import tempfile
 from pathlib import Path
 
@@ -14,7 +17,27 @@ import pytest
 # without it the folder is not collected at all, so the suite a user runs skips nothing
 collect_ignore = [] if (Path(__file__).resolve().parents[2] / "shared").is_dir() else ["reference"]
 
-os.environ.setdefault("SHIPCHECK_CACHE_DIR", tempfile.mkdtemp(prefix="shipcheck-test-cache-"))
+
+
+def _session_folder(prefix: str) -> str:
+    """A temporary folder for this test run, removed when the process that made it (the one that
+    started the suite) ends."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+if "SHIPCHECK_CACHE_DIR" not in os.environ:  # the test processes inherit the starting process's
+    os.environ["SHIPCHECK_CACHE_DIR"] = _session_folder("shipcheck-test-cache-")
+
+# Where bytecode is off (PYTHONDONTWRITEBYTECODE or -B, as on the project's machines), each of the
+# suite's ~160 Python processes would compile shipcheck and the test modules from source again: they
+# share one bytecode folder for the run instead (PYTHONPYCACHEPREFIX, removed at the end), so the
+# checkout still gets no __pycache__. A prefix of the user's own is left as it is.
+if sys.dont_write_bytecode and not sys.pycache_prefix and not os.environ.get("PYTEST_XDIST_WORKER"):
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = _session_folder("shipcheck-test-bytecode-")
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # A suite started as a background job (`cmd &` in a script, nohup) inherits Ctrl-C ignored, and so
 # would every command the tests start: the tests that press Ctrl-C on a run would wait in vain. The
