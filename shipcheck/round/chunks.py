@@ -15,6 +15,7 @@ are compiled with the rules, and a policy of one's own is asked in Python at the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -98,7 +99,7 @@ class Table:
 
     def tables(self, cards: tuple[Card, ...]) -> dict[str, Any]:
         """The engine's arrays for these players and ``cards`` (built once per deck)."""
-        from shipcheck.engine.layout import ASK, POLICY, TID, V, card_tables, initial_rows, ship_tables
+        from shipcheck.engine.layout import ASK, POLICY, TID, V, initial_rows, ship_tables
         from shipcheck.round.decisions import asks, base_policy
 
         hit = self._tables.get("ships")
@@ -121,10 +122,7 @@ class Table:
                 "purse": np.asarray(self.purse, dtype=np.int64),
                 "depth": self.goods_depth,
             }
-        key = ("cards", cards)
-        if key not in self._tables:
-            self._tables[key] = card_tables(cards, TYPES)
-        return {**hit, "C": self._tables[key]}
+        return {**hit, "C": _card_tables(cards)}
 
     def asks_python(self) -> bool:
         """Whether some player's policy is asked in Python (a policy of one's own)."""
@@ -133,11 +131,20 @@ class Table:
         return any(asks(pol) for pol in self.policies)
 
 
+@functools.lru_cache(maxsize=16)
+def _card_tables(cards: tuple[Card, ...]) -> np.ndarray:
+    """The engine's array of a deck's cards, built once a process (a search flies one deck again
+    and again; the engine only reads it)."""
+    from shipcheck.engine.layout import card_tables
+
+    return card_tables(cards, TYPES)
+
+
 def build_table(job: Job) -> Table:
     models: list[ShipModel] = []
     for s in job.ships:
         same = next((m for m in models if m.ship == s), None)
-        models.append(ShipModel(s, flight=same.fm if same is not None else None))
+        models.append(ShipModel(s, flight=same.fm) if same is not None else ShipModel.of(s))
     return Table(models, list(job.policies), job.rules, job.five, job.assume_weakest, job.purse)
 
 

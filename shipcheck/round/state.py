@@ -55,6 +55,15 @@ class ShipModel(Description):
     def __init__(self, ship: Ship, *, flight: FlightModel | None = None) -> None:
         super().__init__(ship, flight or FlightModel(ship, track_crew=True))
 
+    @classmethod
+    def of(cls, ship: Ship) -> ShipModel:
+        """The model of ``ship``, made once and kept on it, as its layout is: the same opponents fly
+        in every round of a search (not pickled: :meth:`Ship.__getstate__`)."""
+        model = ship.__dict__.get("_model")
+        if model is None:
+            model = ship.__dict__["_model"] = cls(ship)
+        return model  # type: ignore[no-any-return]
+
     # -- the engine's tables and rows ------------------------------------------------------------
     def tables(self, epidemic: str = "adjacent") -> np.ndarray:
         """This ship alone as the engine's table ``S`` (player 0; the board's own cap)."""
