@@ -411,7 +411,6 @@ def _named_squares(board: Any, none: int) -> np.ndarray:
 def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
     """The players' ships (:class:`~shipcheck.round.state.ShipModel`) as one ``int64`` array
     ``S[player, row, column]`` (rows above), under the round's ``rules``."""
-    P = len(models)
     N = max(m.n for m in models)
     B = max([len(m.batteries) for m in models] + [1])
     H = max([len(m.holds) for m in models] + [1])
@@ -420,92 +419,104 @@ def ship_tables(models: list[Any], rules: Any) -> np.ndarray:
     if L > LMAX:
         raise ValueError(f"a board of {L} lines (the fast path takes at most {LMAX})")
     W = max(64, size + 1, 36)
-    S = np.zeros((P, ROWS, W), dtype=np.int64)
+    S = np.empty((len(models), ROWS, W), dtype=np.int64)
+    for p, m in enumerate(models):
+        cap = rules.cap_for(m.ship.board.name, m.ship.board.max_penalty)[0]
+        key = (N, B, H, size, L, W, cap, rules.epidemic)
+        kept = m.__dict__.setdefault("_rows", {})  # the same opponents fly in every round of a search
+        if key not in kept:
+            kept[key] = _player_rows(m, key)
+        S[p] = kept[key]
+    return S
+
+
+def _player_rows(m: Any, key: tuple[Any, ...]) -> np.ndarray:
+    """One player's rows of :func:`ship_tables` (``key``: the table's sizes, the player's cap and the
+    round's epidemic rule)."""
+    N, B, H, size, L, W, cap, epidemic = key
+    S = np.zeros((ROWS, W), dtype=np.int64)
     och, ocr = 4, 4 + B
     ogd = ocr + N
-    S[:, OFFS, :4] = (och, ocr, ogd, ogd + 4 * H)
-    S[:, ALIENCOL] = -1
-    S[:, SQTILE] = -1
-    S[:, BRG:BRG + BRGFREE] = -1
-    kern = [geometry(m.fm) for m in models]
-    hold_of = [{k: h for h, (k, _, _, _) in enumerate(m.holds)} for m in models]
+    S[OFFS, :4] = (och, ocr, ogd, ogd + 4 * H)
+    S[ALIENCOL] = -1
+    S[SQTILE] = -1
+    S[BRG:BRG + BRGFREE] = -1
+    hold_of = {k: h for h, (k, _, _, _) in enumerate(m.holds)}
 
-    def row(p: int, r: int, values: Any) -> None:
+    def row(r: int, values: Any) -> None:
         values = list(values)
-        S[p, r, : len(values)] = values
+        S[r, : len(values)] = values
 
-    for p, m in enumerate(models):
-        kr = kern[p]
-        cap = rules.cap_for(m.ship.board.name, m.ship.board.max_penalty)[0]
-        row(p, V, [m.n, int(m.multi), -1 if m.specialisation is None else SPECIALISATIONS.index(m.specialisation),
-                   m.aside, -1 if cap is None else cap, len(m.hulls), sum(1 << k for k in m.fm.crew_tiles),
-                   kr.boostable, kr.booster_mask, len(m.batteries), len(m.holds), len(m.engines), len(m.cannons),
-                   len(m.cannon_boosters), len(m.furnaces), sum(1 << k for k in m.cabins)]
-            + [sum(1 << k for k, c in m.alien_colour.items() if c == col) for col in ALIENS]
-            + [m.life[c] for c in ALIENS] + [sum(1 << k for k in m.fm.supports)])
-        S[p, V, NEB] = len(m.engine_boosters)
-        row(p, ADJ, m.adj)
-        row(p, EPI, m.adj if rules.epidemic == "joined" else m.near)
-        row(p, GIDX, [m.hulls.index(g) for g in m.group])
-        row(p, CABIN, [int(k in m.cabins) for k in range(m.n)])
-        row(p, LUXURY, [int(k in m.luxury) for k in range(m.n)])
-        row(p, ALIENCOL, [ALIENS.index(m.alien_colour[k]) if k in m.alien_colour else -1 for k in range(m.n)])
-        row(p, SUPPORTS, [m.fm.supports.get(k, 0) for k in range(m.n)])
-        for side in range(4):  # exposed connectors (hull.exposed)
-            S[p, CONNS, side] = sum(1 << k for k, t in enumerate(m.tiles) if t.eff[side])
-            S[p, CONNS, 4 + side] = sum(1 << k for k in range(m.n) if m.side_nb[k][side] >= 0)
-            for k in range(m.n):
-                j = m.side_nb[k][side]
-                if j >= 0:
-                    S[p, ACROSS + side, j] |= 1 << k
-        # per hull, in the sorted order of ShipModel.hulls (FlightModel.hull_crew's order)
-        row(p, GMASK, [sum(1 << k for k in range(m.n) if m.group[k] == h) for h in m.hulls])
-        for r, i in ((HCAB, 0), (HTGT, 1), (HCHM, 2)):
-            row(p, r, [sum(1 << k for k in hc[i]) for hc in m.fm.hull_crew])
-        row(p, BATTILE, m.batteries)
-        row(p, BATCAP, [m.tiles[k].capacity for k in m.batteries])
-        row(p, BATHOLD, [hold_of[p].get(k, -1) if m.tiles[k].kind == "battery_hold" else -1 for k in m.batteries])
-        for r, i in ((HOLDTILE, 0), (HOLDNORM, 1), (HOLDSPEC, 2), (HOLDBAT, 3)):
-            row(p, r, [h[i] for h in m.holds])
-        for r, i in ((ENGTILE, 0), (ENGPOW, 1), (ENGDBL, 2)):
-            row(p, r, [int(e[i]) for e in m.engines])
-        for r, i in ((CANTILE, 0), (CANVAL, 1), (CANDBL, 2)):
-            row(p, r, [int(c[i]) for c in m.cannons])
-        row(p, CANFWD, [int(m.forward[c[0]]) for c in m.cannons])
-        row(p, EBTILE, m.engine_boosters)
-        row(p, CBTILE, m.cannon_boosters)
-        row(p, FURTILE, m.furnaces)
-        # sabotage: the square named by two rolls, and the tile on a square
-        S[p, SAB:SAB + 36, :36] = _named_squares(m.ship.board, size)
-        for k, sq in enumerate(m.fm.squares):
-            if S[p, SQTILE, sq] < 0:  # the first tile on a square, as the memoised engine looks it up
-                S[p, SQTILE, sq] = k
-        # the flight geometry (Geometry)
-        for side in range(4):
-            for line, lm in kr.lines[side].items():
-                S[p, LINEM + side, line] = lm
-            S[p, COVER, side] = kr.cover[side]
-            for ki, kind in enumerate(KINDS):
-                S[p, VULN + ki, side] = kr.vuln[(kind, side)]
-            for tol in range(2):
-                for line in range(L):
-                    r = BRG + side * 2 * LMAX + tol * LMAX + line
-                    for j, (c, free) in enumerate(kr.bearing(side, tol, line)):
-                        S[p, r, j] = c
-                        S[p, r + BRGFREE, j] = int(free)
-        # dice: per attack direction, the outcome of each of the 36 pairs, and each outcome's side,
-        # bearing tolerance and lines (the flight model's outcomes, shared with the exact engine)
-        for d, direction in enumerate(DIRECTIONS):
-            attack = Attack("small", direction)
-            S[p, OCELL + d, :36] = m.fm.outcomes(attack)[1]
-            for o, (_w, side, tol, lines) in enumerate(outcome_table(m.fm, attack)):
-                if len(lines) > NLMAX:
-                    raise ValueError(f"an outcome of {len(lines)} lines (the fast path takes at most {NLMAX})")
-                S[p, OSIDE + d, o] = side
-                S[p, OTOL + d, o] = tol
-                S[p, ONL + d, o] = len(lines)
-                for j, line in enumerate(lines):
-                    S[p, OLINES + 4 * d + j, o] = line
+    kr = geometry(m.fm)
+    row(V, [m.n, int(m.multi), -1 if m.specialisation is None else SPECIALISATIONS.index(m.specialisation),
+            m.aside, -1 if cap is None else cap, len(m.hulls), sum(1 << k for k in m.fm.crew_tiles),
+            kr.boostable, kr.booster_mask, len(m.batteries), len(m.holds), len(m.engines), len(m.cannons),
+            len(m.cannon_boosters), len(m.furnaces), sum(1 << k for k in m.cabins)]
+        + [sum(1 << k for k, c in m.alien_colour.items() if c == col) for col in ALIENS]
+        + [m.life[c] for c in ALIENS] + [sum(1 << k for k in m.fm.supports)])
+    S[V, NEB] = len(m.engine_boosters)
+    row(ADJ, m.adj)
+    row(EPI, m.adj if epidemic == "joined" else m.near)
+    row(GIDX, [m.hulls.index(g) for g in m.group])
+    row(CABIN, [int(k in m.cabins) for k in range(m.n)])
+    row(LUXURY, [int(k in m.luxury) for k in range(m.n)])
+    row(ALIENCOL, [ALIENS.index(m.alien_colour[k]) if k in m.alien_colour else -1 for k in range(m.n)])
+    row(SUPPORTS, [m.fm.supports.get(k, 0) for k in range(m.n)])
+    for side in range(4):  # exposed connectors (hull.exposed)
+        S[CONNS, side] = sum(1 << k for k, t in enumerate(m.tiles) if t.eff[side])
+        S[CONNS, 4 + side] = sum(1 << k for k in range(m.n) if m.side_nb[k][side] >= 0)
+        for k in range(m.n):
+            j = m.side_nb[k][side]
+            if j >= 0:
+                S[ACROSS + side, j] |= 1 << k
+    # per hull, in the sorted order of ShipModel.hulls (FlightModel.hull_crew's order)
+    row(GMASK, [sum(1 << k for k in range(m.n) if m.group[k] == h) for h in m.hulls])
+    for r, i in ((HCAB, 0), (HTGT, 1), (HCHM, 2)):
+        row(r, [sum(1 << k for k in hc[i]) for hc in m.fm.hull_crew])
+    row(BATTILE, m.batteries)
+    row(BATCAP, [m.tiles[k].capacity for k in m.batteries])
+    row(BATHOLD, [hold_of.get(k, -1) if m.tiles[k].kind == "battery_hold" else -1 for k in m.batteries])
+    for r, i in ((HOLDTILE, 0), (HOLDNORM, 1), (HOLDSPEC, 2), (HOLDBAT, 3)):
+        row(r, [h[i] for h in m.holds])
+    for r, i in ((ENGTILE, 0), (ENGPOW, 1), (ENGDBL, 2)):
+        row(r, [int(e[i]) for e in m.engines])
+    for r, i in ((CANTILE, 0), (CANVAL, 1), (CANDBL, 2)):
+        row(r, [int(c[i]) for c in m.cannons])
+    row(CANFWD, [int(m.forward[c[0]]) for c in m.cannons])
+    row(EBTILE, m.engine_boosters)
+    row(CBTILE, m.cannon_boosters)
+    row(FURTILE, m.furnaces)
+    # sabotage: the square named by two rolls, and the tile on a square
+    S[SAB:SAB + 36, :36] = _named_squares(m.ship.board, size)
+    for k, sq in enumerate(m.fm.squares):
+        if S[SQTILE, sq] < 0:  # the first tile on a square, as the memoised engine looks it up
+            S[SQTILE, sq] = k
+    # the flight geometry (Geometry)
+    for side in range(4):
+        for line, lm in kr.lines[side].items():
+            S[LINEM + side, line] = lm
+        S[COVER, side] = kr.cover[side]
+        for ki, kind in enumerate(KINDS):
+            S[VULN + ki, side] = kr.vuln[(kind, side)]
+        for tol in range(2):
+            for line in range(L):
+                r = BRG + side * 2 * LMAX + tol * LMAX + line
+                for j, (c, free) in enumerate(kr.bearing(side, tol, line)):
+                    S[r, j] = c
+                    S[r + BRGFREE, j] = int(free)
+    # dice: per attack direction, the outcome of each of the 36 pairs, and each outcome's side,
+    # bearing tolerance and lines (the flight model's outcomes, shared with the exact engine)
+    for d, direction in enumerate(DIRECTIONS):
+        attack = Attack("small", direction)
+        S[OCELL + d, :36] = m.fm.outcomes(attack)[1]
+        for o, (_w, side, tol, lines) in enumerate(outcome_table(m.fm, attack)):
+            if len(lines) > NLMAX:
+                raise ValueError(f"an outcome of {len(lines)} lines (the fast path takes at most {NLMAX})")
+            S[OSIDE + d, o] = side
+            S[OTOL + d, o] = tol
+            S[ONL + d, o] = len(lines)
+            for j, line in enumerate(lines):
+                S[OLINES + 4 * d + j, o] = line
     return S
 
 
