@@ -4,6 +4,7 @@ folder, under a key that changes with the engine's sources; ``shipcheck compile`
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -218,6 +219,46 @@ def test_the_compile_command_compiles_every_entry_point() -> None:
         assert all(runtime.cached(e) for e in ("round", "joint", "exact"))
     else:
         assert "plain Python" in proc.stdout
+
+
+#: real questions (every kind of command that flies, in one process), then the argument types each
+#: compiled engine function was called with from Python
+TYPES_CALLED = """
+import contextlib, importlib, io, json, pkgutil, sys
+import shipcheck.engine as E
+from shipcheck.cli import main
+
+for args in sys.argv[1:]:
+    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):
+        main(json.loads(args))
+out = {}
+for info in pkgutil.iter_modules(E.__path__):
+    mod = importlib.import_module("shipcheck.engine." + info.name)
+    out.update({f"{mod.__name__}.{k}": [str(t) for t in v.signatures] for k, v in vars(mod).items()
+                if hasattr(v, "signatures") and getattr(v, "__module__", None) == mod.__name__})
+print(json.dumps(out))
+"""
+
+
+def test_each_engine_entry_is_compiled_for_one_set_of_types() -> None:
+    """An entry's warm-up (the small call compiled with the bar) passes the types the questions
+    pass: numba compiles a read-only array's call apart from a writable one's, and the joint
+    engine's first card once compiled a second time, 19 s more without the bar, also in `shipcheck
+    compile` after it said the joint engine was done."""
+    if not runtime.compiled():
+        pytest.skip("numba is not importable or switched off here")
+    half = str(ROOT / "examples" / "building" / "class-III-half.toml")
+    questions = [["odds", str(HAULER), "--card", "III-16", "--assume-weakest", "--no-cache"],
+                 ["odds", str(BLUE), "--card", "I-01", "--no-cache"],  # a second pass: compiled
+                 ["odds", str(HAULER), "--card", "III-10", "--policy", "optimal", "--no-cache"],
+                 ["simulate", str(HAULER), "--round", "3", "--runs", "300", "--seed", "1"],
+                 ["place", half, "2007:115", "--top", "1"]]
+    proc = subprocess.run([sys.executable, "-c", TYPES_CALLED, *map(json.dumps, questions)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    called = json.loads(proc.stdout.splitlines()[-1])
+    assert called["shipcheck.engine.joint.card"], "no question reached the joint engine's card"
+    assert {k: v for k, v in called.items() if len(v) > 1} == {}
 
 
 def test_the_compile_command_says_when_the_engine_runs_plain() -> None:

@@ -194,8 +194,10 @@ def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rule
     o_pos, o_out, o_cred, o_sold, o_hh, o_g, length = (
         int(v) for v in engine.function("joint", "layout_of", plain=True)(P, W))
     if not plain:  # compiled (on its first use, with a progress bar) for these types, on no states
+        # (read-only, as the states below are: numba compiles a writable array's call apart)
+        none = np.frombuffer(b"", dtype=np.int64).reshape(0, length)
         plain = not engine.compiled_call("joint", lambda: engine.function("joint", "card", plain=False)(
-            S, C, R, 0, np.zeros((0, length), dtype=np.int64), 1, t["prices"], t["depth"]))[0]
+            S, C, R, 0, none, 1, t["prices"], t["depth"]))[0]
     v0 = engine.function("joint", "begin", plain=plain)(S, R, t["init"], t["start"], t["prices"])
     step = engine.function("joint", "card", plain=plain)
     dist: dict[bytes, int] = {np.asarray(v0, dtype=np.int64).tobytes(): 1}  # weights out of ``denom``
