@@ -18,7 +18,6 @@ import pytest
 collect_ignore = [] if (Path(__file__).resolve().parents[2] / "shared").is_dir() else ["reference"]
 
 
-
 def _session_folder(prefix: str) -> str:
     """A temporary folder for this test run, removed when the process that made it (the one that
     started the suite) ends."""
