@@ -1,5 +1,6 @@
-"""Test-wide settings: the on-disk odds cache goes to a folder of the test session, never the user's;
-the cross-checks against ../shared (tests/reference/) are collected only where ../shared exists."""
+"""Test-wide settings: the on-disk odds cache (and, where bytecode is off, the bytecode) go to folders
+of the test session, never the user's, removed at its end; the engine is compiled once before the
+tests; the cross-checks against ../shared (tests/reference/) are collected only where it exists."""
 
 from __future__ import annotations
 
