@@ -182,10 +182,7 @@ def _play(ships: Sequence[Ship], cards: tuple[Card, ...], pol: RoundPolicy, rule
     from shipcheck.round.chunks import Table
     from shipcheck.round.decisions import Answers
 
-    models: list[ShipModel] = []
-    for s in ships:
-        same = next((m for m in models if m.ship == s), None)
-        models.append(ShipModel(s, flight=same.fm) if same is not None else ShipModel.of(s))
+    models = ShipModel.of_players(ships)
     table = Table(models, [pol] + [resolve_policy("default")] * (len(ships) - 1), rules, five, assume_weakest)
     t = table.tables(cards)
     S, C, R = t["S"], t["C"], t["R"]

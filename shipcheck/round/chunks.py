@@ -94,15 +94,15 @@ class Table:
         from shipcheck.runtime import new_key
 
         self.key = new_key()
-        self._tables: dict[Any, Any] = {}
+        self._ships: dict[str, Any] | None = None  # the players' arrays, built at the first deck
         self._answers: Any = None
 
     def tables(self, cards: tuple[Card, ...]) -> dict[str, Any]:
-        """The engine's arrays for these players and ``cards`` (built once per deck)."""
+        """The engine's arrays for these players (built once) and ``cards`` (once a process)."""
         from shipcheck.engine.layout import ASK, POLICY, TID, V, initial_rows, ship_tables
         from shipcheck.round.decisions import asks, base_policy
 
-        hit = self._tables.get("ships")
+        hit = self._ships
         if hit is None:
             rules = self.rules
             S = ship_tables(self.models, rules)
@@ -111,7 +111,7 @@ class Table:
                 S[p, V, ASK] = asks(pol)
             S[:, V, TID] = self.key
             P = self.P
-            hit = self._tables["ships"] = {
+            hit = self._ships = {
                 "S": S,
                 "R": np.array([P, int(self.five), int(self.assume_weakest), rules.track, rules.best_looking,
                                rules.luxury, self.key], dtype=np.int64),
@@ -141,11 +141,7 @@ def _card_tables(cards: tuple[Card, ...]) -> np.ndarray:
 
 
 def build_table(job: Job) -> Table:
-    models: list[ShipModel] = []
-    for s in job.ships:
-        same = next((m for m in models if m.ship == s), None)
-        models.append(ShipModel(s, flight=same.fm) if same is not None else ShipModel.of(s))
-    return Table(models, list(job.policies), job.rules, job.five, job.assume_weakest, job.purse)
+    return Table(ShipModel.of_players(job.ships), list(job.policies), job.rules, job.five, job.assume_weakest, job.purse)
 
 
 def run_chunk(table: Table, deck: Deck, g: np.random.Generator, n: int,

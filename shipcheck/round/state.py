@@ -64,6 +64,16 @@ class ShipModel(Description):
             model = ship.__dict__["_model"] = cls(ship)
         return model  # type: ignore[no-any-return]
 
+    @classmethod
+    def of_players(cls, ships: Sequence[Ship]) -> list[ShipModel]:
+        """The players' models, in order: a ship's kept one (:meth:`of`); a ship equal to an
+        earlier player's flies a model of its own on that player's flight model."""
+        models: list[ShipModel] = []
+        for s in ships:
+            same = next((m for m in models if m.ship == s), None)
+            models.append(cls(s, flight=same.fm) if same is not None else cls.of(s))
+        return models
+
     # -- the engine's tables and rows ------------------------------------------------------------
     def tables(self, epidemic: str = "adjacent") -> np.ndarray:
         """This ship alone as the engine's table ``S`` (player 0; the board's own cap)."""
