@@ -19,7 +19,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from shipcheck._version import __version__ as __version__
 
 #: public name -> the submodule that defines it
 _EXPORTS: dict[str, str] = {

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_version_is_defined_once() -> None:
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" not in meta["project"] and "version" in meta["project"]["dynamic"]
-    assert meta["tool"]["hatch"]["version"]["path"] == "shipcheck/__init__.py"
+    assert meta["tool"]["hatch"]["version"]["path"] == "shipcheck/_version.py"
     assert version("shipcheck") == shipcheck.__version__
 
 

@@ -39,7 +39,7 @@ def version() -> str:
 
         return dist_version("shipcheck")
     except (ImportError, PackageNotFoundError):
-        from shipcheck import __version__
+        from shipcheck._version import __version__
 
         return __version__
 

@@ -28,7 +28,10 @@ from shipcheck.errors import InputError
 from shipcheck.flight.kernel import (
     ALIEN as ALIEN,  # the crew value of a tile holding an alien (its colour: the tile's crew)
 )
+from shipcheck.flight.kernel import Decision as Decision  # (Decision, Outcome, State: the kernel defines them)
 from shipcheck.flight.kernel import Kernel, cost, offers
+from shipcheck.flight.kernel import Outcome as Outcome
+from shipcheck.flight.kernel import State as State
 from shipcheck.model import ALIENS, BATTERY_KINDS, CABIN_KINDS, CHARGED_CANNONS, FREE_CANNONS, Ship
 
 if TYPE_CHECKING:
@@ -37,9 +40,6 @@ if TYPE_CHECKING:
 KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
 DIRS = ("front", "right", "rear", "left")
 _SIZE = {"small-meteor": "small", "large-meteor": "large", "light-shot": "light", "heavy-shot": "heavy"}
-
-State = tuple[int, tuple[int, ...], tuple[int, ...] | None]
-
 
 def parse_attack(text: str, *, key: str = "attack") -> Attack:
     """``"large-meteor:front"`` as an :class:`Attack`; raises :class:`InputError` naming ``key``."""
@@ -73,43 +73,6 @@ def as_attacks(attacks: Any, *, key: str = "attacks") -> tuple[Attack, ...]:
         out.append(a)
     return tuple(out)
 
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A group of dice results that send the attack down the same lines from the same side."""
-
-    prob: Fraction
-    side: int  # board side the attack comes from
-    direction: str  # ship-relative side after any redirection
-    value: int  # the roll that picked the line(s)
-    lines: tuple[int, ...]  # grid lines hit (columns from N/S, rows from E/W), in grid order
-
-    def describe(self, board: Any) -> str:
-        if not self.lines:
-            return f"roll {self.value} from the {self.direction}: miss"
-        kind = "column" if self.side in (0, 2) else "row"
-        if board.index_cells:
-            lines = ", ".join(f"{kind} {j} (0-based)" for j in self.lines)
-        else:
-            labels = board.columns if self.side in (0, 2) else board.rows
-            lines = ", ".join(f"{kind} {labels[j][0]}" for j in self.lines)
-        return f"roll {self.value} from the {self.direction}: {lines}"
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What the player does against one roll.
-
-    ``shield``: activate a shield (1 charge) for every line; ``boosted``: a boosted shield (2 charges)
-    for every line no cannon stops; ``cannons``: per line, the tile fired at it or -1;
-    ``draws``: the batteries (indices into :attr:`FlightModel.batteries`) each charge comes from.
-    """
-
-    shield: bool = False
-    boosted: bool = False
-    cannons: tuple[int, ...] = ()
-    draws: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,7 +130,7 @@ class DefaultPolicy(Policy):
         # shield against a small meteor or a light shot that needs it; per line of a large meteor
         # the first cannon that bears (free ones first); a boosted shield for what is left open;
         # each charge from the first charged battery that may pay
-        shield, boosted, cannons, draws = sit.model.kernel.default_decision(sit)
+        shield, boosted, cannons, draws = sit.model.kernel.default_decision(sit.state, sit.kind, sit.outcome)
         means = offers(sit.kind)
         if not (means.cannon or means.boosted):
             return Decision(shield=shield, draws=draws)
@@ -363,7 +326,7 @@ class FlightModel:
     def apply(self, sit: Situation, d: Decision) -> State:
         """The state after a roll, given the player's decision (checked against the rules by the
         engine: a ValueError for one they do not allow)."""
-        return self.kernel.apply(sit, d)
+        return self.kernel.apply(sit.state, sit.kind, sit.outcome, d)
 
     def step(self, st: State, attack: Attack, a_index: int, oi: int, policy: Policy) -> State:
         """Memoised transition: state, attack, outcome index -> next state (the default policy's

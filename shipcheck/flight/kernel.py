@@ -16,8 +16,10 @@ flight model has no cards, so no Techie's free charge (:mod:`shipcheck.round.car
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from shipcheck import runtime
 
@@ -25,13 +27,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from shipcheck.cards import Attack
-    from shipcheck.flight.chain import (  # (types: flight imports kernel)
-        Decision,
-        FlightModel,
-        Outcome,
-        Situation,
-        State,
-    )
+    from shipcheck.model import Ship, Tile
 
 SMALL, LARGE, LIGHT, HEAVY = "small-meteor", "large-meteor", "light-shot", "heavy-shot"
 #: a state's crew entry for a tile holding an alien (its colour is the tile's ``crew``). Not 1: a cabin
@@ -42,6 +38,66 @@ CREW_FIELD = (1 << CREW_BITS) - 1  # encodes ALIEN (-1); humans and sleepers 0..
 WORD_BITS = 63
 
 Effect = tuple[int, tuple[tuple[int, int], ...]]  # board side, ((line, tile hit), ...) of damaging hits
+State = tuple[int, tuple[int, ...], tuple[int, ...] | None]  # (tiles aboard, charges per battery, crew)
+
+
+class Model(Protocol):
+    """What a kernel reads of its flight model (:class:`~shipcheck.flight.chain.FlightModel`, which
+    builds it: the kernel imports nothing above it)."""
+
+    ship: Ship
+    n: int
+    full: int
+    tiles: tuple[Tile, ...]
+    batteries: tuple[int, ...]
+    battery_range: tuple[int, ...]
+    cabins: tuple[int, ...]
+    stasis: tuple[int, ...]
+    supports: dict[int, int]  # per alien: its life supports, a bit each
+    adj: tuple[int, ...]
+    group: tuple[int, ...]
+    multi_hull: bool
+    track_crew: bool
+    dynamic_crew: bool
+
+    def initial(self) -> State: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A group of dice results that send the attack down the same lines from the same side."""
+
+    prob: Fraction
+    side: int  # board side the attack comes from
+    direction: str  # ship-relative side after any redirection
+    value: int  # the roll that picked the line(s)
+    lines: tuple[int, ...]  # grid lines hit (columns from N/S, rows from E/W), in grid order
+
+    def describe(self, board: Any) -> str:
+        if not self.lines:
+            return f"roll {self.value} from the {self.direction}: miss"
+        kind = "column" if self.side in (0, 2) else "row"
+        if board.index_cells:
+            lines = ", ".join(f"{kind} {j} (0-based)" for j in self.lines)
+        else:
+            labels = board.columns if self.side in (0, 2) else board.rows
+            lines = ", ".join(f"{kind} {labels[j][0]}" for j in self.lines)
+        return f"roll {self.value} from the {self.direction}: {lines}"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the player does against one roll.
+
+    ``shield``: activate a shield (1 charge) for every line; ``boosted``: a boosted shield (2 charges)
+    for every line no cannon stops; ``cannons``: per line, the tile fired at it or -1;
+    ``draws``: the batteries (indices into :attr:`FlightModel.batteries`) each charge comes from.
+    """
+
+    shield: bool = False
+    boosted: bool = False
+    cannons: tuple[int, ...] = ()
+    draws: tuple[int, ...] = ()
 
 
 class Live(NamedTuple):
@@ -106,7 +162,7 @@ def cost(means: str, free: bool = False) -> int:
 class Kernel:
     """Packed states and memoised transitions for one flight model, the rules the engine's."""
 
-    def __init__(self, m: FlightModel) -> None:
+    def __init__(self, m: Model) -> None:
         from shipcheck.engine.layout import OFFS, SPEC, Description, SoloRules, V, geometry, ship_tables
 
         self.m = m
@@ -541,18 +597,17 @@ class Kernel:
         hull = sorted(set(self.group))[h] if self.multi and h >= 0 else None
         return (hits, needs, bool(tmp[L.SIT + L.SIT_SHIELDS]), bool(tmp[L.SIT + L.SIT_BOOSTED]), tuple(bearing), hull)
 
-    def default_decision(self, sit: Situation) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
-        """Contract §4's decision for ``sit``, as the engine takes it
+    def default_decision(self, st: State, kind: str, o: Outcome) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
+        """Contract §4's decision against outcome ``o`` of an attack of ``kind`` on state ``st``, as the engine takes it
         (:func:`shipcheck.engine.defence.decide_default`): shield, boosted, a cannon per line of the
         outcome (-1: none), the batteries drawn from."""
         m = self._m()
         from shipcheck.engine import layout as L
 
         a, _, x, _, tmp = m.scratch
-        o = sit.outcome
         lines = o.lines
-        m.fn("exact", "default_of")(m.S, m.spec, self.to_words(self.pack(sit.state), a),
-                                    L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
+        m.fn("exact", "default_of")(m.S, m.spec, self.to_words(self.pack(st), a),
+                                    L.KINDS.index(kind), o.side, L.tolerance(o.direction),
                                     len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
                                     x, tmp)
         base = L.DEC
@@ -560,18 +615,17 @@ class Kernel:
         draws = tuple(int(tmp[base + L.DEC_DRAW + i]) for i in range(int(tmp[base + L.DEC_NDRAW])))
         return bool(tmp[base + L.DEC_SHIELD]), bool(tmp[base + L.DEC_BOOSTED]), cannons, draws
 
-    def apply(self, sit: Situation, d: Decision) -> State:
+    def apply(self, st: State, kind: str, o: Outcome, d: Decision) -> State:
         """The state after a roll, given the player's decision, checked against the rules (a
         ValueError for one the rules do not allow)."""
         m = self._m()
         from shipcheck.engine import layout as L
 
         a, b, x, buf, tmp = m.scratch
-        o = sit.outcome
         lines = o.lines
         write_decision(d, len(lines), tmp)
-        m.fn("exact", "decide_key")(m.S, m.spec, self.to_words(self.pack(sit.state), a),
-                                    L.KINDS.index(sit.kind), o.side, L.tolerance(o.direction),
+        m.fn("exact", "decide_key")(m.S, m.spec, self.to_words(self.pack(st), a),
+                                    L.KINDS.index(kind), o.side, L.tolerance(o.direction),
                                     len(lines), lines[0] if lines else 0, lines[1] if len(lines) > 1 else -1,
                                     b, x, buf, tmp)
         return self.unpack(self.from_words(b))

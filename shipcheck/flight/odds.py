@@ -377,17 +377,18 @@ def prefer_compiled(ship: Ship) -> bool:
     from shipcheck.flight.chain import parse_attack
 
     if runtime.state.force != "plain" and not runtime.loaded("exact"):  # a flight model only the first time
-        _load_compiled(FlightModel(ship).kernel, parse_attack("small-meteor:front"))
+        _load_compiled(FlightModel(ship), parse_attack("small-meteor:front"))
     return runtime.loaded("exact")
 
 
-def _load_compiled(k: Kernel, attack: Attack) -> None:
+def _load_compiled(fm: FlightModel, attack: Attack) -> None:
     """Load (or compile, with a progress bar) the compiled exact engine for a long search: the kernel
     asks it from then on (the same rules, the same numbers)."""
     from shipcheck import engine, runtime
 
     if runtime.state.force == "plain" or runtime.loaded("exact"):
         return
+    k = fm.kernel
 
     def first() -> None:  # every engine function the kernel calls, compiled (or loaded) here, not later
         k.warming = True
@@ -395,15 +396,15 @@ def _load_compiled(k: Kernel, attack: Attack) -> None:
             p = k.initial()
             k.forward_compiled([attack], {p: 1})
             k.transitions(p, attack)
-            _optimal(k.m.ship, (attack,), k.m)
+            _optimal(fm.ship, (attack,), fm)
             st = k.unpack(p)
-            o = next((o for o in k.m.outcomes(attack)[0] if o.lines), None)
+            o = next((o for o in fm.outcomes(attack)[0] if o.lines), None)
             if o is not None:  # a roll down a line, whatever it meets on this ship: each function it may ask
                 eff = (o.side, tuple((line, -1) for line in o.lines))
                 k.play(p, attack.kind, eff, 0)
                 k.left_open(p, attack.kind, eff, 0, False, False, (-1,) * len(o.lines))
-                sit = k.m.situation(st, attack, 0, o)
-                k.m.apply(sit, DefaultPolicy().decide(sit))
+                sit = fm.situation(st, attack, 0, o)
+                fm.apply(sit, DefaultPolicy().decide(sit))
             k.wake(st[0], k.crew_of(p))
             k.destroy(p, p & k.full & -(p & k.full), memo=False)
             for count in (k.humans, k.crew_count, k.lost, k.lost_tiles):
@@ -687,7 +688,7 @@ class OptimalPolicy(Policy):
         if (force == "compiled" or runtime.loaded("exact")
                 or len(self._value) + len(self._tails) >= OPTIMAL_COMPILED_FROM):
             self._asked = True  # once: where numba is missing or off, plain it stays
-            _load_compiled(self.k, self.attacks[ai])
+            _load_compiled(self.model, self.attacks[ai])
             self._plain = not runtime.loaded("exact")
 
     def _tail_value(self, ai: int, x: int) -> tuple[int, int]:
@@ -775,7 +776,7 @@ class OptimalPolicy(Policy):
             return k.pay[k.group[c]] if k.multi else ship_pay
 
         for shield, combo, boosted, purposes in defences(shield_opts, per_line, boost_opts, ship_pay, cannon_pay,
-                                                         k.m.free_cannon):
+                                                         self.model.free_cannon):
             if len(purposes) > total:
                 continue
             # what the defence leaves open: the engine's rule, not a copy of it

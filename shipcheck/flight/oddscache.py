@@ -45,7 +45,7 @@ def cache_dir() -> Path | None:
 @cache
 def code_version() -> str:
     """shipcheck's version and a digest of the source files that compute odds."""
-    from shipcheck import __version__
+    from shipcheck._version import __version__
 
     h = hashlib.sha256(__version__.encode())
     from shipcheck.runtime import sources

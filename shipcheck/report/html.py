@@ -7,12 +7,35 @@ import base64
 import html
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from shipcheck.report.figures import DIRS, Table, pct, round_name
+from shipcheck.report.ships import Comparison, ShipReport
 
-if TYPE_CHECKING:
-    from shipcheck.report import Report, ShipReport
+
+class Document(Protocol):
+    """What the page (and the report's folder, :mod:`.output`) reads of a report: a
+    :class:`shipcheck.report.Report`, whose methods write with these modules."""
+
+    @property
+    def ships(self) -> tuple[ShipReport, ...]: ...
+    @property
+    def round(self) -> str: ...
+    @property
+    def edition(self) -> str: ...
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+    @property
+    def settings(self) -> dict[str, Any]: ...
+    @property
+    def comparison(self) -> Comparison | None: ...
+    @property
+    def title(self) -> str: ...
+    def figures(self, *, phone: bool = False) -> dict[str, Any]: ...
+    def figure_names(self) -> list[str]: ...
+    def html(self, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def _prefixed(self) -> list[tuple[str, ShipReport]]: ...
 
 CSS = """
 :root { --ink:#1f2430; --muted:#6b7280; --line:#e5e7eb; --bg:#f7f8fa; --card:#fff; --bad:#d7263d;
@@ -178,10 +201,10 @@ def _columns(blocks: list[str]) -> str:
     return '<div class="pair">' + "".join(f"<div>{b}</div>" for b in blocks) + "</div>"
 
 
-def page(rep: Report, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str:
+def page(rep: Document, images: dict[str, str] | None = None, phone: dict[str, str] | None = None) -> str:
     """The whole page as a string: ``images`` the wide figures' sources, ``phone`` the phone's
     (shown on screens up to 560 pixels wide); each drawn when omitted."""
-    from shipcheck import __version__
+    from shipcheck._version import __version__
 
     if images is None:
         images = inline_images(rep.figures())
@@ -401,7 +424,7 @@ def inline_images(figures: dict[str, Any]) -> dict[str, str]:
     return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
 
 
-def notebook(rep: Report) -> str:
+def notebook(rep: Document) -> str:
     """A report in a notebook cell (``Report._repr_html_``): per ship its drawing, the figures at a
     glance and the best changes; ``rep.figures()`` and ``rep.write(folder)`` give the rest."""
     from shipcheck.report.encode import render

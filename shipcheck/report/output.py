@@ -13,16 +13,13 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shipcheck.errors import InputError, printable
 from shipcheck.report.encode import DPI as DPI  # kept importable from here
 from shipcheck.report.encode import render
-from shipcheck.report.html import data_uri
+from shipcheck.report.html import Document, data_uri
 from shipcheck.shipfile import save_text
-
-if TYPE_CHECKING:
-    from shipcheck.report import Report
 
 MANIFEST = ".shipcheck-report.json"
 NAME_MAX = 255  # bytes of one file name on the usual file systems
@@ -76,7 +73,7 @@ def inline_images(figures: dict[str, Any]) -> dict[str, str]:
     return {k: data_uri(render(fig, "svg"), "image/svg+xml") for k, fig in figures.items()}
 
 
-def report_files(rep: Report) -> dict[str, bytes]:
+def report_files(rep: Document) -> dict[str, bytes]:
     """Every file of the report folder, by name."""
     files: dict[str, bytes] = {}
     images: dict[str, str] = {}
@@ -92,12 +89,12 @@ def report_files(rep: Report) -> dict[str, bytes]:
     return files
 
 
-def file_names(rep: Report) -> list[str]:
+def file_names(rep: Document) -> list[str]:
     """The names of the files :func:`report_files` gives, in its order, without drawing."""
     return [f"{k}.{ext}" for k in rep.figure_names() for ext in ("svg", "png")] + ["index.html", "report.json"]
 
 
-def drawn_files(rep: Report) -> dict[str, bytes]:
+def drawn_files(rep: Document) -> dict[str, bytes]:
     """:func:`report_files` of ``rep``, drawn once per report: a report does not change, so writing
     it again (another folder, or the same one) draws nothing twice."""
     files = rep.__dict__.get("_drawn_files")
@@ -122,7 +119,7 @@ def check_folder(out: Path) -> None:
             raise InputError(what, file=shown, expected="a folder (or a new name) for --out")
 
 
-def write_report(rep: Report, out: Path) -> list[Path]:
+def write_report(rep: Document, out: Path) -> list[Path]:
     """Write the report into ``out`` (created if needed); returns the paths written."""
     check_folder(out)
     old = read_manifest(out)

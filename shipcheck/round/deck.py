@@ -16,15 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from shipcheck.cards import DEFAULT_EDITION, Card, find_card, format_card_id, load_cards
 from shipcheck.errors import InputError, Locator, read_text_file, read_toml
-
-if TYPE_CHECKING:
-    from shipcheck.round.rulebook import RoundRules
 
 __all__ = ["Deck", "build_deck", "load_deck_file"]
 
@@ -75,7 +72,21 @@ class Deck:
         return np.concatenate([top, np.take_along_axis(others, order, axis=1)], axis=1)
 
 
-def build_deck(rules: RoundRules, edition: str | None = None) -> Deck:
+class Plan(Protocol):
+    """What a round's deck is drawn by: its numbers (:class:`~shipcheck.round.rulebook.RoundRules`,
+    a layer above the deck, which also loads deck files for the argument checks)."""
+
+    @property
+    def round(self) -> str: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def deck(self) -> tuple[tuple[int, int], ...] | None: ...
+    @property
+    def cards(self) -> int: ...
+
+
+def build_deck(rules: Plan, edition: str | None = None) -> Deck:
     """The drawn deck of a round for an edition (``"2007"`` levels I-III, ``"2021"`` levels I-II)."""
     ed = edition or DEFAULT_EDITION
     try:

@@ -81,7 +81,7 @@ def cache_dir() -> Path:
 
     from platformdirs import user_cache_dir
 
-    from shipcheck import __version__
+    from shipcheck._version import __version__
 
     folder = Path(__file__).resolve().parent
     env = [os.environ.get(k) for k in QUICK]  # numba's settings a user chose compile other code

@@ -81,7 +81,7 @@ def session(ws: Workspace) -> dict[str, Any]:
     named = None
     if ws.named is not None:
         named = {"path": ws.display(ws.named), "exists": ws.named.is_file()}
-    from shipcheck import __version__
+    from shipcheck._version import __version__
 
     return {"version": __version__, "root": str(ws.root), "named": named, **_session()}
 

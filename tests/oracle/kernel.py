@@ -55,13 +55,17 @@ def bits(x: int) -> list[int]:
 class Kernel:
     """Packed states and memoised default-policy transitions for one flight model."""
 
-    def default_decision(self, sit: Any) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
-        """Contract §4's decision as the oracle takes it (its own DefaultPolicy): what the package's
-        ``DefaultPolicy`` (which asks its model's kernel) answers on the oracle's situations."""
+    def default_decision(self, st: State, kind: str, o: Any) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
+        """Contract §4's decision as the oracle takes it (its own DefaultPolicy, on its own situation of
+        the roll): what the package's ``DefaultPolicy`` (which asks its model's kernel) answers on the
+        oracle's situations."""
+        from shipcheck.flight.chain import parse_attack
+
         from .flight import DEFAULT_POLICY
 
+        sit = self.m.situation(st, parse_attack(f"{kind}:{o.direction}"), 0, o)  # (it reads the kind alone)
         d = DEFAULT_POLICY.decide(sit)
-        return d.shield, d.boosted, d.cannons or tuple(-1 for _ in sit.outcome.lines), d.draws
+        return d.shield, d.boosted, d.cannons or tuple(-1 for _ in o.lines), d.draws
 
     def __init__(self, m: FlightModel) -> None:
         self.m = m
