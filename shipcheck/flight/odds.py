@@ -295,9 +295,9 @@ COMPILED_ATTACKS = 12
 COMPILED_FROM = 1_000
 COMPILED_LOADED_FROM = 0
 #: (attack, state) values the optimal policy works out as plain Python before it loads the compiled
-#: engine: about the CPU loading it costs (0.7 s); from there on a value costs about a third
-#: (benchmarks/RESULTS.md)
-OPTIMAL_COMPILED_FROM = 1_000
+#: engine (about 0.4 s of CPU): a search that gets this far mostly goes on for thousands more, which
+#: the compiled engine works out about eight times quicker (benchmarks/RESULTS.md)
+OPTIMAL_COMPILED_FROM = 400
 
 
 def _engine(k: Kernel, engine: str | None) -> str:
