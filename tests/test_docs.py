@@ -14,8 +14,8 @@ How a page marks its code blocks (the info string after the opening fence; see C
 Commands run in a scratch folder that mirrors the repository root (its entries are symlinked), so a
 page can write ``my-ship.toml`` and check it in its next block without touching the checkout;
 ``/tmp/`` in a command is the scratch folder's own ``tmp/``. ``shipcheck ...`` commands without
-shell syntax run in-process (fast), once per test run for a command and the scratch files it sees
-(a page repeating another's, in any test process, reuses its exit, output and files); the rest run
+shell syntax run in-process (fast), once per test run for a command and the scratch files it may
+read (a page repeating another's, in any test process, reuses its exit, output and files); the rest run
 under bash with the test's Python first on PATH.
 """
 
@@ -138,6 +138,23 @@ def own_files(cwd: Path) -> dict[str, bytes]:
     return out
 
 
+def _may_read(name: str, words: list[str], cwd: Path) -> bool:
+    """Whether a command may read the scratch folder's own file ``name``: one at the top (a ship, a
+    settings file found there) or under a path the command names; a file another block wrote in a
+    folder of its own (``tmp/freighter-report/``) does not change this command's run."""
+    if "/" not in name:
+        return True
+    for w in words[1:]:
+        path = cwd / w.split("=")[-1]  # (an absolute path stays itself)
+        try:
+            rel = path.resolve().relative_to(cwd.resolve()).as_posix()
+        except (ValueError, OSError):
+            continue
+        if rel == "." or name == rel or name.startswith(rel + "/"):
+            return True
+    return False
+
+
 def run_in_process(words: list[str], cwd: Path, capsys: pytest.CaptureFixture[str],
                    before: dict[str, bytes]) -> tuple[int, str, dict[str, bytes]]:
     """Exit code, output (the scratch folder's path written as NUL) and the files written of
@@ -161,7 +178,8 @@ def run_command(cmd: str, cwd: Path, capsys: pytest.CaptureFixture[str],
         before = own_files(cwd)
         h = hashlib.sha256(cmd.encode() + b"\0")
         for name, data in sorted(before.items()):
-            h.update(f"{name}\0{len(data)}\0".encode() + data)
+            if _may_read(name, words, cwd):
+                h.update(f"{name}\0{len(data)}\0".encode() + data)
         key = h.hexdigest()
         if key not in RAN and shared is None:
             RAN[key] = run_in_process(words, cwd, capsys, before)
