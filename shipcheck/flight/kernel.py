@@ -598,9 +598,9 @@ class Kernel:
         return (hits, needs, bool(tmp[L.SIT + L.SIT_SHIELDS]), bool(tmp[L.SIT + L.SIT_BOOSTED]), tuple(bearing), hull)
 
     def default_decision(self, st: State, kind: str, o: Outcome) -> tuple[bool, bool, tuple[int, ...], tuple[int, ...]]:
-        """Contract §4's decision against outcome ``o`` of an attack of ``kind`` on state ``st``, as the engine takes it
-        (:func:`shipcheck.engine.defence.decide_default`): shield, boosted, a cannon per line of the
-        outcome (-1: none), the batteries drawn from."""
+        """Contract §4's decision against outcome ``o`` of an attack of ``kind`` on state ``st``, as
+        the engine takes it (:func:`shipcheck.engine.defence.decide_default`): shield, boosted, a
+        cannon per line of the outcome (-1: none), the batteries drawn from."""
         m = self._m()
         from shipcheck.engine import layout as L
 
@@ -616,8 +616,8 @@ class Kernel:
         return bool(tmp[base + L.DEC_SHIELD]), bool(tmp[base + L.DEC_BOOSTED]), cannons, draws
 
     def apply(self, st: State, kind: str, o: Outcome, d: Decision) -> State:
-        """The state after a roll, given the player's decision, checked against the rules (a
-        ValueError for one the rules do not allow)."""
+        """The state after outcome ``o`` of an attack of ``kind`` on state ``st``, given the player's
+        decision, checked against the rules (a ValueError for one the rules do not allow)."""
         m = self._m()
         from shipcheck.engine import layout as L
 

@@ -37,6 +37,7 @@ class Document(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
     def _prefixed(self) -> list[tuple[str, ShipReport]]: ...
 
+
 CSS = """
 :root { --ink:#1f2430; --muted:#6b7280; --line:#e5e7eb; --bg:#f7f8fa; --card:#fff; --bad:#d7263d;
         --good:#2a9d8f; --accent:#3b5bdb; }

@@ -73,8 +73,8 @@ class Deck:
 
 
 class Plan(Protocol):
-    """What a round's deck is drawn by: its numbers (:class:`~shipcheck.round.rulebook.RoundRules`,
-    a layer above the deck, which also loads deck files for the argument checks)."""
+    """What a round's deck is drawn by: the round's numbers (a
+    :class:`~shipcheck.round.rulebook.RoundRules`, defined a layer above this module)."""
 
     @property
     def round(self) -> str: ...
