@@ -147,7 +147,9 @@ def test_the_compiled_cache_is_in_the_user_cache_folder() -> None:
 
 def test_an_edited_engine_gets_a_new_cache_key(tmp_path: Path) -> None:
     """The key hashes the engine's sources: an edit (here a comment) means a new folder, never stale
-    code; a key's folder unused for two weeks is removed when a new one is made."""
+    code, and so does a file written again unchanged (a reinstall: numba then compiles anew, and the
+    marks saying an entry is compiled must not claim otherwise); a key's folder unused for two weeks
+    is removed when a new one is made."""
     tree = tmp_path / "tree"
     shutil.copytree(PACKAGE, tree / "shipcheck", ignore=shutil.ignore_patterns("__pycache__"))
     code = "from shipcheck import runtime; print(runtime.cache_dir())"
@@ -169,6 +171,9 @@ def test_an_edited_engine_gets_a_new_cache_key(tmp_path: Path) -> None:
     second = key()
     assert second != first and second.parent == first.parent
     assert first.exists() and not stale.exists()
+    bits.write_text(bits.read_text())  # the same text again, a moment later
+    os.utime(bits, ns=(bits.stat().st_atime_ns, bits.stat().st_mtime_ns + 1_000_000))
+    assert key() not in (first, second)
     # the same sources in another folder: another key (numba caches per folder, and so the marks
     # saying an entry point is compiled there)
     shutil.copytree(tree / "shipcheck", tmp_path / "elsewhere" / "shipcheck")

@@ -72,9 +72,9 @@ def sources() -> list[Path]:
 
 def cache_dir() -> Path:
     """numba's cache folder for this engine: ``<user cache>/shipcheck/numba-KEY`` (or under
-    ``$NUMBA_CACHE_DIR``), KEY a hash of the engine's sources and folder (numba caches per folder),
-    the versions, the machine and :data:`QUICK`'s variables. Other keys' folders unused for
-    :data:`KEEP_DAYS` are removed when a new one is made."""
+    ``$NUMBA_CACHE_DIR``), KEY a hash of the engine's sources, their times (numba recompiles a
+    rewritten file) and folder, the versions, the machine and :data:`QUICK`'s variables. Other keys'
+    folders unused for :data:`KEEP_DAYS` are removed when a new one is made."""
     import hashlib  # (here: not paid by the commands that never compile)
     import platform
     from importlib.metadata import version
@@ -87,7 +87,7 @@ def cache_dir() -> Path:
     env = [os.environ.get(k) for k in QUICK]  # numba's settings a user chose compile other code
     h = hashlib.sha256(f"{__version__} {version('numba')} {sys.version} {platform.machine()} {folder} {env}".encode())
     for f in sources():
-        h.update(f.name.encode() + b"\0" + f.read_bytes())
+        h.update(f"{f.name}\0{f.stat().st_mtime_ns}\0".encode() + f.read_bytes())
     base = Path(os.environ.get(CACHE_ENV) or user_cache_dir("shipcheck", appauthor=False))
     here = base / f"numba-{h.hexdigest()[:16]}"
     if here.is_dir():
