@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from html import escape as _html_escape
+from operator import attrgetter
 from typing import Any
 
 from shipcheck.topology import BUILTIN_CLASSES, Board
@@ -98,6 +99,7 @@ CANNON_KINDS = FREE_CANNONS + CHARGED_CANNONS
 ENGINE_KINDS = ("engine", "double_engine", "cannon_engine")
 BATTERY_KINDS = ("battery", "battery_hold")
 CABIN_KINDS = ("start_cabin", "cabin", "luxury_cabin")  # hold awake humans
+_AT = attrgetter("at")  # a ship's tiles sort by square (a key that is no Python function: cheaper)
 #: what an unknown kind's error expects: where the kinds are listed, not all of them on one line
 KIND_EXPECTED = f"one of the {len(KINDS)} tile kinds `shipcheck tiles --kinds` lists"
 
@@ -122,6 +124,8 @@ class Tile:
     goods: tuple[str, ...] = ()
     implied: bool = False  # the pilot cabin taken as standing on the start square
     eff: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)
+    #: ``eff`` in one byte, two bits a side from N in the low bits (the checker's table index)
+    eff_code: int = field(init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         parts = [repr(self.at), self.kind, self.sides]
@@ -150,6 +154,7 @@ class Tile:
         for i, ch in enumerate(self.sides):
             eff[(i + self.rot) % 4] = int(ch)
         object.__setattr__(self, "eff", tuple(eff))
+        object.__setattr__(self, "eff_code", eff[0] | eff[1] << 2 | eff[2] << 4 | eff[3] << 6)
 
     @property
     def info(self) -> KindInfo:
@@ -248,7 +253,7 @@ class Ship:
     source: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        tiles = sorted(self.tiles, key=lambda t: t.at)
+        tiles = sorted(self.tiles, key=_AT)
         squares = self.board.squares
         # tiles built in code carry plain grid indices; give them the board's labelled squares
         tiles = [t if type(t.at) is not int else replace(t, at=squares[t.at]) for t in tiles]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import FrozenInstanceError, dataclass
-from operator import attrgetter
 from typing import Any
 
 from shipcheck.errors import InputError, check_type, suggest
@@ -28,7 +27,6 @@ from shipcheck.model import (
 from shipcheck.topology import Square, exposed_connectors
 
 SIDE_LETTERS = "NESW"
-_ID = attrgetter("id")
 _new = object.__new__
 
 
@@ -276,7 +274,8 @@ def _bits(m: int) -> Iterator[int]:
 class _Geometry:
     """A board's neighbour table as bit moves, computed once per board."""
 
-    __slots__ = ("nb", "to", "back", "seam", "start_bit", "squares", "names", "_build", "_hull_masks")
+    __slots__ = ("nb", "to", "back", "seam", "start_bit", "squares", "names", "lanes", "shifts", "full", "_build",
+                 "_hull_masks")
 
     def __init__(self, board: Any) -> None:
         nb = board.nb
@@ -306,6 +305,12 @@ class _Geometry:
                     seam[s] |= 1 << i
         self.seam = tuple(seam)
         self.start_bit = 0 if board.start is None else 1 << board.start
+        # a tile's connectors as one int of 16 lanes of a board's width, lane 4 s + c holding the
+        # squares whose side s carries connector c: a layout ORs its tiles' lanes (Tile.eff_code)
+        n = len(nb)
+        self.shifts = tuple(range(0, 16 * n, n))
+        self.full = (1 << n) - 1
+        self.lanes = [sum(1 << (4 * s + (code >> 2 * s & 3)) * n for s in range(4)) for code in range(256)]
         self._build: dict[tuple[int, ...], int] = {}
         self._hull_masks: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
 
@@ -402,19 +407,21 @@ class Layout:
                  "_joints", "_pieces")
 
     def __init__(self, ship: Ship, tiles: dict[int, Tile] | None = None) -> None:
-        tiles = ship.by_index if tiles is None else tiles
+        g = geometry(ship.board)
+        lanes = g.lanes
+        acc = 0  # the tiles' connectors, in lanes (_Geometry.lanes)
+        by: dict[int, Tile] = {}
+        notable = []  # tiles some rule beyond the joints looks at, in grid order
+        for t in ship.tiles if tiles is None else tiles.values():
+            i = t.at
+            by[i] = t
+            acc |= lanes[t.eff_code] << i
+            if t.kind in _NOTABLE or t.crew is not None:
+                notable.append(t)
+        full = g.full
+        c = [acc >> k & full for k in g.shifts]
         # conn[s][c]: squares whose side s carries connector c (index 0: smooth sides)
-        cn_, ce_, cs_, cw_ = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
-        for i, t in tiles.items():
-            b = 1 << i
-            cn, ce, cs, cw = t.eff
-            cn_[cn] |= b
-            ce_[ce] |= b
-            cs_[cs] |= b
-            cw_[cw] |= b
-        # tiles some rule beyond the joints looks at, in grid order
-        notable = [t for t in tiles.values() if t.kind in _NOTABLE or t.crew is not None]
-        self._derive(ship, tiles, (tuple(cn_), tuple(ce_), tuple(cs_), tuple(cw_)), notable)
+        self._derive(ship, by, (tuple(c[0:4]), tuple(c[4:8]), tuple(c[8:12]), tuple(c[12:16])), notable)
 
     @classmethod
     def welded(cls, ship: Ship, before: Layout, i: int) -> Layout:
@@ -792,11 +799,9 @@ def _alien_breaks(lay: Layout, aliens_at: list[Tile], sq: tuple[Square, ...],
 
 def _twice_breaks(ship: Ship, sq: tuple[Square, ...], names: tuple[str, ...]) -> list[Violation]:
     """T1: a catalogue tile named twice (each printed tile exists once in the box)."""
-    ids = list(map(_ID, ship.tiles))
-    seen = set(ids)
-    seen.discard(None)
-    if len(seen) == len(ids) - ids.count(None) and not (ship.aside and any(a.id in seen for a in ship.aside)):
-        return []  # the usual case, said at a set's cost
+    ids = {t.id for t in ship.tiles}  # every id distinct, or none named: the usual case, said at a set's cost
+    if (len(ids) == len(ship.tiles) or ids == {None}) and not (ship.aside and any(a.id in ids for a in ship.aside)):
+        return []
     later = Violation.later
     out: list[Violation] = []
     named: dict[str, list[int]] = {}
