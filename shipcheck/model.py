@@ -237,6 +237,12 @@ class AsideTile:
         return Tile(at=at, kind=self.kind, sides=self.sides, rot=rot, attrs=self.attrs, id=self.id)
 
 
+class _Placed(tuple[Tile, ...]):
+    """A ship's tiles as :class:`Ship` keeps them: sorted by square, each on a labelled square."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, eq=True, repr=False)
 class Ship:
     """A ship: its board, the placed tiles in grid order, and the file-level settings."""
@@ -253,11 +259,13 @@ class Ship:
     source: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
+        if type(self.tiles) is _Placed:  # another ship's tiles (dataclasses.replace): in order already
+            return
         tiles = sorted(self.tiles, key=_AT)
         squares = self.board.squares
         # tiles built in code carry plain grid indices; give them the board's labelled squares
         tiles = [t if type(t.at) is not int else replace(t, at=squares[t.at]) for t in tiles]
-        object.__setattr__(self, "tiles", tuple(tiles))
+        object.__setattr__(self, "tiles", _Placed(tiles))
 
     def __getstate__(self) -> dict[str, Any]:
         # what is kept on a ship of work done on it (its layout: check.rules.Layout.of) is not pickled
