@@ -635,11 +635,12 @@ class Layout:
 
     def exposed(self) -> tuple[int, tuple[int, int, int, int]]:
         """Connectors facing no tile (an empty square or the edge of the board): total and per side."""
-        occ = self.occ
-        by_side = []
-        for s in range(4):
-            by_side.append(exposed_connectors(occ, occ & ~self.conn[s][0], self.beside[s]).bit_count())
-        return sum(by_side), (by_side[0], by_side[1], by_side[2], by_side[3])
+        occ, (cn, ce, cs, cw), (fn, fe, fs, fw) = self.occ, self.conn, self.beside
+        by_side = (exposed_connectors(occ, occ & ~cn[0], fn).bit_count(),
+                   exposed_connectors(occ, occ & ~ce[0], fe).bit_count(),
+                   exposed_connectors(occ, occ & ~cs[0], fs).bit_count(),
+                   exposed_connectors(occ, occ & ~cw[0], fw).bit_count())
+        return sum(by_side), by_side
 
 
 def kept_pieces(ship: Ship, pieces: list[list[int]], tiles: dict[int, Tile]) -> tuple[list[list[int]], list[list[int]]]:
