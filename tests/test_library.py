@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import gc
 import pickle
+import weakref
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -188,3 +191,26 @@ def test_a_checked_ship_pickles_as_it_loaded() -> None:
     again = pickle.loads(pickle.dumps(ship))
     assert "_layout" not in vars(again) and again == ship
     assert shipcheck.check(again).to_dict() == shipcheck.check(ship).to_dict()
+
+
+def test_a_checked_ship_is_freed_when_dropped() -> None:
+    # the layout a check keeps on the ship holds no reference back to it: no cycle for the collector
+    ship = shipcheck.load_ship(Path(__file__).parents[1] / "examples" / "class-III-hauler.toml")
+    copy = replace(ship)
+    gone = weakref.ref(copy)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        assert shipcheck.check(copy).legal and "_layout" in vars(copy)
+        del copy
+        assert gone() is None
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_a_ship_made_from_another_ships_tiles_keeps_them_in_order() -> None:
+    ship = shipcheck.load_ship(Path(__file__).parents[1] / "examples" / "class-III-hauler.toml")
+    assert replace(ship).tiles is ship.tiles  # in order and on labelled squares already: kept
+    shuffled = replace(ship, tiles=tuple(reversed(ship.tiles)))  # a plain tuple: sorted again
+    assert shuffled.tiles == ship.tiles and [t.at for t in shuffled.tiles] == sorted(t.at for t in ship.tiles)

@@ -403,7 +403,7 @@ class Layout:
     edge between two tiles, of each joined edge and of each edge breaking C1, C2 or C3.
     """
 
-    __slots__ = ("ship", "tiles", "geo", "occ", "conn", "beside", "pairs", "joined", "bad", "notable", "_adj",
+    __slots__ = ("board", "tiles", "geo", "occ", "conn", "beside", "pairs", "joined", "bad", "notable", "_adj",
                  "_joints", "_pieces")
 
     def __init__(self, ship: Ship, tiles: dict[int, Tile] | None = None) -> None:
@@ -447,7 +447,9 @@ class Layout:
     def _derive(self, ship: Ship, tiles: dict[int, Tile], conn: tuple[tuple[int, ...], ...],
                 notable: list[Tile]) -> None:
         """Everything else from the tiles' connectors by side (``conn``)."""
-        self.ship, self.tiles, self.conn, self.notable = ship, tiles, conn, notable
+        # the board, not the ship: a layout kept on its ship (Layout.of) holds no reference back to it,
+        # so the ship is freed when dropped, not left to the garbage collector's rounds
+        self.board, self.tiles, self.conn, self.notable = ship.board, tiles, conn, notable
         g = self.geo = geometry(ship.board)
         cn_ = conn[0]
         self.occ = occ = cn_[0] | cn_[1] | cn_[2] | cn_[3]
@@ -504,7 +506,7 @@ class Layout:
         """The joint on the east (d = 0) or south (d = 1) edge of square ``x``, as :class:`Joint` fields."""
         near = E if d == 0 else S
         y = self.geo.nb[x][near]
-        seam = self.ship.board.seam_side
+        seam = self.board.seam_side
         tx, ty = self.tiles[x], self.tiles[y]
         if x < y:
             return (x, near, y, tx.eff[near], ty.eff[OPPOSITE[near]], seam[x][near])
