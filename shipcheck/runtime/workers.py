@@ -53,12 +53,8 @@ def chunk_rng(seed: int, index: int) -> Any:
 
 def chunk_plan(total: int, batch: int) -> Iterator[tuple[int, int]]:
     """(chunk index, chunk size) in order for ``total`` draws cut into chunks of ``batch``."""
-    i, done = 0, 0
-    while done < total:
-        n = min(batch, total - done)
-        yield i, n
-        i += 1
-        done += n
+    for i, start in enumerate(range(0, total, batch)):
+        yield i, min(batch, total - start)
 
 
 def cpu_count() -> int:
@@ -130,7 +126,7 @@ def _pool(procs: int, task: Callable[[bytes, int, int, Any], Any], blob: bytes, 
         getattr(stream, "flush", lambda: None)()
     import multiprocessing
 
-    before = set(multiprocessing.active_children())
+    before, threads = set(multiprocessing.active_children()), set(threading.enumerate())
     ex = ProcessPoolExecutor(procs, mp_context=_mp_context(), initializer=_worker_init,
                              initargs=(os.getpid(), blob))
     try:
@@ -138,11 +134,14 @@ def _pool(procs: int, task: Callable[[bytes, int, int, Any], Any], blob: bytes, 
             yield lambda plan: _in_order(lambda i, n: ex.submit(_pool_task, task, seed, i, n), plan, 2 * procs)
     finally:
         # done, stopped early or interrupted: chunks not started are cancelled, the pool's workers
-        # (idle, or on chunks nobody waits for) are ended, not waited for
+        # (idle, or on chunks nobody waits for) ended, not waited for; then its thread is waited for:
+        # it must not close its pipe while the interpreter's exit wakes it (a traceback, Python < 3.13)
         ex.shutdown(wait=False, cancel_futures=True)
         for p in set(multiprocessing.active_children()) - before:
             p.kill()
             p.join(5)
+        for t in [t for t in threading.enumerate() if t not in threads and not t.daemon]:
+            t.join(5)
 
 
 @contextmanager
