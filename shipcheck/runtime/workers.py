@@ -140,8 +140,9 @@ def _pool(procs: int, task: Callable[[bytes, int, int, Any], Any], blob: bytes, 
         for p in set(multiprocessing.active_children()) - before:
             p.kill()
             p.join(5)
-        for t in [t for t in threading.enumerate() if t not in threads and not t.daemon]:
-            t.join(5)
+        for t in set(threading.enumerate()) - threads:
+            if type(t).__module__ == ProcessPoolExecutor.__module__:  # the pool's thread, none other
+                t.join(5)
 
 
 @contextmanager
