@@ -2,12 +2,15 @@
 engine). Each case runs as a whole process (or, for the in-process rates, in one process per tree),
 both trees compiled and warm, no on-disk odds cache; prints the figures and the ratio now/baseline.
 
-    python benchmarks/bench_runtime.py [--baseline 6c64870] [--repeat 3] [--only NAME ...]
+    python benchmarks/bench_runtime.py [--baseline 6c64870] [--repeat 3] [--only NAME ...] [--floor]
 
 Both the baseline and the working tree's last commit are checked out with ``git worktree`` and
 installed (as a user installs them, not editable) into venvs of their own under the user's cache
 folder, once per commit; each command runs as its console script, from the repository (for the
-example ships). Figures go to stdout; record them in benchmarks/RESULTS.md.
+example ships). ``--floor`` prints instead what a process pays before any work of ours (Python's start,
+numpy's, Typer's and numba's imports, numba's first load of a cached function) against the baseline's
+whole process in the cases that floor bounds. Figures go to stdout; record them in
+benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -74,6 +77,24 @@ rounds = 40000 / (time.perf_counter() - t0)
 print(f"{first * 1000:.2f} {second * 1000:.2f} {rate:.0f} {rounds:.0f}")
 """
 
+#: what a process pays before any work of ours (``--floor``): python's own start, the imports every
+#: flying command needs, and numba's first load of a cached function (a one-loop sum)
+FLOORS = {
+    "python -c pass": "pass",
+    "import numpy": "import numpy",
+    "import numpy, typer": "import numpy, typer",
+    "import numpy, typer, numba": "import numpy, typer, numba",
+    "... and one cached function's first call": "import typer, numpy, tiny; tiny.f(numpy.arange(3))",
+}
+TINY = """import numba
+@numba.njit(cache=True)
+def f(a):
+    s = 0
+    for x in a:
+        s += x
+    return s
+"""
+
 
 def installed(rev: str) -> Path:
     """The Python of a venv holding ``rev`` installed (made once, under the user's cache folder)."""
@@ -107,14 +128,47 @@ def run(python: Path, args: list[str], env: dict[str, str]) -> tuple[float, floa
     return wall, cpu, int(proc.stderr.decode().strip().splitlines()[-1]) / 1024
 
 
+def floors(python: Path, baseline: Path, repeat: int) -> None:
+    """The CPU a process pays before any work (:data:`FLOORS`), against the baseline's whole process
+    in the cases a numpy (or numba) process cannot reach: the least ratio any tree can have on them.
+    Interleaved, each a median of ``repeat`` runs (this machine's speed drifts within minutes)."""
+    import tempfile
+
+    cases = {"small odds question": "import numpy, typer", "odds --policy optimal, III-10": "import numpy, typer",
+             "place --no-credits (exact loss)": "... and one cached function's first call",
+             "odds --policy optimal, III-16's six shots": "... and one cached function's first call"}
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "tiny.py").write_text(TINY)
+        env = {**os.environ, "NUMBA_CACHE_DIR": tmp, "PYTHONPATH": tmp, "OPENBLAS_NUM_THREADS": "1"}  # as the CLI
+        cmds = {name: ([str(python), "-c", code], env) for name, code in FLOORS.items()}
+        cmds |= {case: ([str(baseline.with_name("shipcheck")), *PROCESSES[case][0]],
+                        {**os.environ, "SHIPCHECK_NO_CACHE": "1"}) for case in cases}
+        got: dict[str, list[float]] = {name: [] for name in cmds}
+        for i in range(repeat + 1):  # the first round compiles and caches, untimed
+            for name, (argv, e) in cmds.items():
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run(argv, env=e, cwd=ROOT, check=False, capture_output=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                if i:
+                    got[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    cpu = {name: statistics.median(v) for name, v in got.items()}
+    for name in FLOORS:
+        print(f"{name:44} {cpu[name]:6.3f}s CPU")
+    for case, floor in cases.items():
+        print(f"{case:44} baseline {cpu[case]:.3f}s CPU; floor ({floor}) / baseline {cpu[floor] / cpu[case]:.2f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--baseline", default="6c64870")
     ap.add_argument("--now", default="HEAD", help="the commit measured as the working tree (installed)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--floor", action="store_true", help="only what a process pays before any work (FLOORS)")
     a = ap.parse_args()
     trees = {"baseline": installed(a.baseline), "now": installed(a.now)}
+    if a.floor:
+        return floors(trees["now"], trees["baseline"], a.repeat)
     env = {**os.environ, "SHIPCHECK_NO_CACHE": "1", "OPENBLAS_NUM_THREADS": "1"}
     print(f"# bench_runtime {datetime.datetime.now().isoformat(timespec='seconds')} on {platform.node()} "
           f"({os.cpu_count()} CPUs, {platform.python_version()}), load {os.getloadavg()[0]:.2f}; "
