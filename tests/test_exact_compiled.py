@@ -196,3 +196,71 @@ def test_the_first_load_compiles_every_function_the_kernel_calls() -> None:
     if out == "plain":
         pytest.skip("numba is not installed: nothing compiles")
     assert out == "[]"
+
+
+#: a fresh process: the same small question again and again, each below the compiled pass's
+#: threshold (a model of the ship kept between them with ``kept``); prints the answers asked, the
+#: states expanded as plain Python, those of the first answer, whether every answer equals the first
+#: and whether the compiled engine is loaded
+MANY_SMALL = """
+import sys
+from shipcheck import load_ship, odds, runtime
+from shipcheck.flight.chain import FlightModel
+from shipcheck.flight.odds import COMPILED_FROM
+if not runtime.compiled():
+    print("plain"); raise SystemExit
+ship = load_ship(sys.argv[1])
+kept = FlightModel(ship) if sys.argv[2:] == ["kept"] else None
+q = ["small-meteor:left"] * 4 + ["large-meteor:left"] * 3
+answers = [odds(ship, q, model=kept)]
+one = runtime.state.plain_work
+assert 0 < one < COMPILED_FROM / 3, one
+while not runtime.loaded("exact") and len(answers) < 50:
+    answers.append(odds(ship, q, model=kept))
+answers.append(odds(ship, q, model=kept))  # on the compiled pass, unless still plain
+same = all((a.weights, a.states_expanded) == (answers[0].weights, answers[0].states_expanded) for a in answers)
+print(len(answers), runtime.state.plain_work, one, same, runtime.loaded("exact"))
+"""
+
+
+def _many_small(*args: str, env: dict[str, str] | None = None) -> tuple[int, int, int, str, str]:
+    import subprocess
+    import sys
+
+    from shipcheck import runtime
+
+    if env is None and not runtime.cached("exact"):  # (the suite compiles it first, where numba is)
+        pytest.skip("numba is not installed, or the exact engine is not compiled")
+    out = subprocess.run([sys.executable, "-c", MANY_SMALL, str(EXAMPLES / "class-III-hauler.toml"), *args],
+                         capture_output=True, text=True, check=True, env=env).stdout.split()
+    if out == ["plain"]:
+        pytest.skip("numba is not installed")
+    return int(out[0]), int(out[1]), int(out[2]), out[3], out[4]
+
+
+def test_many_small_questions_load_the_cached_engine_once_they_cost_as_much() -> None:
+    # each question alone is too small to pay for loading numba and the compiled pass; together
+    # they are not: once the states expanded plain reach COMPILED_FROM, the cached engine is loaded
+    from shipcheck.flight.odds import COMPILED_FROM
+
+    n, work, one, same, loaded = _many_small()
+    assert (same, loaded) == ("True", "True")
+    # every question but the last two flew plain; the one before last, plain until the next pass
+    # would have reached the threshold, the rest of it compiled
+    assert (n - 2) * one <= work < (n - 1) * one
+    assert COMPILED_FROM - one <= work < COMPILED_FROM
+
+
+def test_questions_a_kept_model_remembers_cost_nothing_to_load() -> None:
+    # the same question on a model kept between them expands no state again: it stays plain
+    n, work, one, same, loaded = _many_small("kept")
+    assert (n, work, same, loaded) == (51, one, "True", "False")
+
+
+def test_many_small_questions_never_compile_an_engine_not_cached(tmp_path: Path) -> None:
+    # loading pays for itself; compiling (half a minute) would not: with an empty cache they stay plain
+    import os
+
+    n, work, one, same, loaded = _many_small(env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert (n, work, same, loaded) == (51, 51 * one, "True", "False")
+    assert not list(tmp_path.rglob("*.nbi"))  # numba's index of a compiled function: none written

@@ -291,7 +291,11 @@ def _odds(ship: Ship, atk: tuple[Attack, ...], policy: Policy | str, m: FlightMo
 COMPILED_ATTACKS = 12
 #: (states) x (attacks left) from which the pass goes to the compiled kernel: importing numba and
 #: loading the compiled pass cost about 0.8 s of CPU, what the plain engine spends on about this much
-#: work (a state's expansion costs it about 0.7 ms); once loaded, every pass runs compiled
+#: work (a state's expansion costs it about 0.7 ms); once loaded, every pass runs compiled. Small
+#: questions count too: once the states a process expanded plain (``runtime.state.plain_work``, not
+#: those a kept model remembers) and the next pass's work reach this, that pass loads the compiled
+#: engine where it is cached (a load, not a compile): many small questions then cost at most about
+#: twice the cheaper of the two ways
 COMPILED_FROM = 1_000
 COMPILED_LOADED_FROM = 0
 #: (attack, state) values the optimal policy works out as plain Python before it loads the compiled
@@ -326,6 +330,8 @@ def _forward_default_rows(k: Kernel, atk: tuple[Attack, ...], *, engine: str | N
                           ) -> tuple[dict[int, int], int, tuple[Any, Any] | None]:
     """:func:`_forward_default`, and the final distribution as numpy rows where the compiled pass
     played the last attack (:meth:`Kernel.forward_arrays`), else None."""
+    from shipcheck import runtime
+
     rows = None
     dist = {k.initial(): 1}
     expanded = 0
@@ -336,9 +342,9 @@ def _forward_default_rows(k: Kernel, atk: tuple[Attack, ...], *, engine: str | N
             stop = min(len(atk), COMPILED_ATTACKS)
             work = len(dist) * (stop - i)
             from shipcheck import engine as rules
-            from shipcheck import runtime
 
-            if mode == "compiled" or work >= (COMPILED_LOADED_FROM if runtime.started() else COMPILED_FROM):
+            if (mode == "compiled" or work >= (COMPILED_LOADED_FROM if runtime.started() else COMPILED_FROM)
+                    or (runtime.state.plain_work + work >= COMPILED_FROM and runtime.cached("exact"))):
                 part, start = atk[i:stop], dist
                 got: tuple[dict[int, int], int, tuple[Any, Any]] | None
                 if k.warming:  # within the compiled engine's first load (runtime.load holds its lock)
@@ -361,6 +367,7 @@ def _forward_default_rows(k: Kernel, atk: tuple[Attack, ...], *, engine: str | N
             t = memo.get(p)
             if t is None:
                 t = memo[p] = k.expand(p, kind, live)
+                runtime.state.plain_work += 1  # a state's expansion: what the compiled pass would save
             for q, wt in t:
                 new[q] = get(q, 0) + w * wt
         expanded += len(dist)

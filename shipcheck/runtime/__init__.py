@@ -48,6 +48,7 @@ class _State:
         self.cache: Path | None = None  # numba's cache folder for this engine
         self.cache_note: str | None = None
         self.loaded: dict[str, float] = {}  # entry -> seconds its first call took in this process
+        self.plain_work = 0  # states the exact odds expanded as plain Python (shipcheck.flight.odds)
         self.errors: dict[str, BaseException] = {}
         #: ``progress(what, estimate_seconds)`` -> a context manager shown while code compiles (the CLI's)
         self.progress: Callable[[str, float], AbstractContextManager[Any]] | None = None
