@@ -77,6 +77,38 @@ def test_a_parallel_run_leaves_no_thread_behind() -> None:
         assert {t for t in threading.enumerate() if not t.daemon} == before
 
 
+#: runs stopped early while the workers hand back results larger than a pipe holds; prints the
+#: threads left that would keep the process from exiting
+STOP_EARLY = """
+import threading
+from shipcheck.runtime.workers import chunk_plan, chunk_runner
+def big(blob, seed, i, n):
+    return b"x" * 2_000_000
+if __name__ == "__main__":
+    for it in range(12):
+        with chunk_runner(big, None, seed=1, n_chunks=40, workers=2) as run:
+            for k, _ in enumerate(run(chunk_plan(40, 1))):
+                if k == it % 3:
+                    break
+    print([t.name for t in threading.enumerate() if not t.daemon])
+"""
+
+
+def test_stopping_while_workers_hand_back_large_results_never_hangs() -> None:
+    # a worker ended halfway through writing its result left the pool's thread waiting for the rest,
+    # and the interpreter's exit waiting for the thread (a hang after Ctrl-C, seen once in CI): a
+    # worker is ended only while it computes
+    proc = subprocess.Popen([sys.executable, "-c", STOP_EARLY], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the process did not exit: the pool's thread waits for a result a worker never finished")
+    assert (proc.returncode, out.strip(), err) == (0, "['MainThread']", "")
+
+
 def test_workers_are_capped_by_chunks_and_cpus() -> None:
     plan = list(chunk_plan(6, 3))  # two chunks
     with chunk_runner(_pid_task, None, seed=1, n_chunks=2, workers=16) as run:

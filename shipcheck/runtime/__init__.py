@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
@@ -102,8 +102,6 @@ def cache_dir() -> Path:
 
 
 def _look() -> None:
-    if state.looked:
-        return
     with state.lock:
         if not state.looked:
             state.reason = _why_plain()
@@ -259,16 +257,13 @@ def load(entry: str, call: Callable[[], Any], *, what: str, estimate: float) -> 
             cfg.OPT, cfg.LOOP_VECTORIZE = saved
         state.loaded[entry] = time.monotonic() - t0
         if fresh and mark is not None:
-            try:
+            with suppress(OSError):
                 mark.write_text(f"{state.loaded[entry]:.1f}\n")
-            except OSError:
-                pass
         return True
 
 
 def notes() -> list[str]:
-    """What a user should know about how the engine ran in this process (plain and why, a failed
-    compile, no cache)."""
+    """What a user should know of how the engine ran here: plain and why, a failed compile, no cache."""
     out = []
     if state.looked and state.reason:
         out.append(f"the rules flew as plain Python, much slower than compiled: {state.reason}")

@@ -7,7 +7,9 @@ chunks not started are cancelled on the way out (docs/architecture.md, "Compiled
 
 from __future__ import annotations
 
+import itertools
 import logging
+import multiprocessing
 import os
 import pickle
 import signal
@@ -17,7 +19,7 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 from shipcheck.errors import InputError
@@ -79,15 +81,13 @@ def worker_payload(blob: bytes, build: Callable[[Any], T]) -> T:
 
 def _die_with_parent(parent: int) -> None:
     """End this process when ``parent`` ends, however it ends (Linux's PR_SET_PDEATHSIG, else a thread)."""
-    try:
+    with suppress(OSError, AttributeError):
         import ctypes
 
         if sys.platform.startswith("linux") and ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0:
             if os.getppid() != parent:  # the parent ended before the call
                 os._exit(1)
             return
-    except (OSError, AttributeError):
-        pass
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -97,24 +97,31 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="shipcheck-parent-watch", daemon=True).start()
 
 
-_BLOB: list[bytes] = []
+_WORKER: list[Any] = []  # in a worker: the payload, the pool's busy slots and gate, this worker's slot
 
 
-def _worker_init(parent: int, blob: bytes) -> None:
+def _worker_init(parent: int, blob: bytes, busy: Any, gate: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker inherits the parent's handler
     _die_with_parent(parent)
-    _BLOB[:] = [blob]
+    with gate:
+        busy[-1] += 1  # the last slot counts the workers started
+        _WORKER[:] = [blob, busy, gate, busy[-1] - 1]
 
 
 def _pool_task(task: Callable[[bytes, int, int, Any], Any], seed: int, i: int, n: Any) -> Any:
-    return task(_BLOB[0], seed, i, n)  # the payload, sent once per worker
+    """``task`` on the payload (sent once per worker), this worker's pid in its slot while it runs."""
+    blob, busy, gate, slot = _WORKER
+    busy[slot] = os.getpid()
+    try:
+        return task(blob, seed, i, n)
+    finally:
+        with gate:
+            busy[slot] = 0
 
 
 def _mp_context() -> Any:
     """``fork`` where no other thread runs (workers inherit the loaded engine), else ``spawn``."""
-    import multiprocessing
-
     fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
     return multiprocessing.get_context("fork" if fork else "spawn")
 
@@ -124,25 +131,30 @@ def _pool(procs: int, task: Callable[[bytes, int, int, Any], Any], blob: bytes, 
     """A ``concurrent.futures`` process pool running ``task`` on the chunks, ``blob`` sent once per worker."""
     for stream in (sys.stdout, sys.stderr):  # a forked child must not write the parent's buffers again
         getattr(stream, "flush", lambda: None)()
-    import multiprocessing
-
     before, threads = set(multiprocessing.active_children()), set(threading.enumerate())
-    ex = ProcessPoolExecutor(procs, mp_context=_mp_context(), initializer=_worker_init,
-                             initargs=(os.getpid(), blob))
+    ctx = _mp_context()
+    busy, gate = ctx.Array("q", procs + 1, lock=False), ctx.Lock()
+    ex = ProcessPoolExecutor(procs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(), blob, busy, gate))
     try:
         with _sigterm_raises():
             yield lambda plan: _in_order(lambda i, n: ex.submit(_pool_task, task, seed, i, n), plan, 2 * procs)
     finally:
-        # done, stopped early or interrupted: chunks not started are cancelled, the pool's workers
-        # (idle, or on chunks nobody waits for) ended, not waited for; then its thread is waited for:
-        # it must not close its pipe while the interpreter's exit wakes it (a traceback, Python < 3.13)
+        # chunks not started are cancelled; until the pool's thread stops, a worker on a chunk nobody
+        # waits for is ended (its slot read under the gate), never one writing its result: the thread
+        # would wait for the rest, and Python's exit for the thread (left running: a traceback, < 3.13)
         ex.shutdown(wait=False, cancel_futures=True)
+        new = [t for t in set(threading.enumerate()) - threads if type(t).__module__ == ProcessPoolExecutor.__module__]
+        end = time.monotonic() + 10
+        while new and new[0].is_alive() and time.monotonic() < end:  # (one thread a pool)
+            if gate.acquire(timeout=0.1):  # not: a worker the pool's thread ended held it (the pool is broken)
+                with suppress(ProcessLookupError):
+                    for pid in filter(None, busy[:-1]):
+                        os.kill(pid, signal.SIGKILL)
+                gate.release()
+            new[0].join(0.1)
         for p in set(multiprocessing.active_children()) - before:
             p.kill()
             p.join(5)
-        for t in set(threading.enumerate()) - threads:
-            if type(t).__module__ == ProcessPoolExecutor.__module__:  # the pool's thread, none other
-                t.join(5)
 
 
 @contextmanager
@@ -176,12 +188,10 @@ def _sigint_held(*, replay: bool = True, spawning: bool = False) -> Iterator[Non
         return
     can_block = hasattr(signal, "pthread_sigmask")
     if can_block and spawning:
-        try:
+        with suppress(ImportError, OSError):
             from multiprocessing import resource_tracker
 
             resource_tracker.ensure_running()
-        except (ImportError, OSError):
-            pass
     pressed: list[int] = []
     old = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum)) if main else None
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if can_block else None
@@ -205,10 +215,7 @@ def _in_order(submit: Callable[[int, Any], Future[Any]], plan: Iterable[tuple[in
     try:
         while True:
             try:  # a worker that died breaks the pool: said when a result is read, or at the next submit
-                while len(pending) < window:
-                    nxt = next(it, None)
-                    if nxt is None:
-                        break
+                for nxt in itertools.islice(it, window - len(pending)):
                     pending.append(submit(*nxt))
                 if not pending:
                     return
@@ -281,8 +288,7 @@ def _dask_client(scheduler: Any, workers: int | None, n_chunks: int) -> Iterator
     except ImportError as e:
         raise ImportError(DASK_HINT) from e
     cluster = client = None
-    own = True
-    ok = False
+    own, ok = True, False
     try:
         with _sigterm_raises():
             if isinstance(scheduler, distributed.Client):
@@ -311,9 +317,8 @@ def _dask_client(scheduler: Any, workers: int | None, n_chunks: int) -> Iterator
         with _sigint_held(replay=ok):
             if not ok:
                 _quiet_dask()
-            for thing in (client if own else None, cluster):
-                if thing is not None:
-                    try:
-                        thing.close(timeout=CONNECT_TIMEOUT)
-                    except Exception:  # the run's own outcome matters more than a failed close
-                        _quiet_dask()
+            for thing in [t for t in (client if own else None, cluster) if t is not None]:
+                try:
+                    thing.close(timeout=CONNECT_TIMEOUT)
+                except Exception:  # the run's own outcome matters more than a failed close
+                    _quiet_dask()
