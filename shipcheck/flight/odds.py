@@ -363,13 +363,14 @@ def _forward_default_rows(k: Kernel, atk: tuple[Attack, ...], *, engine: str | N
         get = new.get
         live = k.live(a)
         memo, kind = live.memo, live.kind
+        known = len(memo)
         for p, w in dist.items():
             t = memo.get(p)
             if t is None:
                 t = memo[p] = k.expand(p, kind, live)
-                runtime.state.plain_work += 1  # a state's expansion: what the compiled pass would save
             for q, wt in t:
                 new[q] = get(q, 0) + w * wt
+        runtime.state.plain_work += len(memo) - known  # states expanded: what the compiled pass would save
         expanded += len(dist)
         dist, rows = new, None
         i += 1
