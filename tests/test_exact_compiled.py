@@ -264,3 +264,52 @@ def test_many_small_questions_never_compile_an_engine_not_cached(tmp_path: Path)
     n, work, one, same, loaded = _many_small(env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
     assert (n, work, same, loaded) == (51, 51 * one, "True", "False")
     assert not list(tmp_path.rglob("*.nbi"))  # numba's index of a compiled function: none written
+
+
+#: a fresh process: the optimal policy against the attacks given, on the ship given; prints how many
+#: values (tails included) the search had worked out when the compiled engine was loaded ("never"
+#: where it stayed plain), and the answer's chance of survival and expected loss
+OPTIMAL_LOAD = """
+import sys
+from shipcheck import load_ship, runtime
+from shipcheck.flight import odds as O
+if not runtime.cached("exact"):
+    print("plain"); raise SystemExit
+at = []
+ask = O.OptimalPolicy._compile_when_long
+def watch(self, ai):  # records when the engine came in; the search itself is left as it is
+    ask(self, ai)
+    if runtime.loaded("exact") and not at:
+        at.append(len(self._value) + len(self._tails))
+O.OptimalPolicy._compile_when_long = watch
+r = O.odds(load_ship(sys.argv[1]), sys.argv[2:], policy="optimal")
+print(at[0] if at else "never", r.p_survive, r.expected_lost)
+"""
+III_16 = ["light-shot:right", "light-shot:left", "light-shot:front", "light-shot:front", "heavy-shot:rear",
+          "heavy-shot:rear"]
+
+
+def _optimal_load(ship: str, attacks: list[str]) -> list[str]:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", OPTIMAL_LOAD, str(EXAMPLES / ship), *attacks],
+                         capture_output=True, text=True, check=True).stdout.split()
+    if out == ["plain"]:
+        pytest.skip("numba is not installed, or the exact engine is not compiled")
+    return out
+
+
+def test_a_long_tail_loads_the_compiled_engine_before_the_search_starts() -> None:
+    # III-16's six shots on the class III hauler: 348 ships before the last decision, two heavy shots
+    # after it (13,000 tails): loading first costs less than the plain start it saves
+    at, *answer = _optimal_load("class-III-hauler.toml", III_16)
+    assert at == "0"
+    default = odds(load_ship(EXAMPLES / "class-III-hauler.toml"), III_16)  # best everywhere that matters here
+    assert answer == [str(default.p_survive), str(default.expected_lost)]
+
+
+def test_a_short_search_stays_plain() -> None:
+    # the class I scout against the same shots: 1,755 values and tails in all, less than loading costs
+    at, *_ = _optimal_load("class-I-scout.toml", III_16)
+    assert at == "never"

@@ -231,6 +231,7 @@ class Kernel:
         self._modes: dict[bool, _Mode] = {}
         self._lost: dict[int, int] = {}
         self._lost_tiles: dict[int, int] = {}
+        self._attack_codes: dict[tuple[Attack, ...], tuple[np.ndarray, np.ndarray]] = {}
         # what the count of humans reads: the tiles aboard and the crew fields of the cabins
         self._cabin_fields = tuple((k, self.coff[k]) for k in self.desc.cabins if k in self.coff)
         self._cabin_bits = sum((1 << k) | CREW_FIELD << off for k, off in self._cabin_fields)
@@ -350,6 +351,20 @@ class Kernel:
             key = p & cabins
             by[key] = get(key, 0) + w
         return sum(w for key, w in by.items() if self.humans(key) > 0)
+
+    def lost_weight(self, weights: dict[int, int]) -> int:
+        """The sum of weight x components lost (:meth:`lost`) over ``weights`` (packed state ->
+        weight): the engine's rule once per tiles aboard, on them all at once (an optimal search
+        asks it of tens of thousands)."""
+        import numpy as np
+
+        by: dict[int, int] = {}
+        get, full = by.get, self.full
+        for p, w in weights.items():
+            key = p & full
+            by[key] = get(key, 0) + w
+        lost = self.lost_tiles_of(np.fromiter(by, dtype=np.int64, count=len(by))).tolist()
+        return sum(t.bit_count() * w for t, w in zip(lost, by.values()))
 
     def crew_count(self, p: int) -> int:
         """Crew: awake humans and aliens, the engine's count (:func:`shipcheck.engine.crew.crew_count`)."""
@@ -665,8 +680,13 @@ class Kernel:
         from shipcheck.engine import layout as L
 
         nout, count, rep = self._dice
-        kinds = np.array([L.KINDS.index(a.kind) for a in attacks], dtype=np.int64)
-        dirs = np.array([L.DIRECTIONS.index(a.side) for a in attacks], dtype=np.int64)
+        attacks = tuple(attacks)
+        codes = self._attack_codes.get(attacks)
+        if codes is None:  # (an optimal search asks the same tail once per ship it may start from)
+            codes = self._attack_codes[attacks] = (
+                np.array([L.KINDS.index(a.kind) for a in attacks], dtype=np.int64),
+                np.array([L.DIRECTIONS.index(a.side) for a in attacks], dtype=np.int64))
+        kinds, dirs = codes
         if self.words == 1:
             keys = np.fromiter(dist, dtype=np.int64, count=len(dist)).reshape(-1, 1)
         else:

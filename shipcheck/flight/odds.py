@@ -298,10 +298,13 @@ COMPILED_ATTACKS = 12
 #: twice the cheaper of the two ways
 COMPILED_FROM = 1_000
 COMPILED_LOADED_FROM = 0
-#: (attack, state) values the optimal policy works out as plain Python before it loads the compiled
-#: engine (about 0.4 s of CPU): a search that gets this far mostly goes on for thousands more, which
-#: the compiled engine works out about eight times quicker (benchmarks/RESULTS.md)
-OPTIMAL_COMPILED_FROM = 400
+#: the optimal policy's search loads the compiled engine before it starts where the flight after its
+#: last decision is long: (ships the search may meet at that decision) x (attacks after it) reaches
+#: this (the class III hauler against III-16: 348 x 2; a class I scout: 130 x 2, which stays plain);
+#: other searches once they have worked out this many values (tails included) as plain Python, about
+#: what loading costs (0.5 s of CPU; benchmarks/RESULTS.md)
+OPTIMAL_TAIL_FROM = 350
+OPTIMAL_COMPILED_FROM = 2_000
 
 
 def _engine(k: Kernel, engine: str | None) -> str:
@@ -478,6 +481,7 @@ class OptimalPolicy(Policy):
         self._value: dict[tuple[int, Any], tuple[int, int]] = {}
         self._tails: dict[tuple[int, int], tuple[int, int]] = {}  # values once nothing is left to decide
         self._choice: dict[tuple[int, int, Any], tuple[Action, int]] = {}
+        self._pays: dict[tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...]], list[tuple[int, ...]]] = {}
         self._prefer: list[list[int]] | None = None  # per layer: per battery, the batteries preferred to it
         self._groups: list[list[tuple[int, ...]]] = []
         self._cap: list[int] = []
@@ -487,6 +491,7 @@ class OptimalPolicy(Policy):
         self.candidates = 0
         self._plain = True  # the compiled engine not in use (_compile_when_long)
         self._asked = False  # the compiled engine asked for once
+        self._long = False  # a tail long enough to load the compiled engine for at once (_layers)
 
     @property
     def states(self) -> int:
@@ -597,6 +602,9 @@ class OptimalPolicy(Policy):
         self._tail = [not any(self._choice_at[ai:]) for ai in range(n)]
         self._cap = [sum(self._most_drawn(a) for j, a in enumerate(self.attacks) if j >= ai and draws[j])
                      for ai in range(n)]
+        # the flight after the last decision, from every ship it may meet: long enough to load for at once?
+        start = self._tail.index(True) if True in self._tail else n
+        self._long = len(fut[-1]) * (n - start) >= OPTIMAL_TAIL_FROM
 
     def _free_fire(self, a: Attack) -> bool:
         """Whether a free cannon may bear on a large meteor of ``a`` (to fire it or not is a choice)."""
@@ -693,7 +701,7 @@ class OptimalPolicy(Policy):
         force = runtime.state.force
         if force == "plain":
             return
-        if (force == "compiled" or runtime.loaded("exact")
+        if (force == "compiled" or runtime.loaded("exact") or self._long
                 or len(self._value) + len(self._tails) >= OPTIMAL_COMPILED_FROM):
             self._asked = True  # once: where numba is missing or off, plain it stays
             _load_compiled(self.model, self.attacks[ai])
@@ -713,7 +721,7 @@ class OptimalPolicy(Policy):
             # the rest of the flight in one compiled pass: with nothing left to decide, the default
             # policy's pass is the rules' (no charge to spend, no cannon to fire)
             dist, _ = k.forward_compiled(self.attacks[ai:], {x: 1})
-            v = self._tails[key] = (k.surviving(dist), -sum(k.lost(q) * w for q, w in dist.items()))
+            v = self._tails[key] = (k.surviving(dist), -k.lost_weight(dist))
             return v
         surv = neg = 0
         live = k.live(self.attacks[ai])
@@ -790,7 +798,11 @@ class OptimalPolicy(Policy):
             # what the defence leaves open: the engine's rule, not a copy of it
             destroyed = k.left_open(p, kind, eff, tol, shield, boosted, tuple(combo))
             cannons = tuple((line, c) for (line, _), c in zip(hits, combo) if c >= 0)
-            for draws in _payments(charges, purposes, prefer):
+            pkey = (ai, tuple(charges), tuple(purposes))
+            pays = self._pays.get(pkey)
+            if pays is None:  # (the same charges pay the same purposes for many ships)
+                pays = self._pays[pkey] = _payments(charges, purposes, prefer)
+            for draws in pays:
                 q = p
                 for b in draws:
                     q -= 1 << k.boff[b]
