@@ -329,20 +329,22 @@ def _forward_default(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None =
     return dist, expanded
 
 
-def _forward_default_rows(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None = None
+def _forward_default_rows(k: Kernel, atk: tuple[Attack, ...], *, engine: str | None = None,
+                          start: dict[int, int] | None = None, flown: int = 0
                           ) -> tuple[dict[int, int], int, tuple[Any, Any] | None]:
     """:func:`_forward_default`, and the final distribution as numpy rows where the compiled pass
-    played the last attack (:meth:`Kernel.forward_arrays`), else None."""
+    played the last attack (:meth:`Kernel.forward_arrays`), else None. From ``start`` (weights over
+    36^``flown``, ``flown`` attacks in) instead of the launch state where given."""
     from shipcheck import runtime
 
     rows = None
-    dist = {k.initial(): 1}
+    dist = {k.initial(): 1} if start is None else start
     expanded = 0
     mode = _engine(k, engine)
     i = 0
     while i < len(atk):
-        if mode != "python" and i < COMPILED_ATTACKS:
-            stop = min(len(atk), COMPILED_ATTACKS)
+        if mode != "python" and flown + i < COMPILED_ATTACKS:
+            stop = min(len(atk), COMPILED_ATTACKS - flown)
             work = len(dist) * (stop - i)
             from shipcheck import engine as rules
 
@@ -894,6 +896,11 @@ def _optimal(ship: Ship, atk: tuple[Attack, ...], m: FlightModel) -> OddsResult:
     expanded = 0
     scale = 1
     for ai, a in enumerate(atk):
+        if pol._tail[ai]:  # nothing left to decide: the rest is the rules' own (the default policy's) pass
+            dist, e, _ = _forward_default_rows(k, atk[ai:], start=dist, flown=ai)
+            expanded += e
+            scale *= 36 ** (len(atk) - ai)
+            break
         outs, _ = m.outcomes(a)
         kouts = k.outcomes(a)
         new: dict[int, int] = defaultdict(int)
