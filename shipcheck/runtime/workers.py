@@ -147,8 +147,8 @@ def _pool(procs: int, task: Callable[[bytes, int, int, Any], Any], blob: bytes, 
         end = time.monotonic() + 10
         while new and new[0].is_alive() and time.monotonic() < end:  # (one thread a pool)
             if gate.acquire(timeout=0.1):  # not: a worker the pool's thread ended held it (the pool is broken)
-                with suppress(OSError):  # ended already
-                    for pid in filter(None, busy[:-1]):
+                for pid in filter(None, busy[:-1]):
+                    with suppress(OSError):  # ended already: the others still are
                         os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # (Windows: TerminateProcess)
                 gate.release()
             new[0].join(0.1)
