@@ -28,6 +28,7 @@ __all__ = [
     "Locator",
     "ShipFormatError",
     "UnknownNameError",
+    "bounded_depth",
     "check_type",
     "printable",
     "read_text_file",
@@ -316,11 +317,17 @@ def read_toml(text: str, file: str | Path | None, *, private: bool = False) -> d
         line = text.count("\n", 0, m.start()) + 1 if m else None
         raise InputError("number too long to read", file=file, line=line,
                          expected=f"a number of at most {limit} digits") from None
+    bounded_depth(doc, file)
+    return doc
+
+
+def bounded_depth(doc: Any, file: str | Path | None = None) -> None:
+    """Refuse a document (parsed TOML, or JSON shaped like it) nesting arrays and tables deeper than
+    :data:`MAX_DEPTH`, naming the keys that lead there."""
     depth, path = _depth(doc)
     if depth > MAX_DEPTH:
         raise InputError(f"nested more than {MAX_DEPTH} levels deep", file=file, key=".".join(path[:4]) + ("..." if len(path) > 4
                          else ""), expected=f"at most {MAX_DEPTH} levels of arrays and tables")
-    return doc
 
 
 def _depth(doc: Any) -> tuple[int, list[str]]:

@@ -76,11 +76,17 @@ def _bad(key: str, value: Any, expected: str, hint: str | None = None, what: str
 
 def as_option(exc: InputError, options: Mapping[str, str] = OPTIONS) -> InputError:
     """``exc`` with a library argument's name replaced by its command-line option (``runs`` ->
-    ``--runs``); errors about files, or about names not in ``options``, come back unchanged."""
+    ``--runs``), in its key and wherever its message names one in backticks; errors about files, or
+    about names not in ``options``, come back unchanged."""
     if exc.file is not None or exc.key is None or exc.key not in options or len(exc.errors) != 1:
         return exc
-    opt = options[exc.key]
-    return InputError(exc.message.replace(f"`{exc.key}`", opt), key=opt, value=exc.value, expected=exc.expected,
+
+    def named(text: str | None) -> str | None:
+        for name, opt in options.items():
+            text = text.replace(f"`{name}`", opt) if text is not None else None
+        return text
+
+    return InputError(named(exc.message) or "", key=options[exc.key], value=exc.value, expected=named(exc.expected),
                       hint=exc.hint)
 
 

@@ -47,7 +47,7 @@ def test_slavers_penalty_is_crew():
 
 
 def test_combat_zone_needs_opponents_or_assume_weakest():
-    with pytest.raises(InputError, match="assume-weakest"):
+    with pytest.raises(InputError, match="assume_weakest"):
         card_odds(A(), [find_card("I-16")])
     alone = card_odds(A(), [find_card("I-16")], assume_weakest=True)
     assert alone.events[0]["hit"] == [1, 1, 1]

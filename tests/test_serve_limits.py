@@ -1,7 +1,8 @@
 """The workbench's limits, against a real server on 127.0.0.1: numbers too long to read, a forged
 ``Host``, a ship too complex to parse, a cancel without its client id, a flood of exact-odds
 questions (one computed in a worker process, the rest refused 429, the server answering meanwhile
-and staying small) and a signal stopping it all, no process left behind."""
+and staying small) and a signal stopping it all, no process left behind; and what a script may send
+(only the keys an endpoint reads, text of Unicode characters, true or false for a yes or no)."""
 
 from __future__ import annotations
 
@@ -284,3 +285,149 @@ def test_a_flood_of_exact_odds_is_refused_429_and_a_signal_stops_everything(tmp_
     gone([*before, *group(s.proc.pid)])
     for r in streams:
         r.close()
+
+
+# -- 7. what a script may send ------------------------------------------------------------------------
+def post(server: Server, path: str, body: str) -> tuple[int, Any]:
+    return server.request("POST", path, body.encode(), headers={"Content-Type": "application/json"})
+
+
+@pytest.mark.parametrize("path", POST_JSON)
+def test_a_key_the_endpoint_does_not_read_is_refused_by_name(server: Server, path: str) -> None:
+    status, answer = post(server, path, '{"shipp": 1}')
+    assert status == 400, answer
+    assert answer["errors"][0].startswith(f"unknown key in the body of {path}; key `shipp` (expected one of "), answer
+
+
+def test_a_misspelt_count_is_not_read_as_the_default() -> None:
+    from shipcheck.serve.api import KEYS
+
+    # what the page sends for each job, and what the docs' table promises, is allowed; `run` is not
+    assert "runs" in KEYS["round"] and "run" not in KEYS["round"]
+    assert set(KEYS["odds"]) == {"ship", "path", "attacks", "cards", "opponents", "assume_weakest"}
+
+
+def test_a_typo_names_the_key_it_meant(server: Server) -> None:
+    status, answer = post(server, "/api/round", json.dumps({"ship": hauler(), "run": 10}))
+    assert status == 400 and answer["errors"][0].endswith("did you mean `runs`?"), answer
+
+
+@pytest.mark.parametrize("path", POST_JSON)
+def test_a_lone_surrogate_is_a_400_on_every_endpoint(server: Server, path: str) -> None:
+    key = {"/api/open": "path", "/api/new": "name", "/api/save": "to", "/api/save/check": "to"}.get(path, "path")
+    status, answer = post(server, path, '{"' + key + '": "x\\udcff.toml"}')
+    assert status == 400, (path, answer)
+    assert answer["errors"] == [f"text that is not Unicode (a lone surrogate, as a \\ud800 escape gives); key `{key}`; "
+                                "value 'x\\\\udcff.toml' (expected text of Unicode characters)"], answer
+
+
+def test_a_lone_surrogate_deep_in_the_ship_or_in_a_key_writes_nothing(server: Server) -> None:
+    before = sorted(p.name for p in server.folder.iterdir())
+    doc = json.dumps({"format": 1, "class": "I", "name": "x"})
+    for body in ('{"ship": ' + doc + ', "to": "x\\udcff.toml"}', '{"ship": {"format": 1, "class": "I", "\\ud800": 1}, '
+                 '"to": "y.toml"}', '{"ship": {"format": 1, "class": "I", "meta": {"a": ["\\ud800"]}}, "to": "z.toml"}'):
+        status, answer = post(server, "/api/save", body)
+        assert status == 400 and "lone surrogate" in answer["errors"][0], answer
+    assert "key `ship.meta.a`" in answer["errors"][0]
+    assert sorted(p.name for p in server.folder.iterdir()) == before
+
+
+@linux
+def test_a_file_name_no_request_could_give_back_is_not_listed(server: Server) -> None:
+    odd = os.path.join(os.fsencode(server.folder), b"odd\xff.toml")
+    fd = os.open(odd, os.O_WRONLY | os.O_CREAT, 0o644)
+    os.write(fd, HAULER.read_bytes())
+    os.close(fd)
+    try:
+        status, answer = server.request("GET", "/api/files")
+        assert status == 200 and "hauler.toml" in answer["files"], answer
+        assert all("odd" not in f for f in answer["files"])
+    finally:
+        os.unlink(odd)
+
+
+def test_a_token_of_any_characters_is_a_401_not_a_crash(server: Server) -> None:
+    for token in ("%E2%82%AC", "%ff%fe", "%00"):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        try:
+            conn.request("GET", f"/api/session?token={token}", headers={"Host": f"127.0.0.1:{server.port}"})
+            r = conn.getresponse()
+            assert r.status == 401 and json.loads(r.read())["errors"][0].startswith("missing or wrong token")
+        finally:
+            conn.close()
+
+
+def test_yes_or_no_is_true_or_false_only(server: Server) -> None:
+    for value in ('"no"', '"false"', "0", "null"):
+        status, answer = post(server, "/api/odds", '{"ship": ' + json.dumps(hauler()) + ', "cards": ["I-16"], '
+                              '"assume_weakest": ' + value + "}")
+        assert status == 400 and "key `assume_weakest`" in answer["errors"][0], answer
+        assert "expected true or false" in answer["errors"][0]
+    status, answer = post(server, "/api/save", json.dumps({"ship": hauler(), "to": "yes.toml", "overwrite": "yes"}))
+    assert status == 400 and "key `overwrite`" in answer["errors"][0], answer
+    assert not (server.folder / "yes.toml").exists()
+
+
+def test_a_card_question_is_refused_before_its_job_starts_in_the_api_s_own_words(server: Server) -> None:
+    status, answer = post(server, "/api/odds", json.dumps({"ship": hauler(), "cards": ["III-16"]}))
+    assert status == 400, answer  # a combat zone, no opponents: said before any job, not as a stream's error
+    assert answer["errors"] == ["card 2007:III-16 (combat zone) hits the weakest ship: give the opponents (`opponents`), "
+                                "or take the ship to be the weakest (`assume_weakest`); key `cards`; value 'III-16' "
+                                "(expected `opponents` or `assume_weakest`)"]
+    for cards, value in ((["bogus"], "bogus"), (["9999:I-09"], "9999")):
+        status, answer = post(server, "/api/odds", json.dumps({"ship": hauler(), "cards": cards}))
+        assert status == 400 and "key `cards`" in answer["errors"][0] and value in answer["errors"][0], answer
+
+
+def test_nesting_too_deep_is_said_as_nesting(server: Server) -> None:
+    deep = "[" * 900 + "]" * 900
+    status, answer = post(server, "/api/analyze", '{"ship": {"format": 1, "class": "I", "meta": {"a": ' + deep + "}}}")
+    assert status == 400 and answer["errors"][0].startswith("nested more than 32 levels deep; key `meta.a`"), answer
+
+
+def test_saving_names_and_confirmations(server: Server) -> None:
+    for to in ("new\n.toml", "tab\t.toml"):
+        status, answer = post(server, "/api/save", json.dumps({"ship": hauler(), "to": to}))
+        assert status == 400 and "control characters" in answer["errors"][0], answer
+    # many saves at once to a new file, each confirmed: each is written, none told to confirm again
+    results: list[int] = []
+
+    def save() -> None:
+        results.append(post(server, "/api/save", json.dumps({"ship": hauler(), "to": "race.toml",
+                                                               "overwrite": True}))[0])
+
+    threads = [threading.Thread(target=save) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [200] * 8
+    assert tomllib.loads((server.folder / "race.toml").read_text(encoding="utf-8"))["name"] == hauler()["name"]
+
+
+def test_strict_query_parameters(server: Server) -> None:
+    status, answer = server.request("GET", "/api/tiles?sides=1311&any_rotation=maybe")
+    assert status == 400 and "key `any_rotation`" in answer["errors"][0], answer
+    status, answer = server.request("POST", "/api/cancel?client=x&kind=bogus")
+    assert status == 400 and "key `kind`" in answer["errors"][0], answer
+    status, answer = server.request("POST", "/api/check?name=" + "n" * 2000, HAULER.read_bytes())
+    assert status == 400 and "key `name`" in answer["errors"][0], answer
+
+
+def test_a_report_searching_for_variants_stops_when_cancelled(server: Server) -> None:
+    scout = tomllib.loads((ROOT / "examples" / "class-I-scout.toml").read_text(encoding="utf-8"))
+    status, r = server.open_stream("/api/report", {"ship": scout, "runs": 100, "seed": 1}, "page-r")
+    assert status == 200
+    searching = 0
+    for line in r:
+        if not line.strip():
+            continue
+        ev = json.loads(line)
+        assert ev["type"] in ("started", "progress"), ev
+        searching += ev.get("stage") == "searching for better variants"
+        if searching == 2:  # the search says where it is as its variants fly: a point to stop at
+            break
+    assert server.request("POST", "/api/cancel?client=page-r&kind=report") == (200, {"cancelled": 1})
+    rest = [json.loads(x) for x in r if x.strip()]
+    assert rest[-1] == {"type": "cancelled"}
+    assert not (server.folder / "reports").exists()

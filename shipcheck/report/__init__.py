@@ -216,7 +216,9 @@ def report(
     recommendations
         Search legal single changes ranked by their effect on credits (the slow part).
     progress
-        ``progress(stage)`` is called with a word as each stage starts.
+        ``progress(stage)`` is called with a word as each stage starts, and again with the same word
+        after each chunk of rounds it flies; an exception it raises stops the report (the workbench's
+        cancel).
     rules
         A rules file overriding the round's provisional numbers, as :func:`shipcheck.simulate_round`
         takes it.
@@ -237,7 +239,15 @@ def report(
     key = valid.round_key(round if round is not None else default_round(first.board))
     ed = valid.edition(edition) or first.edition
     opp = valid.opponents(opponents)
-    say = valid.callback(progress, key="progress", expected="a callable(stage) or None") or (lambda stage: None)
+    told = valid.callback(progress, key="progress", expected="a callable(stage) or None")
+    now = [""]  # the stage the work is in, said again after each chunk of rounds flown
+
+    def say(stage: str) -> None:
+        now[0] = stage
+        if told is not None:
+            told(stage)
+
+    tick = None if told is None else (lambda done, total: told(now[0]))
     recommendations = bool(valid.flag(recommendations, key="recommendations"))
     # the figures keep every ship's runs, and one flight more is in the air, up to five players each
     runs = valid.runs(runs, minimum=10, maximum=MAX_RUNS_COMPARE, run_bytes=(len(loaded) + 1) * 5 * RUN_BYTES,
@@ -252,7 +262,7 @@ def report(
 
     def fly(sh: Ship, policy: str, n: int, sd: int) -> Any:
         return simulate_round(sh, round=key, opponents=opp, deck=the_deck, runs=n, seed=sd, policy=policy,
-                              rules=rules_path, keep_runs=True)  # paired comparisons need every run
+                              rules=rules_path, keep_runs=True, progress=tick)  # paired comparisons: every run
 
     ships = []
     notes: list[str] = []

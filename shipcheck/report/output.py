@@ -127,14 +127,14 @@ def write_report(rep: Document, out: Path) -> list[Path]:
     doc = _manifest_doc(out)
     if os.path.lexists(manifest_path) and not (isinstance(doc, dict) and doc.get("written_by") == WRITTEN_BY):
         raise InputError("a file that shipcheck did not write is in the way; nothing was written",
-                         file=manifest_path, expected="another --out folder, or move that file away")
+                         file=manifest_path, expected="another folder, or that file moved away")
     # refused before anything is drawn (the names are known from the report alone)
     for name in file_names(rep):
         target = out / name
         if os.path.lexists(target) and not _ours(target, old.get(name)):
             raise InputError(
                 "a file that shipcheck did not write (or that changed since) is in the way; nothing was written",
-                file=target, expected="another --out folder, or move that file away")
+                file=target, expected="another folder, or that file moved away")
     files = drawn_files(rep)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -97,6 +97,20 @@ class CardOddsResult:
         }
 
 
+def flyable(cards: Sequence[Card], *, opponents: bool, assume_weakest: bool) -> None:
+    """Raise an :class:`InputError` (naming ``cards``) for a card :func:`card_odds` cannot fly: one that
+    is not of attacks or fights, or a combat zone with no ``opponents`` and no ``assume_weakest``."""
+    for c in cards:
+        if c.type not in CARD_TYPES:
+            raise InputError(f"card {c.full_id} ({c.type}) is not a card of attacks or fights", key="cards",
+                             value=c.id, expected="meteor swarms, pirates, smugglers, slavers, combat zones "
+                             "(other cards fly in whole rounds)")
+        if c.type == "combat_zone" and not opponents and not assume_weakest:
+            raise InputError(f"card {c.full_id} (combat zone) hits the weakest ship: give the opponents "
+                             "(`opponents`), or take the ship to be the weakest (`assume_weakest`)", key="cards", value=c.id,
+                             expected="`opponents` or `assume_weakest`")
+
+
 def card_odds(ship: Ship, cards: Sequence[Card], *, opponents: Sequence[Ship] = (), assume_weakest: bool = False,
               policy: str | RoundPolicy = "default", round: Any = None, five_player: bool | None = None
               ) -> CardOddsResult:
@@ -105,15 +119,7 @@ def card_odds(ship: Ship, cards: Sequence[Card], *, opponents: Sequence[Ship] = 
     ``round`` picks the start spacing and track (default: the round of the ship's board level).
     A combat zone with no opponent needs ``assume_weakest`` (the ship hit on every line).
     """
-    for c in cards:
-        if c.type not in CARD_TYPES:
-            raise InputError(f"card {c.full_id} ({c.type}) is not a card of attacks or fights", key="--card",
-                             value=c.id, expected="meteor swarms, pirates, smugglers, slavers, combat zones "
-                             "(fly other cards with simulate --round --deck)")
-        if c.type == "combat_zone" and not opponents and not assume_weakest:
-            raise InputError(f"card {c.full_id} (combat zone) hits the weakest ship: give the opponents "
-                             "(--opponent) or take the ship to be the weakest (--assume-weakest)",
-                             key="--card", value=c.id, expected="--opponent FILE or --assume-weakest")
+    flyable(cards, opponents=bool(opponents), assume_weakest=assume_weakest)
     rules = round_rules(round if round is not None else {1: "1", 2: "2"}.get(ship.board.level, "3"))
     ships = (ship, *opponents)
     five = len(ships) == 5 if five_player is None else bool(five_player)

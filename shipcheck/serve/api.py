@@ -23,7 +23,7 @@ from shipcheck.errors import InputError, suggest
 from shipcheck.model import Ship
 from shipcheck.serve.jobs import Cancelled, Job
 from shipcheck.serve.oddsjobs import Pool
-from shipcheck.serve.refusals import jsonable, strings, text
+from shipcheck.serve.refusals import boolean, jsonable, strings, text
 from shipcheck.serve.shipdoc import UNNAMED, doc_of, kinds, ship_from_doc, ship_from_text, view
 from shipcheck.serve.workspace import Workspace
 from shipcheck.shipfile import EDITIONS, dump_ship, rewrite_ship_text, save_text, tile_lines
@@ -32,6 +32,19 @@ from shipcheck.topology import BUILTIN_CLASSES
 #: bounds of the work one request may ask for
 LIMITS = {"round_runs": 200_000, "credits_runs": 5_000, "report_runs": 20_000, "attacks": 12, "cards": 6,
           "opponents": 4, "design_budget": 20_000}
+#: the keys each endpoint's JSON body may hold (docs/workbench.md); any other is refused by name
+SHIP_KEYS = ("ship", "path")
+KEYS = {
+    "open": ("path",), "new": ("class", "edition", "name"), "analyze": SHIP_KEYS, "fix": SHIP_KEYS,
+    "odds": (*SHIP_KEYS, "attacks", "cards", "opponents", "assume_weakest"), "place": (*SHIP_KEYS, "tile"),
+    "credits": (*SHIP_KEYS, "tile", "runs", "seed"),
+    "round": (*SHIP_KEYS, "round", "runs", "seed", "edition", "opponents"),
+    "design": (*SHIP_KEYS, "class", "edition", "budget", "seed", "round", "opponents"),
+    "report": (*SHIP_KEYS, "round", "runs", "seed"), "toml": SHIP_KEYS, "save": (*SHIP_KEYS, "to", "overwrite"),
+    "save/check": (*SHIP_KEYS, "to", "overwrite"),
+}
+#: the kinds of long work (:class:`~.jobs.Job`): ``POST /api/cancel?kind=`` names one
+JOBS = ("odds", "credits", "round", "design", "report")
 BATCH = 1024  # chunks of whole rounds: a progress report (and a chance to cancel) every chunk
 ATTACK_KINDS = ("small-meteor", "large-meteor", "light-shot", "heavy-shot")
 DIRECTIONS = ("front", "right", "rear", "left")
@@ -267,10 +280,17 @@ def odds_job(ws: Workspace, body: dict[str, Any], pool: Pool) -> Any:
         what = f"{len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
     else:
         from shipcheck.cards import find_card
+        from shipcheck.round.cardodds import flyable
+        from shipcheck.validate import as_option
 
-        found = [find_card(c) if ":" in c else find_card(c, s.edition) for c in card_ids]
+        try:
+            found = [find_card(c) if ":" in c else find_card(c, s.edition) for c in card_ids]
+        except InputError as exc:
+            raise as_option(exc, {"card": "cards", "edition": "cards"}) from None
         opponents = [load(ws, o) for o in strings(body, "opponents", most=LIMITS["opponents"])]
-        args = (s, None, found, opponents, bool(body.get("assume_weakest")))
+        weakest = boolean(body, "assume_weakest")
+        flyable(found, opponents=bool(opponents), assume_weakest=weakest)  # a 400 before the job starts
+        args = (s, None, found, opponents, weakest)
         what = f"{len(card_ids)} card{'s' if len(card_ids) != 1 else ''}"
 
     def work(job: Job) -> Any:
@@ -499,6 +519,9 @@ def _destination(ws: Workspace, body: dict[str, Any]) -> tuple[Path, str]:
     dest_name = text(body, "to")
     if not dest_name:
         raise InputError("missing `to`", key="to", expected="the path to save to, inside the start folder")
+    if any(ord(c) < 32 or ord(c) == 127 for c in dest_name):
+        raise InputError("file names hold no control characters", key="to", value=dest_name,
+                         expected="a name of printable characters ending in .toml")
     dest = ws.path(dest_name, key="to")
     if dest.suffix != ".toml":
         raise InputError("ship files end in .toml", key="to", value=dest_name, expected="a name ending in .toml")
@@ -517,9 +540,17 @@ def save(ws: Workspace, body: dict[str, Any]) -> dict[str, Any]:
     dest, _ = _destination(ws, body)
     _, out = ship_text(ws, body, dest)
     why = ws.may_write(dest)
-    if why is not None and body.get("overwrite") is not True:
+    confirmed = boolean(body, "overwrite")
+    if why is not None and not confirmed:
         raise NeedsConfirmation(f"{why}: confirm to replace it", file=ws.display(dest), key="overwrite",
                                 expected="overwrite: true to replace it")
-    save_text(dest, out, overwrite=os.path.lexists(dest))
+    try:
+        save_text(dest, out, overwrite=confirmed or os.path.lexists(dest))
+    except InputError:
+        if confirmed or not os.path.lexists(dest):
+            raise
+        raise NeedsConfirmation("the file appeared while the workbench saved: confirm to replace it",
+                                file=ws.display(dest), key="overwrite", expected="overwrite: true to replace it"
+                                ) from None
     ws.wrote(dest, out)
     return {"path": ws.display(dest), "text": out, "bytes": len(out.encode("utf-8"))}

@@ -20,13 +20,13 @@ from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shipcheck.errors import InputError
+from shipcheck.errors import InputError, suggest
 from shipcheck.serve import api, designjob
 from shipcheck.serve.jobs import Busy, Job, stream
 from shipcheck.serve.oddsjobs import Pool
@@ -117,7 +117,7 @@ class Guard:
             if k == b"authorization" and v[:7].lower() == b"bearer ":
                 given.append(v[7:].strip())
         for v in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", []):
-            given.append(v.encode("latin-1"))
+            given.append(v.encode("utf-8", "replace"))  # (percent escapes decode to any character)
         return any(hmac.compare_digest(g, self.token) for g in given)
 
     @staticmethod
@@ -177,8 +177,36 @@ class Guard:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+async def _raw(request: Request) -> bytes:
+    try:
+        return await request.body()
+    except ClientDisconnect:  # nobody to answer: said as bad input, not logged as a crash
+        raise InputError("the client went away before sending the whole body", key="body") from None
+
+
+def _unicode(body: dict[str, Any]) -> None:
+    """Refuse a string holding a lone surrogate (what JSON's ``"\\ud800"`` decodes to): no file name,
+    ship or answer can hold one."""
+    todo: list[tuple[Any, str]] = [(v, k) for k, v in body.items()] + [(k, k) for k in body]
+    while todo:
+        v, key = todo.pop()
+        if isinstance(v, dict):
+            todo += [(x, f"{key}.{k}") for k, x in v.items()] + [(k, f"{key}.{k}") for k in v]
+        elif isinstance(v, list):
+            todo += [(x, key) for x in v]
+        elif isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = key.encode("utf-8", "backslashreplace").decode()
+                raise InputError("text that is not Unicode (a lone surrogate, as a \\ud800 escape gives)",
+                                 key=shown[:200], value=v.encode("utf-8", "backslashreplace").decode()[:80],
+                                 expected="text of Unicode characters") from None
+
+
+async def _body(request: Request, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The request's JSON object, holding only ``keys`` (a misspelt key is an error, not a default)."""
+    raw = await _raw(request)
     try:
         body = json.loads(raw or b"{}")
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
@@ -189,17 +217,30 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise InputError("request body is not a JSON object", key="body", value=type(body).__name__,
                          expected="a JSON object")
+    _unicode(body)
+    for k in body:
+        if k not in keys:
+            raise InputError(f"unknown key in the body of {request.url.path}", key=k,
+                             expected="one of " + ", ".join(keys), hint=suggest(k, keys))
     return body
 
 
 async def _text(request: Request) -> str:
-    raw = await request.body()
+    raw = await _raw(request)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
-        raise InputError("ship file is not UTF-8 text", file=request.query_params.get("name", api.UNNAMED),
+        raise InputError("ship file is not UTF-8 text", file=_name(request),
                          line=line, expected="a UTF-8 text file") from None
+
+
+def _name(request: Request) -> str:
+    """``?name=``: how the answer names the ship (a file name, at most 1,024 characters)."""
+    name = request.query_params.get("name") or api.UNNAMED
+    if len(name) > 1024:
+        raise InputError("bad `name`", key="name", value=name[:80] + "...", expected="at most 1,024 characters")
+    return name
 
 
 def _timed(result: dict[str, Any]) -> JSONResponse:
@@ -208,24 +249,26 @@ def _timed(result: dict[str, Any]) -> JSONResponse:
     return _json(200, result, headers)
 
 
-def _run(fn: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
-    """An endpoint calling ``fn(workspace, body)`` in a worker thread (the work is CPU-bound)."""
+def _run(fn: Callable[..., Any], name: str) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint calling ``fn(workspace, body)`` in a worker thread (the work is CPU-bound); the
+    body may hold the keys ``api.KEYS[name]``."""
     from starlette.concurrency import run_in_threadpool
 
     async def endpoint(request: Request) -> Response:
-        body = await _body(request)
+        body = await _body(request, api.KEYS[name])
         return _timed(await run_in_threadpool(fn, request.app.state.ws, body))
 
     return endpoint
 
 
 def _job(kind: str, make: Callable[..., Any], *, keeps_best: bool = False) -> Callable[[Request], Awaitable[Response]]:
-    """An endpoint starting a :class:`Job` and streaming its events as JSON lines."""
+    """An endpoint starting a :class:`Job` and streaming its events as JSON lines; the body may hold
+    the keys ``api.KEYS[kind]``."""
     from starlette.concurrency import run_in_threadpool
 
     async def endpoint(request: Request) -> Response:
         Job.check_room(kind)  # a flood is refused at once (429), before its ships are read
-        body = await _body(request)
+        body = await _body(request, api.KEYS[kind])
         work = await run_in_threadpool(make, request.app.state, body)  # bad input: 400 before the job starts
         job = Job(kind, work, client=request.headers.get("x-shipcheck-client"), keeps_best=keeps_best).start()
         return StreamingResponse(stream(job), media_type="application/x-ndjson",
@@ -279,7 +322,7 @@ async def check_endpoint(request: Request) -> Response:
 
     body = await _text(request)
     q = request.query_params
-    return _json(200, await run_in_threadpool(api.check_text, request.app.state.ws, body, q.get("name") or api.UNNAMED,
+    return _json(200, await run_in_threadpool(api.check_text, request.app.state.ws, body, _name(request),
                                               q.get("select"), q.get("ignore")))
 
 
@@ -288,8 +331,7 @@ async def stats_endpoint(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
     body = await _text(request)
-    return _json(200, await run_in_threadpool(api.stats_text, request.app.state.ws, body,
-                                              request.query_params.get("name") or api.UNNAMED))
+    return _json(200, await run_in_threadpool(api.stats_text, request.app.state.ws, body, _name(request)))
 
 
 async def cancel_endpoint(request: Request) -> Response:
@@ -299,6 +341,9 @@ async def cancel_endpoint(request: Request) -> Response:
         raise InputError("missing client id: whose jobs to cancel", key="client",
                          expected="the page's id, as the X-Shipcheck-Client header or ?client=")
     kind = request.query_params.get("kind")
+    if kind is not None and kind not in api.JOBS:
+        raise InputError("unknown kind of job", key="kind", value=kind, expected="one of " + ", ".join(api.JOBS),
+                         hint=suggest(kind, api.JOBS))
     n = 0
     with Job.lock:
         jobs = list(Job.registry)
@@ -330,6 +375,8 @@ async def report_file(request: Request) -> Response:
 def _tiles(ws: Workspace, edition: str | None, kind: str | None, sides: str | None, any_rotation: str | None
            ) -> dict[str, Any]:
     """GET /api/tiles: the tile catalogue (?edition, ?kind, ?sides, ?any_rotation)."""
+    if any_rotation not in (None, "", "0", "1", "false", "true", "no", "yes"):
+        raise InputError("bad `any_rotation`", key="any_rotation", value=any_rotation, expected="true or false")
     return api.tiles(edition or "2007", kind or None, sides or None, any_rotation in ("1", "true", "yes"))
 
 
@@ -383,17 +430,17 @@ def create_app(ws: Workspace, token: str, *, host: str = "127.0.0.1", pool: Pool
             "GET /api/rules/{code}: a rule explained, with its bad and good examples checked")),
         Route("/api/check", check_endpoint, methods=["POST"]),
         Route("/api/stats", stats_endpoint, methods=["POST"]),
-        Route("/api/open", _documented(_run(api.open_file), "POST /api/open: open a ship file of the start folder"),
+        Route("/api/open", _documented(_run(api.open_file, "open"),
+                                       "POST /api/open: open a ship file of the start folder"), methods=["POST"]),
+        Route("/api/new", _documented(_run(api.new_ship, "new"), "POST /api/new: a new ship of a class and edition"),
               methods=["POST"]),
-        Route("/api/new", _documented(_run(api.new_ship), "POST /api/new: a new ship of a class and edition"),
-              methods=["POST"]),
-        Route("/api/analyze", _documented(_run(api.analyze), "POST /api/analyze: check, stats, drawing and repair"),
-              methods=["POST"]),
-        Route("/api/fix", _documented(_run(api.fix_ship), "POST /api/fix: the minimal repair (fix --format json)"),
-              methods=["POST"]),
+        Route("/api/analyze", _documented(_run(api.analyze, "analyze"),
+                                          "POST /api/analyze: check, stats, drawing and repair"), methods=["POST"]),
+        Route("/api/fix", _documented(_run(api.fix_ship, "fix"),
+                                      "POST /api/fix: the minimal repair (fix --format json)"), methods=["POST"]),
         Route("/api/odds", _documented(_job("odds", lambda st, b: api.odds_job(st.ws, b, st.pool)),
                                        "POST /api/odds: exact odds of attacks or cards (streamed)"), methods=["POST"]),
-        Route("/api/place", _documented(_run(api.place), "POST /api/place: legal placements ranked by score"),
+        Route("/api/place", _documented(_run(api.place, "place"), "POST /api/place: legal placements ranked by score"),
               methods=["POST"]),
         Route("/api/place/credits", _documented(_job("credits", lambda st, b: api.credits_job(st.ws, b)),
                                                 "POST /api/place/credits: placements ranked by credits (streamed)"),
@@ -407,12 +454,13 @@ def create_app(ws: Workspace, token: str, *, host: str = "127.0.0.1", pool: Pool
               methods=["POST"]),
         Route("/api/report", _documented(_job("report", report),
                                          "POST /api/report: write the strategy report (streamed)"), methods=["POST"]),
-        Route("/api/toml", _documented(_run(api.toml), "POST /api/toml: the ship as a ship file (to download)"),
+        Route("/api/toml", _documented(_run(api.toml, "toml"), "POST /api/toml: the ship as a ship file (to download)"),
               methods=["POST"]),
-        Route("/api/save", _documented(_run(api.save), "POST /api/save: save the ship to a file, atomically"),
+        Route("/api/save", _documented(_run(api.save, "save"), "POST /api/save: save the ship to a file, atomically"),
               methods=["POST"]),
-        Route("/api/save/check", _documented(_run(api.save_check), "POST /api/save/check: would saving there ask "
-                                             "for confirmation (nothing is written)"), methods=["POST"]),
+        Route("/api/save/check", _documented(_run(api.save_check, "save/check"), "POST /api/save/check: would "
+                                             "saving there ask for confirmation (nothing is written)"),
+              methods=["POST"]),
         Route("/api/cancel", cancel_endpoint, methods=["POST"]),
         Route("/api/jobs", jobs_endpoint),
         Route("/reports/{name}/{file}", report_file),

@@ -50,3 +50,11 @@ def strings(body: dict[str, Any], key: str, *, most: int, limit: int = 200) -> l
     if not isinstance(v, list) or len(v) > most or not all(isinstance(x, str) and len(x) <= limit for x in v):
         raise InputError(f"bad `{key}`", key=key, value=v, expected=f"a list of at most {most} strings")
     return v
+
+
+def boolean(body: dict[str, Any], key: str) -> bool:
+    """A ``true``/``false`` of the request (absent: false); anything else is refused, never read as truthy."""
+    v = body.get(key, False)
+    if not isinstance(v, bool):
+        raise InputError(f"bad `{key}`", key=key, value=v, expected="true or false")
+    return v

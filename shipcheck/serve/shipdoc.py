@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from shipcheck.check.rules import CheckReport
-from shipcheck.errors import InputError, read_toml
+from shipcheck.errors import InputError, bounded_depth, read_toml
 from shipcheck.model import KINDS, Ship
 from shipcheck.render import label_text
 from shipcheck.serve.workspace import Workspace
@@ -93,6 +93,7 @@ def doc_text(doc: Any) -> str:
         raise InputError("bad ship", key="ship", value=type(doc).__name__,
                          expected="an object with the keys of a ship file (format, class, tile, ...)")
     bounded_doc(doc)
+    bounded_depth(doc)
     try:
         return toml_text(doc)
     except InputError as exc:

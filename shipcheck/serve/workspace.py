@@ -155,9 +155,10 @@ class Workspace:
         found = find_ship_files([self.root], root=self.root).files
         out = []
         for f in found:
-            if f.is_symlink():
-                continue
-            out.append(self.display(f))
+            shown = self.display(f)
+            if f.is_symlink() or not shown.isprintable() or shown != shown.encode("utf-8", "replace").decode():
+                continue  # (a name no request could give back: not UTF-8, or holding control characters)
+            out.append(shown)
             if len(out) >= MAX_LISTED:
                 break
         if self.named is not None and self.named.is_file():
