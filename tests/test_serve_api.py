@@ -334,6 +334,17 @@ def test_save_keeps_comments_asks_before_replacing_and_writes_atomically(client:
     assert client.post("/api/save", json={"ship": ship, "to": "nofolder/x.toml"}).status_code == 400
 
 
+def test_saving_over_an_opened_file_keeps_its_comments_when_the_body_names_no_path(client: Any, folder: Path) -> None:
+    (folder / "kept.toml").write_text((EXAMPLES / "blue-round1.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    ship = client.post("/api/open", json={"path": "kept.toml"}).json()["doc"]
+    ship["name"] = "Blue, renamed"
+    r = client.post("/api/save", json={"ship": ship, "to": "kept.toml"})  # a script's save: no `path`
+    assert r.status_code == 200, r.text
+    original = (EXAMPLES / "blue-round1.toml").read_text(encoding="utf-8")
+    text = (folder / "kept.toml").read_text(encoding="utf-8")
+    assert text.splitlines()[:4] == original.splitlines()[:4] and 'name = "Blue, renamed"' in text
+
+
 def test_toml_gives_the_file_to_download(client: Any, folder: Path) -> None:
     client.post("/api/open", json={"path": "blue.toml"})
     r = client.post("/api/toml", json={"ship": doc(folder / "blue.toml"), "path": "blue.toml"}).json()

@@ -470,12 +470,14 @@ def report_job(ws: Workspace, body: dict[str, Any], written: set[Path]) -> Any:
 
 
 # -- keeping ---------------------------------------------------------------------------------------
-def _template(ws: Workspace, body: dict[str, Any]) -> tuple[str | None, Path | None]:
-    """The text of the file the ship came from, when the workbench opened it (to keep its comments)."""
+def _template(ws: Workspace, body: dict[str, Any], dest: Path | None = None) -> tuple[str | None, Path | None]:
+    """The text of the file the ship came from, when the workbench opened it (to keep its comments);
+    with no ``path``, that of ``dest`` when the workbench opened it (the file being replaced)."""
     name = text(body, "path")
-    if not name:
+    if not name and (dest is None or dest not in ws.opened):
         return None, None
-    p = ws.path(name)
+    p = ws.path(name) if name else dest
+    assert p is not None
     if p not in ws.opened:
         return None, p
     from shipcheck.errors import read_text_file
@@ -492,7 +494,7 @@ def ship_text(ws: Workspace, body: dict[str, Any], dest: Path | None = None) -> 
     kept), else written anew. ``dest``: where it will be saved (a board path is rewritten to stay
     right from there)."""
     s, _ = ship_of(ws, body)
-    template, src = _template(ws, body)
+    template, src = _template(ws, body, dest)
     base = dest.parent if dest is not None else src.parent if src is not None else ws.root
     if s.board_ref is not None and s.board_ref not in BUILTIN_CLASSES and src is not None and base != src.parent:
         target = (src.parent / s.board_ref).resolve()
