@@ -783,6 +783,14 @@ def save_text(path: str | Path, text: str | bytes, *, overwrite: bool = False) -
                          expected="a new file name")
     if p.is_dir() and not p.is_symlink():
         raise InputError("cannot write there (a folder)", file=shown, expected="a file name")
+    try:
+        st = os.lstat(p)
+    except OSError:
+        pass
+    else:  # a device, a pipe or a socket is never replaced by a file (--force on /dev/null, as root)
+        if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+            raise InputError("cannot write there (not a regular file: a device, a pipe or a socket)", file=shown,
+                             expected="a file name")
     import tempfile
 
     folder = p.parent

@@ -328,6 +328,7 @@ _BOARD_KEYS = {
 }
 MAX_SIDE = 64  # squares along either side of a board
 MAX_LABEL = 999  # line labels are dice values; anything far past them is a mistake
+MAX_LINES_HIT = 2  #: grid lines one roll may hit on one axis (a label on two lines: both are hit)
 BOARD_BYTES = 256 * 1024  # the largest board file read
 
 
@@ -393,6 +394,12 @@ def parse_board(text: str, *, file: str | Path | None = None, private: bool = Fa
 
     columns = labels("columns", len(cells[0]) if cells_ok else None)
     rows = labels("rows", len(cells) if cells_ok else None)
+    for key, labs in (("columns", columns), ("rows", rows)):
+        named = [v for lab in labs or () for v in set(lab)]
+        many = sorted({v for v in named if named.count(v) > MAX_LINES_HIT})
+        if many:  # the engine flies a roll down one line or two (boards whose labels repeat)
+            col.add(err(f"a label names more than {MAX_LINES_HIT} {key}", key, many[0],
+                        f"each label on at most {MAX_LINES_HIT} {key}: a roll hits one line or two"))
     level = doc.get("level", 1)
     if not _is_int(level) or not 1 <= level <= 9:
         col.add(err("bad level", "level", level, "a flight level 1-9"))

@@ -61,6 +61,24 @@ def test_a_damaged_entry_is_recomputed(damage: str, cache_dir: Path, capsys: pyt
     assert json.loads(path.read_text(encoding="utf-8"))["result"]["p_survive"] == json.loads(first)["p_survive"]
 
 
+@pytest.mark.parametrize("cut", ["result", "fractions", "lost_distribution", "tiles", "policy"])
+def test_an_entry_cut_short_under_its_own_key_is_recomputed(cut: str, cache_dir: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    _, first = run(capsys, "odds", BLUE, "--attack", "large-meteor:front")
+    (path,) = entries(cache_dir)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if cut == "result":
+        doc["result"] = {}
+    elif cut == "lost_distribution":
+        doc["result"]["fractions"]["lost_distribution"] = {"x": "1/2"}
+    else:
+        del doc["result"][cut]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, again = run(capsys, "odds", BLUE, "--attack", "large-meteor:front")
+    assert code == 0 and again == first  # the text view: no KeyError, the same answer
+    assert json.loads(path.read_text(encoding="utf-8")) != doc  # written anew
+
+
 def test_the_cache_can_be_turned_off(cache_dir: Path, capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHIPCHECK_NO_CACHE", "1")

@@ -45,6 +45,31 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 # -- the folder walk ------------------------------------------------------------------------------
+def test_a_folder_that_cannot_be_read_is_reported_not_a_crash(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    secret = repo / "ships" / "secret"
+    secret.mkdir()
+    shutil.copy(EXAMPLES / "blue-round1.toml", secret / "x.toml")
+    real_stat, real_scandir = os.stat, os.scandir
+
+    def refused(p: object) -> None:  # what a folder of another user's (mode 700) gives anyone but root
+        if "secret" in Path(os.fsdecode(p)).parts:  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", os.fsdecode(p))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: refused(p) or real_stat(p, *a, **k))
+    monkeypatch.setattr(os, "scandir", lambda p=".": refused(p) or real_scandir(p))
+    for args in (["check", "ships"], ["check", "ships/secret"]):
+        code, _, err = run(capsys, *args)
+        assert code == 2 and "Traceback" not in err, (args, err)
+        assert "ships/secret" in err and "cannot read" in err, (args, err)  # (as root: "a folder")
+    # a file named in it is opened as any file is (here it opens: the stand-in refuses only stat)
+    assert run(capsys, "check", "ships/secret/x.toml")[0] == 0
+    code, out, _ = run(capsys, "check", "ships", "--format", "json")
+    assert code == 2 and "ships/blue.toml" in out  # the readable ships are still checked
+
+
 def test_walk_skips_venvs_hidden_and_ignored_folders_and_counts_non_ship_files(repo: Path) -> None:
     found = find_ship_files(["."])
     assert sorted(p.as_posix() for p in found.files) == ["ships/bad.toml", "ships/blue.toml", "ships/freighter.toml"]

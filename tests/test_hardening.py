@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 import sys
 from pathlib import Path
 
@@ -257,6 +258,16 @@ def test_fix_write_refuses_a_symlink_and_replaces_it_only_with_force(tmp_path: P
     assert code == 0
     assert precious.read_text(encoding="utf-8") == "do not touch\n"  # never written through the link
     assert not link.is_symlink() and load_ship(link).tiles == load_ship(BLUE).tiles
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_force_never_replaces_a_device_or_a_pipe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "fix", str(BLUE), "--write", str(fifo), "--force")
+    assert code == 2 and "not a regular file" in err, err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the pipe (as /dev/null stays a device, even as root)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
 def test_save_never_replaces_a_file_that_appears_meanwhile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -104,6 +104,28 @@ def test_library_names_the_board_file_and_hides_its_values() -> None:
     assert ei.value.value == "X"
 
 
+@pytest.mark.parametrize(("columns", "rows", "key"), [
+    ("[1, 2, 3]", "[5, 5, 5]", "rows"),                     # one label on three rows
+    ("[[2, 3], [2, 4], [2, 5]]", "[5, 6, 7]", "columns"),  # a value in three list labels
+])
+def test_a_roll_hitting_three_lines_is_a_board_error_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 columns: str, rows: str, key: str) -> None:
+    board = tmp_path / "b.toml"
+    board.write_text(f'format = 1\nname = "X"\nlevel = 1\ndice = "2d6"\ncolumns = {columns}\nrows = {rows}\n'
+                     'cells = ["###", "#S#", "###"]\n', encoding="utf-8")
+    with pytest.raises(InputError) as ei:
+        load_board(board)
+    assert ei.value.key == key and ei.value.line == (5 if key == "columns" else 6)
+    assert f"a label names more than 2 {key}" in ei.value.message
+    (tmp_path / "s.toml").write_text('format = 1\nboard = "b.toml"\n', encoding="utf-8")
+    code, _, err = run(capsys, "stats", str(tmp_path / "s.toml"))
+    assert code == 2 and "Traceback" not in err and "b.toml:" in err
+    # two lines a roll are a board's right (rows labelled twice hit both)
+    board.write_text('format = 1\nname = "X"\nlevel = 1\ndice = "2d6"\ncolumns = [1, 2, 3]\nrows = [5, 5, 6]\n'
+                     'cells = ["###", "#S#", "###"]\n', encoding="utf-8")
+    assert load_board(board).rows == ((5,), (5,), (6,))
+
+
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "check", str(tmp_path / "nope.toml"))
     assert code == 2

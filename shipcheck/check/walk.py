@@ -77,14 +77,14 @@ def _parent_gitignores(folder: Path) -> list[tuple[Path, Any]]:
     """The .gitignore files of a folder's parents, up to the repository root (a folder with .git);
     none outside a repository, as git would have it."""
     here = folder.resolve()
-    if (here / ".git").exists():
+    if os.path.exists(here / ".git"):  # (os.path: False, not an error, where a folder cannot be read)
         return []
     out: list[tuple[Path, Any]] = []
     for parent in here.parents:
         spec = _read_gitignore(parent)
         if spec is not None:
             out.append((parent, spec))
-        if (parent / ".git").exists():
+        if os.path.exists(parent / ".git"):
             return out
     return []
 
@@ -127,15 +127,16 @@ def find_ship_files(paths: Sequence[str | Path], *, exclude: Sequence[str] = (),
     found = Found()
     for name in paths:
         p = Path(name)
-        if not p.is_dir():
-            found.files.append(p)
+        if not os.path.isdir(p):
+            found.files.append(p)  # (one that cannot be read is said so when it is loaded)
             continue
         if exclude and not excl:
             excl = [(root_path, _spec(exclude))]
         specs: list[tuple[Path, Any]] = list(excl)
         if respect_gitignore:
             specs += _parent_gitignores(p)
-        for folder, dirs, files in os.walk(p):
+        # a folder that cannot be listed is reported like a file that cannot be read
+        for folder, dirs, files in os.walk(p, onerror=lambda exc: found.files.append(Path(exc.filename))):
             here = Path(folder)
             local = list(specs)
             if respect_gitignore:
@@ -146,7 +147,7 @@ def find_ship_files(paths: Sequence[str | Path], *, exclude: Sequence[str] = (),
             keep = []
             for d in sorted(dirs):
                 sub = here / d
-                if d.startswith(".") or d in SKIP_DIRS or (sub / "pyvenv.cfg").exists():
+                if d.startswith(".") or d in SKIP_DIRS or os.path.exists(sub / "pyvenv.cfg"):
                     continue
                 if _ignored(sub, True, local):
                     found.ignored += 1

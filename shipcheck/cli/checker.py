@@ -123,7 +123,7 @@ def check_cmd(
                          value=output_format, expected=f"the same format as --format ({fmt}), or only one of them")
     form = output_format or fmt or settings.output_format or "text"
     found = find_ship_files(ships, exclude=[*settings.exclude, *(exclude or ())], root=settings.root)
-    many = len(ships) > 1 or any(Path(p).is_dir() for p in ships)
+    many = len(ships) > 1 or any(os.path.isdir(p) for p in ships)
     if not found.files and not found.skipped:
         raise InputError("no ship files (*.toml) here", file=ships[0] if len(ships) == 1 else None)
     results: list[Checked] = []

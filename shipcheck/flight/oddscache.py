@@ -86,10 +86,35 @@ def load(key: str) -> dict[str, Any] | None:
     except (OSError, ValueError):
         _discard(p)
         return None
-    if not isinstance(doc, dict) or doc.get("key") != key or not isinstance(doc.get("result"), dict):
+    if not isinstance(doc, dict) or doc.get("key") != key or not _whole(doc.get("result")):
         _discard(p)
         return None
     return doc["result"]
+
+
+def _whole(result: Any) -> bool:
+    """Whether a result holds everything ``shipcheck odds`` reads of it (an entry edited by hand, or
+    written by a version that wrote less, is a miss, never a crash)."""
+    from fractions import Fraction
+
+    try:
+        f = result["fractions"]
+        for v in (f["p_survive"], f["expected_lost"], *f["lost_distribution"].values()):
+            Fraction(v)
+        for k in f["lost_distribution"]:
+            int(k)
+        for t in result["tiles"]:
+            if not (isinstance(t["at"], (list, dict)) and isinstance(t["p_lost"], (int, float))):
+                return False
+        if result["policy"] == "optimal":
+            base = result["default_policy"]
+            float(base["p_survive"]) + float(base["expected_lost"])
+            for d in result["differences"]:
+                int(d["attack"]) + float(d["probability"])
+                str(d["attack_kind"]) + str(d["roll"]) + str(d["default"]) + str(d["optimal"])
+        return result["policy"] in ("default", "optimal")
+    except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError):
+        return False
 
 
 def store(key: str, result: dict[str, Any]) -> None:
