@@ -33,6 +33,7 @@ _SHIP_KEYS = {"format", "class", "board", "edition", "name", "front", "dice", "t
 _TILE_KEYS = {"at", "id", "kind", "sides", "rot", "crew", "charge", "goods", "cells", "slots",
               "special_slots", "color"}
 _ATTR_KEYS = ("cells", "slots", "special_slots", "color")
+TILE_ATTRS = _ATTR_KEYS  #: a tile's own attributes besides kind and sides (its load aside: crew, charge, goods)
 _ASIDE_KEYS = ("id", "kind", "sides", *_ATTR_KEYS)
 SHIP_BYTES = 2 * 1024 * 1024  # the largest ship file read
 MAX_TILES = 4096  # [[tile]] entries (a 64 x 64 board has no more squares)

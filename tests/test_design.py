@@ -23,6 +23,7 @@ from shipcheck.design.tiles import catalogue_pool, pile_pool
 from shipcheck.shipfile import dump_ship, load_ship, parse_ship
 
 BUDGET = 40
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -155,6 +156,26 @@ def test_cli_json_out_and_force(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, text, _ = run(capsys, "design", "--class", "I", "--pile", str(pile), "--seed", "4", "--budget", "3",
                         "--out", str(out), "--force", "--plot")
     assert code == 0 and out.read_text() != before and "best mean so far" in text
+
+
+def test_from_a_ship_on_a_board_file_in_another_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # the board read from the ship's folder, whatever the working folder; written so that it reads from --out's
+    ships, work, out = tmp_path / "ships", tmp_path / "work", tmp_path / "out"
+    for d in (ships, work, out):
+        d.mkdir()
+    (ships / "b.toml").write_text((ROOT / "tiles" / "boards" / "I.toml").read_text(encoding="utf-8").replace(
+        'name = "I"', 'name = "mine"'), encoding="utf-8")
+    (ships / "s.toml").write_text('format = 1\nboard = "b.toml"\n', encoding="utf-8")
+    monkeypatch.chdir(work)
+    code, text, err = run(capsys, "design", "--from", str(ships / "s.toml"), "--budget", "2", "--seed", "1",
+                          "--out", str(out / "d.toml"), "--format", "json")
+    assert code == 0, err
+    assert 'board = "../ships/b.toml"' in (out / "d.toml").read_text(encoding="utf-8")
+    assert run(capsys, "check", str(out / "d.toml"))[0] == 0
+    # a folder that does not exist is said before the search, not after it
+    code, _, err = run(capsys, "design", "--class", "I", "--budget", "2", "--out", str(tmp_path / "no" / "d.toml"))
+    assert code == 2 and "no such folder" in err and "--out" in err
 
 
 def test_cli_time_stops_early_and_says_so(capsys: pytest.CaptureFixture[str], pile: Path) -> None:

@@ -228,11 +228,25 @@ def test_parse_tile() -> None:
     ("cannonx:0111", "unknown tile kind"), ("cannon:1111", "barrel"), ("battery:1113", "needs `cells`"),
     ("cargo:1111:slots=9", "slots"), ("2021:5", "another edition"), ("2007:999", "no such tile"),
     ("cannon:01", "side string"), ("battery:1113:cells", "attribute"),
+    # what a ship file refuses in a tile's table, the tile in hand refuses too (it was dropped silently)
+    ("cabin:1111:foo=1", "unknown tile attribute `foo`"), ("cabin:1111:crew=robots", "unknown tile attribute `crew`"),
+    ("battery:1111:cells=2,charge=-1", "`charge`"), ("engine:1000:charge=7", "`charge`"),
+    ("cabin:1111:kind=engine", "`kind`"), ("cabin:1111:id=2007:5", "`id`"),
+    ("battery:1111:cells=2,cells=3", "repeated tile attribute `cells`"),
 ])
 def test_bad_tiles(spec: str, word: str) -> None:
     with pytest.raises(InputError) as exc:
         parse_tile(spec)
     assert word in str(exc.value) and exc.value.key == "tile"
+
+
+@pytest.mark.parametrize("tile", ["start_cabin:3333", "2007:31"])
+def test_a_second_pilot_cabin_has_no_placement_and_says_why(tile: str) -> None:
+    # it was ranked, and the ship it made was no ship file (two pilot cabins)
+    start = load_ship(Path(__file__).resolve().parents[1] / "examples" / "building" / "class-I-start.toml")
+    a = advise(start, tile, credits=False, exact=False)
+    assert a.placements == () or list(a.placements) == []
+    assert "pilot cabin already" in a.reason
 
 
 def test_bad_weights_and_round() -> None:

@@ -28,7 +28,7 @@ from shipcheck.advice.measure import Flight, fly, tile_params
 from shipcheck.advice.roundcards import RoundCards, round_cards
 from shipcheck.check.rules import check
 from shipcheck.defaults import MAX_ROLLOUTS, MAX_RUNS_COMPARE, RUNS_COMPARE, default_round
-from shipcheck.errors import InputError, Locator
+from shipcheck.errors import InputError, Locator, suggest
 from shipcheck.model import AsideTile, Ship, Tile
 from shipcheck.validate import seed_of
 
@@ -69,7 +69,7 @@ def parse_tile(text: str | AsideTile | Tile, edition: str = "2007") -> AsideTile
         return AsideTile(kind=text.kind, sides=text.sides, attrs=text.attrs, id=text.id)
     valid.instance(text, str, key="tile", expected='a catalogue id "2007:5", KIND:SIDES[:NAME=VALUE,...] or a Tile')
     edition = valid.choice(edition, valid.EDITIONS, key="edition")
-    from shipcheck.shipfile import _tile_body, catalogue
+    from shipcheck.shipfile import TILE_ATTRS, _tile_body, catalogue
 
     spec = text.strip()
     head, _, rest = spec.partition(":")
@@ -86,12 +86,17 @@ def parse_tile(text: str | AsideTile | Tile, edition: str = "2007") -> AsideTile
     raw: dict[str, Any] = {"kind": head, "sides": sides}
     for part in filter(None, (p.strip() for p in attr_text.split(","))):
         k, eq, v = part.partition("=")
+        k = k.strip()
         if not eq:
             raise InputError("bad tile attribute", key="tile", value=spec, expected="NAME=VALUE, e.g. cells=3")
+        if k not in TILE_ATTRS or k in raw:  # a tile's own attributes, each once (no load: crew, charge, goods)
+            raise InputError(f"{'unknown' if k not in TILE_ATTRS else 'repeated'} tile attribute `{k}`", key="tile",
+                             value=spec, expected="attributes " + ", ".join(TILE_ATTRS) + " (as the kind takes them)",
+                             hint=None if k in TILE_ATTRS else suggest(k, TILE_ATTRS))
         v = v.strip()
         # only ASCII digits make a number ("²".isdigit() is true), and few of them: a longer value
         # stays text, for the tile's own check to refuse with the value shown
-        raw[k.strip()] = int(v) if v.isascii() and v.isdigit() and len(v) <= 9 else v
+        raw[k] = int(v) if v.isascii() and v.isdigit() and len(v) <= 9 else v
     try:
         kind, sides, attrs = _tile_body(raw, file=None, loc=Locator(""), table="tile", index=0)
     except InputError as exc:

@@ -78,7 +78,10 @@ def candidate_squares(ship: Ship) -> list[int]:
 
 
 def legal_placements(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | None = None) -> list[Candidate]:
-    """Every (square, rotation) where welding ``tile`` adds no error to ``ship``, in grid order."""
+    """Every (square, rotation) where welding ``tile`` adds no error to ``ship``, in grid order (none
+    for a second pilot cabin: a ship file holds one)."""
+    if _second_pilot(ship, tile):
+        return []
     base = base or check(ship)
     before = _errors(base)
     out = []
@@ -93,6 +96,10 @@ def legal_placements(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | 
             if _errors(report) <= before:
                 out.append(Candidate(at, rot, new, report))
     return out
+
+
+def _second_pilot(ship: Ship, tile: AsideTile | Tile) -> bool:
+    return tile.kind == "start_cabin" and any(t.kind == "start_cabin" for t in ship.tiles)
 
 
 _SIDES = ("N", "E", "S", "W")
@@ -116,6 +123,8 @@ def why_none(ship: Ship, tile: AsideTile | Tile, *, base: CheckReport | None = N
     b = ship.board
     base = base or check(ship)
     tiles = ship.by_index
+    if _second_pilot(ship, tile):
+        return "the ship has its pilot cabin already, and a ship holds one"
     if tile.id is not None and any(t.id == tile.id for t in ship.tiles):
         return (f"the ship holds {tile.id} already, and each printed tile exists once (rule T1): name another "
                 "copy (`shipcheck tiles` lists them)")

@@ -101,8 +101,11 @@ def design_cmd(
       shipcheck design --class II --seed 7 --out designed.toml
       shipcheck design --from my-half-ship.toml --budget 300 --format json
     """
+    from dataclasses import replace
+
     from shipcheck.design import BUDGET, design
     from shipcheck.shipfile import dump_ship, save_text
+    from shipcheck.topology import BUILTIN_CLASSES
 
     if workers is not None and scheduler is not None:
         raise InputError("give --workers or --scheduler, not both", key="--scheduler", value=scheduler,
@@ -110,6 +113,10 @@ def design_cmd(
     if out is not None and os.path.lexists(out) and not force:
         raise InputError("output file exists (use --force to overwrite it)", file=printable(str(out)),
                          key="--out", expected="a new file name")
+    if out is not None and (os.path.isdir(out) or not os.path.isdir(out.parent or ".")):
+        # said now, not after the whole search has flown
+        raise InputError(f"cannot write there ({'a folder' if os.path.isdir(out) else 'no such folder'})",
+                         file=printable(str(out)), key="--out", expected="a file name in an existing folder")
     ticker = _Ticker()
     t0 = time.monotonic()
     try:
@@ -120,7 +127,12 @@ def design_cmd(
         raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
     finally:
         ticker.close()
-    text = dump_ship(r.ship, comment=f"designed by `shipcheck design --class {r.cls} --seed {r.seed} "
+    ship = r.ship
+    if out is not None and ship.board_ref not in (None, *BUILTIN_CLASSES) and ship.board.source:
+        # a board file named from where the ship is written (as `fix --write` does)
+        target = Path(ship.board.source).resolve()
+        ship = replace(ship, board_ref=Path(os.path.relpath(target, out.resolve().parent)).as_posix())
+    text = dump_ship(ship, comment=f"designed by `shipcheck design --class {r.cls} --seed {r.seed} "
                                      f"--budget {r.budget}`: {r.credits:.2f} credits a round")
     if out is not None:
         save_text(out, text, overwrite=force)

@@ -185,9 +185,7 @@ class _Search:
     def race(self, ships: list[Ship]) -> tuple[Ship, str, float] | None:
         """Successive halving: every ship flies RUNGS[0] rounds, the better half RUNGS[1], ... the
         last two TOP_RUNS (two or fewer fly TOP_RUNS at once). The winner, its text and mean."""
-        from shipcheck.shipfile import dump_ship
-
-        cands = list({dump_ship(s): s for s in ships}.items())
+        cands = list({_text(s): s for s in ships}.items())
         if not cands:
             return None
         rungs = RUNGS if len(cands) > 2 else RUNGS[-1:]
@@ -303,8 +301,13 @@ def design(
 
 
 def _text(ship: Ship) -> str:
+    """The ship file a flight reads (in this process or a worker's): a board file named by its whole
+    path, which reads the same from any folder."""
     from shipcheck.shipfile import dump_ship
+    from shipcheck.topology import BUILTIN_CLASSES
 
+    if ship.board_ref is not None and ship.board_ref not in BUILTIN_CLASSES and ship.board.source:
+        ship = replace(ship, board_ref=str(Path(ship.board.source).resolve()))
     return dump_ship(ship)
 
 
