@@ -139,8 +139,8 @@ class InputError(ValueError):
         if self.line is not None:
             where += f":{self.line}"
         parts = [f"{where}: {self.message}"]
-        if self.key is not None:
-            parts.append(f"key `{self.key}`")
+        if self.key is not None:  # (a key is the file's too: a megabyte of one is shortened like a value)
+            parts.append(f"key `{self.key if len(self.key) <= 120 else self.key[:100] + '…'}`")
         if self.value is not None:
             parts.append(f"value {short_repr(self.value)}")
         text = "; ".join(parts)
@@ -305,7 +305,10 @@ def read_toml(text: str, file: str | Path | None, *, private: bool = False) -> d
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"not valid TOML: {exc}", file=file, line=toml_error_line(exc)) from None
+        bom = text.startswith("\ufeff")  # what some editors put first: TOML has no place for it
+        raise InputError(f"not valid TOML: {exc}", file=file, line=toml_error_line(exc),
+                         expected="no byte-order mark (U+FEFF) before the first line: save the file as UTF-8 "
+                         "without one" if bom else None) from None
     except RecursionError:
         raise InputError("arrays or tables nested too deeply", file=file, line=_deep_line(text),
                          expected=f"at most {MAX_DEPTH} levels") from None

@@ -204,8 +204,8 @@ def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") ->
             except (ValueError, OverflowError):
                 x = None
         if x is None or not math.isfinite(x):
-            raise _bad(key, f"{k}={short_repr(v) if not isinstance(v, str) else v}",
-                       "NAME=X with X a finite number, e.g. loss=3", what="bad weight")
+            shown = k if v is None else f"{k}={short_repr(v) if not isinstance(v, str) else v}"  # (None: no "=X")
+            raise _bad(key, shown, "NAME=X with X a finite number, e.g. loss=3", what="bad weight")
         out[k] = x
     return out
 

@@ -50,6 +50,8 @@ def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     ("[cards]\nmeteors = 1", (":3:", "unknown key in [cards]", "key `cards.meteors`")),
     ("format = 2", (":1:", "unsupported format", "value 2")),
     ("colour = 2", (":2:", "unknown top-level key", "key `colour`")),
+    # a level its deck (merged with the packaged one) holds no card of: the file's key, not --deck
+    ("[round.1]\nlevel = 3", (":3:", "key `round.1.level`", "value 3", "cards of the round's level 3")),
 ])
 def test_a_bad_rules_file_is_refused_with_file_line_key_and_value(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, words: tuple[str, ...]) -> None:
@@ -216,3 +218,28 @@ def test_control_characters_and_dollars_in_names_draw_without_warnings(
     assert "\x1b" not in out and "\x07" not in out and "Esc[31mred $\\frac{$ x" in out
     page = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
     assert "\x1b" not in page and "\x07" not in page
+
+
+# -- what the message says -------------------------------------------------------------------------
+@pytest.mark.parametrize("args, says, not_says", [
+    (["odds", SCOUT], "give --attack KIND:FROM or --card ID (each repeatable); key", "not both"),
+    (["design", "--class", "I", "--time", "nan", "--budget", "2"], "key `--time`; value nan", "key `time`"),
+    (["place", START, "cannon:0111", "--weigh", "loss", "--no-credits"], "value 'loss' (expected NAME=X", "None"),
+    (["simulate", SCOUT, "--attack", "small-meteor:front", "--deck", "d.toml"], "--deck only goes with --round",
+     "only go with"),
+])
+def test_a_message_names_the_option_and_the_value_as_given(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                           says: str, not_says: str) -> None:
+    err = refused(capsys, *args)
+    assert says in err and not_says not in err, err
+
+
+def test_a_byte_order_mark_is_named_and_a_long_key_shortened(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b'\xef\xbb\xbfformat = 1\nclass = "I"\n')
+    assert "byte-order mark (U+FEFF)" in refused(capsys, "check", str(bom))
+    long = tmp_path / "long.toml"
+    long.write_text('format = 1\nclass = "I"\n' + "k" * 100_000 + " = 1\n", encoding="utf-8")
+    err = refused(capsys, "check", str(long))
+    assert "unknown top-level key" in err and len(err) < 1000

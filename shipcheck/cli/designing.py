@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from shipcheck.cli._common import EXIT_OK, command, draw, echo, exit_with, print_json
+from shipcheck.cli._common import EXIT_OK, as_options, command, draw, echo, exit_with, print_json
 from shipcheck.cli._options import FormatOpt, QuietOpt, opponent_opt, round_opt, rules_opt, seed_opt
 from shipcheck.errors import InputError, printable
 
@@ -125,6 +125,9 @@ def design_cmd(
                    rules=rules_file, progress=ticker)
     except ImportError as exc:
         raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
+    except InputError as exc:  # the library's argument names, as the options that gave them
+        raise as_options(exc, {"time": "--time", "budget": "--budget", "workers": "--workers", "seed": "--seed",
+                               "start": "--from", "pile": "--pile"}) from None
     finally:
         ticker.close()
     ship = r.ship

@@ -79,7 +79,7 @@ def one_source(attack: list[str], card: list[str], *, rounds: bool = False) -> N
     """``--attack`` or ``--card``, not both, not neither (``rounds``: or ``--round``, checked by the
     caller): a usage error said before anything slow is imported."""
     if bool(attack) == bool(card):
-        what = "--attack KIND:FROM or --card ID (each repeatable), not both" + (
+        what = "--attack KIND:FROM or --card ID (each repeatable)" + (", not both" if attack else "") + (
             ", or --round N for whole rounds" if rounds and not attack else "")
         raise InputError(f"give {what}", key="--attack/--card" + ("/--round" if rounds else ""), value=None,
                          expected="one of them")
@@ -475,7 +475,8 @@ def _refuse_round_only(given: dict[str, bool]) -> None:
     """A usage error naming the round-only options given (True) without --round."""
     used = [k for k, v in given.items() if v]
     if used:
-        raise InputError(f"{', '.join(used)} only go with --round", key=used[0], expected="--round N as well")
+        raise InputError(f"{', '.join(used)} only go{'es' if len(used) == 1 else ''} with --round", key=used[0],
+                         expected="--round N as well")
 
 
 def _show_flights(s: Ship, ship: str, what: str, r: SimulationResult, *, batch: int, precision: float | None,

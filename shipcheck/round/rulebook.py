@@ -291,6 +291,11 @@ def round_rules(round: Any = 1, rules: str | Path | None = None) -> RoundRules:
         raise bad("start_gaps", raw["start_gaps"], f"gaps of at most the track's {raw['track']} spaces")
     deck_raw = raw["deck"]
     deck = None if deck_raw == "learning" else tuple(sorted((_LEVELS[k], n) for k, n in deck_raw.items()))
+    if deck is not None and raw["level"] not in {lv for lv, _ in deck}:  # (its deck merged key by key)
+        which = "level" if loc is not None and loc.line_in(f"round.{key}", "level") else "deck"
+        raise bad(which, raw[which], f"a deck holding cards of the round's level {raw['level']} (the deck is "
+                                     f"{', '.join(f'{k} = {n}' for k, n in deck_raw.items())}, merged with the "
+                                     "packaged one key by key)")
     goods = base.get("goods", {})
     caps_raw = dict(base.get("caps", {}))
     cap_notes = dict(caps_raw.pop("provisional", {}))
