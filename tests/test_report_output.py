@@ -218,3 +218,15 @@ def test_the_page_and_the_json_name_the_biggest_gap_to_the_field(
         # the JSON's parts add up to the mean credits, for the ship and each opponent
         parts = d["round"]["credits"]["by_source"]
         assert sum(parts.values()) == pytest.approx(d["round"]["credits"]["mean"])
+
+
+def test_a_name_in_a_script_the_font_lacks_draws_without_a_warning() -> None:
+    import warnings
+
+    from shipcheck.report.encode import render
+
+    fig = Figure()
+    fig.text(0.5, 0.5, "Schiff ✈ 日本")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a glyph warning per character reached the user's terminal
+        assert render(fig, "png").startswith(b"\x89PNG") and b"<svg" in render(fig, "svg")
