@@ -271,3 +271,41 @@ def test_the_compile_command_says_when_the_engine_runs_plain() -> None:
                           timeout=120, env={**os.environ, "SHIPCHECK_JIT": "0"})
     assert proc.returncode == 0
     assert "plain Python" in proc.stdout and "SHIPCHECK_JIT=0" in proc.stdout
+
+
+def test_two_threads_asking_an_entry_being_loaded_each_get_their_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the workbench asks from its thread pool: the second request waited for the first one's compile,
+    # then found its own call never made (an IndexError answered 500)
+    import threading
+    import time
+
+    from shipcheck import engine
+
+    if not runtime.compiled():
+        pytest.skip("numba is not importable here: nothing is loaded")
+    entry = f"race-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setitem(engine.ENTRIES, entry, ("a test entry", 0.1))
+    started, release = threading.Event(), threading.Event()
+    out: dict[str, object] = {}
+
+    def first() -> str:
+        started.set()
+        release.wait(30)
+        return "first"
+
+    a = threading.Thread(target=lambda: out.__setitem__("a", engine.compiled_call(entry, first)))
+    b = threading.Thread(target=lambda: out.__setitem__("b", engine.compiled_call(entry, lambda: "second")))
+    try:
+        a.start()
+        assert started.wait(30)
+        b.start()
+        time.sleep(0.2)  # (ordering only: b is then waiting for a's load)
+        release.set()
+        a.join(30)
+        b.join(30)
+        assert out == {"a": (True, "first"), "b": (True, "second")}
+    finally:
+        release.set()
+        runtime.state.loaded.pop(entry, None)
+        if runtime.state.cache is not None:
+            (runtime.state.cache / f"{entry}.done").unlink(missing_ok=True)

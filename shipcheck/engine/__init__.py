@@ -120,7 +120,8 @@ def compiled_call(entry: str, call: Callable[[], T]) -> tuple[bool, T | None]:
     box: list[T] = []
     what, estimate = ENTRIES[entry]
     if runtime.load(entry, lambda: box.append(call()), what=what, estimate=estimate):
-        return True, box[0]
+        # (empty where another thread loaded it while this one waited: the call is then made here)
+        return True, box[0] if box else call()
     return False, None
 
 
