@@ -159,10 +159,17 @@ def runs(value: Any, *, key: str = "runs", minimum: int = 1, maximum: int | None
     return n
 
 
+#: the largest seed: 256 bits (78 digits), more than numpy's SeedSequence draws from; a seed of
+#: 5,000 digits could be flown but neither printed nor written as JSON (Python's 4,300-digit limit)
+MAX_SEED = 2**256 - 1
+
+
 def seed(value: Any, *, key: str = "seed") -> int | None:
-    """None (a fresh seed is drawn) or an int >= 0."""
+    """None (a fresh seed is drawn) or an int from 0 to :data:`MAX_SEED`."""
     if value is None:
         return None
+    if isinstance(value, int) and not isinstance(value, bool) and value > MAX_SEED:
+        raise _bad(key, f"an integer of {value.bit_length()} bits", "an integer from 0 to 2**256 - 1")
     return count(value, key=key, minimum=0)
 
 
@@ -268,11 +275,23 @@ def flag(value: Any, *, key: str, none: bool = False) -> bool | None:
     raise _bad(key, _shown(value), "True or False" + (" or None" if none else ""))
 
 
-def callback(value: Any, *, key: str, expected: str) -> Callable[..., Any] | None:
-    """None or a callable."""
-    if value is None or callable(value):
-        return value
-    raise _bad(key, _shown(value), expected)
+def callback(value: Any, *, key: str, expected: str, args: int | None = None) -> Callable[..., Any] | None:
+    """None or a callable (that takes ``args`` positional arguments, where its signature says: refused
+    before the work starts, not at its first call)."""
+    if value is not None and not callable(value):
+        raise _bad(key, _shown(value), expected)
+    if value is not None and args is not None:
+        import inspect
+
+        try:
+            sig = inspect.signature(value)
+        except (TypeError, ValueError):  # a builtin without one: trusted
+            return value
+        try:
+            sig.bind(*([None] * args))
+        except TypeError:
+            raise _bad(key, f"a callable{sig}", f"{expected} ({args} argument{'s' if args != 1 else ''})") from None
+    return value
 
 
 # -- ships and files ------------------------------------------------------------------------------
@@ -371,7 +390,7 @@ def seed_of(rng: Any, seed: Any) -> int:
 
         return valid_seed(src, key=name)  # type: ignore[return-value]
     if name == "rng" and isinstance(src, np.random.SeedSequence):
-        if not src.spawn_key and isinstance(src.entropy, (int, np.integer)):
+        if not src.spawn_key and isinstance(src.entropy, (int, np.integer)) and int(src.entropy) <= MAX_SEED:
             return int(src.entropy)
         words = src.generate_state(4, np.uint32)  # a spawned or list-seeded sequence: fold to 128 bits
         return sum(int(w) << (32 * i) for i, w in enumerate(words))

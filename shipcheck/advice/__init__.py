@@ -63,13 +63,20 @@ def parse_tile(text: str | AsideTile | Tile, edition: str = "2007") -> AsideTile
     """The tile in hand: a catalogue id (``"2007:5"``), or ``KIND:SIDES`` with the kind's attributes
     after another colon (``"cannon:0111"``, ``"battery:1113:cells=3"``,
     ``"mixed_cargo:1010:slots=3,special_slots=1"``); sides printed N E S W, as in ship files."""
-    if isinstance(text, AsideTile):
-        return text
-    if isinstance(text, Tile):
+    from shipcheck.shipfile import TILE_ATTRS, _tile_body, catalogue
+
+    if isinstance(text, (AsideTile, Tile)):  # held to a ship file's rules too (a kind, four sides, its attributes)
+        held: dict[str, Any] = {"kind": text.kind, "sides": text.sides, **dict(text.attrs)}
+        try:
+            _tile_body(held, file=None, loc=Locator(""), table="tile", index=0)
+        except InputError as exc:
+            raise InputError(f"bad tile: {exc.message.split(': ', 1)[-1]}", key="tile", value=repr(text),
+                             expected=exc.expected) from None
+        if isinstance(text, AsideTile):
+            return text
         return AsideTile(kind=text.kind, sides=text.sides, attrs=text.attrs, id=text.id)
     valid.instance(text, str, key="tile", expected='a catalogue id "2007:5", KIND:SIDES[:NAME=VALUE,...] or a Tile')
     edition = valid.choice(edition, valid.EDITIONS, key="edition")
-    from shipcheck.shipfile import TILE_ATTRS, _tile_body, catalogue
 
     spec = text.strip()
     head, _, rest = spec.partition(":")
@@ -356,7 +363,7 @@ def advise(
         run_bytes = 2 * 5 * RUN_BYTES  # the ship's runs and one placement's, up to five players each
     runs = valid.runs(runs, minimum=2, maximum=MAX_RUNS_COMPARE, run_bytes=run_bytes, what="ranking by credits: keeping the per-run results of")
     seed = seed_of(None, seed)  # None: one fresh seed, shared by every placement (paired runs)
-    progress = valid.callback(progress, key="progress", expected="a callable(done, total) or None")
+    progress = valid.callback(progress, key="progress", expected="a callable(done, total) or None", args=2)
     rules = valid.rules(rules)
     levels = None
     if rules is not None:  # a rules file may change the deck too: its attack cards weigh the exact loss

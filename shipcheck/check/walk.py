@@ -132,7 +132,10 @@ def find_ship_files(paths: Sequence[str | Path], *, exclude: Sequence[str] = (),
             continue
         if exclude and not excl:
             excl = [(root_path, _spec(exclude))]
-        specs: list[tuple[Path, Any]] = list(excl)
+        # the patterns are read from the root (the settings' folder, or the working one); for a
+        # folder outside it, from that folder (gitignore's own rule: a path is matched from its base)
+        inside = p.resolve().is_relative_to(root_path.resolve())
+        specs: list[tuple[Path, Any]] = list(excl) if inside or not excl else [(p, excl[0][1])]
         if respect_gitignore:
             specs += _parent_gitignores(p)
         # a folder that cannot be listed is reported like a file that cannot be read
@@ -165,6 +168,19 @@ def find_ship_files(paths: Sequence[str | Path], *, exclude: Sequence[str] = (),
     return found
 
 
+def _strings(value: Any, key: str, what: str) -> list[str] | None:
+    """None, one string (one item: never read letter by letter) or a list or tuple of strings."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, (list, tuple, set, frozenset)) or not all(isinstance(v, str) for v in value):
+        from shipcheck.errors import InputError, short_repr
+
+        raise InputError(f"bad `{key}`", key=key, value=short_repr(value), expected=f"{what}: a string or a list of them")
+    return list(value)
+
+
 def check_many(paths: Sequence[str | Path] | str | Path, *, select: Iterable[str] | None = None,
                ignore: Iterable[str] | None = None, exclude: Sequence[str] = ()) -> Any:
     """Check ship files and folders of them; a pandas DataFrame with one row per ship file.
@@ -186,9 +202,8 @@ def check_many(paths: Sequence[str | Path] | str | Path, *, select: Iterable[str
     instance(paths, (list, tuple), key="paths", expected="a file or folder path, or a list of them")
     for p in paths:
         instance(p, (str, Path), key="paths", expected="file and folder paths (str or Path)")
-    found = find_ship_files(paths, exclude=exclude)
-    sel = set(select) if select is not None else None
-    ign = set(ignore) if ignore is not None else None
+    found = find_ship_files(paths, exclude=_strings(exclude, "exclude", "gitignore patterns") or ())
+    sel, ign = _strings(select, "select", "rule codes"), _strings(ignore, "ignore", "rule codes")
     rows = []
     for f in found.files:
         row: dict[str, Any] = {"path": str(f), "name": None, "class": None, "status": "unreadable", "legal": None,

@@ -126,8 +126,9 @@ def design_cmd(
     except ImportError as exc:
         raise InputError(str(exc), key="--scheduler", value=scheduler, expected="the dask extra installed") from None
     except InputError as exc:  # the library's argument names, as the options that gave them
-        raise as_options(exc, {"time": "--time", "budget": "--budget", "workers": "--workers", "seed": "--seed",
-                               "start": "--from", "pile": "--pile"}) from None
+        raise as_options(exc, {"time_limit": "--time", "budget": "--budget", "workers": "--workers", "seed": "--seed",
+                               "start": "--from", "pile": "--pile", "cls": "--class", "edition": "--edition",
+                               "opponents": "--opponent", "round": "--round", "rules": "--rules"}) from None
     finally:
         ticker.close()
     ship = r.ship

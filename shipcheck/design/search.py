@@ -12,6 +12,7 @@ depend on where they ran, so a seed and a budget give one ship on any number of 
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["BUDGET", "DesignResult", "Progress", "design"]
 
 BUDGET = 2400  #: candidate ships flown by default (docs/design.md: measured on 2 cores)
+MAX_BUDGET = 1_000_000  #: the most candidates one search may be asked to fly (weeks of CPU: a mistake, not a plan)
 RUNGS = (100, 200, 400, 800)  #: rounds a candidate flies at each rung of successive halving
 TOP_RUNS = RUNGS[-1]
 NEIGHBOURS = 16  #: candidates a generation
@@ -116,19 +118,19 @@ def _start_ship(cls: str | None, start: Any, edition: str | None) -> tuple[Ship,
 
         if not check(ship).legal:
             raise InputError("the ship to build on is not legal (see `shipcheck check`)", file=ship.source,
-                             key="--from", value=ship.source, expected="a legal ship (`shipcheck fix` mends one)")
+                             key="start", value=ship.source, expected="a legal ship (`shipcheck fix` mends one)")
         if cls is not None and cls != ship.board.name:
-            raise InputError("the ship to build on is of another class", key="--class", value=cls,
+            raise InputError("the ship to build on is of another class", key="cls", value=cls,
                              expected=f"class {ship.board.name}, or no --class")
         return ship, frozenset(int(t.at) for t in ship.tiles)
     if cls is None:
-        raise InputError("no class to design for", key="--class", value=None, expected="a class, e.g. --class II")
+        raise InputError("no class to design for", key="cls", value=None, expected='a class, e.g. "II"')
     from shipcheck.shipfile import parse_ship
     from shipcheck.topology import BUILTIN_CLASSES
 
-    if cls not in BUILTIN_CLASSES:
-        raise InputError("unknown ship class", key="--class", value=cls, expected="one of " + ", ".join(BUILTIN_CLASSES))
-    ed = edition or "2007"
+    if not isinstance(cls, str) or cls not in BUILTIN_CLASSES:
+        raise InputError("unknown ship class", key="cls", value=cls, expected="one of " + ", ".join(BUILTIN_CLASSES))
+    ed = valid.edition(edition) or "2007"
     return parse_ship(f'format = 1\nclass = "{cls}"\nedition = "{ed}"\n'), frozenset()
 
 
@@ -267,12 +269,14 @@ def design(
     base, fixed = _start_ship(cls, start, edition)
     ed = valid.edition(edition) or base.edition
     if ed != base.edition:
-        raise InputError("the ship to build on is of another edition", key="--edition", value=ed,
+        raise InputError("the ship to build on is of another edition", key="edition", value=ed,
                          expected=base.edition)
     pool = pile if isinstance(pile, Pool) else catalogue_pool(ed) if pile is None else pile_pool(pile, ed)
-    budget = valid.count(budget, key="budget")
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise InputError("bad time limit", key="time", value=time_limit, expected="seconds, more than 0")
+    budget = valid.count(budget, key="budget", maximum=MAX_BUDGET)
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
+                                   or not 0 < time_limit < math.inf):
+        raise InputError("bad time limit", key="time_limit", value=time_limit, expected="seconds, more than 0")
+    progress = valid.callback(progress, key="progress", expected="a callable(Progress) or None", args=1)
     if workers is not None:
         workers = valid.count(workers, key="workers")
     runs = valid.count(runs, key="runs")
@@ -281,7 +285,8 @@ def design(
     s = seed_of(rng, seed)
     ss = np.random.SeedSequence(s)
     search_ss, flight_ss, final_ss = ss.spawn(3)
-    opp = None if opponents is None else tuple(_text(valid.ship(o, key="opponents")) for o in opponents)
+    opponents = valid.opponents(opponents)  # (a list, read once: a generator too)
+    opp = None if opponents is None else tuple(_text(o) for o in opponents)
     spec = FlightSpec(key, opp, int(flight_ss.generate_state(1, np.uint64)[0] >> 11), None if rules is None else str(rules))
     rng_ = np.random.default_rng(search_ss)
     search = _Search(Flights(spec, workers=workers, scheduler=scheduler), budget, time_limit, progress)

@@ -348,7 +348,18 @@ class FlightModel:
         if not o.lines:
             return st
         sit = self.situation(st, attack, a_index, o)
-        return self.apply(sit, policy.decide(sit))
+        d = policy.decide(sit)
+        if not isinstance(d, Decision):
+            raise InputError(f"policy {policy.name!r} decided {type(d).__name__}, not a Decision", key="policy",
+                             value=d, expected="Decision(shield=, boosted=, cannons=, draws=)")
+        try:
+            return self.apply(sit, d)
+        except InputError:
+            raise
+        except (ValueError, TypeError, IndexError) as exc:  # the engine's check of what the rules allow
+            raise InputError(f"policy {policy.name!r} decided what the rules do not allow here ({exc})",
+                             key="policy", value=d, expected="a decision FlightModel.decisions(situation) lists"
+                             ) from None
 
     @cached_property
     def kernel(self) -> Kernel:

@@ -450,6 +450,10 @@ def _resolve_policy(spec: Any, model: FlightModel, attacks: tuple[Attack, ...]) 
 
         return OptimalPolicy(model, attacks)
     if isinstance(spec, Policy):
+        from shipcheck.flight.odds import OptimalPolicy
+
+        if isinstance(spec, OptimalPolicy):
+            spec.fits(model.ship, attacks)
         return spec
     raise InputError("bad `policy`", key="policy", value=spec, expected="'default', 'optimal' or a Policy object")
 
@@ -604,9 +608,7 @@ def _valid_precision(precision: Any) -> float | None:
 
 def _check_callback_and_flag(progress: Any, keep_runs: Any) -> None:
     """Refuse a ``progress`` that is not callable and a ``keep_runs`` that is not a bool."""
-    if progress is not None and not callable(progress):
-        raise InputError("bad `progress`", key="progress", value=type(progress).__name__,
-                         expected="a callable(done_runs, total_runs) or None")
+    valid.callback(progress, key="progress", expected="a callable(done_runs, total_runs) or None", args=2)
     if not isinstance(keep_runs, bool):
         raise InputError("bad `keep_runs`", key="keep_runs", value=keep_runs, expected="True or False")
 

@@ -280,6 +280,8 @@ def _odds(ship: Ship, atk: tuple[Attack, ...], policy: Policy | str, m: FlightMo
     elif not isinstance(policy, Policy):
         raise InputError("bad `policy`", key="policy", value=type(policy).__name__,
                          expected="'default', 'optimal' or a Policy object")
+    elif isinstance(policy, OptimalPolicy):
+        policy.fits(ship, atk)
     if type(policy) is DefaultPolicy:
         weights, expanded, rows = _forward_default_rows(m.kernel, atk)
     else:
@@ -476,9 +478,11 @@ class OptimalPolicy(Policy):
 
     name = "optimal"
 
-    def __init__(self, model: FlightModel, attacks: Sequence[Attack]) -> None:
+    def __init__(self, model: FlightModel, attacks: Sequence[Attack | str]) -> None:
+        if not isinstance(model, FlightModel):
+            raise InputError("bad `model`", key="model", value=type(model).__name__, expected="FlightModel(ship)")
         self.model = model
-        self.attacks = tuple(attacks)
+        self.attacks = as_attacks(attacks)
         self.k = model.kernel
         self._value: dict[tuple[int, Any], tuple[int, int]] = {}
         self._tails: dict[tuple[int, int], tuple[int, int]] = {}  # values once nothing is left to decide
@@ -494,6 +498,14 @@ class OptimalPolicy(Policy):
         self._plain = True  # the compiled engine not in use (_compile_when_long)
         self._asked = False  # the compiled engine asked for once
         self._long = False  # a tail long enough to load the compiled engine for at once (_layers)
+
+    def fits(self, ship: Ship, attacks: Sequence[Attack]) -> None:
+        """Raise an :class:`InputError` unless this policy was built for ``ship`` and ``attacks`` (its
+        values are theirs: another question would read them as its own)."""
+        if self.model.ship != ship or self.attacks != tuple(attacks):
+            raise InputError("this OptimalPolicy was built for another ship or other attacks", key="policy",
+                             value=f"{len(self.attacks)} attacks", expected="OptimalPolicy(FlightModel(ship), "
+                             "attacks) of the same question, or policy='optimal'")
 
     @property
     def states(self) -> int:

@@ -239,7 +239,7 @@ def report(
     key = valid.round_key(round if round is not None else default_round(first.board))
     ed = valid.edition(edition) or first.edition
     opp = valid.opponents(opponents)
-    told = valid.callback(progress, key="progress", expected="a callable(stage) or None")
+    told = valid.callback(progress, key="progress", expected="a callable(stage) or None", args=1)
     now = [""]  # the stage the work is in, said again after each chunk of rounds flown
 
     def say(stage: str) -> None:

@@ -197,7 +197,8 @@ def simulate_round(
     batch = valid.count(batch, key="batch")
     if workers is not None:
         workers = valid.count(workers, key="workers")
-    progress = valid.callback(progress, key="progress", expected="a callable(done_runs, total_runs) or None")
+    progress = valid.callback(progress, key="progress", expected="a callable(done_runs, total_runs) or None",
+                              args=2)
     five_player = valid.flag(five_player, key="five_player", none=True)
     assume_weakest = bool(valid.flag(assume_weakest, key="assume_weakest"))
     ed = valid.edition(edition)
