@@ -558,6 +558,8 @@ def _dump_body(t: Tile | AsideTile) -> list[str]:
 def dump_ship(ship: Ship, *, comment: str | None = None) -> str:
     """Format-1 text of a ship; loading it gives an equal ship."""
     check_type(ship, Ship, "ship", "a Ship (see load_ship)")
+    if comment is not None:
+        check_type(comment, str, "comment", "None or a string (its lines become # comments)")
     b = ship.board
     out = []
     if comment:

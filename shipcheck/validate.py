@@ -183,6 +183,10 @@ def top(value: Any, *, key: str = "top") -> int | None:
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 
 
+#: the largest weight either way: the score sums weights times counts, which must stay finite (JSON)
+MAX_WEIGHT = 1e9
+
+
 def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") -> dict[str, float]:
     """The score's weights over ``defaults``: None, ``"loss=3,exposed=1"`` or a mapping; every weight
     a finite number (``nan`` or ``inf`` would leave every score the same nan or infinity)."""
@@ -199,9 +203,15 @@ def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") ->
         items = list(value.items())
     else:
         raise _bad(key, _shown(value), 'a string "NAME=X,..." or a mapping {name: number}')
+    seen: set[Any] = set()
     for k, v in items:
         if k not in defaults:
             raise _bad(key, k, ", ".join(defaults), hint=suggest(k, defaults), what="unknown weight")
+        if k in seen:
+            raise _bad(key, k, "each weight once", what="a weight given twice")
+        seen.add(k)
+        if isinstance(value, Mapping) and isinstance(v, str):
+            raise _bad(key, f"{k}={v!r}", "a number, not text", what="bad weight")
         x: float | None = None
         if isinstance(v, str) and not _PLAIN_NUMBER.fullmatch(v.strip()):
             x = None  # float() also reads "1_0" and other scripts' digits ("٣"): a user means neither
@@ -210,9 +220,10 @@ def weights(value: Any, defaults: Mapping[str, float], *, key: str = "weigh") ->
                 x = float(v)
             except (ValueError, OverflowError):
                 x = None
-        if x is None or not math.isfinite(x):
+        if x is None or not math.isfinite(x) or abs(x) > MAX_WEIGHT:
             shown = k if v is None else f"{k}={short_repr(v) if not isinstance(v, str) else v}"  # (None: no "=X")
-            raise _bad(key, shown, "NAME=X with X a finite number, e.g. loss=3", what="bad weight")
+            raise _bad(key, shown, f"NAME=X with X a finite number of at most {MAX_WEIGHT:g} either way, "
+                       "e.g. loss=3", what="bad weight")
         out[k] = x
     return out
 

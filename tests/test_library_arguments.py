@@ -133,3 +133,22 @@ def test_a_tile_object_in_hand_is_held_to_a_ship_files_rules() -> None:
     good = shipcheck.Tile(at=0, kind="cannon", sides="0111")
     assert shipcheck.advise(START, good, credits=False, exact=False).placements
 
+
+
+@pytest.mark.parametrize("weigh, word", [({"loss": 1e308}, "at most 1e\\+09"), ({"loss": "2"}, "not text"),
+                                         ("loss=1,loss=2", "given twice")])
+def test_weights_that_would_leave_no_finite_score_or_hide_a_mistake(weigh: object, word: str) -> None:
+    with pytest.raises(InputError, match=word) as exc:
+        shipcheck.advise(START, "cannon:0111", credits=False, exact=False, weigh=weigh)
+    assert exc.value.key == "weigh"
+
+
+def test_constructors_and_writers_check_their_arguments() -> None:
+    with pytest.raises(InputError):
+        shipcheck.FlightModel(None)  # type: ignore[arg-type]
+    with pytest.raises(InputError):
+        shipcheck.FlightModel(SCOUT, track_crew="x")  # type: ignore[arg-type]
+    with pytest.raises(InputError) as exc:
+        shipcheck.dump_ship(SCOUT, comment=1.5)  # type: ignore[arg-type]
+    assert exc.value.key == "comment"
+    assert shipcheck.dump_ship(SCOUT, comment="mine").startswith("# mine\n")

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from shipcheck.cards import Attack
 from shipcheck.check.rules import Layout
-from shipcheck.errors import InputError
+from shipcheck.errors import InputError, check_type
 from shipcheck.flight.kernel import (
     ALIEN as ALIEN,  # the crew value of a tile holding an alien (its colour: the tile's crew)
 )
@@ -187,6 +187,9 @@ class FlightModel:
     _cache: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        check_type(self.ship, Ship, "ship", "a Ship (see load_ship)")
+        if not isinstance(self.track_crew, bool):
+            raise InputError("bad `track_crew`", key="track_crew", value=self.track_crew, expected="True or False")
         ship = self.ship
         b = ship.board
         tiles = ship.tiles
