@@ -13,6 +13,7 @@ read.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -139,7 +140,7 @@ def find_ship_files(paths: Sequence[str | Path], *, exclude: Sequence[str] = (),
         if respect_gitignore:
             specs += _parent_gitignores(p)
         # a folder that cannot be listed is reported like a file that cannot be read
-        for folder, dirs, files in os.walk(p, onerror=lambda exc: found.files.append(Path(exc.filename))):
+        for folder, dirs, files in os.walk(p, onerror=functools.partial(_unlisted, found, p)):
             here = Path(folder)
             local = list(specs)
             if respect_gitignore:
@@ -168,6 +169,10 @@ def find_ship_files(paths: Sequence[str | Path], *, exclude: Sequence[str] = (),
     return found
 
 
+def _unlisted(found: Found, top: Path, exc: OSError) -> None:
+    found.files.append(Path(exc.filename or top))
+
+
 def _strings(value: Any, key: str, what: str) -> list[str] | None:
     """None, one string (one item: never read letter by letter) or a list or tuple of strings."""
     if value is None:
@@ -177,7 +182,8 @@ def _strings(value: Any, key: str, what: str) -> list[str] | None:
     if not isinstance(value, (list, tuple, set, frozenset)) or not all(isinstance(v, str) for v in value):
         from shipcheck.errors import InputError, short_repr
 
-        raise InputError(f"bad `{key}`", key=key, value=short_repr(value), expected=f"{what}: a string or a list of them")
+        raise InputError(f"bad `{key}`", key=key, value=short_repr(value),
+                         expected=f"{what}: a string or a list of them")
     return list(value)
 
 
