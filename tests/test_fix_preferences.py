@@ -164,3 +164,18 @@ def test_cli_lists_alternatives(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_cli_bad_keep(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "fix", str(BLOCKED), *args)
     assert code == 2 and out == "" and err.startswith("shipcheck: error:") and len(err.splitlines()) == 1
+
+
+def test_a_square_named_by_col_and_row_is_read_by_name_in_either_order() -> None:
+    from shipcheck.check.fix import square_of
+    from shipcheck.shipfile import load_ship as load
+
+    root = Path(__file__).resolve().parents[1] / "examples"
+    index_board = load(root / "class-IIC-seamrunner.toml").board  # squares named {col, row} by grid index
+    assert square_of(index_board, "row=2,col=3") == square_of(index_board, "col=3,row=2") == 2 * index_board.width + 3
+    label_board = load(root / "class-I-scout.toml").board
+    assert square_of(label_board, "row=8,col=7") == square_of(label_board, "7,8")
+    with pytest.raises(InputError, match=r"e\.g\. col=\d+,row=\d+ \(grid indices\)"):
+        square_of(index_board, "99,99")
+    with pytest.raises(InputError):
+        square_of(label_board, "row=8,x=7")

@@ -131,9 +131,13 @@ def square_of(board: Any, value: Any, *, key: str = "keep") -> int:
         names[(n["col"], n["row"]) if isinstance(n, dict) else tuple(n)] = i
     v = value
     if isinstance(v, str):
-        parts = v.strip().strip("()[]{}").replace(";", ",").split(",")
+        parts = [p.strip() for p in v.strip().strip("()[]{}").replace(";", ",").split(",")]
+        named = dict(p.split("=", 1) for p in parts if "=" in p)
         try:
-            v = tuple(int(p.split("=")[-1]) for p in parts)
+            if named:  # col=..., row=... in either order (read by position, row=5,col=0 swapped them)
+                v = (int(named["col"]), int(named["row"])) if set(named) == {"col", "row"} and len(parts) == 2 else None
+            else:
+                v = tuple(int(p) for p in parts)
         except ValueError:
             v = None
     elif isinstance(v, dict):
@@ -142,8 +146,11 @@ def square_of(board: Any, value: Any, *, key: str = "keep") -> int:
         return v
     if isinstance(v, (tuple, list)) and tuple(v) in names:
         return names[tuple(v)]
-    raise InputError("not a square of the board", key=key, value=value,
-                     expected="a square as COL,ROW by the board's labels, e.g. 7,8")
+    first = next(i for i in range(board.size) if board.buildable(i))
+    example = board.cell_name(first)
+    shown = f"col={example['col']},row={example['row']} (grid indices)" if isinstance(example, dict) \
+        else f"{example[0]},{example[1]} (the board's labels)"
+    raise InputError("not a square of the board", key=key, value=value, expected=f"a square as COL,ROW, e.g. {shown}")
 
 
 def fix(ship: Ship, *, keep: Any = (), alternatives: int = 0) -> FixResult:
