@@ -380,3 +380,47 @@ def test_top_help_never_cuts_inside_a_parenthesis(capsys: pytest.CaptureFixture[
     for line in rows.values():
         assert line.count("(") == line.count(")"), line
         assert len(line) <= columns and not line.rstrip(".").endswith(("e.g", "(")), line
+
+
+# -- a ship on standard input -----------------------------------------------------------------------
+def _piped(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+@pytest.mark.parametrize("args", [["check", "-"], ["show", "-"], ["stats", "-"], ["odds", "-", "-a", "small-meteor:front"],
+                                  ["fix", "-"], ["place", "-", "cannon:0111", "--no-credits", "--no-exact"]])
+def test_a_ship_may_come_on_standard_input(args: list[str], capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    blue = EXAMPLES / "blue-round1.toml"
+    fmt = [] if args[0] == "show" else ["--format", "json"]
+    code, want, _ = run(capsys, *[str(blue) if a == "-" else a for a in args], *fmt)
+    _piped(monkeypatch, blue.read_bytes())
+    code_piped, got, err = run(capsys, *args, *fmt)
+    assert code_piped == code == 0, err
+    if fmt:
+        assert got.replace('"-"', f'"{blue}"') == want  # the same answer, the ship named as given
+    else:
+        assert got.splitlines()[-10:] == want.splitlines()[-10:]  # the same drawing under its header
+
+
+def test_standard_input_is_read_once_and_named_in_errors(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _piped(monkeypatch, b'format = 1\nclass = "I"\nrot = 45\n')
+    code, _, err = run(capsys, "check", "-")
+    assert code == 2 and "<stdin>:3:" in err and "key `rot`" in err
+    _piped(monkeypatch, (EXAMPLES / "blue-round1.toml").read_bytes())
+    code, _, err = run(capsys, "check", "-", "-")
+    assert code == 2 and "read once" in err
+    _piped(monkeypatch, b"\xff\xfe")
+    code, _, err = run(capsys, "stats", "-")
+    assert code == 2 and "<stdin>:1: ship file is not UTF-8 text" in err
+    monkeypatch.chdir(tmp_path)
+    _piped(monkeypatch, (EXAMPLES / "mistakes" / "cannon-blocked.toml").read_bytes())
+    code, _, err = run(capsys, "fix", "-", "--write", "-")
+    assert code == 2 and "--write" in err and not (tmp_path / "-").exists()
+    _piped(monkeypatch, (EXAMPLES / "mistakes" / "cannon-blocked.toml").read_bytes())
+    code, _, err = run(capsys, "fix", "-", "--write", "fixed.toml")
+    assert code == 0 and run(capsys, "check", "fixed.toml")[0] == 0

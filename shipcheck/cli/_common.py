@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
@@ -70,6 +71,41 @@ def as_options(exc: InputError, options: dict[str, str]) -> InputError:
     from shipcheck.validate import as_option
 
     return as_option(exc, options)
+
+
+#: a SHIP argument naming standard input: ``git show HEAD:ship.toml | shipcheck check -``
+STDIN = "-"
+
+
+def ship_text(path: str) -> tuple[str, str, Path]:
+    """The text of the ship file ``path`` names, the name errors give it and the folder its `board`
+    path is read from: ``-`` reads standard input (its board paths from the working folder)."""
+    from shipcheck.errors import read_text_file
+    from shipcheck.shipfile import SHIP_BYTES
+
+    if path != STDIN:
+        return read_text_file(path, what="ship file", limit=SHIP_BYTES), path, Path(path).parent
+    if sys.stdin is None:
+        raise InputError("no standard input to read the ship file from", key="SHIP", value=STDIN,
+                         expected="a ship file's path, or a ship piped in")
+    data = sys.stdin.buffer.read(SHIP_BYTES + 1)
+    if len(data) > SHIP_BYTES:
+        raise InputError("ship file too large", file="<stdin>", expected=f"at most {SHIP_BYTES} bytes")
+    try:
+        return data.decode("utf-8"), "<stdin>", Path.cwd()
+    except UnicodeDecodeError as exc:
+        raise InputError("ship file is not UTF-8 text", file="<stdin>", line=data[:exc.start].count(b"\n") + 1,
+                         expected="a UTF-8 text file") from None
+
+
+def read_ship(path: str) -> Ship:
+    """The ship a SHIP argument names: a ship file, or ``-`` for standard input."""
+    from shipcheck.shipfile import load_ship, parse_ship
+
+    if path != STDIN:
+        return load_ship(path)
+    text, name, base = ship_text(path)
+    return parse_ship(text, file=name, base_dir=base)
 
 
 def exit_with(code: int) -> None:

@@ -14,6 +14,7 @@ from shipcheck.check.rules import RULES, check
 from shipcheck.cli._common import (
     EXIT_USAGE,
     EXIT_VIOLATIONS,
+    STDIN,
     as_options,
     codes,
     command,
@@ -27,14 +28,16 @@ from shipcheck.cli._common import (
     print_json,
     print_rich,
     provisional,
+    read_ship,
+    ship_text,
     summary,
     violation_lines,
 )
 from shipcheck.cli._options import Editions, FormatOpt, QuietOpt, ShipArg
-from shipcheck.errors import InputError, printable, read_text_file, suggest
+from shipcheck.errors import InputError, printable, suggest
 from shipcheck.model import Ship
 from shipcheck.render import legend
-from shipcheck.shipfile import SHIP_BYTES, edit_ship_text, load_ship, parse_ship, save_text
+from shipcheck.shipfile import edit_ship_text, parse_ship, save_text
 from shipcheck.topology import BUILTIN_CLASSES
 
 
@@ -49,7 +52,7 @@ def show(ship: ShipArg) -> None:
     Example:
       shipcheck show examples/blue-round1.toml
     """
-    s = load_ship(ship)
+    s = read_ship(ship)
     echo(header(s, ship))
     warn = provisional(s.board)
     if warn:
@@ -122,6 +125,8 @@ def check_cmd(
         raise InputError("--format and --output-format are one option given twice", key="--output-format",
                          value=output_format, expected=f"the same format as --format ({fmt}), or only one of them")
     form = output_format or fmt or settings.output_format or "text"
+    if ships.count(STDIN) > 1:
+        raise InputError("standard input (`-`) is read once", key="SHIPS", value=STDIN, expected="one `-`")
     found = find_ship_files(ships, exclude=[*settings.exclude, *(exclude or ())], root=settings.root)
     many = len(ships) > 1 or any(os.path.isdir(p) for p in ships)
     if not found.files and not found.skipped:
@@ -131,8 +136,8 @@ def check_cmd(
     with spinner(f"checking {len(found.files)} ship files"):
         for f in found.files:
             try:
-                text = read_text_file(f, what="ship file", limit=SHIP_BYTES)
-                s = parse_ship(text, file=Path(f), base_dir=Path(f).parent, edition=edition or settings.edition or "2007")
+                text, name, base = ship_text(str(f))
+                s = parse_ship(text, file=name, base_dir=base, edition=edition or settings.edition or "2007")
                 results.append(Checked(str(f), check(s, select=sel, ignore=ign), tile_lines(text, s.board)))
             except InputError as exc:  # every mistake of the file, one entry each
                 unreadable.extend(Unreadable(str(f), line, e.line) for e, line in zip(exc.errors, input_error_lines(exc)))
@@ -242,9 +247,12 @@ def fix_cmd(
     """
     from shipcheck.check.fix import fix as fix_ship
 
-    src = Path(ship)
-    text = read_text_file(src, what="ship file", limit=SHIP_BYTES)
-    s = parse_ship(text, file=src, base_dir=src.parent)
+    text, name, base = ship_text(ship)
+    src = base / Path(ship).name  # (its board paths are read from `base`: the working folder for `-`)
+    s = parse_ship(text, file=name, base_dir=base)
+    if write is not None and str(write) == STDIN:
+        raise InputError("--write names a file (`-` is standard input's name, not standard output's)",
+                         key="--write", value=STDIN, expected="a file name, e.g. fixed.toml")
     if write is not None and os.path.lexists(write) and not force:
         raise InputError("output file exists (use --force to overwrite it)", file=printable(str(write)),
                          key="--write", expected="a new file name")

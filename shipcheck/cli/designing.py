@@ -110,6 +110,9 @@ def design_cmd(
     if workers is not None and scheduler is not None:
         raise InputError("give --workers or --scheduler, not both", key="--scheduler", value=scheduler,
                          expected="one of the two")
+    if out is not None and str(out) == "-":
+        raise InputError("--out names a file (`-` is not standard output here: the text output draws the ship)",
+                         key="--out", value="-", expected="a file name, e.g. designed.toml")
     if out is not None and os.path.lexists(out) and not force:
         raise InputError("output file exists (use --force to overwrite it)", file=printable(str(out)),
                          key="--out", expected="a new file name")

@@ -19,6 +19,7 @@ from shipcheck.cli._common import (
     print_json,
     progress_bar,
     provisional,
+    read_ship,
     width,
 )
 from shipcheck.cli._options import (
@@ -198,7 +199,7 @@ def stats_cmd(ship: ShipArg, quiet: QuietOpt = False, fmt: FormatOpt = "text") -
     from shipcheck.flight.stats import render_stats
     from shipcheck.flight.stats import stats as ship_stats
 
-    s = load_ship(ship)
+    s = read_ship(ship)
     st = ship_stats(s)
     if fmt == "json":
         d = st.to_dict()
@@ -251,7 +252,7 @@ def odds_cmd(
     from shipcheck.flight.odds import odds as exact_odds
 
     attack, card, opponents = attack or [], card or [], opponents or []
-    s = load_ship(ship)
+    s = read_ship(ship)
     atk, what, cards = flight_attacks(s, attack, card, opponents, assume_weakest)
     if not cards and card and policy == "default" and s.cyan_specialisation == "techie":
         cards = flight_cards(s, card)  # meteor swarms as cards: the round model counts his free charge
@@ -440,7 +441,7 @@ def simulate_cmd(
                          expected="default or optimal (racing goes with --round)")
     batch = batch or 65_536
     runs = runs or RUNS_FLIGHT
-    s = load_ship(ship)
+    s = read_ship(ship)
     atk, what, cards = flight_attacks(s, attack, card, opponents, assume_weakest, rounds=True)
     if not cards and card and policy == "default" and precision is None and s.cyan_specialisation == "techie":
         cards = flight_cards(s, card)  # as in `odds`: the round engine counts the Techie's free charge

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from shipcheck.cli._common import command, draw, echo, header, notes, print_json, provisional, table
+from shipcheck.cli._common import command, draw, echo, header, notes, print_json, provisional, read_ship, table
 from shipcheck.cli._options import (
     RUNS_COMPARE,
     FormatOpt,
@@ -20,7 +20,6 @@ from shipcheck.cli._options import (
 )
 from shipcheck.defaults import MAX_ROLLOUTS
 from shipcheck.errors import InputError
-from shipcheck.shipfile import load_ship
 
 _TILE_HELP = ('The tile in hand: a catalogue id ("2007:5", see `shipcheck tiles`) or KIND:SIDES with sides '
               "N E S W as printed, and the kind's attributes after another colon: cannon:0111, "
@@ -93,7 +92,7 @@ def place_cmd(
     """
     from shipcheck.advice import advise
 
-    s = load_ship(ship)
+    s = read_ship(ship)
     from shipcheck.cli._common import spinner
 
     with spinner("weighing every square and rotation"):

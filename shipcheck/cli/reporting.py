@@ -69,13 +69,17 @@ def report_cmd(
       shipcheck report examples/class-II-freighter.toml --seed 1
       shipcheck report examples/blue-round1.toml examples/class-I-scout.toml --out /tmp/blue-vs-scout
     """
-    from shipcheck.cli._common import spinner
-    from shipcheck.errors import printable
+    from shipcheck.cli._common import STDIN, read_ship, spinner
+    from shipcheck.errors import InputError, printable
     from shipcheck.report import report as make_report
     from shipcheck.report.output import foreign_files
 
     with spinner("report") as stage:
-        rep = make_report(ship, other, round=rnd, opponents=list(opponents) if opponents else None, deck=deck,
+        if ship == other == STDIN:
+            raise InputError("standard input (`-`) is read once", key="SHIP", value=STDIN, expected="one `-`")
+        first = read_ship(ship) if ship == STDIN else ship  # `-`: standard input
+        second = read_ship(other) if other == STDIN else other
+        rep = make_report(first, second, round=rnd, opponents=list(opponents) if opponents else None, deck=deck,
                           edition=edition, runs=runs or RUNS_COMPARE, seed=seed, recommendations=not no_advice,
                           progress=stage, rules=rules_file)
         name = "-vs-".join(slug(s.name) for s in rep.ships)

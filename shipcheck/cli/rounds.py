@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from shipcheck.cli._common import echo, header, notes, pct, print_json, progress_bar, provisional, table, width
+from shipcheck.cli._common import (
+    echo,
+    header,
+    notes,
+    pct,
+    print_json,
+    progress_bar,
+    provisional,
+    read_ship,
+    table,
+    width,
+)
 from shipcheck.errors import InputError
 
 
@@ -39,7 +50,7 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
     from shipcheck.round.result import by_source_lines
     from shipcheck.shipfile import load_ship
 
-    s = load_ship(ship)
+    s = read_ship(ship)
     others = [load_ship(o) for o in opponents] if opponents else None
     try:
         with progress_bar("flying rounds") as bar:
