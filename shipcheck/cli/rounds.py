@@ -2,18 +2,7 @@
 
 from __future__ import annotations
 
-from shipcheck.cli._common import (
-    echo,
-    header,
-    notes,
-    pct,
-    print_json,
-    progress_bar,
-    provisional,
-    read_ship,
-    table,
-    width,
-)
+from shipcheck.cli._common import echo, header, notes, pct, print_json, progress_bar, provisional, table, width
 from shipcheck.errors import InputError
 
 
@@ -45,6 +34,7 @@ def run(ship: str, *, round_: str, opponents: list[str], deck: str | None, rules
         edition: str | None, policy: str, opponent_policy: str, five_player: bool, runs: int, seed: int | None,
         workers: int, scheduler: str | None, batch: int, fmt: str, quiet: bool = False, purse: int = 0,
         listed: bool = False) -> None:
+    from shipcheck.cli._common import read_ship
     from shipcheck.round import simulate_round
     from shipcheck.round.deck import card_label
     from shipcheck.round.result import by_source_lines
