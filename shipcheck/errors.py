@@ -36,6 +36,7 @@ __all__ = [
     "short_repr",
     "shown_value",
     "suggest",
+    "utf8_text",
 ]
 
 MAX_DEPTH = 32  # arrays and tables nested deeper than this are refused (meta data included)
@@ -283,13 +284,16 @@ def read_text_file(path: str | Path, *, what: str, limit: int, private: bool = F
         raise InputError(f"cannot read {what} ({exc.strerror or exc})", file=shown) from None
     finally:
         os.close(fd)
-    data = b"".join(chunks)
+    return utf8_text(b"".join(chunks), what=what, file=shown)
+
+
+def utf8_text(data: bytes, *, what: str, file: str) -> str:
+    """``data`` as UTF-8 text; an :class:`InputError` naming ``file`` and the line of the first bad byte."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        raise InputError(f"{what} is not UTF-8 text", file=shown, line=line,
-                         expected="a UTF-8 text file") from None
+        raise InputError(f"{what} is not UTF-8 text", file=file, line=line, expected="a UTF-8 text file") from None
 
 
 def read_toml(text: str, file: str | Path | None, *, private: bool = False) -> dict[str, Any]:

@@ -768,6 +768,15 @@ def _rewrite(text: str, ship: Ship, base_dir: str | Path | None) -> str | None:
     return tomlkit.dumps(doc).rstrip("\n") + "\n"
 
 
+def board_from(ship: Ship, folder: str | Path) -> Ship:
+    """``ship`` with its `board = "path"` naming the same board file from ``folder`` (where its ship
+    file is written); a ship of a built-in class as it is."""
+    if ship.board_ref is None or ship.board_ref in BUILTIN_CLASSES or not ship.board.source:
+        return ship
+    new = os.path.relpath(Path(ship.board.source).resolve(), Path(folder).resolve())
+    return replace(ship, board_ref=Path(new).as_posix())
+
+
 def save_text(path: str | Path, text: str | bytes, *, overwrite: bool = False) -> None:
     """Write ``text`` (UTF-8, or bytes as they are) to ``path`` atomically; raises :class:`InputError`.
 
@@ -787,13 +796,13 @@ def save_text(path: str | Path, text: str | bytes, *, overwrite: bool = False) -
     if p.is_dir() and not p.is_symlink():
         raise InputError("cannot write there (a folder)", file=shown, expected="a file name")
     try:
-        st = os.lstat(p)
+        st: os.stat_result | None = os.lstat(p)
     except OSError:
-        pass
-    else:  # a device, a pipe or a socket is never replaced by a file (--force on /dev/null, as root)
-        if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
-            raise InputError("cannot write there (not a regular file: a device, a pipe or a socket)", file=shown,
-                             expected="a file name")
+        st = None
+    # a device, a pipe or a socket is never replaced by a file (--force on /dev/null, as root)
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        raise InputError("cannot write there (not a regular file: a device, a pipe or a socket)", file=shown,
+                         expected="a file name")
     import tempfile
 
     folder = p.parent
@@ -807,13 +816,8 @@ def save_text(path: str | Path, text: str | bytes, *, overwrite: bool = False) -
             fh.flush()
             os.fsync(fh.fileno())
         mode = _new_file_mode()
-        if overwrite:
-            try:
-                st = os.lstat(p)
-                if stat.S_ISREG(st.st_mode):
-                    mode = stat.S_IMODE(st.st_mode)
-            except OSError:
-                pass
+        if overwrite and st is not None and stat.S_ISREG(st.st_mode):
+            mode = stat.S_IMODE(st.st_mode)  # a file replaced keeps its permissions
         os.chmod(tmp, mode)
         if overwrite:
             os.replace(tmp, p)

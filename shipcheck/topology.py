@@ -6,6 +6,7 @@ edges, seams, hulls and die-unlocked squares live here and nowhere else.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache, cached_property
@@ -395,8 +396,8 @@ def parse_board(text: str, *, file: str | Path | None = None, private: bool = Fa
     columns = labels("columns", len(cells[0]) if cells_ok else None)
     rows = labels("rows", len(cells) if cells_ok else None)
     for key, labs in (("columns", columns), ("rows", rows)):
-        named = [v for lab in labs or () for v in set(lab)]
-        many = sorted({v for v in named if named.count(v) > MAX_LINES_HIT})
+        named = Counter(v for lab in labs or () for v in set(lab))
+        many = sorted(v for v, n in named.items() if n > MAX_LINES_HIT)
         if many:  # the engine flies a roll down one line or two (boards whose labels repeat)
             col.add(err(f"a label names more than {MAX_LINES_HIT} {key}", key, many[0],
                         f"each label on at most {MAX_LINES_HIT} {key}: a roll hits one line or two"))

@@ -80,7 +80,7 @@ STDIN = "-"
 def ship_text(path: str) -> tuple[str, str, Path]:
     """The text of the ship file ``path`` names, the name errors give it and the folder its `board`
     path is read from: ``-`` reads standard input (its board paths from the working folder)."""
-    from shipcheck.errors import read_text_file
+    from shipcheck.errors import read_text_file, utf8_text
     from shipcheck.shipfile import SHIP_BYTES
 
     if path != STDIN:
@@ -91,11 +91,7 @@ def ship_text(path: str) -> tuple[str, str, Path]:
     data = sys.stdin.buffer.read(SHIP_BYTES + 1)
     if len(data) > SHIP_BYTES:
         raise InputError("ship file too large", file="<stdin>", expected=f"at most {SHIP_BYTES} bytes")
-    try:
-        return data.decode("utf-8"), "<stdin>", Path.cwd()
-    except UnicodeDecodeError as exc:
-        raise InputError("ship file is not UTF-8 text", file="<stdin>", line=data[:exc.start].count(b"\n") + 1,
-                         expected="a UTF-8 text file") from None
+    return utf8_text(data, what="ship file", file="<stdin>"), "<stdin>", Path.cwd()
 
 
 def read_ship(path: str) -> Ship:

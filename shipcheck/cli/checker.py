@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -35,10 +34,8 @@ from shipcheck.cli._common import (
 )
 from shipcheck.cli._options import Editions, FormatOpt, QuietOpt, ShipArg
 from shipcheck.errors import InputError, printable, suggest
-from shipcheck.model import Ship
 from shipcheck.render import legend
-from shipcheck.shipfile import edit_ship_text, parse_ship, save_text
-from shipcheck.topology import BUILTIN_CLASSES
+from shipcheck.shipfile import board_from, edit_ship_text, parse_ship, save_text
 
 
 # -- show -----------------------------------------------------------------------------------------
@@ -202,16 +199,6 @@ def _print_check(form: str, results: list[Any], unreadable: list[Any], many: boo
 
 
 # -- fix ------------------------------------------------------------------------------------------
-def _rebase_board(ship: Ship, src: Path, out: Path) -> Ship:
-    """Point a ship's `board = "path"` at the same file when written next to ``out``."""
-    ref = ship.board_ref
-    if ref is None or ref in BUILTIN_CLASSES:
-        return ship
-    target = (src.parent / ref).resolve()
-    new = os.path.relpath(target, out.resolve().parent)
-    return replace(ship, board_ref=Path(new).as_posix())
-
-
 @command("fix")
 def fix_cmd(
     ship: ShipArg,
@@ -248,7 +235,6 @@ def fix_cmd(
     from shipcheck.check.fix import fix as fix_ship
 
     text, name, base = ship_text(ship)
-    src = base / Path(ship).name  # (its board paths are read from `base`: the working folder for `-`)
     s = parse_ship(text, file=name, base_dir=base)
     if write is not None and str(write) == STDIN:
         raise InputError("--write names a file (`-` is standard input's name, not standard output's)",
@@ -319,7 +305,7 @@ def fix_cmd(
         return
     if write is not None:
         # the user's file, edited: the removed tiles go, comments and key order stay
-        rebased = _rebase_board(s, src, write).board_ref
+        rebased = board_from(s, write.parent).board_ref
         out = edit_ship_text(text, s, res.removed, board_ref=rebased if rebased != s.board_ref else None,
                              base_dir=write.parent)
         save_text(write, out, overwrite=force)

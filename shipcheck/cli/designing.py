@@ -101,11 +101,8 @@ def design_cmd(
       shipcheck design --class II --seed 7 --out designed.toml
       shipcheck design --from my-half-ship.toml --budget 300 --format json
     """
-    from dataclasses import replace
-
     from shipcheck.design import BUDGET, design
-    from shipcheck.shipfile import dump_ship, save_text
-    from shipcheck.topology import BUILTIN_CLASSES
+    from shipcheck.shipfile import board_from, dump_ship, save_text
 
     if workers is not None and scheduler is not None:
         raise InputError("give --workers or --scheduler, not both", key="--scheduler", value=scheduler,
@@ -134,11 +131,7 @@ def design_cmd(
                                "opponents": "--opponent", "round": "--round", "rules": "--rules"}) from None
     finally:
         ticker.close()
-    ship = r.ship
-    if out is not None and ship.board_ref not in (None, *BUILTIN_CLASSES) and ship.board.source:
-        # a board file named from where the ship is written (as `fix --write` does)
-        target = Path(ship.board.source).resolve()
-        ship = replace(ship, board_ref=Path(os.path.relpath(target, out.resolve().parent)).as_posix())
+    ship = r.ship if out is None else board_from(r.ship, out.parent)  # (its board file named from there)
     text = dump_ship(ship, comment=f"designed by `shipcheck design --class {r.cls} --seed {r.seed} "
                                      f"--budget {r.budget}`: {r.credits:.2f} credits a round")
     if out is not None:

@@ -298,18 +298,17 @@ def _card_odds(s: Ship, path: str, cards: list[Any], what: str, policy: str, opp
                assume_weakest: bool, fmt: str, quiet: bool, listed: bool = False) -> None:
     """``odds --card`` with fights or combat zones: the exact round model (shipcheck.round.cardodds)."""
     from shipcheck.cli._common import spinner
-    from shipcheck.round.cardodds import card_odds, flyable
+    from shipcheck.round.cardodds import card_odds
 
     if policy != "default":
         raise InputError("--policy optimal searches battery decisions against attacks only; cards with fights "
                          "are flown under the default policy", key="--policy", value=policy, expected="default")
-    try:
-        flyable(cards, opponents=bool(opponents), assume_weakest=assume_weakest)
-    except InputError as exc:
-        raise as_options(exc, {"cards": "--card", "opponents": "--opponent",
-                               "assume_weakest": "--assume-weakest"}) from None
     with spinner("computing exact odds"):
-        r = card_odds(s, cards, opponents=[load_ship(o) for o in opponents], assume_weakest=assume_weakest)
+        try:
+            r = card_odds(s, cards, opponents=[load_ship(o) for o in opponents], assume_weakest=assume_weakest)
+        except InputError as exc:  # the library's argument names, as the options that gave them
+            raise as_options(exc, {"cards": "--card", "opponents": "--opponent",
+                                   "assume_weakest": "--assume-weakest"}) from None
     if fmt == "json":
         print_json({"ship": path, **r.to_dict()})
         return

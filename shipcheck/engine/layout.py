@@ -22,7 +22,7 @@ import numpy as np
 from shipcheck.cards import Attack, Card
 from shipcheck.model import ALIENS, DIRECTION_SIDE
 from shipcheck.runtime import PLAIN_SUFFIX
-from shipcheck.topology import Side
+from shipcheck.topology import MAX_LINES_HIT, Side
 
 __all__ = ["card_tables", "initial_rows", "roll_line", "ship_tables"]
 
@@ -121,7 +121,7 @@ SQTILE = 42  # the first tile on each square (columns: squares)
 OCELL = 43  # + attack direction: the outcome of each dice pair (columns 0-35)
 OSIDE, OTOL, ONL = 47, 51, 55  # + direction: each outcome's board side, bearing tolerance, number of lines
 OLINES = 59  # + 4 * direction + j: each outcome's line j
-NLMAX = 2  # lines one roll names (kernel.flight_step keeps two hits; the packaged boards name at most 2)
+NLMAX = MAX_LINES_HIT  # lines one roll names (kernel.flight_step keeps two hits; board files are held to it)
 SAB = 75  # + column roll: the square a sabotage names for each row roll (columns 0-35)
 BRG = 111  # + side * 2 * LMAX + tolerance * LMAX + line: cannons bearing on a large meteor (free ones first)
 LMAX = 12

@@ -345,11 +345,7 @@ class Kernel:
     def surviving(self, weights: dict[int, int]) -> int:
         """The weight of the states of ``weights`` (packed state -> weight) with an awake human aboard
         (:meth:`humans`), asked once per cabins aboard and their crew."""
-        by: dict[int, int] = {}
-        get, cabins = by.get, self._cabin_bits
-        for p, w in weights.items():
-            key = p & cabins
-            by[key] = get(key, 0) + w
+        by = _grouped(weights, self._cabin_bits)
         return sum(w for key, w in by.items() if self.humans(key) > 0)
 
     def lost_weight(self, weights: dict[int, int]) -> int:
@@ -358,11 +354,7 @@ class Kernel:
         asks it of tens of thousands)."""
         import numpy as np
 
-        by: dict[int, int] = {}
-        get, full = by.get, self.full
-        for p, w in weights.items():
-            key = p & full
-            by[key] = get(key, 0) + w
+        by = _grouped(weights, self.full)
         lost = self.lost_tiles_of(np.fromiter(by, dtype=np.int64, count=len(by))).tolist()
         return sum(t.bit_count() * w for t, w in zip(lost, by.values()))
 
@@ -737,6 +729,16 @@ class _Choice(NamedTuple):
     boosted: bool
     cannons: tuple[int, ...]
     draws: tuple[int, ...]
+
+
+def _grouped(weights: dict[int, int], bits: int) -> dict[int, int]:
+    """``weights`` (packed state -> weight) summed by the part of each state within ``bits``."""
+    by: dict[int, int] = {}
+    get = by.get
+    for p, w in weights.items():
+        key = p & bits
+        by[key] = get(key, 0) + w
+    return by
 
 
 def write_decision(dec: Decision | _Choice, lines: int, tmp: np.ndarray) -> None:

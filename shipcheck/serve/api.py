@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import os
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from shipcheck.serve.oddsjobs import Pool
 from shipcheck.serve.refusals import boolean, jsonable, strings, text
 from shipcheck.serve.shipdoc import UNNAMED, doc_of, kinds, ship_from_doc, ship_from_text, view
 from shipcheck.serve.workspace import Workspace
-from shipcheck.shipfile import EDITIONS, dump_ship, rewrite_ship_text, save_text, tile_lines
+from shipcheck.shipfile import EDITIONS, board_from, dump_ship, rewrite_ship_text, save_text, tile_lines
 from shipcheck.topology import BUILTIN_CLASSES
 
 #: bounds of the work one request may ask for
@@ -496,9 +495,8 @@ def ship_text(ws: Workspace, body: dict[str, Any], dest: Path | None = None) -> 
     s, _ = ship_of(ws, body)
     template, src = _template(ws, body, dest)
     base = dest.parent if dest is not None else src.parent if src is not None else ws.root
-    if s.board_ref is not None and s.board_ref not in BUILTIN_CLASSES and src is not None and base != src.parent:
-        target = (src.parent / s.board_ref).resolve()
-        s = replace(s, board_ref=Path(os.path.relpath(target, base.resolve())).as_posix())
+    if src is not None and base != src.parent:
+        s = board_from(s, base)
     out = rewrite_ship_text(template, s, base_dir=base) if template is not None else dump_ship(s)
     return s, out
 

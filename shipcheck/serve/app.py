@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shipcheck.errors import InputError, suggest
+from shipcheck.errors import InputError, suggest, utf8_text
 from shipcheck.serve import api, designjob
 from shipcheck.serve.jobs import Busy, Job, stream
 from shipcheck.serve.oddsjobs import Pool
@@ -226,13 +226,7 @@ async def _body(request: Request, keys: tuple[str, ...]) -> dict[str, Any]:
 
 
 async def _text(request: Request) -> str:
-    raw = await _raw(request)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise InputError("ship file is not UTF-8 text", file=_name(request),
-                         line=line, expected="a UTF-8 text file") from None
+    return utf8_text(await _raw(request), what="ship file", file=_name(request))
 
 
 def _name(request: Request) -> str:
